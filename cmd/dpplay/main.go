@@ -1,0 +1,108 @@
+// Command dpplay is the command line of the dpplay playground: it serves the
+// site and the lecture API, and exposes the core mechanisms to scripts.
+//
+// Each subcommand lives in its own file and registers itself in init, so a new
+// subcommand never touches this file.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"sort"
+)
+
+// A command is one subcommand. Run parses args with its own FlagSet, writes
+// its result to stdout and returns an error; a usageError exits with status 2.
+type command struct {
+	summary string
+	run     func(args []string, stdout io.Writer) error
+}
+
+var commands = map[string]command{}
+
+func register(name, summary string, run func([]string, io.Writer) error) {
+	commands[name] = command{summary: summary, run: run}
+}
+
+// usageError marks bad flags or arguments: the process exits with status 2.
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func usagef(format string, args ...any) error { return usageError{fmt.Sprintf(format, args...)} }
+
+// newFlagSet returns a FlagSet that reports problems as errors instead of
+// printing usage and exiting, so every bad flag gives one line on stderr.
+func newFlagSet(name string) *flag.FlagSet {
+	fs := flag.NewFlagSet("dpplay "+name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	return fs
+}
+
+// parseFlags parses args into fs and turns any failure into a usageError.
+func parseFlags(fs *flag.FlagSet, args []string) error {
+	if err := fs.Parse(args); err != nil {
+		if err == flag.ErrHelp {
+			fs.SetOutput(os.Stderr)
+			fmt.Fprintf(os.Stderr, "usage of %s:\n", fs.Name())
+			fs.PrintDefaults()
+		}
+		return usagef("%v", err)
+	}
+	if fs.NArg() > 0 {
+		return usagef("unexpected argument %q", fs.Arg(0))
+	}
+	return nil
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+func run(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		printUsage(stderr)
+		return 2
+	}
+	if args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
+		printUsage(stdout)
+		return 0
+	}
+	cmd, ok := commands[args[0]]
+	if !ok {
+		fmt.Fprintf(stderr, "dpplay: unknown command %q (run 'dpplay help')\n", args[0])
+		return 2
+	}
+	if err := cmd.run(args[1:], stdout); err != nil {
+		fmt.Fprintln(stderr, "dpplay "+args[0]+": "+oneLine(err.Error()))
+		if _, ok := err.(usageError); ok {
+			return 2
+		}
+		return 1
+	}
+	return 0
+}
+
+func oneLine(s string) string {
+	for i, r := range s {
+		if r == '\n' {
+			return s[:i]
+		}
+	}
+	return s
+}
+
+func printUsage(w io.Writer) {
+	fmt.Fprintln(w, "usage: dpplay <command> [flags]\n\ncommands:")
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	for _, n := range names {
+		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
+	}
+	fmt.Fprintln(w, "\nRun 'dpplay <command> -h' for a command's flags.")
+}

@@ -1,0 +1,64 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestSampleCommand(t *testing.T) {
+	for _, mechanism := range []string{"exponential", "report-noisy-max-laplace", "report-noisy-max-gumbel", "permute-and-flip"} {
+		var out, errOut bytes.Buffer
+		code := run([]string{"sample", "-mechanism", mechanism, "-scores", "3,2.5,2,1", "-draws", "500", "-seed", "9"}, &out, &errOut)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", mechanism, code, errOut.String())
+		}
+		var res sampleResult
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatalf("%s: output is not JSON: %v\n%s", mechanism, err, out.String())
+		}
+		total, sum := 0, 0.0
+		for i, c := range res.Counts {
+			total += c
+			sum += res.Probabilities[i]
+		}
+		if total != 500 || math.Abs(sum-1) > 1e-12 || len(res.Counts) != 4 {
+			t.Errorf("%s: %d draws, probabilities sum to %v", mechanism, total, sum)
+		}
+		// The same seed gives the same counts.
+		var again bytes.Buffer
+		run([]string{"sample", "-mechanism", mechanism, "-scores", "3,2.5,2,1", "-draws", "500", "-seed", "9"}, &again, &errOut)
+		if again.String() != out.String() {
+			t.Errorf("%s: same seed, different output", mechanism)
+		}
+	}
+}
+
+func TestSampleBadFlags(t *testing.T) {
+	for _, args := range [][]string{
+		{"sample"},
+		{"sample", "-scores", "1,x"},
+		{"sample", "-scores", "1,2", "-epsilon", "0"},
+		{"sample", "-scores", "1,2", "-epsilon", "NaN"},
+		{"sample", "-scores", "1,2", "-measure", "0,0"},
+		{"sample", "-scores", "1,2", "-mechanism", "magic"},
+		{"sample", "-scores", "1,2", "-draws", "-1"},
+		{"sample", "-scores", "1,2", "-seed", "-4"},
+		{"sample", "-nonsense"},
+		{"sample", "-scores", "1", "extra"},
+		{"no-such-command"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 {
+			t.Errorf("%v: exit %d, want 2", args, code)
+		}
+		if msg := strings.TrimRight(errOut.String(), "\n"); msg == "" || strings.Contains(msg, "\n") {
+			t.Errorf("%v: error should be one line, got %q", args, errOut.String())
+		}
+		if out.Len() != 0 {
+			t.Errorf("%v: printed %q on stdout", args, out.String())
+		}
+	}
+}

@@ -1,0 +1,84 @@
+// Package account keeps a privacy budget under sequential composition: the
+// guarantees of releases made one after another on the same data add up,
+// Σεᵢ for pure differential privacy and (Σεᵢ, Σδᵢ) for (ε, δ)-differential
+// privacy (lesson 2 uses it to compare report noisy max, one ε, with n
+// separate Laplace releases, n·ε).
+package account
+
+import (
+	"errors"
+	"fmt"
+
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// Charge is one release recorded against the budget.
+type Charge struct {
+	Label   string
+	Epsilon float64
+	Delta   float64
+}
+
+// Accountant tracks spending against a fixed (ε, δ) budget. It is not safe
+// for concurrent use.
+type Accountant struct {
+	budgetEps, budgetDelta float64
+	spentEps, spentDelta   float64
+	ledger                 []Charge
+}
+
+// ErrBudget is returned (wrapped) when a charge would exceed the budget.
+var ErrBudget = errors.New("privacy budget exceeded")
+
+// slack absorbs rounding when charges are meant to add up to the budget
+// exactly, e.g. ten charges of ε/10.
+const slack = 1e-9
+
+// New returns an accountant with budget ε > 0 and δ in [0, 1).
+func New(epsilonBudget, deltaBudget float64) (*Accountant, error) {
+	if err := validate.Positive("ε budget", epsilonBudget); err != nil {
+		return nil, err
+	}
+	if err := validate.Probability("δ budget", deltaBudget); err != nil || deltaBudget >= 1 {
+		return nil, validate.Errorf("δ budget", "must be in [0, 1), got %v", deltaBudget)
+	}
+	return &Accountant{budgetEps: epsilonBudget, budgetDelta: deltaBudget}, nil
+}
+
+// Spend records a release with guarantee (ε, δ). If it would take the total
+// past the budget nothing is recorded and the error wraps ErrBudget.
+func (a *Accountant) Spend(label string, epsilon, delta float64) error {
+	if err := validate.Positive("ε", epsilon); err != nil {
+		return err
+	}
+	if err := validate.Probability("δ", delta); err != nil {
+		return err
+	}
+	eps, del := a.spentEps+epsilon, a.spentDelta+delta
+	if eps > a.budgetEps*(1+slack) || del > a.budgetDelta*(1+slack) {
+		return fmt.Errorf("%w: %q needs ε = %g, δ = %g but only ε = %g, δ = %g remain",
+			ErrBudget, label, epsilon, delta, left(a.budgetEps, a.spentEps), left(a.budgetDelta, a.spentDelta))
+	}
+	a.spentEps, a.spentDelta = eps, del
+	a.ledger = append(a.ledger, Charge{Label: label, Epsilon: epsilon, Delta: delta})
+	return nil
+}
+
+// Spent returns the total (ε, δ) spent so far.
+func (a *Accountant) Spent() (epsilon, delta float64) { return a.spentEps, a.spentDelta }
+
+// Remaining returns what is left of the budget. Leftovers within rounding
+// of zero are zero, so a budget split into equal parts is used up exactly.
+func (a *Accountant) Remaining() (epsilon, delta float64) {
+	return left(a.budgetEps, a.spentEps), left(a.budgetDelta, a.spentDelta)
+}
+
+func left(budget, spent float64) float64 {
+	if d := budget - spent; d > budget*slack {
+		return d
+	}
+	return 0
+}
+
+// Ledger returns a copy of the charges in the order they were made.
+func (a *Accountant) Ledger() []Charge { return append([]Charge(nil), a.ledger...) }

@@ -1,0 +1,110 @@
+package rng
+
+import (
+	"math"
+	"math/bits"
+	mrand "math/rand/v2"
+
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// Alias draws from a fixed discrete distribution in O(1) per draw with
+// Walker's alias method (Vose's construction). A draw costs one 64-bit word:
+// its high part (via a 128-bit product) picks a column, its low part decides
+// between the column and its alias, so batches run near the source's rate.
+type Alias struct {
+	columns []column
+}
+
+// A column keeps its own outcome when the low word is below threshold, and
+// otherwise gives its alias; a column whose own share is 1 is its own alias.
+// Keeping both in one struct puts a draw's two loads on one cache line.
+type column struct {
+	threshold uint64
+	alias     int
+}
+
+// NewAlias builds the table for the given probabilities. They must be finite,
+// non-negative and have a positive sum; they are normalised here.
+func NewAlias(probs []float64) (*Alias, error) {
+	n := len(probs)
+	if n == 0 {
+		return nil, validate.Errorf("probabilities", "needs at least one outcome")
+	}
+	if n > math.MaxInt32 {
+		return nil, validate.Errorf("probabilities", "has %d outcomes; at most %d are supported", n, math.MaxInt32)
+	}
+	if err := validate.Measure("probabilities", probs, n); err != nil {
+		return nil, err
+	}
+	total := 0.0
+	for _, p := range probs {
+		total += p
+	}
+	if math.IsInf(total, 0) {
+		return nil, validate.Errorf("probabilities", "sum overflows")
+	}
+	scaled := make([]float64, n)
+	var small, large []int32
+	for i, p := range probs {
+		scaled[i] = p / total * float64(n)
+		if scaled[i] < 1 {
+			small = append(small, int32(i))
+		} else {
+			large = append(large, int32(i))
+		}
+	}
+	a := &Alias{columns: make([]column, n)}
+	for len(small) > 0 && len(large) > 0 {
+		s, l := small[len(small)-1], large[len(large)-1]
+		small = small[:len(small)-1]
+		a.columns[s] = column{threshold: fraction64(scaled[s]), alias: int(l)}
+		scaled[l] -= 1 - scaled[s]
+		if scaled[l] < 1 {
+			large = large[:len(large)-1]
+			small = append(small, l)
+		}
+	}
+	// What is left has probability 1 up to rounding.
+	for _, i := range append(small, large...) {
+		a.columns[i] = column{threshold: math.MaxUint64, alias: int(i)}
+	}
+	return a, nil
+}
+
+// fraction64 converts p in [0, 1) to a threshold on a uniform 64-bit word.
+func fraction64(p float64) uint64 {
+	if p <= 0 {
+		return 0
+	}
+	return uint64(math.Ldexp(p, 64))
+}
+
+// Len returns the number of outcomes.
+func (a *Alias) Len() int { return len(a.columns) }
+
+// Draw returns one outcome.
+func (a *Alias) Draw(r *mrand.Rand) int {
+	// For a uniform word x, x·n = col·2^64 + low: col is uniform over the
+	// columns and, given col, low/2^64 is uniform on a grid of step n/2^64.
+	col, low := bits.Mul64(r.Uint64(), uint64(len(a.columns)))
+	c := a.columns[col]
+	if low < c.threshold {
+		return int(col)
+	}
+	return c.alias
+}
+
+// Fill adds n draws to counts, which must have one entry per outcome.
+func (a *Alias) Fill(r *mrand.Rand, counts []int, n int) error {
+	if len(counts) != len(a.columns) {
+		return validate.Errorf("counts", "has %d entries for %d outcomes", len(counts), len(a.columns))
+	}
+	if n < 0 {
+		return validate.Errorf("draws", "must be ≥ 0, got %d", n)
+	}
+	for i := 0; i < n; i++ {
+		counts[a.Draw(r)]++
+	}
+	return nil
+}

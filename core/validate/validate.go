@@ -1,0 +1,88 @@
+// Package validate checks the inputs of every public function in core and
+// reports problems as *Error values whose messages a student can act on.
+package validate
+
+import (
+	"fmt"
+	"math"
+)
+
+// Error says which parameter was wrong and why. Every input error returned by
+// a core package is an *Error, so callers can use errors.As to tell bad input
+// from other failures.
+type Error struct {
+	Param  string // the parameter's name as the student sees it, e.g. "ε" or "scores[3]"
+	Reason string
+}
+
+func (e *Error) Error() string { return e.Param + ": " + e.Reason }
+
+// Errorf returns an *Error for param with a formatted reason.
+func Errorf(param, format string, args ...any) error {
+	return &Error{Param: param, Reason: fmt.Sprintf(format, args...)}
+}
+
+// Positive checks that x is finite and strictly greater than zero.
+func Positive(param string, x float64) error {
+	switch {
+	case math.IsNaN(x):
+		return Errorf(param, "must be a number, got NaN")
+	case math.IsInf(x, 0):
+		return Errorf(param, "must be finite, got %v", x)
+	case x <= 0:
+		return Errorf(param, "must be greater than 0, got %v", x)
+	}
+	return nil
+}
+
+// Finite checks that x is a finite number.
+func Finite(param string, x float64) error {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return Errorf(param, "must be a finite number, got %v", x)
+	}
+	return nil
+}
+
+// Probability checks that x lies in [0, 1].
+func Probability(param string, x float64) error {
+	if !(x >= 0 && x <= 1) {
+		return Errorf(param, "must be between 0 and 1, got %v", x)
+	}
+	return nil
+}
+
+// Scores checks that xs is non-empty and every entry is finite.
+func Scores(param string, xs []float64) error {
+	if len(xs) == 0 {
+		return Errorf(param, "needs at least one candidate")
+	}
+	for i, x := range xs {
+		if err := Finite(fmt.Sprintf("%s[%d]", param, i), x); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Measure checks a base measure μ over n candidates: one finite, non-negative
+// weight per candidate with positive total mass. A nil measure means the
+// uniform measure and is always valid.
+func Measure(param string, mu []float64, n int) error {
+	if mu == nil {
+		return nil
+	}
+	if len(mu) != n {
+		return Errorf(param, "has %d weights but there are %d candidates", len(mu), n)
+	}
+	positive := false
+	for i, w := range mu {
+		if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
+			return Errorf(fmt.Sprintf("%s[%d]", param, i), "must be a finite weight ≥ 0, got %v", w)
+		}
+		positive = positive || w > 0
+	}
+	if !positive {
+		return Errorf(param, "gives every candidate weight 0, so there is nothing to choose")
+	}
+	return nil
+}
