@@ -90,4 +90,3 @@ func parseFloats(flagName, s string) ([]float64, error) {
 	}
 	return out, nil
 }
-

@@ -57,10 +57,10 @@ type Selector interface {
 
 // Mechanism names accepted by New, as used by the command line and the page.
 const (
-	NameExponential            = "exponential"
-	NameReportNoisyMaxLaplace  = "report-noisy-max-laplace"
-	NameReportNoisyMaxGumbel   = "report-noisy-max-gumbel"
-	NamePermuteAndFlip         = "permute-and-flip"
+	NameExponential           = "exponential"
+	NameReportNoisyMaxLaplace = "report-noisy-max-laplace"
+	NameReportNoisyMaxGumbel  = "report-noisy-max-gumbel"
+	NamePermuteAndFlip        = "permute-and-flip"
 )
 
 // Names lists the selection mechanisms New knows, in teaching order.
