@@ -165,3 +165,25 @@ func EmpiricalScores(scores []float64, counts []int) ([]ScoreMass, error) {
 	}
 	return out, nil
 }
+
+// ExpectedLoss returns OPT − E[u(output)], the expected shortfall of a
+// selection mechanism from the best score (lesson 6 plots it against ε for
+// the exponential mechanism, permute-and-flip and report noisy max).
+func ExpectedLoss(s Selector, scores []float64) (float64, error) {
+	opt, _, err := OptimalCount(scores)
+	if err != nil {
+		return 0, err
+	}
+	probs := s.Probabilities()
+	if len(probs) != len(scores) {
+		return 0, validate.Errorf("scores", "has %d candidates; the mechanism has %d", len(scores), len(probs))
+	}
+	loss := 0.0
+	for i, p := range probs {
+		if p > 0 {
+			// Halving keeps opt − u finite for scores near ±1e308.
+			loss += p * (opt/2 - scores[i]/2)
+		}
+	}
+	return math.Min(2*loss, math.MaxFloat64), nil
+}

@@ -95,3 +95,25 @@ func TestEmpiricalScores(t *testing.T) {
 		t.Error("no draws accepted")
 	}
 }
+
+func TestExpectedLoss(t *testing.T) {
+	scores := []float64{1, 0}
+	m, _ := NewExponential(Config{Scores: scores, Epsilon: 2, Sensitivity: 1})
+	got, err := ExpectedLoss(m, scores)
+	if want := 1 / (1 + math.E); err != nil || math.Abs(got-want) > 1e-15 {
+		t.Errorf("loss %v, %v; want %v", got, err, want)
+	}
+	// Permute-and-flip never loses more than the exponential mechanism and
+	// at best half as much (McKenna and Sheldon 2020): the ratio of losses
+	// stays in [½, 1].
+	for _, eps := range []float64{0.01, 0.1, 1, 4} {
+		c := Config{Scores: []float64{0, -1, -1, -1, -1, -1}, Epsilon: eps, Sensitivity: 1}
+		em, _ := NewExponential(c)
+		pf := mustNew(t, NamePermuteAndFlip, c)
+		le, _ := ExpectedLoss(em, c.Scores)
+		lp, _ := ExpectedLoss(pf, c.Scores)
+		if ratio := lp / le; ratio > 1+1e-12 || ratio < 0.5-1e-12 {
+			t.Errorf("ε = %v: PF/EM loss ratio %v outside [½, 1]", eps, ratio)
+		}
+	}
+}

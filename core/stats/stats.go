@@ -167,3 +167,24 @@ func KolmogorovSurvival(lambda float64) float64 {
 	}
 	return math.Min(1, math.Max(0, 2*sum))
 }
+
+// LogRatio estimates ln(pa/pb) from counts ca of na draws and cb of nb draws,
+// with a normal-approximation confidence interval from the delta method:
+// Var ≈ (1 − p̂a)/(na·p̂a) + (1 − p̂b)/(nb·p̂b). z is the interval's
+// half-width in standard errors (1.96 for 95%). Lesson 3 draws it against
+// the ±ε band. A zero count has no finite estimate and is an error.
+func LogRatio(ca, na, cb, nb int, z float64) (estimate, lo, hi float64, err error) {
+	if na <= 0 || nb <= 0 || ca < 0 || cb < 0 || ca > na || cb > nb {
+		return 0, 0, 0, validate.Errorf("counts", "need 0 ≤ count ≤ draws and draws > 0, got %d/%d and %d/%d", ca, na, cb, nb)
+	}
+	if ca == 0 || cb == 0 {
+		return 0, 0, 0, validate.Errorf("counts", "an outcome never drawn has no finite log-ratio estimate")
+	}
+	if err := validate.Positive("z", z); err != nil {
+		return 0, 0, 0, err
+	}
+	pa, pb := float64(ca)/float64(na), float64(cb)/float64(nb)
+	estimate = math.Log(pa / pb)
+	se := math.Sqrt((1-pa)/(float64(na)*pa) + (1-pb)/(float64(nb)*pb))
+	return estimate, estimate - z*se, estimate + z*se, nil
+}

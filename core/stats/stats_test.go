@@ -74,3 +74,35 @@ func TestKS(t *testing.T) {
 		t.Errorf("P[K > 1.358] = %v, want 0.05", p)
 	}
 }
+
+func TestLogRatioCoverage(t *testing.T) {
+	// With pa = 0.3, pb = 0.2 and 2000 draws each, the 95% interval should
+	// cover ln 1.5 in about 95% of 2000 repetitions; a binomial count below
+	// 1820 (≈ 91%) has probability < 1e-6 for a correct interval.
+	r := rand.New(rand.NewPCG(5, 6))
+	covered := 0
+	for rep := 0; rep < 2000; rep++ {
+		ca, cb := 0, 0
+		for i := 0; i < 2000; i++ {
+			if r.Float64() < 0.3 {
+				ca++
+			}
+			if r.Float64() < 0.2 {
+				cb++
+			}
+		}
+		_, lo, hi, err := LogRatio(ca, 2000, cb, 2000, 1.96)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if lo <= math.Log(1.5) && math.Log(1.5) <= hi {
+			covered++
+		}
+	}
+	if covered < 1820 || covered > 1980 {
+		t.Errorf("95%% interval covered the truth %d of 2000 times", covered)
+	}
+	if _, _, _, err := LogRatio(0, 10, 5, 10, 1.96); err == nil {
+		t.Error("zero count accepted")
+	}
+}
