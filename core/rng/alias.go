@@ -84,15 +84,21 @@ func fraction64(p float64) uint64 {
 func (a *Alias) Len() int { return len(a.columns) }
 
 // Draw returns one outcome.
-func (a *Alias) Draw(r *mrand.Rand) int {
-	// For a uniform word x, x·n = col·2^64 + low: col is uniform over the
-	// columns and, given col, low/2^64 is uniform on a grid of step n/2^64.
-	col, low := bits.Mul64(r.Uint64(), uint64(len(a.columns)))
+func (a *Alias) Draw(r *mrand.Rand) int { return a.pick(r.Uint64()) }
+
+// pick maps one uniform word to an outcome. For a uniform word x,
+// x·n = col·2^64 + low: col is uniform over the columns and, given col,
+// low/2^64 is uniform on a grid of step n/2^64. It is small enough to be
+// inlined into Fill's loop, and written as a conditional move because a
+// branch on low would be taken at random and mispredict half the time.
+func (a *Alias) pick(x uint64) int {
+	col, low := bits.Mul64(x, uint64(len(a.columns)))
 	c := a.columns[col]
+	out := c.alias
 	if low < c.threshold {
-		return int(col)
+		out = int(col)
 	}
-	return c.alias
+	return out
 }
 
 // Fill adds n draws to counts, which must have one entry per outcome.
@@ -104,7 +110,7 @@ func (a *Alias) Fill(r *mrand.Rand, counts []int, n int) error {
 		return validate.Errorf("draws", "must be ≥ 0, got %d", n)
 	}
 	for i := 0; i < n; i++ {
-		counts[a.Draw(r)]++
+		counts[a.pick(r.Uint64())]++
 	}
 	return nil
 }
