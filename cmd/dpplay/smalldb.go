@@ -1,0 +1,191 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"io"
+	mrand "math/rand/v2"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/dpplay/dpplay/core/rng"
+	"github.com/dpplay/dpplay/core/synth"
+)
+
+func init() {
+	register("smalldb", "release a synthetic database with SmallDB (exact exponential mechanism)", runSmallDB)
+}
+
+// synthFlags are the inputs dpplay smalldb and dpplay mwem share.
+type synthFlags struct {
+	data, columns, queries *string
+	epsilon                *float64
+	seed                   *uint64
+}
+
+func addSynthFlags(fs *flag.FlagSet) synthFlags {
+	return synthFlags{
+		data:    fs.String("data", "", "CSV file of 0/1 columns with a header row (required)"),
+		columns: fs.String("columns", "", "comma-separated columns to keep (default: all)"),
+		queries: fs.String("queries", "marginals:2", "query set: marginals:W, halfspaces, or list:col=1&col=0;col=1"),
+		epsilon: fs.Float64("epsilon", 1, "privacy parameter ε"),
+		seed:    fs.Uint64("seed", 0, "seed for a reproducible run (default: the system's cryptographic source)"),
+	}
+}
+
+// load reads the data and builds the query set; errors are usage errors
+// because they come from the flags' values.
+func (f synthFlags) load(fs *flag.FlagSet) (*synth.Data, *synth.QuerySet, *mrand.Rand, *uint64, error) {
+	if *f.data == "" {
+		return nil, nil, nil, nil, usagef("-data FILE.csv is required")
+	}
+	if !(*f.epsilon > 0) {
+		return nil, nil, nil, nil, usagef("-epsilon must be > 0")
+	}
+	file, err := os.Open(*f.data)
+	if err != nil {
+		return nil, nil, nil, nil, usagef("%v", err)
+	}
+	defer file.Close()
+	d, err := synth.ReadCSV(file)
+	if err != nil {
+		return nil, nil, nil, nil, usagef("%s: %v", *f.data, err)
+	}
+	if *f.columns != "" {
+		cols := strings.Split(*f.columns, ",")
+		for i := range cols {
+			cols[i] = strings.TrimSpace(cols[i])
+		}
+		if d, err = d.Project(cols); err != nil {
+			return nil, nil, nil, nil, usagef("-columns: %v", err)
+		}
+	}
+	qs, err := parseQuerySpec(d.Columns(), *f.queries)
+	if err != nil {
+		return nil, nil, nil, nil, usagef("-queries: %v", err)
+	}
+	var seed *uint64
+	r := rng.Crypto()
+	fs.Visit(func(fl *flag.Flag) {
+		if fl.Name == "seed" {
+			seed = f.seed
+			r = rng.Seeded(*f.seed)
+		}
+	})
+	return d, qs, r, seed, nil
+}
+
+func parseQuerySpec(columns []string, spec string) (*synth.QuerySet, error) {
+	switch kind, arg, _ := strings.Cut(spec, ":"); kind {
+	case "marginals":
+		w, err := strconv.Atoi(arg)
+		if err != nil {
+			return nil, usagef("marginals:W needs a width W, got %q", arg)
+		}
+		return synth.Marginals(columns, w)
+	case "halfspaces":
+		return synth.Halfspaces(columns)
+	case "list":
+		return synth.ParseQueries(columns, arg)
+	default:
+		return nil, usagef("unknown query set %q (want marginals:W, halfspaces or list:...)", spec)
+	}
+}
+
+type errorLevelJSON struct {
+	MaxError    float64 `json:"max_error"`
+	Candidates  uint64  `json:"candidates"`
+	Probability float64 `json:"probability"`
+}
+
+type boundsJSON struct {
+	Alpha    float64 `json:"alpha"`
+	Beta     float64 `json:"beta"`
+	Prop44   float64 `json:"prop_4_4"`
+	Thm45    float64 `json:"thm_4_5"`
+	TailProp float64 `json:"exact_probability_above_prop_4_4"`
+}
+
+type halfspaceJSON struct {
+	Learned            string  `json:"learned"`
+	Pi                 []int   `json:"pi"`
+	SyntheticAgreement float64 `json:"synthetic_agreement"`
+	RealAgreement      float64 `json:"real_agreement"`
+	Best               string  `json:"best_on_real"`
+	BestAgreement      float64 `json:"best_real_agreement"`
+}
+
+type smallDBJSON struct {
+	Mechanism        string           `json:"mechanism"`
+	Columns          []string         `json:"columns"`
+	Rows             int              `json:"rows"`
+	Queries          []string         `json:"queries"`
+	Size             int              `json:"size"`
+	Epsilon          float64          `json:"epsilon"`
+	Seed             *uint64          `json:"seed"`
+	Candidates       uint64           `json:"candidates"`
+	Synthetic        [][]int          `json:"synthetic"`
+	MaxError         float64          `json:"max_error"`
+	ErrorLevels      []errorLevelJSON `json:"error_levels"`
+	TrueAnswers      []float64        `json:"true_answers"`
+	SyntheticAnswers []float64        `json:"synthetic_answers"`
+	Bounds           *boundsJSON      `json:"bounds"`
+	Halfspace        *halfspaceJSON   `json:"halfspace,omitempty"`
+}
+
+func runSmallDB(args []string, stdout io.Writer) error {
+	fs := newFlagSet("smalldb")
+	in := addSynthFlags(fs)
+	size := fs.Int("size", 4, "m, the number of rows of the synthetic database")
+	beta := fs.Float64("beta", 0.05, "failure probability β for the accuracy bounds")
+	limit := fs.Uint64("max-candidates", synth.DefaultMaxCandidates, "refuse instances with more candidates than this")
+	if err := parseFlags(fs, args); err != nil {
+		return err
+	}
+	if !(*beta > 0 && *beta < 1) {
+		return usagef("-beta must be in (0, 1)")
+	}
+	d, qs, r, seed, err := in.load(fs)
+	if err != nil {
+		return err
+	}
+	cfg := synth.SmallDBConfig{Data: d, Queries: qs, Size: *size, Epsilon: *in.epsilon, MaxCandidates: *limit}
+	res, err := synth.SmallDB(context.Background(), cfg, r, nil)
+	if err != nil {
+		return usagef("%v", err)
+	}
+	out := smallDBJSON{
+		Mechanism: "smalldb", Columns: d.Columns(), Rows: d.N(), Queries: qs.Names(),
+		Size: *size, Epsilon: *in.epsilon, Seed: seed, Candidates: res.Candidates,
+		MaxError: res.MaxError, TrueAnswers: res.TrueAnswers, SyntheticAnswers: res.SyntheticAnswers,
+	}
+	for _, p := range res.Synthetic {
+		row, _ := d.Point(p)
+		out.Synthetic = append(out.Synthetic, row)
+	}
+	for _, l := range res.Levels {
+		out.ErrorLevels = append(out.ErrorLevels, errorLevelJSON{MaxError: l.MaxError, Candidates: l.Candidates, Probability: l.Probability})
+	}
+	// The bounds need ln|Q| > 0; with a single query they say nothing.
+	if alpha, err := synth.AlphaForSize(qs.Len(), *size); err == nil {
+		p44, err1 := synth.Prop44Bound(d.UniverseSize(), qs.Len(), d.N(), *in.epsilon, alpha, *beta)
+		t45, err2 := synth.Thm45Bound(d.UniverseSize(), qs.Len(), d.N(), *in.epsilon, *beta)
+		tail, err3 := synth.TailProbability(res.Levels, p44)
+		if err1 == nil && err2 == nil && err3 == nil {
+			out.Bounds = &boundsJSON{Alpha: alpha, Beta: *beta, Prop44: p44, Thm45: t45, TailProp: tail}
+		}
+	}
+	if strings.HasPrefix(*in.queries, "halfspaces") {
+		fit, err := synth.LearnHalfspace(res.SyntheticData.Fractions(), d)
+		if err != nil {
+			return err
+		}
+		out.Halfspace = &halfspaceJSON{
+			Learned: fit.Name, Pi: fit.Learned.Pi, SyntheticAgreement: fit.SyntheticAgreement,
+			RealAgreement: fit.RealAgreement, Best: fit.BestName, BestAgreement: fit.BestAgreement,
+		}
+	}
+	return json.NewEncoder(stdout).Encode(out)
+}

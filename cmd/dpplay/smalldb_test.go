@@ -1,0 +1,110 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+)
+
+const medicalCSV = "../../core/synth/testdata/medical.csv"
+
+func TestSmallDBCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"smalldb", "-data", medicalCSV, "-columns", "sex,smoker,lung_cancer,over_50",
+		"-queries", "marginals:2", "-size", "5", "-epsilon", "2", "-seed", "9"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got struct {
+		Candidates  uint64    `json:"candidates"`
+		Synthetic   [][]int   `json:"synthetic"`
+		MaxError    float64   `json:"max_error"`
+		Seed        *uint64   `json:"seed"`
+		TrueAnswers []float64 `json:"true_answers"`
+		ErrorLevels []struct {
+			MaxError    float64 `json:"max_error"`
+			Candidates  uint64  `json:"candidates"`
+			Probability float64 `json:"probability"`
+		} `json:"error_levels"`
+		Bounds *struct {
+			Prop44 float64 `json:"prop_4_4"`
+		} `json:"bounds"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatalf("output is not one JSON object: %v\n%s", err, out.String())
+	}
+	// C(16+5−1, 5) = 15504 multisets of 5 rows over 16 points.
+	if got.Candidates != 15504 || len(got.Synthetic) != 5 || len(got.TrueAnswers) != 24 {
+		t.Errorf("candidates %d, %d synthetic rows, %d answers", got.Candidates, len(got.Synthetic), len(got.TrueAnswers))
+	}
+	var total uint64
+	sum, found := 0.0, false
+	for _, l := range got.ErrorLevels {
+		total += l.Candidates
+		sum += l.Probability
+		found = found || l.MaxError == got.MaxError
+	}
+	if total != got.Candidates || math.Abs(sum-1) > 1e-12 || !found {
+		t.Errorf("levels hold %d candidates, probability %v, drawn level listed: %v", total, sum, found)
+	}
+	if got.Seed == nil || *got.Seed != 9 || got.Bounds == nil {
+		t.Errorf("seed %v, bounds %v", got.Seed, got.Bounds)
+	}
+	// Same seed, same output.
+	var again bytes.Buffer
+	run([]string{"smalldb", "-data", medicalCSV, "-columns", "sex,smoker,lung_cancer,over_50",
+		"-queries", "marginals:2", "-size", "5", "-epsilon", "2", "-seed", "9"}, &again, &errOut)
+	if again.String() != out.String() {
+		t.Error("the same seed gave different output")
+	}
+}
+
+func TestMWEMCommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	code := run([]string{"mwem", "-data", medicalCSV, "-queries", "halfspaces", "-rounds", "6", "-epsilon", "0.9", "-seed", "1"}, &out, &errOut)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var got struct {
+		EpsilonSpent float64 `json:"epsilon_spent"`
+		Rounds       []any   `json:"rounds"`
+		Ledger       []any   `json:"ledger"`
+		Synthetic    []struct {
+			Row    []int   `json:"row"`
+			Weight float64 `json:"weight"`
+		} `json:"synthetic"`
+		Halfspace *struct {
+			RealAgreement float64 `json:"real_agreement"`
+		} `json:"halfspace"`
+	}
+	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	w := 0.0
+	for _, s := range got.Synthetic {
+		w += s.Weight
+	}
+	if math.Abs(got.EpsilonSpent-0.9) > 1e-12 || len(got.Rounds) != 6 || len(got.Ledger) != 12 || len(got.Synthetic) != 32 || math.Abs(w-1) > 1e-9 || got.Halfspace == nil {
+		t.Errorf("spent %v, %d rounds, %d charges, %d points of weight %v, halfspace %v", got.EpsilonSpent, len(got.Rounds), len(got.Ledger), len(got.Synthetic), w, got.Halfspace)
+	}
+}
+
+func TestSynthCommandErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"smalldb"},
+		{"smalldb", "-data", "no-such.csv"},
+		{"smalldb", "-data", medicalCSV, "-queries", "marginals:x"},
+		{"smalldb", "-data", medicalCSV, "-queries", "cubes"},
+		{"smalldb", "-data", medicalCSV, "-columns", "sex,height"},
+		{"smalldb", "-data", medicalCSV, "-epsilon", "0"},
+		{"smalldb", "-data", medicalCSV, "-size", "30", "-max-candidates", "1000"},
+		{"mwem", "-data", medicalCSV, "-rounds", "0"},
+	} {
+		var out, errOut bytes.Buffer
+		if code := run(args, &out, &errOut); code != 2 || out.Len() != 0 || strings.Count(strings.TrimSpace(errOut.String()), "\n") != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out.String(), errOut.String())
+		}
+	}
+}
