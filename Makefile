@@ -6,7 +6,7 @@ JS_ENV := PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm
 
 .PHONY: test test-go test-js bench
 
-test: test-go test-js
+test: test-go test-js test-lecture
 
 # Native tests with the race detector, plus formatting and vet.
 test-go:
@@ -21,3 +21,31 @@ test-js:
 
 bench:
 	$(GO) test -run '^$$' -bench . -count 3 ./core/... | awk -f scripts/bench-rate.awk
+	@echo "--- the same core benchmarks compiled to WebAssembly, in Node"
+	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB' ./core/rng ./core/mech ./core/synth
+	@set -o pipefail; LECTURE_E2E=1 $(GO) test -count=1 -v -run '^TestLoad$$' ./e2e/lecture/ | grep -E '^\s+lecture_test.go:[0-9]+: load:|^(FAIL|ok)'
+
+# --- Lecture API (issue 7): `dpplay serve` over SQLite, and the same handler as
+# a Cloudflare worker (cmd/worker) under `wrangler dev` with a local D1.
+PORT ?= 8787
+WORKER_ENV := WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false
+
+.PHONY: test-lecture worker-deps worker-build worker-dev
+
+worker/node_modules/.package-lock.json: worker/package-lock.json
+	npm ci --prefix worker --no-audit --no-fund --loglevel=error
+
+worker-deps: worker/node_modules/.package-lock.json
+
+worker-build:
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o worker/build
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o worker/build/app.wasm ./cmd/worker
+
+worker-dev: worker-deps worker-build
+	cd worker && $(WORKER_ENV) npx wrangler d1 migrations apply DB --local && \
+	  $(WORKER_ENV) npx wrangler dev --ip 127.0.0.1 --port $(PORT)
+
+# The API suite against `dpplay serve` (real SQLite file) and against the worker
+# under `wrangler dev` (local D1), the 500-student load test and the kill -9 test.
+test-lecture: worker-deps worker-build
+	LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 ./e2e/lecture/

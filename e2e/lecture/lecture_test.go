@@ -1,0 +1,425 @@
+// Package lecture_test runs the lecture API suite against real servers:
+// `dpplay serve` over an SQLite file (as a separate process, so it can be
+// killed with SIGKILL) and the worker under `wrangler dev` with local D1.
+//
+// The tests start processes and take a while, so they run only when asked:
+// `make test-lecture` sets LECTURE_E2E=1 (and LECTURE_WRANGLER=1 for the
+// worker), `make bench` runs the load test.
+package lecture_test
+
+import (
+	"bufio"
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/dpplay/dpplay/lecture/lecturetest"
+	"github.com/dpplay/dpplay/lecture/sqlitedb"
+)
+
+func requireE2E(t *testing.T) {
+	if os.Getenv("LECTURE_E2E") == "" {
+		t.Skip("set LECTURE_E2E=1 (make test-lecture) to run the lecture end-to-end tests")
+	}
+}
+
+// repoRoot is the module root (two levels up from this package).
+func repoRoot(t *testing.T) string {
+	root, err := filepath.Abs("../..")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return root
+}
+
+var (
+	buildOnce sync.Once
+	binPath   string
+	buildErr  error
+)
+
+// dpplayBin builds cmd/dpplay once per test binary.
+func dpplayBin(t *testing.T) string {
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "dpplay-e2e-bin")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		binPath = filepath.Join(dir, "dpplay")
+		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/dpplay")
+		cmd.Dir = repoRoot(t)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			buildErr = fmt.Errorf("go build ./cmd/dpplay: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return binPath
+}
+
+// server is a running `dpplay serve`.
+type server struct {
+	cmd *exec.Cmd
+	url string      // http://127.0.0.1:port (no trailing slash)
+	log *syncBuffer // what it wrote to stderr
+}
+
+// syncBuffer collects a process's output safely across goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf strings.Builder
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// startServe starts `dpplay serve` on a free loopback port over db and dir.
+// addr may name a port to reuse after a restart ("" picks a free one).
+func startServe(t *testing.T, db, dir, addr string) *server {
+	t.Helper()
+	if addr == "" {
+		addr = "127.0.0.1:0"
+	}
+	cmd := exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db)
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	log := &syncBuffer{}
+	cmd.Stderr = io.MultiWriter(os.Stderr, log)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	line, err := bufio.NewReader(stdout).ReadString('\n')
+	if err != nil {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("dpplay serve printed no address: %v", err)
+	}
+	go io.Copy(io.Discard, stdout)
+	var info struct{ URL string }
+	if err := json.Unmarshal([]byte(line), &info); err != nil || !strings.HasPrefix(info.URL, "http://127.0.0.1:") {
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatalf("dpplay serve printed %q", line)
+	}
+	s := &server{cmd: cmd, url: strings.TrimSuffix(info.URL, "/"), log: log}
+	t.Cleanup(func() { s.stop(syscall.SIGTERM) })
+	return s
+}
+
+func (s *server) stop(sig syscall.Signal) {
+	if s.cmd.ProcessState != nil {
+		return
+	}
+	s.cmd.Process.Signal(sig)
+	s.cmd.Wait()
+}
+
+func (s *server) addr() string { return strings.TrimPrefix(s.url, "http://") }
+
+func staticDir(t *testing.T) string {
+	dir := t.TempDir()
+	files := map[string]string{
+		"index.html":       "<!doctype html><title>dpplay</title>",
+		"app.wasm":         "\x00asm\x01\x00\x00\x00",
+		"sw.js":            "self.addEventListener('fetch', () => {});",
+		"site.webmanifest": "{}",
+	}
+	for name, body := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// TestServe runs the API suite against `dpplay serve` with a real SQLite
+// file, and checks the static files' headers.
+func TestServe(t *testing.T) {
+	requireE2E(t)
+	s := startServe(t, filepath.Join(t.TempDir(), "dpplay.db"), staticDir(t), "")
+	t.Run("static", func(t *testing.T) {
+		for path, ctype := range map[string]string{
+			"/":                 "text/html; charset=utf-8",
+			"/app.wasm":         "application/wasm",
+			"/sw.js":            "text/javascript; charset=utf-8",
+			"/site.webmanifest": "application/manifest+json",
+		} {
+			resp, err := http.Get(s.url + path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			resp.Body.Close()
+			if resp.StatusCode != 200 || resp.Header.Get("Content-Type") != ctype {
+				t.Errorf("%s: %d %q, want 200 %q", path, resp.StatusCode, resp.Header.Get("Content-Type"), ctype)
+			}
+			if cc := resp.Header.Get("Cache-Control"); cc != "no-cache" {
+				t.Errorf("%s: Cache-Control %q, want no-cache", path, cc)
+			}
+		}
+		resp, err := http.Get(s.url + "/api/sessions/ZZZZZZZZ")
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != 404 || resp.Header.Get("Cache-Control") != "no-store" {
+			t.Errorf("API reply: %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
+		}
+	})
+	lecturetest.Run(t, s.url)
+	s.stop(syscall.SIGTERM)
+	if leaks := lecturetest.Leaks(s.log.String()); leaks != nil {
+		t.Errorf("the server's log contains submitted values %q", leaks)
+	}
+}
+
+// TestLoad plays 500 students submitting at once on loopback, then checks
+// that no submission was lost: every acknowledged answer is in the database
+// exactly as sent. A second class arrives spread over 5 s, as a real room
+// does. `make bench` prints the latency figures of both.
+func TestLoad(t *testing.T) {
+	requireE2E(t)
+	t.Run("burst", func(t *testing.T) { testLoad(t, 0) })
+	t.Run("spread", func(t *testing.T) { testLoad(t, 5*time.Second) })
+}
+
+func testLoad(t *testing.T, spread time.Duration) {
+	const students, rounds = 500, 2
+	db := filepath.Join(t.TempDir(), "load.db")
+	s := startServe(t, db, staticDir(t), "")
+	c := lecturetest.NewClient(s.url)
+	sess := c.NewSession(t, 0)
+	path := c.NewActivity(t, sess, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
+	var mu sync.Mutex
+	acked := map[string]float64{}
+	id := func(i, k int) string { return "student" + strconv.Itoa(i) }
+	value := func(i, k int) float64 { return float64(i*10+k) + 0.25 }
+	res := lecturetest.Load(c, path, students, rounds, spread, id, value, func(i, k int) {
+		mu.Lock()
+		acked[id(i, k)] = value(i, k) // the later round replaces the earlier
+		mu.Unlock()
+	}, nil)
+	t.Logf("load: %s, arriving over %v: %s", t.Name(), spread, res)
+	if res.Failed != 0 || res.Acked != students*rounds {
+		t.Errorf("%d of %d submissions failed", res.Failed, students*rounds)
+	}
+	r, err := c.Do("GET", path, "", nil)
+	if err != nil || r.JSON["participants"].(float64) != students {
+		t.Errorf("participants after load: %v %+v", err, r)
+	}
+	s.stop(syscall.SIGTERM)
+	checkStored(t, db, sess.Code, acked, true)
+}
+
+// checkStored opens the SQLite file and checks each acknowledged answer.
+// With exact, the table must hold nothing else.
+func checkStored(t *testing.T, path, code string, acked map[string]float64, exact bool) {
+	t.Helper()
+	db, err := sqlitedb.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	rows, err := db.Read.Query(`SELECT student, answer FROM submissions WHERE session = ?`, code)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	stored := map[string]string{}
+	for rows.Next() {
+		var s, a string
+		if err := rows.Scan(&s, &a); err != nil {
+			t.Fatal(err)
+		}
+		stored[s] = a
+	}
+	missing := 0
+	for s, v := range acked {
+		if got, ok := stored[s]; !ok || got != strconv.FormatFloat(v, 'g', -1, 64) {
+			missing++
+			if missing <= 5 {
+				t.Errorf("acknowledged submission %s: stored %q (present %v)", s, got, ok)
+			}
+		}
+	}
+	if missing > 0 {
+		t.Errorf("%d of %d acknowledged submissions missing or wrong", missing, len(acked))
+	}
+	if exact && len(stored) != len(acked) {
+		t.Errorf("database holds %d submissions, %d were acknowledged", len(stored), len(acked))
+	}
+}
+
+// TestDurability kills the server with SIGKILL in the middle of a load,
+// restarts it on the same file and checks that every submission that had
+// been acknowledged is there.
+func TestDurability(t *testing.T) {
+	requireE2E(t)
+	const students, rounds, killAfter = 200, 50, 1500
+	db := filepath.Join(t.TempDir(), "durable.db")
+	dir := staticDir(t)
+	s := startServe(t, db, dir, "")
+	c := lecturetest.NewClient(s.url)
+	sess := c.NewSession(t, 0)
+	path := c.NewActivity(t, sess, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
+
+	var mu sync.Mutex
+	acked := map[string]float64{}
+	stop := make(chan struct{})
+	var killOnce sync.Once
+	// Each round is a new student id, so an acknowledged row can only be
+	// lost, never overwritten by a later answer.
+	id := func(i, k int) string { return fmt.Sprintf("s%d-r%d", i, k) }
+	value := func(i, k int) float64 { return float64(i*1000 + k) }
+	res := lecturetest.Load(c, path, students, rounds, 0, id, value, func(i, k int) {
+		mu.Lock()
+		acked[id(i, k)] = value(i, k)
+		n := len(acked)
+		mu.Unlock()
+		if n >= killAfter {
+			killOnce.Do(func() {
+				s.stop(syscall.SIGKILL)
+				close(stop)
+			})
+		}
+	}, stop)
+	if s.cmd.ProcessState == nil {
+		t.Fatalf("the load finished before the kill: %s", res)
+	}
+	t.Logf("killed with SIGKILL after %d acknowledged submissions (%d requests failed in flight)", res.Acked, res.Failed)
+
+	s2 := startServe(t, db, dir, s.addr())
+	c2 := lecturetest.NewClient(s2.url)
+	r, err := c2.Do("GET", path, "", nil)
+	if err != nil || r.Status != 200 {
+		t.Fatalf("after restart: %v %+v", err, r)
+	}
+	if n := int(r.JSON["participants"].(float64)); n < len(acked) {
+		t.Errorf("after restart %d participants, %d submissions were acknowledged", n, len(acked))
+	}
+	// The restarted server keeps taking answers.
+	if r, err := c2.Do("PUT", path+"/submissions/late", "", map[string]float64{"value": 1}); err != nil || r.Status != 200 {
+		t.Errorf("submission after restart: %v %+v", err, r)
+	}
+	checkStored(t, db, sess.Code, acked, false)
+}
+
+// TestWrangler runs the same API suite against the worker under
+// `wrangler dev` with a fresh local D1. The Makefile builds worker/build and
+// installs worker/node_modules first.
+func TestWrangler(t *testing.T) {
+	requireE2E(t)
+	if os.Getenv("LECTURE_WRANGLER") == "" {
+		t.Skip("set LECTURE_WRANGLER=1 (make test-lecture) to test the worker under wrangler dev")
+	}
+	wdir := filepath.Join(repoRoot(t), "worker")
+	for _, f := range []string{"build/app.wasm", "build/worker.mjs", "node_modules/.bin/wrangler"} {
+		if _, err := os.Stat(filepath.Join(wdir, f)); err != nil {
+			t.Fatalf("worker/%s is missing: run make worker-build", f)
+		}
+	}
+	state := t.TempDir()
+	env := append(os.Environ(),
+		"WRANGLER_SEND_METRICS=false", "WRANGLER_HIDE_BANNER=true", "CLOUDFLARE_CF_FETCH_ENABLED=false",
+		"NO_COLOR=1", "CI=true", "XDG_CONFIG_HOME="+filepath.Join(state, "config"))
+	wrangler := filepath.Join(wdir, "node_modules/.bin/wrangler")
+
+	mig := exec.Command(wrangler, "d1", "migrations", "apply", "DB", "--local", "--persist-to", state)
+	mig.Dir, mig.Env = wdir, env
+	if out, err := mig.CombinedOutput(); err != nil {
+		t.Fatalf("wrangler d1 migrations apply: %v\n%s", err, out)
+	}
+
+	port := freePort(t)
+	dev := exec.Command(wrangler, "dev", "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
+		"--inspector-port", strconv.Itoa(freePort(t)), "--persist-to", state, "--show-interactive-dev-session=false")
+	dev.Dir, dev.Env = wdir, env
+	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop the whole group
+	logf, err := os.Create(filepath.Join(state, "wrangler.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	dev.Stdout, dev.Stderr = logf, logf
+	if err := dev.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		syscall.Kill(-dev.Process.Pid, syscall.SIGTERM)
+		done := make(chan struct{})
+		go func() { dev.Wait(); close(done) }()
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second):
+			syscall.Kill(-dev.Process.Pid, syscall.SIGKILL)
+			<-done
+		}
+		logf.Close()
+		if t.Failed() {
+			b, _ := os.ReadFile(logf.Name())
+			t.Logf("wrangler dev log:\n%s", b)
+		}
+	})
+	base := fmt.Sprintf("http://127.0.0.1:%d", port)
+	deadline := time.Now().Add(90 * time.Second)
+	for {
+		resp, err := http.Get(base + "/api/sessions/ZZZZZZZZ")
+		if err == nil {
+			resp.Body.Close()
+			if resp.StatusCode == 404 {
+				break
+			}
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("wrangler dev did not answer on %s within 90 s (last error %v)", base, err)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	// The worker allows cross-origin calls, so the static site can live on
+	// another origin (GitHub Pages).
+	req, _ := http.NewRequest("OPTIONS", base+"/api/sessions", nil)
+	req.Header.Set("Origin", "https://example.github.io")
+	req.Header.Set("Access-Control-Request-Method", "POST")
+	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") == "" {
+		t.Errorf("CORS preflight: %v %+v", err, resp)
+	}
+	lecturetest.Run(t, base)
+	if b, err := os.ReadFile(logf.Name()); err != nil {
+		t.Error(err)
+	} else if leaks := lecturetest.Leaks(string(b)); leaks != nil {
+		t.Errorf("wrangler dev's log contains submitted values %q", leaks)
+	}
+}
+
+func freePort(t *testing.T) int {
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+	return l.Addr().(*net.TCPAddr).Port
+}

@@ -1,0 +1,393 @@
+package lecture
+
+import (
+	"context"
+	"database/sql"
+	"encoding/json"
+	"errors"
+	"math"
+	"net/http"
+	"strconv"
+
+	"github.com/dpplay/dpplay/core/account"
+)
+
+// SessionInfo is the public view of a session.
+type SessionInfo struct {
+	Code            string         `json:"code"`
+	Display         string         `json:"display"`
+	Budget          float64        `json:"epsilon_budget"`
+	Spent           float64        `json:"epsilon_spent"`
+	Remaining       float64        `json:"epsilon_remaining"`
+	Activities      []ActivityInfo `json:"activities"`
+	InstructorToken string         `json:"instructor_token,omitempty"`
+}
+
+// ActivityInfo is the public view of an activity: its definition, how many
+// students have answered, and its releases. Never an answer.
+type ActivityInfo struct {
+	ID           int64          `json:"id"`
+	Spec         Spec           `json:"spec"`
+	Closed       bool           `json:"closed"`
+	Participants int            `json:"participants"`
+	Releases     []*ReleaseInfo `json:"releases,omitempty"`
+	// The session's budget, so a phone polling one activity sees ε left.
+	Budget    float64 `json:"epsilon_budget"`
+	Spent     float64 `json:"epsilon_spent"`
+	Remaining float64 `json:"epsilon_remaining"`
+}
+
+// ReleaseInfo is one release as stored in the ledger.
+type ReleaseInfo struct {
+	Seq          int64   `json:"seq"`
+	Activity     int64   `json:"activity"`
+	Epsilon      float64 `json:"epsilon"`
+	Participants int     `json:"participants"`
+	Result       *Result `json:"result"`
+	Created      int64   `json:"created"`
+	// Filled in on the reply to a release request.
+	Spent     *float64 `json:"epsilon_spent,omitempty"`
+	Remaining *float64 `json:"epsilon_remaining,omitempty"`
+}
+
+func remaining(budget, spent float64) float64 { return math.Max(0, budget-spent) }
+
+// POST /api/sessions  {"epsilon_budget": ε}?  → 201 {"code", "instructor_token", …}
+func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any, error) {
+	var req struct {
+		Budget *float64 `json:"epsilon_budget"`
+	}
+	if err := decode(r, &req, true); err != nil {
+		return 0, nil, err
+	}
+	budget := h.opts.DefaultBudget
+	if req.Budget != nil {
+		budget = *req.Budget
+		if !(budget > 0 && budget <= MaxBudget) {
+			return 0, nil, bad("epsilon_budget: must lie in (0, %g]", MaxBudget)
+		}
+	}
+	n, err := h.countGuessN(ctx, "new:"+ClientKey(h.opts.ClientIP(r)), h.window())
+	if err != nil {
+		return 0, nil, err
+	}
+	if n > int64(h.opts.CreateLimit) {
+		return 0, nil, errorf(http.StatusTooManyRequests, "too many new sessions from this address; wait and try again")
+	}
+	token, hash := newToken()
+	for range 5 { // a collision in 2⁴⁰ codes is rare; retrying is enough
+		code := newCode()
+		res, err := h.exec(ctx, h.db, `INSERT INTO sessions (code, token_hash, budget, created)
+VALUES (?, ?, ?, ?) ON CONFLICT (code) DO NOTHING`, code, hash, budget, h.opts.Now().Unix())
+		if err != nil {
+			return 0, nil, err
+		}
+		if k, err := res.RowsAffected(); err != nil {
+			return 0, nil, err
+		} else if k == 1 {
+			return http.StatusCreated, SessionInfo{
+				Code: code, Display: FormatCode(code), InstructorToken: token,
+				Budget: budget, Remaining: budget, Activities: []ActivityInfo{},
+			}, nil
+		}
+	}
+	return 0, nil, errors.New("lecture: no free session code after 5 tries")
+}
+
+// GET /api/sessions/{code} → 200 SessionInfo (activities without releases)
+func (h *Handler) getSession(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	rows, err := h.query(ctx, h.rd, `SELECT a.id, a.config, a.closed,
+  (SELECT COUNT(*) FROM submissions u WHERE u.session = a.session AND u.activity = a.id)
+FROM activities a WHERE a.session = ? ORDER BY a.id`, s.code)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer rows.Close()
+	info := SessionInfo{Code: s.code, Display: FormatCode(s.code), Budget: s.budget, Spent: s.spent,
+		Remaining: remaining(s.budget, s.spent), Activities: []ActivityInfo{}}
+	for rows.Next() {
+		var a ActivityInfo
+		var config string
+		var closed int64
+		if err := rows.Scan(&a.ID, &config, &closed, &a.Participants); err != nil {
+			return 0, nil, err
+		}
+		if err := json.Unmarshal([]byte(config), &a.Spec); err != nil {
+			return 0, nil, err
+		}
+		a.Closed = closed != 0
+		a.Budget, a.Spent, a.Remaining = info.Budget, info.Spent, info.Remaining
+		info.Activities = append(info.Activities, a)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, info, nil
+}
+
+// POST /api/sessions/{code}/activities  Spec → 201 {"id"}  (instructor)
+func (h *Handler) createActivity(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := authorize(r, s); err != nil {
+		return 0, nil, err
+	}
+	var spec Spec
+	if err := decode(r, &spec, false); err != nil {
+		return 0, nil, err
+	}
+	if err := spec.check(); err != nil {
+		return 0, nil, err
+	}
+	config, err := json.Marshal(spec)
+	if err != nil {
+		return 0, nil, err
+	}
+	// The next id and the cap on activities are decided inside the insert,
+	// so two concurrent creations cannot take the same id.
+	var id int64
+	err = h.queryRow(ctx, h.db, `INSERT INTO activities (session, id, kind, config, closed, created)
+SELECT ?, next, ?, ?, 0, ? FROM
+  (SELECT COALESCE(MAX(id), 0) + 1 AS next, COUNT(*) AS n FROM activities WHERE session = ?)
+WHERE n < ?
+RETURNING id`, []any{&id}, s.code, spec.Kind, string(config), h.opts.Now().Unix(), s.code, MaxActivities)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, errorf(http.StatusConflict, "a session holds at most %d activities", MaxActivities)
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, map[string]int64{"id": id}, nil
+}
+
+// activity loads an activity's definition and state.
+func (h *Handler) activity(ctx context.Context, s *session, rawID string) (id int64, spec *Spec, closed bool, participants int, err error) {
+	id, err = parseActivityID(rawID)
+	if err != nil {
+		return 0, nil, false, 0, err
+	}
+	var config string
+	var c int64
+	err = h.queryRow(ctx, h.rd, `SELECT config, closed,
+  (SELECT COUNT(*) FROM submissions WHERE session = ? AND activity = ?)
+FROM activities WHERE session = ? AND id = ?`, []any{&config, &c, &participants}, s.code, id, s.code, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, false, 0, errNoActivity
+	}
+	if err != nil {
+		return 0, nil, false, 0, err
+	}
+	spec = new(Spec)
+	if err := json.Unmarshal([]byte(config), spec); err != nil {
+		return 0, nil, false, 0, err
+	}
+	return id, spec, c != 0, participants, nil
+}
+
+// GET /api/sessions/{code}/activities/{id} → 200 ActivityInfo
+func (h *Handler) getActivity(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, spec, closed, n, err := h.activity(ctx, s, rawID)
+	if err != nil {
+		return 0, nil, err
+	}
+	info := ActivityInfo{ID: id, Spec: *spec, Closed: closed, Participants: n, Releases: []*ReleaseInfo{},
+		Budget: s.budget, Spent: s.spent, Remaining: remaining(s.budget, s.spent)}
+	rows, err := h.query(ctx, h.rd, `SELECT seq, epsilon, participants, result, created
+FROM releases WHERE session = ? AND activity = ? ORDER BY seq`, s.code, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer rows.Close()
+	for rows.Next() {
+		rel := &ReleaseInfo{Activity: id, Result: new(Result)}
+		var result string
+		if err := rows.Scan(&rel.Seq, &rel.Epsilon, &rel.Participants, &result, &rel.Created); err != nil {
+			return 0, nil, err
+		}
+		if err := json.Unmarshal([]byte(result), rel.Result); err != nil {
+			return 0, nil, err
+		}
+		info.Releases = append(info.Releases, rel)
+	}
+	if err := rows.Err(); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, info, nil
+}
+
+// PUT /api/sessions/{code}/activities/{id}/submissions/{student}  Answer → 200
+//
+// Idempotent: the row is keyed by student, so a repeat or a changed answer
+// replaces the old one. The reply is sent only after the statement has
+// committed, which with SQLite's WAL and synchronous=FULL means on disk.
+func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, student string) (int, any, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	id, spec, closed, _, err := h.activity(ctx, s, rawID)
+	if err != nil {
+		return 0, nil, err
+	}
+	if !validStudent(student) {
+		return 0, nil, errorf(http.StatusBadRequest, "student id: 1 to %d characters from A-Z a-z 0-9 - _", MaxStudentIDLen)
+	}
+	var a Answer
+	if err := decode(r, &a, false); err != nil {
+		return 0, nil, err
+	}
+	stored, err := encodeAnswer(spec, &a)
+	if err != nil {
+		return 0, nil, err
+	}
+	if closed {
+		return 0, nil, errClosed
+	}
+	// The open check is part of the write, so an answer cannot slip in
+	// after the instructor closed the activity.
+	res, err := h.exec(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated)
+SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM activities WHERE session = ? AND id = ? AND closed = 0)
+ON CONFLICT (session, activity, student) DO UPDATE SET answer = excluded.answer, updated = excluded.updated`,
+		s.code, id, student, stored, h.opts.Now().Unix(), s.code, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	if k, err := res.RowsAffected(); err != nil {
+		return 0, nil, err
+	} else if k == 0 {
+		return 0, nil, errClosed
+	}
+	return http.StatusOK, map[string]any{"stored": true, "activity": id}, nil
+}
+
+// POST /api/sessions/{code}/activities/{id}/close → 200 (instructor)
+func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := authorize(r, s); err != nil {
+		return 0, nil, err
+	}
+	if err := decode(r, &struct{}{}, true); err != nil {
+		return 0, nil, err
+	}
+	id, _, _, _, err := h.activity(ctx, s, rawID)
+	if err != nil {
+		return 0, nil, err
+	}
+	if _, err := h.exec(ctx, h.db, `UPDATE activities SET closed = 1 WHERE session = ? AND id = ?`, s.code, id); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, map[string]any{"id": id, "closed": true}, nil
+}
+
+// POST /api/sessions/{code}/activities/{id}/releases  {"epsilon": ε} → 201 ReleaseInfo (instructor)
+//
+// The budget is checked twice. First with core/account over the ledger
+// (the releases table), which gives the refusal its message. Then the
+// insert itself repeats the check in its WHERE clause, against the ledger as
+// it stands at that instant: of two concurrent releases that together would
+// overspend, the second inserts nothing and its draw is thrown away unseen.
+func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := authorize(r, s); err != nil {
+		return 0, nil, err
+	}
+	var req struct {
+		Epsilon *float64 `json:"epsilon"`
+	}
+	if err := decode(r, &req, false); err != nil {
+		return 0, nil, err
+	}
+	if req.Epsilon == nil {
+		return 0, nil, bad("epsilon is required")
+	}
+	eps := *req.Epsilon
+	if !(eps > 0 && eps <= MaxEpsilon) {
+		return 0, nil, bad("epsilon: must lie in (0, %g]", MaxEpsilon)
+	}
+	id, spec, _, _, err := h.activity(ctx, s, rawID)
+	if err != nil {
+		return 0, nil, err
+	}
+	acct, err := account.New(s.budget, 0)
+	if err != nil {
+		return 0, nil, err
+	}
+	if s.spent > 0 {
+		err = acct.Spend("earlier releases", s.spent, 0)
+	}
+	if err == nil {
+		err = acct.Spend("activity "+strconv.FormatInt(id, 10), eps, 0)
+	}
+	if errors.Is(err, account.ErrBudget) {
+		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted: ε = %g remains of %g", remaining(s.budget, s.spent), s.budget)
+	} else if err != nil {
+		return 0, nil, bad("epsilon: %v", err)
+	}
+
+	var answers []string
+	rows, err := h.query(ctx, h.rd, `SELECT answer FROM submissions WHERE session = ? AND activity = ?`, s.code, id)
+	if err != nil {
+		return 0, nil, err
+	}
+	for rows.Next() {
+		var a string
+		if err := rows.Scan(&a); err != nil {
+			rows.Close()
+			return 0, nil, err
+		}
+		answers = append(answers, a)
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, nil, err
+	}
+	if len(answers) == 0 {
+		// Nothing to release yet; refusing costs nothing and saves budget.
+		return 0, nil, errorf(http.StatusConflict, "no answers yet")
+	}
+	result, err := draw(spec, answers, eps, h.random())
+	if err != nil {
+		return 0, nil, err
+	}
+	text, err := json.Marshal(result)
+	if err != nil {
+		return 0, nil, err
+	}
+	now := h.opts.Now().Unix()
+	rel := &ReleaseInfo{Activity: id, Epsilon: eps, Participants: len(answers), Result: result, Created: now}
+	err = h.queryRow(ctx, h.db, `INSERT INTO releases (session, seq, activity, epsilon, participants, result, created)
+SELECT ?, next, ?, ?, ?, ?, ? FROM
+  (SELECT COALESCE(MAX(seq), 0) + 1 AS next, COALESCE(SUM(epsilon), 0) AS spent FROM releases WHERE session = ?)
+WHERE spent + ? <= ?
+RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), now, s.code, eps, s.budget*(1+budgetSlack))
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted by a concurrent release")
+	}
+	if err != nil {
+		return 0, nil, err
+	}
+	spent, _ := acct.Spent()
+	left := remaining(s.budget, spent)
+	rel.Spent, rel.Remaining = &spent, &left
+	return http.StatusCreated, rel, nil
+}
+
+// budgetSlack matches core/account's tolerance, so that ten releases of
+// ε/10 use up a budget of ε exactly in both checks.
+const budgetSlack = 1e-9

@@ -1,0 +1,389 @@
+// Package lecture is the server side of the live lecture (issue 7): the class
+// submits private answers from their phones, and the projector shows only
+// what a differentially private mechanism releases, each release charged to
+// the session's visible ε budget.
+//
+// It is a plain net/http handler over database/sql with one schema (Schema)
+// and one code path for both storage back ends: an SQLite file under
+// `dpplay serve` and Cloudflare D1 under cmd/worker. Every request does its
+// work in the database and keeps nothing in memory between requests, because
+// on Workers each request may run in a fresh instance. D1 has no interactive
+// transactions, so every state change is a single SQL statement whose WHERE
+// clause carries the condition it depends on (activity still open, budget not
+// spent): the database's own atomicity then stands in for a transaction.
+//
+// Privacy rules the handler enforces, not the page:
+//   - No response, log line or error message contains a raw submission. Error
+//     messages are fixed strings naming a field, never echoing a value.
+//   - A release is refused once the session's ε budget would be exceeded
+//     (core/account semantics: a refused release charges nothing).
+//   - The instructor token is 128 random bits; only its SHA-256 is stored, and
+//     it is compared in constant time.
+package lecture
+
+import (
+	"context"
+	"crypto/sha256"
+	"crypto/subtle"
+	"database/sql"
+	"errors"
+	"fmt"
+	"log"
+	mrand "math/rand/v2"
+	"net"
+	"net/http"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/dpplay/dpplay/core/rng"
+)
+
+// Limits of the API. They bound the work one request can cause.
+const (
+	MaxBody         = 8 << 10 // bytes in a request body
+	DefaultBudget   = 3.0     // ε of a new session unless it asks otherwise
+	MaxBudget       = 100.0   // largest ε budget a session may ask for
+	MaxEpsilon      = 10.0    // largest ε of a single release
+	MaxActivities   = 100     // activities per session
+	MaxStudentIDLen = 64
+)
+
+// Rate limit on wrong join codes. A guess is one request naming a session
+// that does not exist. Students who typed the right code never count, so a
+// class of 500 behind one NAT address gets through even if each of them
+// mistypes the code once; a guesser from one address gets GuessLimit tries per
+// GuessWindow against a 40-bit code space.
+const (
+	GuessLimit  = 600
+	GuessWindow = 10 * time.Minute
+	// CreateLimit bounds new sessions per client address and window.
+	CreateLimit = 200
+)
+
+// Options configures a Handler. The zero value is the production setting.
+type Options struct {
+	// DefaultBudget is the ε budget of a session created without one;
+	// 0 means DefaultBudget.
+	DefaultBudget float64
+
+	// AllowOrigin, when not empty, is sent as Access-Control-Allow-Origin so
+	// a static site on another origin (GitHub Pages) can use this API. The
+	// instructor token travels in a header, never a cookie, so "*" is safe.
+	AllowOrigin string
+
+	// ClientIP returns the address a request came from, used only to key the
+	// rate limit. Nil means the host part of RemoteAddr. On Workers it reads
+	// the CF-Connecting-IP header.
+	ClientIP func(*http.Request) string
+
+	// Source, if not nil, replaces the cryptographic random source of the
+	// mechanisms. It is for tests that compare releases with the mechanisms'
+	// exact probabilities at a fixed seed; it must be safe for concurrent
+	// use. Never set it in a deployment: releases drawn from a known seed
+	// protect no one.
+	Source mrand.Source
+
+	// GuessLimit and CreateLimit override the limits of the same names
+	// (0 means the default); tests lower them.
+	GuessLimit, CreateLimit int
+
+	// Now replaces time.Now in tests of the rate-limit windows.
+	Now func() time.Time
+
+	// Reader, if not nil, serves the read-only queries, while the db given
+	// to New takes the writes. SQLite in WAL mode lets readers run beside
+	// the one writer, so `dpplay serve` gives reads their own pool and its
+	// writer a single connection (which queues writers in Go instead of in
+	// SQLite's busy-wait). The statements are the same either way.
+	Reader *sql.DB
+
+	// Logf reports internal errors (never request bodies). Nil means log.Printf.
+	Logf func(format string, args ...any)
+}
+
+// Handler serves the lecture API under /api/.
+type Handler struct {
+	db   *sql.DB // writes
+	rd   *sql.DB // reads: Options.Reader, or db
+	opts Options
+
+	wstmts, rstmts stmts
+}
+
+// New returns the API handler over db, whose tables must already exist
+// (Migrate, or the D1 migration).
+func New(db *sql.DB, opts Options) (*Handler, error) {
+	if db == nil {
+		return nil, errors.New("lecture: nil database")
+	}
+	if opts.DefaultBudget == 0 {
+		opts.DefaultBudget = DefaultBudget
+	}
+	if !(opts.DefaultBudget > 0) || opts.DefaultBudget > MaxBudget {
+		return nil, fmt.Errorf("lecture: default budget must be in (0, %g], got %v", MaxBudget, opts.DefaultBudget)
+	}
+	if opts.GuessLimit == 0 {
+		opts.GuessLimit = GuessLimit
+	}
+	if opts.CreateLimit == 0 {
+		opts.CreateLimit = CreateLimit
+	}
+	if opts.GuessLimit < 0 || opts.CreateLimit < 0 {
+		return nil, errors.New("lecture: negative rate limit")
+	}
+	if opts.ClientIP == nil {
+		opts.ClientIP = remoteHost
+	}
+	if opts.Now == nil {
+		opts.Now = time.Now
+	}
+	if opts.Logf == nil {
+		opts.Logf = log.Printf
+	}
+	rd := opts.Reader
+	if rd == nil {
+		rd = db
+	}
+	return &Handler{db: db, rd: rd, opts: opts}, nil
+}
+
+// random returns the generator for one request's mechanism draws.
+func (h *Handler) random() *mrand.Rand {
+	if h.opts.Source != nil {
+		return mrand.New(h.opts.Source)
+	}
+	return rng.Crypto()
+}
+
+func remoteHost(r *http.Request) string {
+	host, _, err := net.SplitHostPort(r.RemoteAddr)
+	if err != nil {
+		return r.RemoteAddr
+	}
+	return host
+}
+
+// ClientKey turns an address into the rate limit's key. IPv6 addresses are
+// cut to their /64 prefix, because one host usually owns a whole /64 and
+// could otherwise rotate through it to reset its count.
+func ClientKey(ip string) string {
+	a := net.ParseIP(strings.TrimSpace(ip))
+	if a == nil {
+		return "unknown"
+	}
+	if v4 := a.To4(); v4 != nil {
+		return v4.String()
+	}
+	return a.Mask(net.CIDRMask(64, 128)).String() + "/64"
+}
+
+// apiError is a client error: an HTTP status and a fixed message that never
+// contains anything the client sent.
+type apiError struct {
+	status int
+	msg    string
+}
+
+func (e *apiError) Error() string { return e.msg }
+
+func errorf(status int, format string, args ...any) *apiError {
+	return &apiError{status: status, msg: fmt.Sprintf(format, args...)}
+}
+
+var (
+	errNotFound     = errorf(http.StatusNotFound, "no such route")
+	errNoSession    = errorf(http.StatusNotFound, "unknown session code")
+	errNoActivity   = errorf(http.StatusNotFound, "unknown activity")
+	errUnauthorized = errorf(http.StatusUnauthorized, "instructor token required (Authorization: Bearer <token>)")
+	errForbidden    = errorf(http.StatusForbidden, "wrong instructor token")
+	errRateLimited  = errorf(http.StatusTooManyRequests, "too many wrong session codes from this address; wait and try again")
+	errClosed       = errorf(http.StatusConflict, "activity is closed")
+)
+
+// ServeHTTP routes /api/... requests.
+func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	hdr := w.Header()
+	hdr.Set("Cache-Control", "no-store")
+	hdr.Set("X-Content-Type-Options", "nosniff")
+	if h.opts.AllowOrigin != "" {
+		hdr.Set("Access-Control-Allow-Origin", h.opts.AllowOrigin)
+		hdr.Set("Vary", "Origin")
+		if r.Method == http.MethodOptions {
+			hdr.Set("Access-Control-Allow-Methods", "GET, POST, PUT")
+			hdr.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			hdr.Set("Access-Control-Max-Age", "600")
+			w.WriteHeader(http.StatusNoContent)
+			return
+		}
+	}
+	status, body := h.route(r)
+	writeJSON(w, status, body)
+}
+
+func (h *Handler) route(r *http.Request) (int, any) {
+	p := strings.TrimSuffix(r.URL.Path, "/")
+	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
+	if len(seg) < 2 || seg[0] != "api" || seg[1] != "sessions" {
+		return h.fail(errNotFound)
+	}
+	seg = seg[2:]
+	ctx := r.Context()
+
+	type route struct {
+		method string
+		run    func() (int, any, error)
+	}
+	var rt route
+	switch {
+	case len(seg) == 0:
+		rt = route{http.MethodPost, func() (int, any, error) { return h.createSession(ctx, r) }}
+	case len(seg) == 1:
+		rt = route{http.MethodGet, func() (int, any, error) { return h.getSession(ctx, r, seg[0]) }}
+	case len(seg) == 2 && seg[1] == "activities":
+		rt = route{http.MethodPost, func() (int, any, error) { return h.createActivity(ctx, r, seg[0]) }}
+	case len(seg) == 3 && seg[1] == "activities":
+		rt = route{http.MethodGet, func() (int, any, error) { return h.getActivity(ctx, r, seg[0], seg[2]) }}
+	case len(seg) == 4 && seg[1] == "activities" && seg[3] == "releases":
+		rt = route{http.MethodPost, func() (int, any, error) { return h.release(ctx, r, seg[0], seg[2]) }}
+	case len(seg) == 4 && seg[1] == "activities" && seg[3] == "close":
+		rt = route{http.MethodPost, func() (int, any, error) { return h.closeActivity(ctx, r, seg[0], seg[2]) }}
+	case len(seg) == 5 && seg[1] == "activities" && seg[3] == "submissions":
+		rt = route{http.MethodPut, func() (int, any, error) { return h.submit(ctx, r, seg[0], seg[2], seg[4]) }}
+	default:
+		return h.fail(errNotFound)
+	}
+	if r.Method != rt.method {
+		return h.fail(errorf(http.StatusMethodNotAllowed, "method %s not allowed here; use %s", r.Method, rt.method))
+	}
+	status, body, err := rt.run()
+	if err != nil {
+		return h.fail(err)
+	}
+	return status, body
+}
+
+// fail turns an error into a response. Anything that is not an apiError is
+// an internal failure: it is logged (the message comes from the database
+// driver or our own code, never from a request body) and the client gets a
+// generic 500.
+func (h *Handler) fail(err error) (int, any) {
+	var ae *apiError
+	if errors.As(err, &ae) {
+		return ae.status, map[string]string{"error": ae.msg}
+	}
+	h.opts.Logf("lecture: internal error: %v", err)
+	return http.StatusInternalServerError, map[string]string{"error": "internal error"}
+}
+
+// session is what a request learns about the session its path names.
+type session struct {
+	code      string
+	tokenHash []byte
+	budget    float64
+	spent     float64
+}
+
+// lookup finds the session named by rawCode, applying the wrong-code rate
+// limit. One query returns the session, its ε spent and this client's
+// failure count, so the common case costs one round trip.
+func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (*session, error) {
+	key := "code:" + ClientKey(h.opts.ClientIP(r))
+	win := h.window()
+	code, ok := NormalizeCode(rawCode)
+	var (
+		hash     []byte
+		budget   sql.NullFloat64
+		spent    float64
+		failures int64
+	)
+	err := h.queryRow(ctx, h.rd, `SELECT s.token_hash, s.budget,
+  (SELECT COALESCE(SUM(epsilon), 0) FROM releases WHERE session = ?),
+  (SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?)
+FROM (SELECT 1) LEFT JOIN sessions s ON s.code = ?`, []any{&hash, &budget, &spent, &failures}, code, key, win, code)
+	if err != nil {
+		return nil, err
+	}
+	// Over the limit, every code gets the same refusal, right or wrong:
+	// answering a right code normally would tell a guesser when they hit.
+	if failures >= int64(h.opts.GuessLimit) {
+		return nil, errRateLimited
+	}
+	if !ok || !budget.Valid {
+		if err := h.countGuess(ctx, key, win); err != nil {
+			return nil, err
+		}
+		return nil, errNoSession
+	}
+	return &session{code: code, tokenHash: hash, budget: budget.Float64, spent: spent}, nil
+}
+
+func (h *Handler) window() int64 {
+	return h.opts.Now().Unix() / int64(GuessWindow/time.Second)
+}
+
+// countGuessN adds one to key's count in the current window and returns the
+// new count. Old windows are pruned here, on the rare path.
+func (h *Handler) countGuessN(ctx context.Context, key string, win int64) (int64, error) {
+	var n int64
+	err := h.queryRow(ctx, h.db, `INSERT INTO guesses (client, win, failures) VALUES (?, ?, 1)
+ON CONFLICT (client, win) DO UPDATE SET failures = failures + 1
+RETURNING failures`, []any{&n}, key, win)
+	if err != nil {
+		return 0, err
+	}
+	if _, err := h.exec(ctx, h.db, `DELETE FROM guesses WHERE win < ?`, win-1); err != nil {
+		return 0, err
+	}
+	return n, nil
+}
+
+func (h *Handler) countGuess(ctx context.Context, key string, win int64) error {
+	_, err := h.countGuessN(ctx, key, win)
+	return err
+}
+
+// authorize checks the instructor's bearer token against the session.
+func authorize(r *http.Request, s *session) error {
+	auth := r.Header.Get("Authorization")
+	const prefix = "Bearer "
+	if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) {
+		return errUnauthorized
+	}
+	sum := sha256.Sum256([]byte(strings.TrimSpace(auth[len(prefix):])))
+	// Both sides are 32-byte hashes, so the comparison's time depends on
+	// neither the token nor its length.
+	if subtle.ConstantTimeCompare(sum[:], s.tokenHash) != 1 {
+		return errForbidden
+	}
+	return nil
+}
+
+func parseActivityID(s string) (int64, error) {
+	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
+		return 0, errNoActivity
+	}
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return 0, errNoActivity
+		}
+	}
+	id, err := strconv.ParseInt(s, 10, 64)
+	if err != nil || id < 1 {
+		return 0, errNoActivity
+	}
+	return id, nil
+}
+
+func validStudent(s string) bool {
+	if s == "" || len(s) > MaxStudentIDLen {
+		return false
+	}
+	for _, c := range s {
+		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
+		if !ok {
+			return false
+		}
+	}
+	return true
+}

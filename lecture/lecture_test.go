@@ -1,0 +1,421 @@
+package lecture_test
+
+import (
+	"context"
+	"fmt"
+	mrand "math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/dpplay/dpplay/core/mech"
+	"github.com/dpplay/dpplay/core/rng"
+	"github.com/dpplay/dpplay/core/stats"
+	"github.com/dpplay/dpplay/lecture"
+	"github.com/dpplay/dpplay/lecture/lecturetest"
+	"github.com/dpplay/dpplay/lecture/sqlitedb"
+)
+
+// server runs the handler over a fresh SQLite file.
+func server(t testing.TB, opts lecture.Options) (*httptest.Server, *lecturetest.Client) {
+	t.Helper()
+	db, err := sqlitedb.Open(context.Background(), filepath.Join(t.TempDir(), "lecture.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if opts.Logf == nil {
+		opts.Logf = t.Logf
+	}
+	h, err := lecture.New(db.Write, db.Options(opts))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	t.Cleanup(srv.Close)
+	return srv, lecturetest.NewClient(srv.URL)
+}
+
+func serverB(b *testing.B) (*httptest.Server, *lecturetest.Client) {
+	return server(b, lecture.Options{Logf: b.Logf})
+}
+
+func TestAPI(t *testing.T) {
+	srv, _ := server(t, lecture.Options{})
+	lecturetest.Run(t, srv.URL)
+}
+
+// lockedSource makes a seeded ChaCha8 stream safe for concurrent requests.
+type lockedSource struct {
+	mu  sync.Mutex
+	src mrand.Source
+}
+
+func (s *lockedSource) Uint64() uint64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.src.Uint64()
+}
+
+func seeded(seed uint64) mrand.Source { return &lockedSource{src: rng.NewSeededSource(seed)} }
+
+// releases creates sessions (each with the largest budget) holding the same
+// activity and answers, and draws n releases at ε through the API.
+func releases(t *testing.T, c *lecturetest.Client, spec any, answers []any, eps float64, n int) []map[string]any {
+	t.Helper()
+	var out []map[string]any
+	for len(out) < n {
+		s := c.NewSession(t, lecture.MaxBudget)
+		a := c.NewActivity(t, s, spec)
+		for i, ans := range answers {
+			if r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/s%d", a, i), "", ans); err != nil || r.Status != 200 {
+				t.Fatalf("submit: %v %+v", err, r)
+			}
+		}
+		for k := 0; k < int(lecture.MaxBudget/eps+1e-9) && len(out) < n; k++ {
+			r, err := c.Do("POST", a+"/releases", s.Token, map[string]float64{"epsilon": eps})
+			if err != nil || r.Status != 201 {
+				t.Fatalf("release: %v %+v", err, r)
+			}
+			out = append(out, r.JSON["result"].(map[string]any))
+		}
+	}
+	return out
+}
+
+// The selection activities' releases must follow the exponential mechanism's
+// exact probabilities. The scores are counted here from the answers, not
+// taken from the server, so a server that scored wrongly, or used the wrong ε
+// or Δ, fails. Threshold 1e-6: a correct server fails once in a million runs.
+func TestReleasesFollowTheirMechanisms(t *testing.T) {
+	const alpha = 1e-6
+	srv, _ := server(t, lecture.Options{Source: seeded(7)})
+	c := lecturetest.NewClient(srv.URL)
+
+	t.Run("meeting-day", func(t *testing.T) {
+		// Availability counts 5, 3, 0, 1 with Δ = 1.
+		var answers []any
+		for _, av := range [][]int{{0, 1}, {0, 1}, {0, 1}, {0}, {0, 3}, {}} {
+			answers = append(answers, map[string]any{"available": av})
+		}
+		spec := map[string]any{"kind": "meeting-day", "options": []string{"Mon", "Tue", "Wed", "Thu"}}
+		const eps, n = 1, 600
+		m, err := mech.NewExponential(mech.Config{Scores: []float64{5, 3, 0, 1}, Epsilon: eps, Sensitivity: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]int, 4)
+		for _, r := range releases(t, c, spec, answers, eps, n) {
+			counts[int(r["choice"].(float64))]++
+		}
+		res, err := stats.ChiSquare(counts, m.Probabilities())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.PValue < alpha {
+			t.Errorf("meeting-day counts %v vs probabilities %v: p = %g", counts, m.Probabilities(), res.PValue)
+		}
+	})
+
+	t.Run("pricing", func(t *testing.T) {
+		prices := []float64{1, 2, 3, 4, 4.01, 5}
+		values := []float64{1, 1, 1, 4.01}
+		var answers []any
+		for _, v := range values {
+			answers = append(answers, map[string]any{"value": v})
+		}
+		// Revenue p·#{v ≥ p}, Δ = the top price.
+		scores := make([]float64, len(prices))
+		for j, p := range prices {
+			for _, v := range values {
+				if v >= p {
+					scores[j] += p
+				}
+			}
+		}
+		const eps, n = 2, 500
+		m, err := mech.NewExponential(mech.Config{Scores: scores, Epsilon: eps, Sensitivity: 5})
+		if err != nil {
+			t.Fatal(err)
+		}
+		counts := make([]int, len(prices))
+		for _, r := range releases(t, c, map[string]any{"kind": "pricing", "prices": prices}, answers, eps, n) {
+			p := r["price"].(float64)
+			found := false
+			for j, q := range prices {
+				if q == p {
+					counts[j]++
+					found = true
+				}
+			}
+			if !found {
+				t.Fatalf("price %v is off the grid", p)
+			}
+		}
+		res, err := stats.ChiSquare(counts, m.Probabilities())
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.PValue < alpha {
+			t.Errorf("pricing counts %v vs probabilities %v: p = %g", counts, m.Probabilities(), res.PValue)
+		}
+	})
+
+	t.Run("histogram", func(t *testing.T) {
+		// Values in bins of [0, 10) by 2: counts 2, 1, 0, 0, 3.
+		values := []float64{0, 1.5, 2, 8, 9.99, 10}
+		truth := []float64{2, 1, 0, 0, 3}
+		var answers []any
+		for _, v := range values {
+			answers = append(answers, map[string]any{"value": v})
+		}
+		spec := map[string]any{"kind": "histogram", "min": 0, "max": 10, "bins": 5}
+		const eps, n = 0.5, 300
+		lap, err := mech.NewLaplace(0, 1, eps) // noise of scale Δ/ε = 2
+		if err != nil {
+			t.Fatal(err)
+		}
+		var noise []float64
+		for _, r := range releases(t, c, spec, answers, eps, n) {
+			for i, x := range r["counts"].([]any) {
+				noise = append(noise, x.(float64)-truth[i])
+			}
+		}
+		res, err := stats.KS(noise, lap.CDF)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.PValue < alpha {
+			t.Errorf("histogram noise vs Laplace(2): KS p = %g over %d draws", res.PValue, len(noise))
+		}
+	})
+}
+
+// The same tests must reject a mechanism run with the wrong parameters;
+// otherwise they could not fail. Here the "server" is simulated by drawing
+// from the wrong mechanism with the same sample sizes.
+func TestMechanismTestsHavePower(t *testing.T) {
+	r := rng.Seeded(11)
+	selection := []struct {
+		name         string
+		scores       []float64
+		eps, Δ, badΔ float64
+		n            int
+	}{
+		{"meeting-day with Δ = 2", []float64{5, 3, 0, 1}, 1, 1, 2, 600},
+		{"pricing with Δ = 1", []float64{4, 2, 3, 4, 4.01, 0}, 2, 5, 1, 500},
+	}
+	for _, tc := range selection {
+		right, err1 := mech.NewExponential(mech.Config{Scores: tc.scores, Epsilon: tc.eps, Sensitivity: tc.Δ})
+		wrong, err2 := mech.NewExponential(mech.Config{Scores: tc.scores, Epsilon: tc.eps, Sensitivity: tc.badΔ})
+		if err1 != nil || err2 != nil {
+			t.Fatal(err1, err2)
+		}
+		counts := make([]int, len(tc.scores))
+		for range tc.n {
+			counts[wrong.Sample(r)]++
+		}
+		if res, _ := stats.ChiSquare(counts, right.Probabilities()); res.PValue >= 1e-6 {
+			t.Errorf("%s passes the chi-square test (p = %g)", tc.name, res.PValue)
+		}
+	}
+	lap, _ := mech.NewLaplace(0, 1, 0.5)
+	wide, _ := mech.NewLaplace(0, 1, 0.35)
+	noise := make([]float64, 1500)
+	for i := range noise {
+		noise[i] = wide.Sample(r)
+	}
+	if res, _ := stats.KS(noise, lap.CDF); res.PValue >= 1e-6 {
+		t.Errorf("histogram with ε·0.7 passes the KS test (p = %g)", res.PValue)
+	}
+}
+
+// Wrong join codes are limited per address; right codes never count, and
+// once an address is over the limit it gets 429 for right codes too (else
+// the limit would tell a guesser which code was right).
+func TestGuessLimit(t *testing.T) {
+	var mu sync.Mutex
+	now := time.Unix(1_800_000_000, 0)
+	opts := lecture.Options{
+		GuessLimit: 20,
+		ClientIP:   func(r *http.Request) string { return r.Header.Get("X-Test-IP") },
+		Now: func() time.Time {
+			mu.Lock()
+			defer mu.Unlock()
+			return now
+		},
+	}
+	srv, c := server(t, opts)
+	s := c.NewSession(t, 0)
+	get := func(ip, code string) int {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/"+code, nil)
+		req.Header.Set("X-Test-IP", ip)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for i := range 20 {
+		if st := get("10.0.0.1", fmt.Sprintf("ZZZZZZ%02d", i)); st != 404 {
+			t.Fatalf("guess %d: status %d, want 404", i, st)
+		}
+		if st := get("10.0.0.1", s.Code); i < 19 && st != 200 {
+			t.Fatalf("right code after %d wrong guesses: status %d", i+1, st)
+		}
+	}
+	if st := get("10.0.0.1", "ZZZZZZZZ"); st != 429 {
+		t.Errorf("a wrong guess over the limit: status %d, want 429", st)
+	}
+	if st := get("10.0.0.1", s.Code); st != 429 {
+		t.Errorf("right code from a limited address: status %d, want 429", st)
+	}
+	if st := get("10.0.0.2", s.Code); st != 200 {
+		t.Errorf("another address: status %d, want 200", st)
+	}
+	// IPv6 hosts in one /64 share a count.
+	for i := range 20 {
+		get(fmt.Sprintf("2001:db8::%x", i+1), "ZZZZZZZZ")
+	}
+	if st := get("2001:db8::ffff", s.Code); st != 429 {
+		t.Errorf("fresh address in a limited /64: status %d, want 429", st)
+	}
+	mu.Lock()
+	now = now.Add(2 * lecture.GuessWindow)
+	mu.Unlock()
+	if st := get("10.0.0.1", s.Code); st != 200 {
+		t.Errorf("after the window: status %d, want 200", st)
+	}
+}
+
+func TestCreateLimit(t *testing.T) {
+	_, c := server(t, lecture.Options{CreateLimit: 3})
+	for range 3 {
+		c.NewSession(t, 0)
+	}
+	r, err := c.Do("POST", "/api/sessions", "", nil)
+	if err != nil || r.Status != http.StatusTooManyRequests {
+		t.Errorf("fourth session from one address: %v %+v", err, r)
+	}
+}
+
+// A class of 500 behind one NAT address, each student mistyping the code
+// once before getting it right, all get in under the default limit.
+func TestClassBehindNAT(t *testing.T) {
+	srv, c := server(t, lecture.Options{})
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	var wg sync.WaitGroup
+	errs := make(chan error, 500)
+	sem := make(chan struct{}, 50)
+	for i := range 500 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			sem <- struct{}{}
+			defer func() { <-sem }()
+			typo := []byte(s.Code)
+			const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+			for k := i / 8; typo[i%8] == s.Code[i%8]; k++ {
+				typo[i%8] = alphabet[k%32]
+			}
+			if r, err := c.Do("GET", "/api/sessions/"+string(typo), "", nil); err != nil || r.Status != 404 {
+				errs <- fmt.Errorf("typo %s: %v %+v", typo, err, r)
+				return
+			}
+			r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/st%d", a, i), "", map[string]any{"available": []int{i % 2}})
+			if err != nil || r.Status != 200 {
+				errs <- fmt.Errorf("student %d: %v %+v", i, err, r)
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	for err := range errs {
+		t.Fatal(err)
+	}
+	_ = srv
+	r, _ := c.Do("GET", a, "", nil)
+	if n := r.JSON["participants"].(float64); n != 500 {
+		t.Errorf("participants %v, want 500", n)
+	}
+}
+
+func TestNormalizeCode(t *testing.T) {
+	tests := []struct {
+		in, want string
+		ok       bool
+	}{
+		{"ABCD-EFGH", "ABCDEFGH", true},
+		{"abcd efgh", "ABCDEFGH", true},
+		{"oIlL-0000", "0111" + "0000", true},
+		{"ABCDEFG", "", false},
+		{"ABCDEFGHJ", "", false},
+		{"ABCD-EFGU", "", false},
+		{"ABCD/EFGH", "", false},
+	}
+	for _, tc := range tests {
+		got, ok := lecture.NormalizeCode(tc.in)
+		if got != tc.want || ok != tc.ok {
+			t.Errorf("NormalizeCode(%q) = %q, %v; want %q, %v", tc.in, got, ok, tc.want, tc.ok)
+		}
+	}
+}
+
+func TestClientKey(t *testing.T) {
+	tests := map[string]string{
+		"192.0.2.7":            "192.0.2.7",
+		"::ffff:192.0.2.7":     "192.0.2.7",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
+		"2001:db8:1:2:ffff::9": "2001:db8:1:2::/64",
+		"not an address":       "unknown",
+		"":                     "unknown",
+	}
+	for in, want := range tests {
+		if got := lecture.ClientKey(in); got != want {
+			t.Errorf("ClientKey(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// The D1 migration is generated from lecture.Schema; they must not drift.
+func TestMigrationMatchesSchema(t *testing.T) {
+	b, err := os.ReadFile("../worker/migrations/0001_schema.sql")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if string(b) != lecture.MigrationHeader+lecture.Schema {
+		t.Errorf("worker/migrations/0001_schema.sql differs from lecture.Schema: run go generate ./lecture/")
+	}
+}
+
+// With AllowOrigin set (as on Workers), a page on another origin can call
+// the API: preflights succeed and replies carry the CORS header. Without it
+// (dpplay serve, same origin) no CORS header is sent.
+func TestCORS(t *testing.T) {
+	for _, origin := range []string{"", "https://example.github.io"} {
+		srv, _ := server(t, lecture.Options{AllowOrigin: origin})
+		req, _ := http.NewRequest("OPTIONS", srv.URL+"/api/sessions/ABCD-EFGH/activities/1/submissions/x", nil)
+		req.Header.Set("Origin", "https://example.github.io")
+		req.Header.Set("Access-Control-Request-Method", "PUT")
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		got := resp.Header.Get("Access-Control-Allow-Origin")
+		if origin == "" && (got != "" || resp.StatusCode != http.StatusMethodNotAllowed) {
+			t.Errorf("no AllowOrigin: preflight %d with Allow-Origin %q", resp.StatusCode, got)
+		}
+		if origin != "" && (got != origin || resp.StatusCode != http.StatusNoContent ||
+			!strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization")) {
+			t.Errorf("AllowOrigin %q: preflight %d, headers %v", origin, resp.StatusCode, resp.Header)
+		}
+	}
+}

@@ -1,0 +1,142 @@
+// Package lecturetest holds the lecture API's black-box test suite and load
+// generator. The suite talks HTTP to a base URL only, so the same code runs
+// against the handler in process, against `dpplay serve` with a real SQLite
+// file, and against the worker under `wrangler dev` with local D1.
+package lecturetest
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// Client is a small JSON client that remembers every response body, so a
+// test can check at the end that no body ever carried a submitted value.
+type Client struct {
+	Base string // e.g. http://127.0.0.1:8080 (no trailing slash)
+	HTTP *http.Client
+
+	mu     sync.Mutex
+	bodies []string
+}
+
+// NewClient returns a client for base.
+func NewClient(base string) *Client {
+	tr := &http.Transport{MaxIdleConns: 1000, MaxIdleConnsPerHost: 1000, IdleConnTimeout: 30 * time.Second}
+	return &Client{Base: strings.TrimSuffix(base, "/"), HTTP: &http.Client{Transport: tr, Timeout: 60 * time.Second}}
+}
+
+// Response is one reply: status, raw body and the body decoded as an object.
+type Response struct {
+	Status int
+	Raw    string
+	JSON   map[string]any
+}
+
+// Do sends a request. body is sent as is when it is a string or []byte and
+// JSON-encoded otherwise; nil sends no body.
+func (c *Client) Do(method, path, token string, body any) (*Response, error) {
+	var rd io.Reader
+	switch b := body.(type) {
+	case nil:
+	case string:
+		rd = strings.NewReader(b)
+	case []byte:
+		rd = bytes.NewReader(b)
+	default:
+		enc, err := json.Marshal(b)
+		if err != nil {
+			return nil, err
+		}
+		rd = bytes.NewReader(enc)
+	}
+	req, err := http.NewRequest(method, c.Base+path, rd)
+	if err != nil {
+		return nil, err
+	}
+	if rd != nil {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	raw, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	c.bodies = append(c.bodies, string(raw))
+	c.mu.Unlock()
+	out := &Response{Status: resp.StatusCode, Raw: string(raw)}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return out, fmt.Errorf("%s %s: content type %q, want application/json (body %.200q)", method, path, ct, raw)
+	}
+	if err := json.Unmarshal(raw, &out.JSON); err != nil {
+		return out, fmt.Errorf("%s %s: body is not a JSON object: %v (%.200q)", method, path, err, raw)
+	}
+	return out, nil
+}
+
+// Bodies returns every response body seen so far.
+func (c *Client) Bodies() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.bodies...)
+}
+
+// must is Do for tests: it fails t on a transport error or on a status other
+// than want, and returns the decoded body.
+func (c *Client) must(t testing.TB, want int, method, path, token string, body any) map[string]any {
+	t.Helper()
+	r, err := c.Do(method, path, token, body)
+	if err != nil {
+		t.Fatalf("%v", err)
+	}
+	if r.Status != want {
+		t.Fatalf("%s %s: status %d, want %d; body %s", method, path, r.Status, want, r.Raw)
+	}
+	return r.JSON
+}
+
+// Session is a created session.
+type Session struct {
+	Code, Token string
+}
+
+// NewSession creates a session with the given budget (0: the server's default).
+func (c *Client) NewSession(t testing.TB, budget float64) Session {
+	t.Helper()
+	var body any
+	if budget > 0 {
+		body = map[string]float64{"epsilon_budget": budget}
+	}
+	m := c.must(t, http.StatusCreated, "POST", "/api/sessions", "", body)
+	code, _ := m["code"].(string)
+	tok, _ := m["instructor_token"].(string)
+	if code == "" || tok == "" {
+		t.Fatalf("POST /api/sessions: missing code or token in %v", m)
+	}
+	return Session{Code: code, Token: tok}
+}
+
+// NewActivity creates an activity and returns its id path prefix.
+func (c *Client) NewActivity(t testing.TB, s Session, spec any) string {
+	t.Helper()
+	m := c.must(t, http.StatusCreated, "POST", "/api/sessions/"+s.Code+"/activities", s.Token, spec)
+	id, ok := m["id"].(float64)
+	if !ok || id < 1 {
+		t.Fatalf("create activity: bad id in %v", m)
+	}
+	return fmt.Sprintf("/api/sessions/%s/activities/%d", s.Code, int(id))
+}

@@ -1,0 +1,373 @@
+package lecturetest
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"net/http"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// Markers are submitted values distinctive enough that finding one in a
+// response body (or a server's log) can only mean the server echoed a
+// submission.
+var Markers = []string{"3.14159271", "4.01234567", "77.7777771", "918273.645", "secret-93817"}
+
+// Leaks returns the markers found in text.
+func Leaks(text string) []string {
+	var found []string
+	for _, m := range Markers {
+		if strings.Contains(text, m) {
+			found = append(found, m)
+		}
+	}
+	return found
+}
+
+// Run is the API suite. It creates its own sessions, so it can run against a
+// server that already holds data.
+func Run(t *testing.T, base string) {
+	c := NewClient(base)
+	t.Run("session", func(t *testing.T) { testSession(t, c) })
+	t.Run("meeting-day", func(t *testing.T) { testMeetingDay(t, c) })
+	t.Run("histogram", func(t *testing.T) { testHistogram(t, c) })
+	t.Run("pricing", func(t *testing.T) { testPricing(t, c) })
+	t.Run("budget", func(t *testing.T) { testBudget(t, c) })
+	t.Run("concurrent", func(t *testing.T) { testConcurrent(t, c) })
+	t.Run("close", func(t *testing.T) { testClose(t, c) })
+	t.Run("bad-inputs", func(t *testing.T) { testBadInputs(t, c) })
+	t.Run("no-leaks", func(t *testing.T) { testNoLeaks(t, c) })
+}
+
+var codeRE = regexp.MustCompile(`^[0-9A-HJKMNP-TV-Z]{8}$`)
+var tokenRE = regexp.MustCompile(`^[A-Za-z0-9_-]{22}$`) // 22 base64url symbols = 128 bits (+4 zero bits)
+
+func testSession(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	if !codeRE.MatchString(s.Code) {
+		t.Errorf("join code %q is not 8 Crockford base-32 symbols", s.Code)
+	}
+	if !tokenRE.MatchString(s.Token) {
+		t.Errorf("instructor token %q is not 128 bits of base64url", s.Token)
+	}
+	other := c.NewSession(t, 0)
+	if other.Code == s.Code || other.Token == s.Token {
+		t.Errorf("two sessions share a code or token")
+	}
+	m := c.must(t, 200, "GET", "/api/sessions/"+s.Code, "", nil)
+	if m["epsilon_budget"].(float64) <= 0 || m["epsilon_spent"].(float64) != 0 {
+		t.Errorf("new session: %v", m)
+	}
+	if _, ok := m["instructor_token"]; ok {
+		t.Errorf("GET session returns the instructor token")
+	}
+	// A code typed by a person: lower case, hyphenated.
+	typed := strings.ToLower(s.Code[:4] + "-" + s.Code[4:])
+	c.must(t, 200, "GET", "/api/sessions/"+typed, "", nil)
+	b := c.NewSession(t, 1.5)
+	if m := c.must(t, 200, "GET", "/api/sessions/"+b.Code, "", nil); m["epsilon_budget"].(float64) != 1.5 {
+		t.Errorf("budget 1.5 stored as %v", m["epsilon_budget"])
+	}
+}
+
+func activityState(t *testing.T, c *Client, path string) (participants int, releases int, spent float64) {
+	t.Helper()
+	m := c.must(t, 200, "GET", path, "", nil)
+	rel, _ := m["releases"].([]any)
+	return int(m["participants"].(float64)), len(rel), m["epsilon_spent"].(float64)
+}
+
+func testMeetingDay(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	days := []string{"Mon", "Tue", "Wed", "Thu", "Fri"}
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": days, "prompt": "When can you meet?"})
+	answers := map[string][]int{"alice": {0, 2}, "bob": {2}, "carol": {}, "dave": {1, 2, 4}}
+	for who, av := range answers {
+		c.must(t, 200, "PUT", a+"/submissions/"+who, "", map[string]any{"available": av})
+	}
+	// Idempotent: repeating or changing an answer keeps one row per student.
+	c.must(t, 200, "PUT", a+"/submissions/alice", "", map[string]any{"available": []int{0, 2}})
+	c.must(t, 200, "PUT", a+"/submissions/bob", "", map[string]any{"available": []int{3}})
+	if n, r, _ := activityState(t, c, a); n != 4 || r != 0 {
+		t.Fatalf("participants %d releases %d, want 4 and 0", n, r)
+	}
+	rel := c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.5})
+	res := rel["result"].(map[string]any)
+	ch := int(res["choice"].(float64))
+	if ch < 0 || ch >= len(days) || res["option"] != days[ch] {
+		t.Errorf("release %v does not name one of the options", res)
+	}
+	if rel["epsilon"].(float64) != 0.5 || rel["participants"].(float64) != 4 {
+		t.Errorf("release %v", rel)
+	}
+	n, r, spent := activityState(t, c, a)
+	if n != 4 || r != 1 || math.Abs(spent-0.5) > 1e-12 {
+		t.Errorf("after release: participants %d releases %d spent %v", n, r, spent)
+	}
+	sess := c.must(t, 200, "GET", "/api/sessions/"+s.Code, "", nil)
+	if acts := sess["activities"].([]any); len(acts) != 1 {
+		t.Errorf("session lists %d activities, want 1", len(acts))
+	}
+}
+
+func testHistogram(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "histogram", "min": 0, "max": 10, "bins": 5})
+	vals := []float64{3.14159271, 0, 10, 9.99, 4.01234567}
+	for i, v := range vals {
+		c.must(t, 200, "PUT", fmt.Sprintf("%s/submissions/s%d", a, i), "", map[string]any{"value": v})
+	}
+	rel := c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 1})
+	res := rel["result"].(map[string]any)
+	counts, _ := res["counts"].([]any)
+	edges, _ := res["edges"].([]any)
+	if len(counts) != 5 || len(edges) != 6 || edges[0].(float64) != 0 || edges[5].(float64) != 10 {
+		t.Errorf("histogram release %v", res)
+	}
+}
+
+func testPricing(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	prices := []float64{1, 2, 3, 4, 4.01, 5}
+	a := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": prices})
+	for i, v := range []float64{1, 1, 1, 77.7777771} {
+		c.must(t, 200, "PUT", fmt.Sprintf("%s/submissions/b%d", a, i), "", map[string]any{"value": v})
+	}
+	rel := c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 1})
+	p := rel["result"].(map[string]any)["price"].(float64)
+	found := false
+	for _, q := range prices {
+		found = found || q == p
+	}
+	if !found {
+		t.Errorf("price %v is not on the grid", p)
+	}
+}
+
+func testBudget(t *testing.T, c *Client) {
+	s := c.NewSession(t, 1)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	c.must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
+	c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.3})
+	c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.3})
+	// 0.6 spent: 0.5 more would overspend and is refused without a charge.
+	r, err := c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.5})
+	if err != nil || r.Status != http.StatusConflict {
+		t.Fatalf("overspending release: %v %+v", err, r)
+	}
+	if _, n, spent := activityState(t, c, a); n != 2 || math.Abs(spent-0.6) > 1e-12 {
+		t.Fatalf("after refusal: %d releases, spent %v", n, spent)
+	}
+	// Exactly the rest is allowed (0.3 + 0.3 + 0.4 = 1 up to rounding).
+	c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.4})
+	r, err = c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.01})
+	if err != nil || r.Status != http.StatusConflict {
+		t.Fatalf("release after the budget is spent: %v %+v", err, r)
+	}
+	if m := c.must(t, 200, "GET", "/api/sessions/"+s.Code, "", nil); m["epsilon_remaining"].(float64) > 1e-9 {
+		t.Errorf("remaining %v after spending everything", m["epsilon_remaining"])
+	}
+}
+
+// testConcurrent races requests that must not interfere: releases that
+// together would overspend (the budget check inside the insert must stop
+// all but three), and activity creations (each must get its own id).
+func testConcurrent(t *testing.T, c *Client) {
+	s := c.NewSession(t, 1)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	c.must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
+	const n = 12
+	var wg sync.WaitGroup
+	status := make(chan int, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.3})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			status <- r.Status
+		}()
+	}
+	wg.Wait()
+	close(status)
+	ok := 0
+	for st := range status {
+		switch st {
+		case 201:
+			ok++
+		case http.StatusConflict:
+		default:
+			t.Errorf("concurrent release: status %d", st)
+		}
+	}
+	_, releases, spent := activityState(t, c, a)
+	if ok != 3 || releases != 3 || spent > 1+1e-9 {
+		t.Errorf("%d concurrent releases of ε = 0.3 on a budget of 1: %d accepted, %d recorded, ε spent %v; want 3, 3, 0.9",
+			n, ok, releases, spent)
+	}
+
+	ids := make(chan any, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := c.Do("POST", "/api/sessions/"+s.Code+"/activities", s.Token,
+				map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+			if err != nil || r.Status != 201 {
+				t.Errorf("concurrent activity creation: %v %+v", err, r)
+				return
+			}
+			ids <- r.JSON["id"]
+		}()
+	}
+	wg.Wait()
+	close(ids)
+	seen := map[any]bool{}
+	for id := range ids {
+		if seen[id] {
+			t.Errorf("two activities got id %v", id)
+		}
+		seen[id] = true
+	}
+}
+
+func testClose(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	c.must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
+	r, _ := c.Do("POST", a+"/close", "", nil)
+	if r == nil || r.Status != 401 {
+		t.Fatalf("close without token: %+v", r)
+	}
+	c.must(t, 200, "POST", a+"/close", s.Token, nil)
+	r, _ = c.Do("PUT", a+"/submissions/y", "", map[string]any{"available": []int{0}})
+	if r == nil || r.Status != http.StatusConflict {
+		t.Fatalf("submission after close: %+v", r)
+	}
+	r, _ = c.Do("PUT", a+"/submissions/x", "", map[string]any{"available": []int{0}})
+	if r == nil || r.Status != http.StatusConflict {
+		t.Fatalf("changed answer after close: %+v", r)
+	}
+	m := c.must(t, 200, "GET", a, "", nil)
+	if m["closed"] != true || m["participants"].(float64) != 1 {
+		t.Errorf("closed activity: %v", m)
+	}
+	// Releases still work on a closed activity.
+	c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.1})
+}
+
+func testBadInputs(t *testing.T, c *Client) {
+	s := c.NewSession(t, 2)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"Mon", "Tue", "Wed"}})
+	h := c.NewActivity(t, s, map[string]any{"kind": "histogram", "min": 0, "max": 1, "bins": 2})
+	c.must(t, 200, "PUT", a+"/submissions/ok", "", map[string]any{"available": []int{1}})
+	c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.5})
+	empty := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": []float64{1, 2}})
+	big := `{"available": [` + strings.Repeat("1, ", 3000) + `1]}`
+	sess := "/api/sessions/" + s.Code
+	cases := []struct {
+		name, method, path, token string
+		body                      any
+		status                    int
+	}{
+		{"malformed JSON", "PUT", a + "/submissions/m", "", `{"available": [1, secret-93817`, 400},
+		{"not an object", "PUT", a + "/submissions/m", "", `[918273.645]`, 400},
+		{"unknown field", "PUT", a + "/submissions/m", "", `{"available": [1], "secret-93817": 1}`, 400},
+		{"two values", "PUT", a + "/submissions/m", "", `{"available": [1]} {"available": [2]}`, 400},
+		{"wrong type", "PUT", a + "/submissions/m", "", `{"available": ["secret-93817"]}`, 400},
+		{"fractional index", "PUT", a + "/submissions/m", "", `{"available": [918273.645]}`, 400},
+		{"index out of range", "PUT", a + "/submissions/m", "", `{"available": [3]}`, 422},
+		{"negative index", "PUT", a + "/submissions/m", "", `{"available": [-1]}`, 422},
+		{"repeated index", "PUT", a + "/submissions/m", "", `{"available": [1, 1]}`, 422},
+		{"missing field", "PUT", a + "/submissions/m", "", `{}`, 422},
+		{"empty body", "PUT", a + "/submissions/m", "", ``, 400},
+		{"wrong kind of answer", "PUT", a + "/submissions/m", "", `{"value": 918273.645}`, 422},
+		{"value out of range", "PUT", h + "/submissions/m", "", `{"value": 918273.645}`, 422},
+		{"body over 8 KB", "PUT", a + "/submissions/m", "", big, 413},
+		{"bad student id", "PUT", a + "/submissions/a.b", "", `{"available": [1]}`, 400},
+		{"long student id", "PUT", a + "/submissions/" + strings.Repeat("x", 65), "", `{"available": [1]}`, 400},
+		{"unknown session", "PUT", "/api/sessions/ZZZZZZZZ/activities/1/submissions/m", "", `{"available": [1]}`, 404},
+		{"malformed session code", "GET", "/api/sessions/not-a-code", "", nil, 404},
+		{"unknown activity", "PUT", sess + "/activities/99/submissions/m", "", `{"available": [1]}`, 404},
+		{"bad activity id", "GET", sess + "/activities/01", "", nil, 404},
+		{"wrong method", "DELETE", a, "", nil, 405},
+		{"unknown route", "GET", sess + "/nothing", "", nil, 404},
+		{"activity without token", "POST", sess + "/activities", "", `{"kind": "meeting-day", "options": ["A", "B"]}`, 401},
+		{"activity with wrong token", "POST", sess + "/activities", "AAAAAAAAAAAAAAAAAAAAAA", `{"kind": "meeting-day", "options": ["A", "B"]}`, 403},
+		{"activity of unknown kind", "POST", sess + "/activities", s.Token, `{"kind": "secret-93817"}`, 422},
+		{"meeting-day with one option", "POST", sess + "/activities", s.Token, `{"kind": "meeting-day", "options": ["A"]}`, 422},
+		{"meeting-day with histogram fields", "POST", sess + "/activities", s.Token, `{"kind": "meeting-day", "options": ["A", "B"], "bins": 3}`, 422},
+		{"histogram with min ≥ max", "POST", sess + "/activities", s.Token, `{"kind": "histogram", "min": 1, "max": 1, "bins": 3}`, 422},
+		{"pricing with falling prices", "POST", sess + "/activities", s.Token, `{"kind": "pricing", "prices": [2, 1]}`, 422},
+		{"activity with unknown field", "POST", sess + "/activities", s.Token, `{"kind": "meeting-day", "options": ["A", "B"], "colour": 1}`, 400},
+		{"release without token", "POST", a + "/releases", "", `{"epsilon": 0.1}`, 401},
+		{"release with wrong token", "POST", a + "/releases", s.Token[:21] + "x", `{"epsilon": 0.1}`, 403},
+		{"release with another session's token", "POST", a + "/releases", c.NewSession(t, 0).Token, `{"epsilon": 0.1}`, 403},
+		{"release with ε = 0", "POST", a + "/releases", s.Token, `{"epsilon": 0}`, 422},
+		{"release with ε < 0", "POST", a + "/releases", s.Token, `{"epsilon": -1}`, 422},
+		{"release with huge ε", "POST", a + "/releases", s.Token, `{"epsilon": 1e300}`, 422},
+		{"release with ε as text", "POST", a + "/releases", s.Token, `{"epsilon": "0.1"}`, 400},
+		{"release without ε", "POST", a + "/releases", s.Token, `{}`, 422},
+		{"release over budget", "POST", a + "/releases", s.Token, `{"epsilon": 1.6}`, 409},
+		{"release with no answers yet", "POST", empty + "/releases", s.Token, `{"epsilon": 0.1}`, 409},
+		{"release on unknown session", "POST", "/api/sessions/ZZZZZZZZ/activities/1/releases", s.Token, `{"epsilon": 0.1}`, 404},
+		{"session with budget 0", "POST", "/api/sessions", "", `{"epsilon_budget": 0}`, 422},
+		{"session with unknown field", "POST", "/api/sessions", "", `{"budget": 1}`, 400},
+	}
+	beforeA := snapshot(t, c, a, sess)
+	beforeH := snapshot(t, c, h, sess)
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			r, err := c.Do(tc.method, tc.path, tc.token, tc.body)
+			if err != nil {
+				t.Fatalf("%v", err)
+			}
+			if r.Status != tc.status {
+				t.Errorf("status %d, want %d (body %s)", r.Status, tc.status, r.Raw)
+			}
+			if msg, _ := r.JSON["error"].(string); msg == "" {
+				t.Errorf("no JSON error message in %s", r.Raw)
+			}
+			if leaks := Leaks(r.Raw); leaks != nil {
+				t.Errorf("error body echoes the submitted %q: %s", leaks, r.Raw)
+			}
+		})
+	}
+	if after := snapshot(t, c, a, sess); after != beforeA {
+		t.Errorf("bad inputs changed the meeting-day activity:\n before %s\n after  %s", beforeA, after)
+	}
+	if after := snapshot(t, c, h, sess); after != beforeH {
+		t.Errorf("bad inputs changed the histogram activity:\n before %s\n after  %s", beforeH, after)
+	}
+}
+
+// snapshot renders what the API shows of an activity and its session.
+func snapshot(t *testing.T, c *Client, activity, session string) string {
+	t.Helper()
+	a := c.must(t, 200, "GET", activity, "", nil)
+	s := c.must(t, 200, "GET", session, "", nil)
+	b, _ := json.Marshal([]any{a, s})
+	return string(b)
+}
+
+// testNoLeaks looks through every body the suite received for a submitted
+// marker value or a stored answer's field name.
+func testNoLeaks(t *testing.T, c *Client) {
+	bodies := c.Bodies()
+	if len(bodies) < 50 {
+		t.Fatalf("only %d bodies recorded; the suite did not run", len(bodies))
+	}
+	for _, b := range bodies {
+		for _, m := range append(Markers, `"available":`, `"value":`) {
+			if strings.Contains(b, m) {
+				t.Errorf("a response contains %q: %.300s", m, b)
+			}
+		}
+	}
+}
