@@ -23,6 +23,7 @@ bench:
 	$(GO) test -run '^$$' -bench . -count 3 ./core/... | awk -f scripts/bench-rate.awk
 	@echo "--- the same core benchmarks compiled to WebAssembly, in Node"
 	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB' ./core/rng ./core/mech ./core/synth
+	@for m in figures machine; do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (see docs/figures.md)"; fi; done
 	@set -o pipefail; LECTURE_E2E=1 $(GO) test -count=1 -v -run '^TestLoad$$' ./e2e/lecture/ | grep -E '^\s+lecture_test.go:[0-9]+: load:|^(FAIL|ok)'
 
 # --- Lecture API (issue 7): `dpplay serve` over SQLite, and the same handler as
@@ -49,3 +50,33 @@ worker-dev: worker-deps worker-build
 # under `wrangler dev` (local D1), the 500-student load test and the kill -9 test.
 test-lecture: worker-deps worker-build
 	LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 ./e2e/lecture/
+
+# --- The browser playground (issue 3): wasm bridge, static site, Chromium e2e.
+# `make site` writes dist/ (relative URLs: works under any sub-path, e.g. /dpplay/).
+# After editing lessons/ or web/, run `make site` again and reload the page;
+# `dpplay serve` serves dist/ from disk, so no restart is needed.
+ADDR ?= 127.0.0.1:8080
+WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
+
+.PHONY: site serve test-e2e bench-web
+
+build/core.wasm: $(shell find core wasm -name '*.go' 2>/dev/null) go.mod
+	@mkdir -p build
+	$(WASM_BUILD) -o $@ ./wasm/core
+
+site: build/core.wasm
+	$(GO) run ./cmd/dpplay site -lessons lessons -web web -out dist \
+	  -wasm core=build/core.wasm -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js
+
+serve: site
+	$(GO) run ./cmd/dpplay serve -dir dist -addr $(ADDR)
+
+test: test-e2e
+test-e2e: site
+	scripts/setup.sh
+	node --test --test-concurrency=1 e2e/web/
+
+bench: bench-web
+bench-web: site
+	scripts/setup.sh
+	node scripts/bundle-size.mjs dist

@@ -1,0 +1,127 @@
+// The sampling machine from a lesson page: pressing "Start the machine"
+// loads machine.html in an iframe (wasm/machine, ebiten), balls land, the
+// counts in the live region rise. Prints the time from the press to the
+// first ball and the frame rate with 2,000 balls in flight (never asserted:
+// timings are reported, not tested). Uses the harness of e2e/web unchanged.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './web/server.mjs';
+import { launch, watch, ready } from './web/browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const dist = process.env.DIST || path.join(root, 'dist');
+const shots = path.join(root, 'e2e', 'screenshots');
+
+let server, browser;
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'wasm', 'machine.wasm')),
+    `${dist}/wasm/machine.wasm is missing: build the site with the machine module (docs/figures.md)`);
+  assert.ok(fs.existsSync(path.join(dist, 'machine.html')), 'dist/machine.html is missing');
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+  fs.mkdirSync(shots, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const landed = (page) => page.locator('#machine-host').getAttribute('data-landed').then(Number);
+
+test('Start the machine: counts rise, the frame rate is measured with 2,000 balls', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = watch(page);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(server.url + '#/report-noisy-max');
+  await ready(page, 'report-noisy-max');
+  assert.ok(!requests.some((u) => u.includes('machine')), 'the machine must not load before the button is pressed');
+
+  // The lesson's own hook, if the shell has one; otherwise mount the helper
+  // the way a lesson widget would (web/machine.js).
+  await page.evaluate(async () => {
+    const { startMachine } = await import('./machine.js');
+    const host = document.createElement('div');
+    host.id = 'machine-host';
+    document.querySelector('figure.widget').after(host);
+    window.machine = startMachine(host, {
+      mechanisms: ['exponential', 'report-noisy-max-laplace'], scores: [21, 27, 25, 12, 18],
+      labels: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], epsilon: 1, sensitivity: 1, seed: 7, speed: 250,
+    });
+  });
+  await page.locator('#machine-host button.machine-start').click();
+  await page.waitForFunction(() => document.getElementById('machine-host').dataset.firstBallMs, null, { timeout: 30000 });
+  const pressToFirstBall = Number(await page.locator('#machine-host').getAttribute('data-first-ball-ms'));
+  assert.ok(requests.some((u) => u.endsWith('/wasm/machine.wasm')), 'machine.wasm was fetched after the press');
+
+  // Counts rise in the host page's live region.
+  await page.waitForFunction(() => Number(document.getElementById('machine-host').dataset.landed) > 0, null, { timeout: 20000 });
+  const a = await landed(page);
+  await page.waitForFunction((n) => Number(document.getElementById('machine-host').dataset.landed) > n, a, { timeout: 20000 });
+  const status = await page.locator('#machine-host .machine-status').textContent();
+  assert.match(status, /Exponential mechanism: [\d,]+ balls\. Monday/);
+  assert.match(status, /Report noisy max \(Laplace\)/);
+  await page.locator('#machine-host').scrollIntoViewIfNeeded();
+  await page.locator('#machine-host').screenshot({ path: path.join(shots, 'machine-lesson.png') });
+
+  // Pause stops new balls; step drops exactly one per lane.
+  const frame = page.frameLocator('#machine-host iframe');
+  await page.locator('#machine-host .machine-controls button', { hasText: 'Pause' }).click();
+  const iframe = page.frames().find((f) => f.url().includes('machine.html'));
+  await iframe.waitForFunction(() => window.machineStats.state?.paused && window.machineStats.state.inFlight === 0, null, { timeout: 10000 });
+  const before = await iframe.evaluate(() => window.machineStats.state.lanes[0].released);
+  await page.locator('#machine-host .machine-controls button', { hasText: 'Step' }).click();
+  await iframe.waitForFunction((n) => window.machineStats.state.lanes[0].released === n + 1, before, { timeout: 10000 });
+  assert.ok(await frame.locator('#live').count() === 1);
+
+  // Reconfiguring from the host (postMessage) restarts with new exact probabilities.
+  const p1 = await iframe.evaluate(() => window.machineStats.state.lanes[0].probs[1]);
+  await page.evaluate(() => window.machine.update({ epsilon: 3 }));
+  await iframe.waitForFunction((p) => window.machineStats.state.lanes[0].probs[1] > p + 0.1, p1, { timeout: 10000 });
+
+  // 2,000 balls in flight: 1,000 per second in each lane, one second to fall.
+  await page.evaluate(() => { window.machine.send({ type: 'speed', speed: 1000 }); window.machine.send({ type: 'pause', paused: false }); });
+  await iframe.waitForFunction(() => window.machineStats.fpsLog.slice(-1)[0]?.inFlight >= 1900, null, { timeout: 20000 });
+  const from = await iframe.evaluate(() => window.machineStats.fpsLog.length);
+  await iframe.waitForFunction((n) => window.machineStats.fpsLog.length >= n + 5, from, { timeout: 30000 });
+  const log = await iframe.evaluate((n) => window.machineStats.fpsLog.slice(n), from);
+  const info = await iframe.evaluate(() => {
+    const s = window.machineStats;
+    return { origin: performance.timeOrigin, software: s.softwareGL, scale: s.canvasScale, script: s.loadStart, compiled: s.compiledAt, ready: s.readyAt, first: s.firstBallAt };
+  });
+  const box = await page.locator('#machine-host iframe').boundingBox();
+  const fps = log.map((x) => x.fps).sort((x, y) => x - y);
+  console.log(`machine: press → first-ball message in the lesson page ${pressToFirstBall} ms; ${Math.round(box.width)}×${Math.round(box.height)} px iframe; ` +
+    `FPS with ${log[0].inFlight}–${log[log.length - 1].inFlight} balls in flight: median ${fps[fps.length >> 1].toFixed(1)}, ` +
+    `min ${fps[0].toFixed(1)} over ${log.length} s (software WebGL: ${info.software}, canvas scale ${info.scale.toFixed(2)})`);
+  const pressed = Number(await page.locator('#machine-host').getAttribute('data-pressed-at'));
+  console.log(`machine: first ball released ${Math.round(info.origin + info.first - pressed)} ms after the press (iframe clock); press → iframe navigation ${Math.round(info.origin - pressed)} ms; then page script ${Math.round(info.script)}, module compiled ${Math.round(info.compiled)}, ` +
+    `first frame ${Math.round(info.ready)}, first ball ${Math.round(info.first)}`);
+  await page.locator('#machine-host').screenshot({ path: path.join(shots, 'machine-2000.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('machine.html on its own: keyboard, reduced motion and the live region', async () => {
+  const context = await browser.newContext({ viewport: { width: 900, height: 560 }, serviceWorkers: 'block', reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(server.url + 'machine.html#speed=250&seed=3');
+  await page.waitForFunction(() => window.machineStats?.state?.lanes[0].landed > 0, null, { timeout: 30000 });
+  // Reduced motion: balls land the moment they are drawn, none in flight.
+  const s = await page.evaluate(() => window.machineStats.state);
+  assert.equal(s.inFlight, 0);
+  await page.keyboard.press(' ');
+  await page.waitForFunction(() => window.machineStats.state.paused);
+  const n = await page.evaluate(() => window.machineStats.state.lanes[0].released);
+  await page.keyboard.press('s');
+  await page.waitForFunction((k) => window.machineStats.state.lanes[0].released === k + 1, n);
+  await page.waitForFunction(() => /Exponential mechanism: [\d,]+ draws\. Monday/.test(document.getElementById('live').textContent));
+  await page.screenshot({ path: path.join(shots, 'machine-page.png') });
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,30 @@
+// Launches Debian's Chromium through playwright-core with the flags from
+// shared/notes/stack.md (no browser download, no background network).
+// playwright's launch() gives every browser a fresh temporary profile.
+import { chromium } from 'playwright-core';
+import { existsSync } from 'node:fs';
+
+export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+
+export async function launch() {
+  if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found: run scripts/setup.sh`);
+  return chromium.launch({
+    executablePath: chromiumPath,
+    headless: true,
+    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/** watch(page) collects console errors and uncaught exceptions. */
+export function watch(page) {
+  const errors = [];
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(`console: ${m.text()}`); });
+  page.on('pageerror', (e) => errors.push(`pageerror: ${e.message}`));
+  return errors;
+}
+
+/** ready(page) waits until the lesson's widgets are mounted and the engine is up. */
+export async function ready(page, slug) {
+  await page.waitForFunction((s) => document.body.dataset.lessonReady === (s || document.body.dataset.lessonReady) && document.body.dataset.lessonReady && document.body.classList.contains('engine-ready'), slug, { timeout: 20000 });
+}

@@ -1,0 +1,62 @@
+// A tiny static file server for the e2e tests and the bundle-size script:
+// it serves dist/ under a sub-path (as GitHub Pages serves a project site at
+// /<repo>/), with the content types the site relies on, and can be pointed at
+// any directory. Usage as a module: const s = await serve('dist', '/dpplay/').
+import http from 'node:http';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+
+const types = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.txt': 'text/plain; charset=utf-8',
+};
+
+export async function serve(dir, prefix = '/') {
+  const root = path.resolve(dir);
+  const server = http.createServer(async (req, res) => {
+    const url = new URL(req.url, 'http://x');
+    let p = decodeURIComponent(url.pathname);
+    if (p === prefix.replace(/\/$/, '') && prefix !== '/') {
+      res.writeHead(301, { Location: prefix });
+      return res.end();
+    }
+    if (!p.startsWith(prefix)) {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      return res.end('not under ' + prefix);
+    }
+    p = p.slice(prefix.length);
+    if (p === '' || p.endsWith('/')) p += 'index.html';
+    const file = path.resolve(root, p);
+    if (!file.startsWith(root + path.sep)) {
+      res.writeHead(403);
+      return res.end();
+    }
+    try {
+      const body = await fs.readFile(file);
+      res.writeHead(200, {
+        'Content-Type': types[path.extname(file)] || 'application/octet-stream',
+        'Cache-Control': 'no-cache',
+        'Content-Length': body.length,
+      });
+      res.end(req.method === 'HEAD' ? undefined : body);
+    } catch {
+      res.writeHead(404, { 'Content-Type': 'text/plain' });
+      res.end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address();
+  return { url: `http://127.0.0.1:${port}${prefix}`, close: () => new Promise((r) => server.close(r)) };
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const s = await serve(process.argv[2] || 'dist', process.argv[3] || '/dpplay/');
+  console.log(s.url);
+}

@@ -1,0 +1,266 @@
+// End-to-end tests of the playground in Debian's Chromium (playwright-core):
+// the site is served from dist/ under the sub-path /dpplay/, as GitHub Pages
+// serves a project site. Run `make site` first (make test-e2e does).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.DIST || path.join(root, 'dist');
+const shots = path.join(root, 'e2e', 'screenshots');
+const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+const slugs = index.lessons.map((l) => l.slug);
+
+let server, browser;
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run make site');
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+  fs.mkdirSync(shots, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** open(url, opts) gives a page in a fresh context, with its console errors and off-prefix requests. */
+async function open(hash = '', { width = 1280, height = 900, sw = 'block', scheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: sw, colorScheme: scheme });
+  const page = await context.newPage();
+  const errors = watch(page);
+  const outside = [];
+  page.on('request', (r) => { if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) outside.push(r.url()); });
+  await page.goto(server.url + hash);
+  return { context, page, errors, outside };
+}
+
+const tableText = (page, sel) => page.locator(`${sel} .data-table table`).first().evaluate((t) => t.textContent);
+const chartDesc = (page, sel) => page.locator(`${sel} svg desc`).first().textContent();
+/** settled waits until widget sel has no pending work and the hash matches re. */
+async function settled(page, sel, re) {
+  await page.waitForFunction(([s, src]) => !document.querySelector(s).dataset.busy && new RegExp(src).test(location.hash), [sel, re.source]);
+}
+async function renders(page, sel) { return Number(await page.locator(sel).getAttribute('data-renders')); }
+
+test('every lesson loads under /dpplay/ with no console errors and no axe violations', async () => {
+  for (const slug of slugs) {
+    for (const scheme of ['light', 'dark']) {
+      const { context, page, errors, outside } = await open(`#/${slug}`, { scheme });
+      await ready(page, slug);
+      // Open every collapsed part so axe audits it too.
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+      const results = await new AxeBuilder({ page }).analyze();
+      const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+      assert.deepEqual(summary, [], `axe violations on ${slug} (${scheme})`);
+      assert.deepEqual(errors, [], `console errors on ${slug}`);
+      assert.deepEqual(outside, [], 'requests outside the sub-path');
+      const figures = await page.locator('figure.widget').count();
+      assert.ok(figures > 0, `${slug} has widgets`);
+      assert.equal(await page.locator('figure.widget .widget-error:not(:empty)').count(), 0, 'widget errors shown');
+      assert.ok(await page.locator('section.predict').count() >= 1, `${slug} has a predict-then-reveal question`);
+      assert.ok(await page.locator('section.exercise').count() >= 1, `${slug} has a checked exercise`);
+      assert.equal(await page.locator('details.notes').count(), 1, `${slug} has instructor notes`);
+      assert.ok(await page.locator('.objectives li').count() >= 2, `${slug} has learning objectives`);
+      assert.ok(await page.locator('math').count() > 0, `${slug} has MathML`);
+      await context.close();
+    }
+  }
+});
+
+test('moving ε with the keyboard changes the chart and its data table; reload reproduces them', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism');
+  await ready(page, 'exponential-mechanism');
+  const w = '#w-meet';
+  const table0 = await tableText(page, w);
+  const desc0 = await chartDesc(page, w);
+  const slider = page.locator(`${w} input[type=range]`);
+  assert.match(await page.locator(`label[for="${await slider.getAttribute('id')}"]`).textContent(), /ε \(epsilon\)/);
+  const n0 = await renders(page, w);
+  await slider.focus();
+  for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel).dataset.renders) > n, [w, n0]);
+  await settled(page, w, /meet\.eps=0\.\d+/);
+  const table1 = await tableText(page, w);
+  assert.notEqual(table1, table0, 'data table unchanged after moving ε');
+  assert.notEqual(await chartDesc(page, w), desc0, 'chart description unchanged after moving ε');
+  assert.match(page.url(), /meet\.eps=0\.\d+/);
+  // Draw two more batches with Space (focus on the page, not a control).
+  await page.locator('#lesson-title').focus();
+  await page.keyboard.press('Space');
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => /3 batches/.test(document.querySelector('#w-meet .draw-status').textContent));
+  await settled(page, w, /meet\.step=3/);
+  const url = page.url();
+  assert.match(url, /meet\.step=3/);
+  const before = await tableText(page, w);
+  await page.reload();
+  await ready(page, 'exponential-mechanism');
+  assert.equal(await tableText(page, w), before, 'reload changed the numbers');
+  // The same link in a brand-new browser context gives the same numbers too.
+  const other = await open(url.slice(url.indexOf('#')));
+  await ready(other.page, 'exponential-mechanism');
+  assert.equal(await tableText(other.page, w), before, 'a fresh context gave different numbers');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(other.errors, []);
+  await other.context.close();
+  await context.close();
+});
+
+test('a bad hash is clamped with a visible note and never crashes', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=999&meet.seed=abc&meet.data=nope&meet.step=-4&meet.u=1,2');
+  await ready(page, 'exponential-mechanism');
+  const notes = page.locator('#url-notes');
+  assert.ok(await notes.isVisible());
+  const text = await notes.textContent();
+  assert.match(text, /ε = 999 is outside/);
+  assert.match(text, /seed/);
+  assert.match(text, /data set/);
+  assert.match(await page.locator('#w-meet output').first().textContent(), /ε = 20/);
+  assert.match(page.url(), /meet\.eps=20&/);
+  const unknown = await open('#/no-such-lesson?x=1');
+  await ready(unknown.page, slugs[0]);
+  assert.match(await unknown.page.locator('#url-notes').textContent(), /no lesson called/);
+  assert.deepEqual(errors, []);
+  assert.deepEqual(unknown.errors, []);
+  await unknown.context.close();
+  await context.close();
+});
+
+test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
+  const { context, page, errors } = await open('#/report-noisy-max');
+  await ready(page, 'report-noisy-max');
+  await page.locator('#lesson-title').focus();
+  await page.keyboard.press('f');
+  assert.ok(await page.evaluate(() => document.body.classList.contains('presenting')));
+  const fig = page.locator('figure.widget.is-presented');
+  assert.equal(await fig.count(), 1);
+  const box = await fig.boundingBox();
+  assert.ok(box.width >= 1279 && box.height >= 899, 'presented widget fills the screen');
+  const status = () => page.locator('#w-rnm .draw-status').textContent();
+  await page.keyboard.press('Space');
+  await page.waitForFunction(() => /^2 batches/.test(document.querySelector('#w-rnm .draw-status').textContent));
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => /^3 batches/.test(document.querySelector('#w-rnm .draw-status').textContent));
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForFunction(() => /^2 batches/.test(document.querySelector('#w-rnm .draw-status').textContent));
+  await page.keyboard.press('r');
+  await page.waitForFunction(() => /^0 batches/.test(document.querySelector('#w-rnm .draw-status').textContent));
+  assert.match(await status(), /0 draws/);
+  await page.keyboard.press('?');
+  assert.ok(await page.locator('#keys-dialog').isVisible());
+  await page.keyboard.press('Escape');
+  assert.ok(!(await page.locator('#keys-dialog').isVisible()));
+  await page.screenshot({ path: path.join(shots, 'present-1280.png') });
+  await page.keyboard.press('Escape');
+  assert.ok(!(await page.evaluate(() => document.body.classList.contains('presenting'))));
+  await page.locator('#present-button').click();
+  assert.equal(await page.locator('#present-button').getAttribute('aria-pressed'), 'true');
+  await page.locator('#present-button').click({ force: true }).catch(() => page.keyboard.press('f'));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('360 and 390 px phones: no horizontal scroll; screenshots at 390 and 1280', async () => {
+  for (const slug of slugs) {
+    for (const width of [360, 390, 1280]) {
+      const { context, page, errors } = await open(`#/${slug}`, { width, height: 844 });
+      await ready(page, slug);
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${slug} at ${width}px scrolls sideways by ${overflow}px`);
+      await page.evaluate(() => document.querySelector('figure.widget').scrollIntoView());
+      if (width !== 360) await page.screenshot({ path: path.join(shots, `${slug}-${width}.png`) });
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});
+
+test('every exercise says ✗ to its wrong example and ✓ to its right one; predictions reveal', async () => {
+  const { context, page, errors } = await open(`#/${slugs[0]}`);
+  for (const slug of slugs) {
+    if (slug !== slugs[0]) await page.locator(`#lesson-nav a[data-slug="${slug}"]`).click();
+    await ready(page, slug);
+    const exercises = page.locator('section.exercise');
+    const n = await exercises.count();
+    for (let i = 0; i < n; i++) {
+      const ex = exercises.nth(i);
+      const params = JSON.parse(await ex.getAttribute('data-params'));
+      for (const [value, mark] of [[params['example-wrong'], '✗'], [params['example-right'], '✓']]) {
+        await ex.locator('input').fill(String(value));
+        await ex.locator('button').click();
+        await page.waitForFunction(([el, m]) => el.querySelector('.exercise-result').textContent.startsWith(m), [await ex.elementHandle(), mark]);
+      }
+    }
+    const pr = page.locator('section.predict').first();
+    await pr.locator('input[data-correct=true]').check();
+    await pr.locator('.reveal-button').click();
+    assert.ok(await pr.locator('.reveal').isVisible());
+    assert.match(await pr.locator('.verdict').textContent(), /right/);
+  }
+  // A wrong ε gets a hint in the right direction, computed by the core.
+  await page.locator(`#lesson-nav a[data-slug="exponential-mechanism"]`).click();
+  await ready(page, 'exponential-mechanism');
+  const ex = page.locator('section.exercise').first();
+  await ex.locator('input').fill('0.3');
+  await ex.locator('button').click();
+  await page.waitForFunction(() => /larger ε/.test(document.querySelector('section.exercise .exercise-result').textContent));
+  await ex.locator('input').fill('5');
+  await ex.locator('button').click();
+  await page.waitForFunction(() => /smaller ε/.test(document.querySelector('section.exercise .exercise-result').textContent));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the budget accountant refuses overspending, and Gumbel noise matches the exponential mechanism', async () => {
+  const { context, page, errors } = await open('#/report-noisy-max');
+  await ready(page, 'report-noisy-max');
+  const all = page.locator('#w-budget button', { hasText: 'Publish all' });
+  await all.click();
+  await page.waitForFunction(() => document.querySelectorAll('#w-budget .ledger li.ok').length === 1);
+  await all.click();
+  await page.waitForFunction(() => document.querySelectorAll('#w-budget .ledger li.refused').length === 1);
+  assert.match(await page.locator('#w-budget .ledger li.refused').textContent(), /refused/);
+  assert.match(await page.locator('#w-budget .budget-numbers').textContent(), /ε = 1\.25/);
+  await page.waitForFunction(() => /budget\.log=hh/.test(location.hash));
+  for (let i = 0; i < 4; i++) await page.locator('#w-budget button', { hasText: 'Report noisy max' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('#w-budget .ledger li.ok').length === 4);
+  assert.match(await page.locator('#w-budget .budget-numbers').textContent(), /ε = 2\b/);
+  assert.match(await page.locator('#w-rnm .panel').nth(2).locator('.panel-stat').textContent(), /: 0$/);
+  assert.doesNotMatch(await page.locator('#w-rnm .panel').nth(1).locator('.panel-stat').textContent(), /: 0$/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('works offline after the first visit (service worker)', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism', { sw: 'allow' });
+  await ready(page, 'exponential-mechanism');
+  await page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    }
+  });
+  await context.setOffline(true);
+  await page.reload();
+  await ready(page, 'exponential-mechanism');
+  await page.locator('#lesson-nav a[data-slug="report-noisy-max"]').click();
+  await ready(page, 'report-noisy-max');
+  assert.equal(await page.locator('#w-rnm .widget-error:not(:empty)').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test(`first load of lesson 1 is under ${BUDGET_BYTES} bytes gzipped`, async () => {
+  const load = await firstLoad(browser, server.url);
+  const kinds = new Set(load.files.map((f) => path.extname(new URL(f.url).pathname) || '.html'));
+  for (const k of ['.wasm', '.js', '.css', '.html']) assert.ok(kinds.has(k), `first load fetched no ${k}`);
+  assert.ok(load.gzip < BUDGET_BYTES, `first load is ${load.gzip} bytes gzipped`);
+});

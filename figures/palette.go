@@ -1,0 +1,49 @@
+package figures
+
+import (
+	"fmt"
+	"image/color"
+	"strings"
+)
+
+// Palette is the Okabe–Ito palette (Okabe and Ito 2008), chosen because its
+// eight colours stay distinct under the common forms of colour-vision
+// deficiency. The order is the order series take them; web/palette.css
+// holds the same colours as --c-1 … --c-8 so a chart on the page and the
+// exported figure agree (PaletteCSS writes that file).
+var Palette = [8]struct {
+	Name string
+	RGB  color.RGBA
+}{
+	{"blue", color.RGBA{0x00, 0x72, 0xB2, 0xff}},
+	{"orange", color.RGBA{0xE6, 0x9F, 0x00, 0xff}},
+	{"bluish green", color.RGBA{0x00, 0x9E, 0x73, 0xff}},
+	{"vermillion", color.RGBA{0xD5, 0x5E, 0x00, 0xff}},
+	{"reddish purple", color.RGBA{0xCC, 0x79, 0xA7, 0xff}},
+	{"sky blue", color.RGBA{0x56, 0xB4, 0xE9, 0xff}},
+	{"yellow", color.RGBA{0xF0, 0xE4, 0x42, 0xff}},
+	{"black", color.RGBA{0x00, 0x00, 0x00, 0xff}},
+}
+
+// Colour returns palette entry i (0-based), wrapping around.
+func Colour(i int) color.RGBA { return Palette[((i%8)+8)%8].RGB }
+
+// Hex returns palette entry i as #RRGGBB.
+func Hex(i int) string {
+	c := Colour(i)
+	return fmt.Sprintf("#%02X%02X%02X", c.R, c.G, c.B)
+}
+
+// PaletteCSS returns the palette as CSS custom properties --c-1 … --c-8,
+// the content of web/palette.css (a test keeps the two in step).
+func PaletteCSS() string {
+	var b strings.Builder
+	b.WriteString("/* Okabe–Ito colour-blind-safe palette, shared by the page's charts and the\n")
+	b.WriteString("   exported figures. Generated from figures/palette.go (figures.PaletteCSS);\n")
+	b.WriteString("   a test checks that the two agree. */\n:root {\n")
+	for i, p := range Palette {
+		fmt.Fprintf(&b, "  --c-%d: %s; /* %s */\n", i+1, Hex(i), p.Name)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}

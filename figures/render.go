@@ -1,0 +1,363 @@
+package figures
+
+import (
+	"bytes"
+	"fmt"
+	"image/color"
+	"math"
+	"strings"
+	"sync"
+	"time"
+
+	"codeberg.org/go-pdf/fpdf"
+	"gonum.org/v1/plot"
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/plotter"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgimg"
+	"gonum.org/v1/plot/vg/vgsvg"
+
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// Formats lists the output formats Render knows.
+func Formats() []string { return []string{"svg", "png", "pdf"} }
+
+// PNGDPI is the resolution of PNG output: a 16 cm figure is 1260 pixels wide,
+// sharp on a projector.
+const PNGDPI = 200
+
+// PDFDPI is the resolution of the figure inside a PDF.
+const PDFDPI = 300
+
+// pdfDate is written as the PDF's creation and modification date, so that
+// the same figure always gives the same bytes.
+var pdfDate = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
+
+var renderMu sync.Mutex
+
+func init() {
+	// Sans-serif reads better on slides than plot's default serif.
+	plot.DefaultFont = font.Font{Typeface: "Liberation", Variant: "Sans"}
+}
+
+// Render draws f as svg, png or pdf at the spec's size in centimetres. The
+// output is a pure function of f and the size.
+func Render(f *Figure, format string, widthCM, heightCM float64) ([]byte, error) {
+	if !(widthCM >= MinSizeCM && widthCM <= MaxSizeCM && heightCM >= MinSizeCM && heightCM <= MaxSizeCM) {
+		return nil, validate.Errorf("size", "must be %d–%d cm each way, got %v × %v", MinSizeCM, MaxSizeCM, widthCM, heightCM)
+	}
+	w, h := vg.Length(widthCM)*vg.Centimeter, vg.Length(heightCM)*vg.Centimeter
+	// gonum/plot's font cache and fpdf's defaults are package state.
+	renderMu.Lock()
+	defer renderMu.Unlock()
+	var buf bytes.Buffer
+	switch format {
+	case "svg":
+		cv := vgsvg.New(w, h)
+		draw1(f, draw.New(cv))
+		if _, err := cv.WriteTo(&buf); err != nil {
+			return nil, err
+		}
+	case "png":
+		cv := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PNGDPI), vgimg.UseBackgroundColor(color.White))
+		draw1(f, draw.New(cv))
+		if _, err := (vgimg.PngCanvas{Canvas: cv}).WriteTo(&buf); err != nil {
+			return nil, err
+		}
+	case "pdf":
+		if err := writePDF(&buf, f, w, h); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, validate.Errorf("format", "must be one of %v, got %q", Formats(), format)
+	}
+	return buf.Bytes(), nil
+}
+
+// writePDF writes the figure as one PDF page of its physical size holding
+// the figure rendered at PDFDPI. gonum's own vgpdf is not used: it encodes
+// text as code page 1252, so ε, Δ and − come out garbled, and it builds its
+// font files in a temporary directory, which the browser does not have.
+// A 300 dpi raster is print quality and carries every glyph; SVG is the
+// vector format.
+func writePDF(buf *bytes.Buffer, f *Figure, w, h vg.Length) error {
+	cv := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PDFDPI), vgimg.UseBackgroundColor(color.White))
+	draw1(f, draw.New(cv))
+	var png bytes.Buffer
+	if _, err := (vgimg.PngCanvas{Canvas: cv}).WriteTo(&png); err != nil {
+		return err
+	}
+	wp, hp := w.Points(), h.Points()
+	doc := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: wp, Ht: hp}})
+	doc.SetCreationDate(pdfDate)
+	doc.SetModificationDate(pdfDate)
+	doc.SetCatalogSort(true)
+	doc.SetTitle(fmt.Sprintf("dpplay lesson %d: %s", f.Lesson, strings.ReplaceAll(f.Title, "\n", " — ")), true)
+	doc.SetCreator("dpplay figures", true)
+	doc.SetMargins(0, 0, 0)
+	doc.SetAutoPageBreak(false, 0)
+	doc.AddPage()
+	doc.RegisterImageOptionsReader("figure", fpdf.ImageOptions{ImageType: "PNG"}, &png)
+	doc.ImageOptions("figure", 0, 0, wp, hp, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
+	return doc.Output(buf)
+}
+
+// draw1 lays out the plot above and its legend below, so the legend never
+// hides data.
+func draw1(f *Figure, dc draw.Canvas) {
+	p, leg := f.plot()
+	pad := vg.Length(6)
+	lr := leg.Rectangle(dc)
+	lh := lr.Max.Y - lr.Min.Y
+	legArea := draw.Crop(dc, pad*3, -pad, pad, 0)
+	legArea.Max.Y = legArea.Min.Y + lh
+	plotArea := draw.Crop(dc, 0, 0, lh+pad, 0)
+	dc.SetColor(color.White)
+	dc.Fill(dc.Rectangle.Path())
+	p.Draw(plotArea)
+	leg.Draw(legArea)
+}
+
+// plot turns the figure's series into a gonum plot and a separate legend.
+func (f *Figure) plot() (*plot.Plot, plot.Legend) {
+	p := plot.New()
+	p.Title.Text = fmt.Sprintf("Lesson %d · %s", f.Lesson, f.Title)
+	p.Title.TextStyle.Font.Size = 11
+	p.Title.Padding = 6
+	p.X.Label.Text = f.XLabel
+	p.Y.Label.Text = f.YLabel
+	for _, ax := range []*plot.Axis{&p.X, &p.Y} {
+		ax.Label.TextStyle.Font.Size = 11
+		ax.Tick.Label.Font.Size = 9.5
+	}
+	leg := plot.NewLegend()
+	leg.Top, leg.Left = true, true
+	leg.TextStyle.Font.Size = 9.5
+	leg.ThumbnailWidth = 0.8 * vg.Centimeter
+	leg.Padding = 1.5
+
+	grid := plotter.NewGrid()
+	grid.Vertical.Width = 0
+	grid.Horizontal.Color = color.Gray{Y: 225}
+	p.Add(grid)
+
+	if f.Categories != nil {
+		p.NominalX(f.Categories...)
+		p.X.Padding = 0
+		p.X.Min, p.X.Max = -0.5, float64(len(f.Categories))-0.5
+		long := 0
+		for _, c := range f.Categories {
+			long = max(long, len([]rune(c)))
+		}
+		if float64(long)*0.19 > 0.9*16/float64(len(f.Categories)) {
+			p.X.Tick.Label.Rotation = math.Pi / 9
+			p.X.Tick.Label.XAlign = draw.XRight
+			p.X.Tick.Label.YAlign = draw.YTop
+		}
+	}
+	if f.LogX {
+		p.X.Scale = plot.LogScale{}
+		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
+	}
+	for _, s := range f.Series {
+		var th plot.Thumbnailer
+		switch s.Kind {
+		case Bars:
+			b := &bars{s: s}
+			p.Add(b)
+			th = b
+		case Marks:
+			m := &marks{s: s}
+			p.Add(m)
+			th = m
+		case Band:
+			b := &band{s: s}
+			p.Add(b)
+			th = b
+		case Line:
+			l, _ := plotter.NewLine(xys(s.X, s.Y))
+			l.LineStyle = lineStyle(s)
+			p.Add(l)
+			th = l
+		case Points:
+			sc, _ := plotter.NewScatter(xys(s.X, s.Y))
+			sc.GlyphStyle = draw.GlyphStyle{Color: Colour(s.Colour), Radius: 2.5, Shape: draw.CircleGlyph{}}
+			p.Add(sc)
+			th = sc
+		case ErrorBars:
+			e := &errorBars{s: s}
+			p.Add(e)
+			th = e
+		}
+		if s.Name != "" && th != nil {
+			leg.Add(s.Name, th)
+		}
+	}
+	if f.YMax > f.YMin {
+		p.Y.Min, p.Y.Max = f.YMin, f.YMax
+	}
+	return p, leg
+}
+
+func lineStyle(s Series) draw.LineStyle {
+	ls := draw.LineStyle{Color: Colour(s.Colour), Width: 1.8}
+	if s.Dashed {
+		ls.Dashes = []vg.Length{6, 3}
+	}
+	return ls
+}
+
+func xys(x, y []float64) plotter.XYs {
+	pts := make(plotter.XYs, len(x))
+	for i := range x {
+		pts[i] = plotter.XY{X: x[i], Y: y[i]}
+	}
+	return pts
+}
+
+func rangeOf(xs ...[]float64) (lo, hi float64) {
+	lo, hi = math.Inf(1), math.Inf(-1)
+	for _, s := range xs {
+		for _, x := range s {
+			lo, hi = math.Min(lo, x), math.Max(hi, x)
+		}
+	}
+	return lo, hi
+}
+
+// bars draws filled bars of width s.Width centred on each X.
+type bars struct{ s Series }
+
+func (b *bars) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	for i := range b.s.X {
+		x0, x1 := tx(b.s.X[i]-b.s.Width/2), tx(b.s.X[i]+b.s.Width/2)
+		y0, y1 := ty(0), ty(b.s.Y[i])
+		c.FillPolygon(Colour(b.s.Colour), c.ClipPolygonXY([]vg.Point{{X: x0, Y: y0}, {X: x1, Y: y0}, {X: x1, Y: y1}, {X: x0, Y: y1}}))
+	}
+}
+
+func (b *bars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = rangeOf(b.s.X)
+	_, ymax = rangeOf(b.s.Y)
+	return xmin - b.s.Width/2, xmax + b.s.Width/2, 0, math.Max(ymax, 0)
+}
+
+func (b *bars) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	r.Min.Y += 2
+	r.Max.Y -= 2
+	c.SetColor(Colour(b.s.Colour))
+	c.Fill(r.Path())
+}
+
+// marks draws the exact value as a black line across each bar with a dot.
+type marks struct{ s Series }
+
+func (m *marks) style() (draw.LineStyle, draw.GlyphStyle) {
+	col := Colour(m.s.Colour)
+	return draw.LineStyle{Color: col, Width: 2}, draw.GlyphStyle{Color: col, Radius: 2.4, Shape: draw.CircleGlyph{}}
+}
+
+func (m *marks) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	ls, gs := m.style()
+	for i := range m.s.X {
+		y := ty(m.s.Y[i])
+		c.StrokeLine2(ls, tx(m.s.X[i]-m.s.Width/2), y, tx(m.s.X[i]+m.s.Width/2), y)
+		c.DrawGlyph(gs, vg.Point{X: tx(m.s.X[i]), Y: y})
+	}
+}
+
+func (m *marks) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = rangeOf(m.s.X)
+	ymin, ymax = rangeOf(m.s.Y)
+	return xmin - m.s.Width/2, xmax + m.s.Width/2, ymin, ymax
+}
+
+func (m *marks) Thumbnail(c *draw.Canvas) {
+	ls, gs := m.style()
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(ls, c.Min.X, y, c.Max.X, y)
+	c.DrawGlyph(gs, vg.Point{X: (c.Min.X + c.Max.X) / 2, Y: y})
+}
+
+// band shades the region between Lo and Hi, edged by dashed lines.
+type band struct{ s Series }
+
+func (b *band) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	var pts []vg.Point
+	for i := range b.s.X {
+		pts = append(pts, vg.Point{X: tx(b.s.X[i]), Y: ty(b.s.Hi[i])})
+	}
+	for i := len(b.s.X) - 1; i >= 0; i-- {
+		pts = append(pts, vg.Point{X: tx(b.s.X[i]), Y: ty(b.s.Lo[i])})
+	}
+	c.FillPolygon(tint(Colour(b.s.Colour)), c.ClipPolygonXY(pts))
+	edge := draw.LineStyle{Color: Colour(b.s.Colour), Width: 1.2, Dashes: []vg.Length{5, 3}}
+	for _, ys := range [][]float64{b.s.Lo, b.s.Hi} {
+		line := make([]vg.Point, len(b.s.X))
+		for i := range b.s.X {
+			line[i] = vg.Point{X: tx(b.s.X[i]), Y: ty(ys[i])}
+		}
+		c.StrokeLines(edge, c.ClipLinesXY(line)...)
+	}
+}
+
+func (b *band) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = rangeOf(b.s.X)
+	ymin, ymax = rangeOf(b.s.Lo, b.s.Hi)
+	return
+}
+
+func (b *band) Thumbnail(c *draw.Canvas) {
+	r := c.Rectangle
+	r.Min.Y += 2
+	r.Max.Y -= 2
+	c.SetColor(tint(Colour(b.s.Colour)))
+	c.Fill(r.Path())
+}
+
+// tint mixes a palette colour with white, for areas behind data.
+func tint(c color.RGBA) color.RGBA {
+	mix := func(v uint8) uint8 { return uint8((int(v) + 3*255) / 4) }
+	return color.RGBA{R: mix(c.R), G: mix(c.G), B: mix(c.B), A: 255}
+}
+
+// errorBars draws a dot at Y with a vertical interval from Lo to Hi.
+type errorBars struct{ s Series }
+
+func (e *errorBars) style() (draw.LineStyle, draw.GlyphStyle) {
+	col := Colour(e.s.Colour)
+	return draw.LineStyle{Color: col, Width: 1.5}, draw.GlyphStyle{Color: col, Radius: 2.6, Shape: draw.BoxGlyph{}}
+}
+
+func (e *errorBars) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, ty := p.Transforms(&c)
+	ls, gs := e.style()
+	cap := vg.Length(3)
+	for i := range e.s.X {
+		x := tx(e.s.X[i])
+		lo, hi := ty(e.s.Lo[i]), ty(e.s.Hi[i])
+		c.StrokeLine2(ls, x, lo, x, hi)
+		c.StrokeLine2(ls, x-cap, lo, x+cap, lo)
+		c.StrokeLine2(ls, x-cap, hi, x+cap, hi)
+		c.DrawGlyph(gs, vg.Point{X: x, Y: ty(e.s.Y[i])})
+	}
+}
+
+func (e *errorBars) DataRange() (xmin, xmax, ymin, ymax float64) {
+	xmin, xmax = rangeOf(e.s.X)
+	ymin, ymax = rangeOf(e.s.Lo, e.s.Hi)
+	return
+}
+
+func (e *errorBars) Thumbnail(c *draw.Canvas) {
+	ls, gs := e.style()
+	x := (c.Min.X + c.Max.X) / 2
+	c.StrokeLine2(ls, x, c.Min.Y+1, x, c.Max.Y-1)
+	c.DrawGlyph(gs, vg.Point{X: x, Y: (c.Min.Y + c.Max.Y) / 2})
+}

@@ -1,0 +1,236 @@
+// Package site builds the playground's static site (lesson 1 onwards): it
+// renders the Markdown lessons in lessons/ to HTML with MathML formulas,
+// copies the web shell and the WebAssembly modules, and writes a service
+// worker that precaches every file, so the site works offline after one
+// visit. Every URL in the output is relative, so the site can be served
+// from any sub-path (GitHub Pages serves project sites at /<repo>/).
+package site
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"html"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+)
+
+// Options say where the build reads and writes.
+type Options struct {
+	Lessons  string            // directory of lesson Markdown files
+	Web      string            // the web shell: index.html, sw.js, app.js, widgets/ …
+	Out      string            // output directory; replaced if it holds an earlier build
+	Wasm     map[string]string // module name → built .wasm file, copied to wasm/NAME.wasm
+	WasmExec string            // Go's wasm_exec.js, from $(go env GOROOT)/lib/wasm
+}
+
+// Result summarises a build.
+type Result struct {
+	Out     string `json:"out"`
+	Lessons int    `json:"lessons"`
+	Files   int    `json:"files"`
+	Bytes   int64  `json:"bytes"`
+	Version string `json:"version"`
+}
+
+// marker is written into every output directory, so a later build only
+// ever deletes a directory it made itself.
+const marker = ".dpplay-site"
+
+// Markers in web/index.html and web/sw.js that the build fills in.
+const (
+	navMarker    = "<!--dpplay:nav-->"
+	lessonMarker = "<!--dpplay:lesson-->"
+	indexMarker  = "<!--dpplay:index-->"
+	preloadMark  = "<!--dpplay:preload-->"
+	versionMark  = "__DPPLAY_VERSION__"
+	assetsMark   = `["__DPPLAY_ASSETS__"]`
+)
+
+// Build writes the site into o.Out.
+func Build(o Options) (Result, error) {
+	lessons, err := LoadLessons(o.Lessons)
+	if err != nil {
+		return Result{}, err
+	}
+	for _, l := range lessons {
+		for _, w := range l.Widgets {
+			if _, err := os.Stat(filepath.Join(o.Web, "widgets", w+".js")); err != nil {
+				return Result{}, fmt.Errorf("lesson %s uses widget %q but %s does not exist", l.Slug, w, filepath.Join(o.Web, "widgets", w+".js"))
+			}
+		}
+	}
+	if err := prepareOut(o.Out); err != nil {
+		return Result{}, err
+	}
+	files := map[string][]byte{} // output path (slash-separated) → contents
+	err = filepath.WalkDir(o.Web, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		rel, _ := filepath.Rel(o.Web, p)
+		if strings.HasPrefix(d.Name(), ".") {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		files[filepath.ToSlash(rel)] = b
+		return err
+	})
+	if err != nil {
+		return Result{}, err
+	}
+	shell, ok := files["index.html"]
+	sw, ok2 := files["sw.js"]
+	if !ok || !ok2 {
+		return Result{}, fmt.Errorf("%s must contain index.html and sw.js", o.Web)
+	}
+	if o.WasmExec != "" {
+		b, err := os.ReadFile(o.WasmExec)
+		if err != nil {
+			return Result{}, err
+		}
+		files["wasm_exec.js"] = b
+	}
+	type wasmInfo struct {
+		File  string `json:"file"`
+		Bytes int    `json:"bytes"`
+	}
+	index := struct {
+		Lessons []*Lesson           `json:"lessons"`
+		Wasm    map[string]wasmInfo `json:"wasm"`
+	}{Lessons: lessons, Wasm: map[string]wasmInfo{}}
+	for name, p := range o.Wasm {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return Result{}, err
+		}
+		out := "wasm/" + name + ".wasm"
+		files[out] = b
+		index.Wasm[name] = wasmInfo{File: out, Bytes: len(b)}
+	}
+	for _, l := range lessons {
+		files["lessons/"+l.Slug+".html"] = []byte(l.HTML)
+	}
+	indexJSON, err := json.Marshal(index)
+	if err != nil {
+		return Result{}, err
+	}
+	var nav strings.Builder
+	for _, l := range lessons {
+		fmt.Fprintf(&nav, "<li><a href=\"#/%s\" data-slug=\"%s\"><span class=\"nav-num\" aria-hidden=\"true\">%d</span><span class=\"nav-title\">%s</span></a></li>\n",
+			l.Slug, l.Slug, l.Order, html.EscapeString(l.Title))
+	}
+	page := string(shell)
+	for _, m := range []string{navMarker, lessonMarker, indexMarker} {
+		if !strings.Contains(page, m) {
+			return Result{}, fmt.Errorf("web/index.html lacks the marker %s", m)
+		}
+	}
+	page = strings.Replace(page, navMarker, nav.String(), 1)
+	if core, ok := index.Wasm["core"]; ok {
+		page = strings.Replace(page, "__DPPLAY_CORE_FILE__", core.File, 1)
+		page = strings.Replace(page, "__DPPLAY_CORE_BYTES__", fmt.Sprint(core.Bytes), 1)
+	}
+	page = strings.Replace(page, preloadMark, preloads(files, lessons[0].Widgets), 1)
+	page = strings.Replace(page, lessonMarker, lessons[0].HTML, 1)
+	// JSON inside a script element: "</" must not close it.
+	safe := strings.ReplaceAll(string(indexJSON), "</", `<\/`)
+	page = strings.Replace(page, indexMarker, `<script type="application/json" id="site-index">`+safe+`</script>`, 1)
+	files["index.html"] = []byte(page)
+	delete(files, "sw.js")
+
+	// The service worker's version is a hash of everything it caches, so
+	// any change to the site makes browsers fetch the new files.
+	names := make([]string, 0, len(files))
+	for n := range files {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	h := sha256.New()
+	for _, n := range names {
+		fmt.Fprintf(h, "%s\x00%d\x00", n, len(files[n]))
+		h.Write(files[n])
+	}
+	version := hex.EncodeToString(h.Sum(nil))[:12]
+	assets := []string{"./"}
+	for _, n := range names {
+		assets = append(assets, n)
+	}
+	assetsJSON, _ := json.Marshal(assets)
+	if !bytes.Contains(sw, []byte(versionMark)) || !bytes.Contains(sw, []byte(assetsMark)) {
+		return Result{}, fmt.Errorf("web/sw.js lacks %s or %s", versionMark, assetsMark)
+	}
+	sw = bytes.Replace(sw, []byte(versionMark), []byte(version), 1)
+	sw = bytes.Replace(sw, []byte(assetsMark), assetsJSON, 1)
+	files["sw.js"] = sw
+	files[marker] = []byte("built by dpplay site; deleted and rebuilt by the next build\n")
+
+	res := Result{Out: o.Out, Lessons: len(lessons), Version: version}
+	for n, b := range files {
+		p := filepath.Join(o.Out, filepath.FromSlash(path.Clean(n)))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			return Result{}, err
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			return Result{}, err
+		}
+		res.Files++
+		res.Bytes += int64(len(b))
+	}
+	return res, nil
+}
+
+var reImport = regexp.MustCompile(`from\s+'\./([a-z0-9_-]+\.js)'`)
+
+// preloads returns modulepreload links for the first lesson's widget modules
+// and the sibling modules they import, so the browser fetches them in
+// parallel instead of one import level at a time.
+func preloads(files map[string][]byte, widgets []string) string {
+	seen := map[string]bool{}
+	var b strings.Builder
+	var visit func(p string)
+	visit = func(p string) {
+		if seen[p] || files[p] == nil {
+			return
+		}
+		seen[p] = true
+		fmt.Fprintf(&b, "<link rel=\"modulepreload\" href=\"%s\">\n", p)
+		for _, m := range reImport.FindAllSubmatch(files[p], -1) {
+			visit(path.Join(path.Dir(p), string(m[1])))
+		}
+	}
+	for _, w := range widgets {
+		visit("widgets/" + w + ".js")
+	}
+	return b.String()
+}
+
+// prepareOut empties out if it is an earlier build (or empty) and creates it.
+func prepareOut(out string) error {
+	entries, err := os.ReadDir(out)
+	if os.IsNotExist(err) {
+		return os.MkdirAll(out, 0o755)
+	}
+	if err != nil {
+		return err
+	}
+	if len(entries) == 0 {
+		return nil
+	}
+	if _, err := os.Stat(filepath.Join(out, marker)); err != nil {
+		return fmt.Errorf("%s is not empty and was not made by dpplay site; refusing to delete it", out)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(out, e.Name())); err != nil {
+			return err
+		}
+	}
+	return nil
+}

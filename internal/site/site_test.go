@@ -1,0 +1,297 @@
+package site
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func TestTeXToMathML(t *testing.T) {
+	tests := []struct {
+		tex, want string
+		display   bool
+	}{
+		{`x`, `<mi>x</mi>`, false},
+		{`3.14`, `<mn>3.14</mn>`, false},
+		{`14,976`, `<mn>14,976</mn>`, false},
+		{`a-b`, `<mi>a</mi><mo>−</mo><mi>b</mi>`, false},
+		{`\varepsilon`, `<mi>ε</mi>`, false},
+		{`\Delta`, `<mi mathvariant="normal">Δ</mi>`, false},
+		{`e^{x}`, `<msup><mi>e</mi><mrow><mi>x</mi></mrow></msup>`, false},
+		{`x_i^2`, `<msubsup><mi>x</mi><mi>i</mi><mn>2</mn></msubsup>`, false},
+		{`\frac{a}{2}`, `<mfrac><mrow><mi>a</mi></mrow><mrow><mn>2</mn></mrow></mfrac>`, false},
+		{`\sqrt{n}`, `<msqrt><mrow><mi>n</mi></mrow></msqrt>`, false},
+		{`\mathcal{R}`, `<mi>ℛ</mi>`, false},
+		{`\text{if } x`, `<mtext>if </mtext><mi>x</mi>`, false},
+		{`\exp(x)`, `<mi mathvariant="normal">exp</mi><mo>⁡</mo><mo>(</mo><mi>x</mi><mo>)</mo>`, false},
+		{`\sum_{s} x`, `<munder><mo largeop="true">∑</mo><mrow><mi>s</mi></mrow></munder><mi>x</mi>`, true},
+		{`\sum_{s} x`, `<msub><mo largeop="true">∑</mo><mrow><mi>s</mi></mrow></msub><mi>x</mi>`, false},
+		{`\left( x \right)`, `<mrow><mo stretchy="true">(</mo><mi>x</mi><mo stretchy="true">)</mo></mrow>`, false},
+		{`a \le b`, `<mi>a</mi><mo>≤</mo><mi>b</mi>`, false},
+		{`x < y`, `<mi>x</mi><mo>&lt;</mo><mi>y</mi>`, false},
+	}
+	for _, tt := range tests {
+		got, err := TeXToMathML(tt.tex, tt.display)
+		if err != nil {
+			t.Errorf("%q: %v", tt.tex, err)
+			continue
+		}
+		if !strings.Contains(got, "<mrow>"+tt.want+"</mrow><annotation") {
+			t.Errorf("%q (display %v):\n got %s\nwant …<mrow>%s</mrow>…", tt.tex, tt.display, got, tt.want)
+		}
+		if tt.display != strings.Contains(got, `display="block"`) {
+			t.Errorf("%q: display attribute wrong in %s", tt.tex, got)
+		}
+	}
+}
+
+func TestTeXErrors(t *testing.T) {
+	for _, tex := range []string{`\nosuch`, `\frac{a}`, `{x`, `x}`, `x^`, `x^1^2`, `\left( x`, `\mathcal{r}`, "\x01"} {
+		if got, err := TeXToMathML(tex, false); err == nil {
+			t.Errorf("%q: want an error, got %s", tex, got)
+		}
+	}
+}
+
+const lessonSrc = `---
+title: Test *lesson*
+order: 3
+slug: test-lesson
+summary: A lesson for tests.
+minutes: 10
+objectives:
+  - Learn $\varepsilon$.
+  - Learn more.
+---
+
+## A heading
+
+Some **bold**, *emphasis*, ` + "`code`" + `, a [link](#x) and <script>alert(1)</script> and $e^{x}$.
+
+- item one
+  continues here
+- item two
+
+| Name | Count |
+|---|---:|
+| a | 1 |
+
+` + "```widget expmech" + `
+id: w1
+title: A widget
+eps: 0.5
+data: adult
+u: [1, 2, 3]
+---
+The caption.
+` + "```" + `
+
+` + "```predict" + `
+Which is right?
+- [ ] no
+- [x] yes
+---
+Because.
+` + "```" + `
+
+` + "```exercise" + `
+answer: 8
+tolerance: 0
+example-right: 8
+example-wrong: 7
+---
+How many?
+` + "```" + `
+
+` + "```exercise" + `
+check: rnm.something
+example-right: 1
+example-wrong: 2
+---
+And this?
+` + "```" + `
+
+` + "```notes" + `
+minutes: 5
+---
+Teach it.
+` + "```" + `
+`
+
+func TestParseLesson(t *testing.T) {
+	l, err := ParseLesson("t.md", []byte(lessonSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if l.Slug != "test-lesson" || l.Order != 3 || l.Minutes != 10 || len(l.Objectives) != 2 {
+		t.Errorf("front matter parsed as %+v", l)
+	}
+	if strings.Join(l.Widgets, ",") != "expmech,rnm" {
+		t.Errorf("widgets = %v, want expmech (widget block) and rnm (exercise check)", l.Widgets)
+	}
+	h := l.HTML
+	for _, want := range []string{
+		`<h1 id="lesson-title" tabindex="-1">Test <em>lesson</em></h1>`,
+		`<h2 id="a-heading">A heading</h2>`,
+		`<strong>bold</strong>`, `<em>emphasis</em>`, `<code>code</code>`, `<a href="#x">link</a>`,
+		`&lt;script&gt;alert(1)&lt;/script&gt;`,
+		`<li>item one continues here</li>`,
+		`<td class="num">1</td>`,
+		`data-widget="expmech" data-id="w1"`,
+		`<h3 class="widget-title" id="w-w1-title">A widget</h3>`,
+		`<figcaption><p>The caption.</p>`,
+		`data-correct="true"> <span>yes</span>`,
+		`<h3 id="ex-3-h">Exercise 1</h3>`, `<h3 id="ex-4-h">Exercise 2</h3>`,
+		`<h3 id="predict-2-h">Predict, then reveal</h3>`,
+		`<summary>Instructor notes (about 5 minutes)</summary>`,
+		`<msup><mi>e</mi>`,
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("lesson HTML lacks %s", want)
+		}
+	}
+	if strings.Contains(h, "<script>") || strings.Contains(h, "\x00") {
+		t.Errorf("raw HTML or a placeholder leaked into the output")
+	}
+	m := regexp.MustCompile(`data-params="([^"]*)"`).FindStringSubmatch(h)
+	var params map[string]any
+	if err := json.Unmarshal([]byte(strings.ReplaceAll(m[1], "&#34;", `"`)), &params); err != nil {
+		t.Fatalf("widget params %q: %v", m[1], err)
+	}
+	if params["eps"] != 0.5 || params["data"] != "adult" || len(params["u"].([]any)) != 3 {
+		t.Errorf("widget params = %v", params)
+	}
+}
+
+func TestParseLessonErrors(t *testing.T) {
+	tests := []struct{ name, src, want string }{
+		{"no front matter", "# hi\n", "front matter"},
+		{"unclosed front matter", "---\ntitle: x\n", "not closed"},
+		{"no title", "---\nobjectives:\n  - a\n---\n", "title"},
+		{"no objectives", "---\ntitle: x\n---\n", "objectives"},
+		{"bad key", "---\ntitle: x\ncolour: red\n---\n", "unknown front matter key"},
+		{"bad slug", "---\ntitle: x\nslug: Not Valid\nobjectives:\n  - a\n---\n", "slug"},
+		{"bad math", "---\ntitle: x\nobjectives:\n  - a\n---\nSee $\\nosuch$.\n", `t.md:6: math "\\nosuch"`},
+		{"widget without name", "---\ntitle: x\nobjectives:\n  - a\n---\n```widget\n```\n", "needs a name"},
+		{"unclosed fence", "---\ntitle: x\nobjectives:\n  - a\n---\n```widget a\n", "unclosed"},
+		{"predict without answer", "---\ntitle: x\nobjectives:\n  - a\n---\n```predict\nQ?\n- [ ] a\n- [ ] b\n```\n", "predict needs"},
+		{"exercise without answer", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\n---\nQ?\n```\n", "answer: or check:"},
+		{"exercise without examples", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\n---\nQ?\n```\n", "example-right"},
+	}
+	for _, tt := range tests {
+		_, err := ParseLesson("t.md", []byte(tt.src))
+		if err == nil || !strings.Contains(err.Error(), tt.want) {
+			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
+		}
+	}
+}
+
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestBuild(t *testing.T) {
+	dir := t.TempDir()
+	writeFiles(t, dir, map[string]string{
+		"lessons/01-a.md":          "---\ntitle: First\norder: 1\nobjectives:\n  - a\n---\n```widget w\n```\n",
+		"lessons/02-b.md":          "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nText.\n",
+		"lessons/README.md":        "not a lesson",
+		"web/index.html":           "<head><!--dpplay:preload--></head><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--></main><!--dpplay:index--><script>'__DPPLAY_CORE_FILE__'</script>",
+		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"];",
+		"web/app.js":               "// app",
+		"web/widgets/w.js":         "import { x } from './helper.js';",
+		"web/widgets/helper.js":    "export const x = 1;",
+		"web/widgets/unused.js":    "",
+		"build/core.wasm":          "\x00asm",
+		"go/lib/wasm/wasm_exec.js": "// go",
+	})
+	out := filepath.Join(dir, "dist")
+	opt := Options{Lessons: filepath.Join(dir, "lessons"), Web: filepath.Join(dir, "web"), Out: out,
+		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js")}
+	res, err := Build(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Lessons != 2 {
+		t.Errorf("built %d lessons, want 2", res.Lessons)
+	}
+	read := func(name string) string {
+		b, err := os.ReadFile(filepath.Join(out, name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return string(b)
+	}
+	index := read("index.html")
+	for _, want := range []string{`href="#/a"`, `href="#/b"`, `data-slug="a"`, `"file":"wasm/core.wasm"`,
+		`<link rel="modulepreload" href="widgets/w.js">`, `<link rel="modulepreload" href="widgets/helper.js">`, `'wasm/core.wasm'`} {
+		if !strings.Contains(index, want) {
+			t.Errorf("index.html lacks %s:\n%s", want, index)
+		}
+	}
+	if strings.Contains(index, "<!--dpplay:") || strings.Contains(index, `href="/`) || strings.Contains(index, `src="/`) {
+		t.Errorf("index.html keeps a marker or has an absolute URL (breaks sub-path hosting)")
+	}
+	sw := read("sw.js")
+	if !strings.Contains(sw, res.Version) || !strings.Contains(sw, `"lessons/b.html"`) || !strings.Contains(sw, `"wasm/core.wasm"`) || !strings.Contains(sw, `"./"`) {
+		t.Errorf("sw.js does not precache the site: %s", sw)
+	}
+	read("lessons/a.html")
+	read("wasm_exec.js")
+	// A second build replaces the first; the version changes with content.
+	writeFiles(t, dir, map[string]string{"lessons/02-b.md": "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nChanged.\n"})
+	res2, err := Build(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res2.Version == res.Version {
+		t.Error("changing a lesson did not change the service worker's version")
+	}
+	// A lesson naming a widget without a module fails the build.
+	writeFiles(t, dir, map[string]string{"lessons/03-c.md": "---\ntitle: C\norder: 3\nobjectives:\n  - c\n---\n```widget nosuch\n```\n"})
+	if _, err := Build(opt); err == nil || !strings.Contains(err.Error(), "nosuch") {
+		t.Errorf("missing widget module: got %v", err)
+	}
+	os.Remove(filepath.Join(dir, "lessons/03-c.md"))
+	// Never delete a directory the builder did not make.
+	foreign := filepath.Join(dir, "foreign")
+	writeFiles(t, foreign, map[string]string{"keep.txt": "mine"})
+	opt.Out = foreign
+	if _, err := Build(opt); err == nil {
+		t.Error("built into a foreign non-empty directory")
+	}
+	if _, err := os.Stat(filepath.Join(foreign, "keep.txt")); err != nil {
+		t.Error("a foreign file was deleted")
+	}
+}
+
+// TestRealLessons builds the repository's own lessons, so a broken lesson
+// file fails go test, not only the site build.
+func TestRealLessons(t *testing.T) {
+	lessons, err := LoadLessons(filepath.Join("..", "..", "lessons"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range lessons {
+		for _, w := range l.Widgets {
+			if _, err := os.Stat(filepath.Join("..", "..", "web", "widgets", w+".js")); err != nil {
+				t.Errorf("lesson %s: widget %s has no module", l.Slug, w)
+			}
+		}
+		if !strings.Contains(l.HTML, `class="predict"`) || !strings.Contains(l.HTML, `class="exercise"`) || !strings.Contains(l.HTML, `class="notes"`) {
+			t.Errorf("lesson %s lacks a prediction, an exercise or instructor notes", l.Slug)
+		}
+	}
+}

@@ -1,0 +1,199 @@
+// Package bridge is the part of the browser bridge that does not touch
+// syscall/js: it turns the page's requests (plain slices and numbers) into
+// calls on core and keeps the per-widget draw streams, so the logic can be
+// tested natively. Package main in wasm/core only converts typed arrays.
+//
+// Reproducibility. A draw stream is identified by its slot (a widget's
+// name for one chart), the mechanism, the scores, ε, Δ and the seed. The
+// counts after n draws are those of the first n draws of rng.Seeded(seed),
+// whatever batches they were asked for in: asking for 3 000 and then 5 000
+// continues the stream, and asking for fewer restarts it. So the page's URL
+// (seed and number of draws) reproduces a histogram bit for bit.
+package bridge
+
+import (
+	"math"
+	mrand "math/rand/v2"
+
+	"github.com/dpplay/dpplay/core/account"
+	"github.com/dpplay/dpplay/core/mech"
+	"github.com/dpplay/dpplay/core/rng"
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// MaxDraws bounds one stream, so a hand-edited URL cannot ask the page for a
+// billion draws.
+const MaxDraws = 10_000_000
+
+// maxSlots bounds the streams kept in memory; beyond it the oldest is dropped
+// and recomputed from its seed if it is asked for again.
+const maxSlots = 64
+
+// Request describes one selection problem as the page sends it.
+type Request struct {
+	Mechanism   string    // one of mech.Names()
+	Scores      []float64 // u(r) per candidate
+	Measure     []float64 // base measure μ, nil for uniform (exponential mechanism only)
+	Epsilon     float64   // ε of the ε/(2Δ) form
+	Sensitivity float64   // Δ
+}
+
+func (q Request) config() mech.Config {
+	return mech.Config{Scores: q.Scores, Epsilon: q.Epsilon, Sensitivity: q.Sensitivity, Measure: q.Measure}
+}
+
+// key identifies a selection problem exactly: two requests with the same key
+// have the same mechanism and hence the same draw stream for a seed.
+func (q Request) key() string {
+	b := make([]byte, 0, 32+16*len(q.Scores))
+	b = append(b, q.Mechanism...)
+	b = appendFloats(b, q.Epsilon, q.Sensitivity, float64(len(q.Scores)))
+	b = appendFloats(b, q.Scores...)
+	if q.Measure != nil {
+		b = append(b, 'm')
+		b = appendFloats(b, q.Measure...)
+	}
+	return string(b)
+}
+
+func appendFloats(b []byte, xs ...float64) []byte {
+	for _, x := range xs {
+		u := math.Float64bits(x)
+		for i := 0; i < 8; i++ {
+			b = append(b, byte(u>>(8*i)))
+		}
+	}
+	return b
+}
+
+type stream struct {
+	key     string
+	seed    uint64
+	sel     mech.Selector
+	r       *mrand.Rand
+	counts  []float64
+	n       int
+	lastUse uint64
+}
+
+// Bridge holds the selectors and draw streams of one page.
+type Bridge struct {
+	streams map[string]*stream
+	sels    map[string]mech.Selector
+	clock   uint64
+}
+
+// New returns an empty Bridge.
+func New() *Bridge {
+	return &Bridge{streams: map[string]*stream{}, sels: map[string]mech.Selector{}}
+}
+
+// selector builds (or reuses) the mechanism for q: report noisy max with
+// Laplace noise integrates numerically, so it is worth keeping.
+func (b *Bridge) selector(q Request) (mech.Selector, string, error) {
+	k := q.key()
+	if s, ok := b.sels[k]; ok {
+		return s, k, nil
+	}
+	s, err := mech.New(q.Mechanism, q.config())
+	if err != nil {
+		return nil, "", err
+	}
+	if len(b.sels) >= maxSlots {
+		clear(b.sels)
+	}
+	b.sels[k] = s
+	return s, k, nil
+}
+
+// Probabilities returns the exact output distribution of q's mechanism.
+func (b *Bridge) Probabilities(q Request) ([]float64, error) {
+	s, _, err := b.selector(q)
+	if err != nil {
+		return nil, err
+	}
+	return s.Probabilities(), nil
+}
+
+// Draws returns how often each candidate was chosen in the first n draws
+// of the stream rng.Seeded(seed) for q, continuing the slot's previous
+// stream when it is the same problem and seed and n has not shrunk.
+func (b *Bridge) Draws(slot string, q Request, seed uint64, n int) ([]float64, error) {
+	if n < 0 || n > MaxDraws {
+		return nil, validate.Errorf("draws", "must be between 0 and %d, got %d", MaxDraws, n)
+	}
+	sel, k, err := b.selector(q)
+	if err != nil {
+		return nil, err
+	}
+	b.clock++
+	st := b.streams[slot]
+	if st == nil || st.key != k || st.seed != seed || st.n > n {
+		st = &stream{key: k, seed: seed, sel: sel, r: rng.Seeded(seed), counts: make([]float64, len(q.Scores))}
+		b.evict()
+		b.streams[slot] = st
+	}
+	st.lastUse = b.clock
+	for ; st.n < n; st.n++ {
+		st.counts[st.sel.Sample(st.r)]++
+	}
+	return append([]float64(nil), st.counts...), nil
+}
+
+func (b *Bridge) evict() {
+	if len(b.streams) < maxSlots {
+		return
+	}
+	oldest, t := "", uint64(math.MaxUint64)
+	for k, s := range b.streams {
+		if s.lastUse < t {
+			oldest, t = k, s.lastUse
+		}
+	}
+	delete(b.streams, oldest)
+}
+
+// FromArticle converts the article's ε_a in exp(ε_a·q) into the ε of the
+// ε/(2Δ) form: ε = 2·ε_a·Δ (lesson 1).
+func FromArticle(epsArticle, sensitivity float64) (float64, error) {
+	return mech.FromArticle(epsArticle, sensitivity)
+}
+
+// Charge is one request to spend privacy budget.
+type Charge struct {
+	Label          string
+	Epsilon, Delta float64
+}
+
+// Ledger is the accountant's state after replaying a list of charges.
+type Ledger struct {
+	Accepted         []bool   // whether each charge fitted in the budget
+	Errors           []string // "" or why a charge was refused
+	SpentEpsilon     float64
+	SpentDelta       float64
+	RemainingEpsilon float64
+	RemainingDelta   float64
+}
+
+// Account replays charges against a fresh accountant with the given budget
+// (lesson 2's budget widget). Refused charges cost nothing, as in
+// account.Accountant.Spend. Replaying keeps the page's state in its URL.
+func Account(budgetEpsilon, budgetDelta float64, charges []Charge) (Ledger, error) {
+	a, err := account.New(budgetEpsilon, budgetDelta)
+	if err != nil {
+		return Ledger{}, err
+	}
+	var l Ledger
+	for _, c := range charges {
+		err := a.Spend(c.Label, c.Epsilon, c.Delta)
+		l.Accepted = append(l.Accepted, err == nil)
+		msg := ""
+		if err != nil {
+			msg = err.Error()
+		}
+		l.Errors = append(l.Errors, msg)
+	}
+	l.SpentEpsilon, l.SpentDelta = a.Spent()
+	l.RemainingEpsilon, l.RemainingDelta = a.Remaining()
+	return l, nil
+}

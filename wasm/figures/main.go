@@ -1,0 +1,60 @@
+//go:build js && wasm
+
+// Command figures is the figure-export module (about 12 MB, 4.6 MB
+// gzipped, because gonum/plot links its fonts). The page loads it only when
+// a student or instructor presses "Export figure" (web/export.js). It
+// registers globalThis.dpplayFigures with one method:
+//
+//	render(hash, format) → {bytes: Uint8Array, name, mime} or {error}
+//
+// where hash is a figure spec in the form of docs/figures.md (for example
+// "#lesson=1&eps=1&seed=7&draws=10000", or the page's own hash with a
+// lesson=N key added) and format is svg, png or pdf. The bytes are those
+// `dpplay figures -state` writes for the same hash.
+package main
+
+import (
+	"syscall/js"
+
+	"github.com/dpplay/dpplay/figures"
+)
+
+var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
+
+func render(hash, format string) (map[string]any, error) {
+	spec, err := figures.ParseSpec(hash)
+	if err != nil {
+		return nil, err
+	}
+	figs, err := figures.Build(spec)
+	if err != nil {
+		return nil, err
+	}
+	f := figs[0] // the lesson's first figure unless fig= names one
+	b, err := figures.Render(f, format, spec.Width, spec.Height)
+	if err != nil {
+		return nil, err
+	}
+	arr := js.Global().Get("Uint8Array").New(len(b))
+	js.CopyBytesToJS(arr, b)
+	return map[string]any{"bytes": arr, "name": f.FileName(format), "mime": mimes[format]}, nil
+}
+
+func main() {
+	api := js.Global().Get("Object").New()
+	api.Set("render", js.FuncOf(func(this js.Value, args []js.Value) any {
+		if len(args) != 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
+			return map[string]any{"error": "render(hash, format) takes two strings"}
+		}
+		out, err := render(args[0].String(), args[1].String())
+		if err != nil {
+			return map[string]any{"error": err.Error()}
+		}
+		return out
+	}))
+	js.Global().Set("dpplayFigures", api)
+	if f := js.Global().Get("dpplayFiguresReady"); f.Type() == js.TypeFunction {
+		f.Invoke()
+	}
+	select {}
+}

@@ -1,0 +1,330 @@
+// The playground's shell: lesson navigation, widget mounting, URL state,
+// presentation mode, keyboard shortcuts, predict-then-reveal questions,
+// checked exercises and offline support.
+//
+// A widget is an ES module web/widgets/NAME.js that exports
+//   schema: {key: {type, min, max, default, label, …}}   (see state.js: coerce)
+//   mount(ctx) → controller {draw(), reset(), step(±1)} (all optional)
+//   checks: {name({value, params, bridge}) → {ok, message}} (optional, for ```exercise check: NAME.name)
+// ctx.title is the widget's title from the lesson; use it in chart names so
+// two widgets of one kind on a page stay distinguishable to screen readers.
+// ctx gives the widget its validated values (ctx.values), ctx.set(key, value)
+// to change one (the URL follows), ctx.bridge.call(module, fn, args) to run Go
+// core functions in the worker, ctx.body to render into, ctx.uid(name) for
+// unique ids, and ctx.announce(text) for screen readers.
+import { getBridge } from './core.js';
+import { parseHash, formatHash, coerce, encode } from './state.js';
+
+const index = JSON.parse(document.getElementById('site-index').textContent);
+const bridge = getBridge(index);
+const lessonsBySlug = new Map(index.lessons.map((l) => [l.slug, l]));
+const $ = (sel, root = document) => root.querySelector(sel);
+
+// ---- Engine loading indicator -------------------------------------------
+const progress = $('#engine-progress');
+const engineStatus = $('#engine-status');
+bridge.onStatus((msg) => {
+  if (msg.type === 'progress' && msg.total) {
+    progress.value = Math.min(100, Math.round((100 * msg.loaded) / msg.total));
+    engineStatus.textContent = `Loading the engine… ${progress.value}%`;
+  } else if (msg.type === 'ready') {
+    progress.value = 100;
+    performance.mark('dpplay-engine-ready', { detail: msg.timing });
+    document.body.classList.add('engine-ready');
+    engineStatus.textContent = 'Engine ready';
+  } else if (msg.type === 'failed') {
+    document.body.classList.add('engine-failed');
+    engineStatus.textContent = `The engine could not start: ${msg.message}`;
+  }
+});
+bridge.load('core');
+
+// ---- Lessons and widgets --------------------------------------------------
+const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0 };
+let uidCount = 0;
+
+async function lessonHTML(slug) {
+  const host = $('#lesson');
+  const inline = $('article.lesson', host);
+  if (inline && inline.dataset.slug === slug) return null; // already on the page
+  const res = await fetch(`lessons/${slug}.html`);
+  if (!res.ok) throw new Error(`lessons/${slug}.html: HTTP ${res.status}`);
+  return res.text();
+}
+
+async function showLesson(hash, focus) {
+  let { slug, params } = parseHash(hash);
+  state.notes = [];
+  if (!lessonsBySlug.has(slug)) {
+    if (slug) state.notes.push(`There is no lesson called “${slug}”, so the first lesson is shown.`);
+    slug = index.lessons[0].slug;
+    params = new Map();
+  }
+  const html = await lessonHTML(slug);
+  if (html !== null) $('#lesson').innerHTML = html;
+  for (const w of state.widgets) w.controller?.destroy?.();
+  state.slug = slug;
+  state.widgets = [];
+  state.active = null;
+  const lesson = lessonsBySlug.get(slug);
+  document.title = `${lesson.title} — dpplay`;
+  for (const a of document.querySelectorAll('#lesson-nav a')) {
+    if (a.dataset.slug === slug) a.setAttribute('aria-current', 'page');
+    else a.removeAttribute('aria-current');
+  }
+  renderPager(slug);
+  wirePredictions();
+  wireExercises();
+  const figures = [...document.querySelectorAll('#lesson figure.widget')];
+  await Promise.all(figures.map((fig) => mountWidget(fig, params)));
+  state.active = state.widgets.find((w) => w.controller?.draw) || state.widgets[0] || null;
+  showNotes();
+  writeURL();
+  if (focus) $('#lesson-title')?.focus?.();
+  document.body.dataset.lessonReady = slug;
+  if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
+}
+
+async function mountWidget(fig, params) {
+  const name = fig.dataset.widget;
+  const id = fig.dataset.id;
+  const body = $('.widget-body', fig);
+  let mod;
+  try {
+    mod = await import(`./widgets/${name}.js`);
+  } catch (err) {
+    body.textContent = `This widget could not be loaded (${err.message}).`;
+    return;
+  }
+  const lessonParams = JSON.parse(fig.dataset.params || '{}');
+  const values = {};
+  const schema = mod.schema || {};
+  const title = $('.widget-title', fig)?.textContent || name;
+  for (const [key, spec] of Object.entries(schema)) {
+    const base = coerce(spec, lessonParams[key], key, []);
+    const raw = params.get(`${id}.${key}`);
+    const label = `${title}: ${spec.label || key}`;
+    values[key] = raw === undefined ? base : coerce({ ...spec, default: base, label }, raw, label, state.notes);
+  }
+  const live = document.createElement('p');
+  live.className = 'visually-hidden';
+  live.setAttribute('role', 'status');
+  fig.append(live);
+  const w = { id, name, fig, schema, values, controller: null };
+  const ctx = {
+    id, fig, body, values, bridge, params: lessonParams,
+    title,
+    set(key, value) { values[key] = value; scheduleWrite(); },
+    uid: (s) => `${id}-${s}-${++uidCount}`,
+    announce(text) { live.textContent = text; },
+  };
+  body.replaceChildren();
+  try {
+    w.controller = (await mod.mount(ctx)) || {};
+  } catch (err) {
+    body.textContent = `This widget failed to start: ${err.message}`;
+    w.controller = {};
+  }
+  body.removeAttribute('aria-busy');
+  fig.addEventListener('focusin', () => { state.active = w; });
+  fig.addEventListener('pointerdown', () => { state.active = w; });
+  state.widgets.push(w);
+}
+
+function scheduleWrite() {
+  clearTimeout(state.writeTimer);
+  state.writeTimer = setTimeout(writeURL, 120);
+}
+
+function writeURL() {
+  const params = new Map();
+  for (const w of state.widgets) {
+    for (const [key, spec] of Object.entries(w.schema)) {
+      const v = encode(spec, w.values[key]);
+      if (v !== null) params.set(`${w.id}.${key}`, v);
+    }
+  }
+  const hash = formatHash(state.slug, params);
+  if (location.hash !== hash) history.replaceState(null, '', hash);
+}
+
+function showNotes() {
+  const box = $('#url-notes');
+  if (!state.notes.length) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  const h = document.createElement('p');
+  h.innerHTML = '<strong>This link asked for settings the page cannot show, so it adjusted them:</strong>';
+  const ul = document.createElement('ul');
+  for (const n of state.notes) {
+    const li = document.createElement('li');
+    li.textContent = n;
+    ul.append(li);
+  }
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'link-button';
+  close.textContent = 'Dismiss';
+  close.addEventListener('click', () => { box.hidden = true; });
+  box.replaceChildren(h, ul, close);
+}
+
+function renderPager(slug) {
+  const i = index.lessons.findIndex((l) => l.slug === slug);
+  const pager = $('.pager');
+  pager.replaceChildren();
+  const link = (l, rel, text) => {
+    const a = document.createElement('a');
+    a.href = `#/${l.slug}`;
+    a.rel = rel;
+    a.className = `pager-${rel}`;
+    a.innerHTML = `<span class="pager-dir">${text}</span><span class="pager-title"></span>`;
+    a.lastChild.textContent = l.title;
+    pager.append(a);
+  };
+  if (i > 0) link(index.lessons[i - 1], 'prev', '← Previous lesson');
+  if (i >= 0 && i < index.lessons.length - 1) link(index.lessons[i + 1], 'next', 'Next lesson →');
+}
+
+// ---- Predict, then reveal -----------------------------------------------
+function wirePredictions() {
+  for (const sec of document.querySelectorAll('#lesson section.predict')) {
+    const button = $('.reveal-button', sec);
+    button.addEventListener('click', () => {
+      const chosen = $('input[type=radio]:checked', sec);
+      const verdict = $('.verdict', sec);
+      for (const input of sec.querySelectorAll('input[type=radio]')) {
+        input.closest('label').classList.toggle('is-correct', input.dataset.correct === 'true');
+      }
+      if (!chosen) verdict.textContent = 'You did not choose an answer; here is the explanation.';
+      else if (chosen.dataset.correct === 'true') verdict.textContent = 'Your prediction was right.';
+      else verdict.textContent = 'Not quite: the marked choice is the right one.';
+      verdict.className = 'verdict ' + (chosen ? (chosen.dataset.correct === 'true' ? 'ok' : 'bad') : '');
+      $('.reveal', sec).hidden = false;
+      button.setAttribute('aria-expanded', 'true');
+      button.disabled = true;
+    });
+  }
+}
+
+// ---- Checked exercises ----------------------------------------------------
+function parseNumber(s) {
+  const t = String(s).trim().replace(/,/g, '').replace(/%$/, '');
+  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return NaN;
+  return Number(t) / (String(s).trim().endsWith('%') ? 100 : 1);
+}
+
+function wireExercises() {
+  for (const sec of document.querySelectorAll('#lesson section.exercise')) {
+    const params = JSON.parse(sec.dataset.params || '{}');
+    const out = $('.exercise-result', sec);
+    $('form', sec).addEventListener('submit', async (e) => {
+      e.preventDefault();
+      const value = parseNumber($('input', sec).value);
+      let res;
+      if (!Number.isFinite(value)) {
+        res = { ok: false, message: 'Please enter a number, such as 0.5.' };
+      } else if (params.check) {
+        const [modName, fn] = String(params.check).split('.');
+        try {
+          const mod = await import(`./widgets/${modName}.js`);
+          res = await mod.checks[fn]({ value, params, bridge });
+        } catch (err) {
+          res = { ok: false, message: `The check failed: ${err.message}` };
+        }
+      } else {
+        const tol = Number(params.tolerance ?? 1e-9);
+        const ok = Math.abs(value - Number(params.answer)) <= tol * Math.max(1, Math.abs(Number(params.answer)));
+        res = { ok, message: ok ? (params.right || 'Correct.') : (params.wrong || 'Not yet: look again at the widget above.') };
+      }
+      out.textContent = (res.ok ? '✓ ' : '✗ ') + res.message;
+      out.className = 'exercise-result ' + (res.ok ? 'ok' : 'bad');
+    });
+  }
+}
+
+// ---- Presentation mode and keyboard ----------------------------------------
+const presentButton = $('#present-button');
+const keysDialog = $('#keys-dialog');
+
+function setPresenting(on) {
+  const w = state.active || state.widgets[0];
+  document.body.classList.toggle('presenting', on);
+  for (const f of document.querySelectorAll('figure.widget.is-presented')) f.classList.remove('is-presented');
+  presentButton.setAttribute('aria-pressed', String(on));
+  if (on && w) {
+    w.fig.classList.add('is-presented');
+    w.fig.scrollTop = 0;
+    w.fig.setAttribute('tabindex', '-1');
+    w.fig.focus({ preventScroll: true });
+  } else if (w) {
+    w.fig.scrollIntoView({ block: 'start' });
+  }
+}
+
+function moveActive(dir) {
+  if (!state.widgets.length) return;
+  const i = Math.max(0, state.widgets.indexOf(state.active));
+  state.active = state.widgets[(i + dir + state.widgets.length) % state.widgets.length];
+  if (document.body.classList.contains('presenting')) setPresenting(true);
+  else state.active.fig.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+}
+
+presentButton.addEventListener('click', () => setPresenting(!document.body.classList.contains('presenting')));
+$('#keys-button').addEventListener('click', () => keysDialog.showModal());
+
+document.addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey || keysDialog.open) return;
+  const t = e.target;
+  const typing = t.closest?.('input:not([type=range]):not([type=radio]):not([type=checkbox]), textarea, select, [contenteditable=""], [contenteditable=true]');
+  if (typing) return;
+  if (e.key === '?') { e.preventDefault(); keysDialog.showModal(); return; }
+  if (e.key === 'Escape' && document.body.classList.contains('presenting')) { setPresenting(false); return; }
+  if (e.key === 'Escape' && document.body.classList.contains('nav-open')) { navToggle.click(); navToggle.focus(); return; }
+  const onControl = t.closest?.('button, a, summary, input, [role=button]');
+  const c = state.active?.controller;
+  switch (e.key) {
+    case 'f': e.preventDefault(); setPresenting(!document.body.classList.contains('presenting')); break;
+    case ' ':
+      if (onControl || !c?.draw) return;
+      e.preventDefault(); c.draw(); break;
+    case 'r': if (c?.reset) { e.preventDefault(); c.reset(); } break;
+    case 'n': e.preventDefault(); moveActive(1); break;
+    case 'p': e.preventDefault(); moveActive(-1); break;
+    case 'ArrowRight': case 'ArrowLeft':
+      if (t.matches?.('input[type=range], input[type=radio]') || !c?.step) return;
+      e.preventDefault(); c.step(e.key === 'ArrowRight' ? 1 : -1); break;
+  }
+});
+
+// ---- Navigation -----------------------------------------------------------
+const navToggle = $('.nav-toggle');
+navToggle.addEventListener('click', () => {
+  const open = navToggle.getAttribute('aria-expanded') !== 'true';
+  navToggle.setAttribute('aria-expanded', String(open));
+  document.body.classList.toggle('nav-open', open);
+});
+$('#lesson-nav').addEventListener('click', (e) => {
+  if (e.target.closest('a')) { navToggle.setAttribute('aria-expanded', 'false'); document.body.classList.remove('nav-open'); }
+});
+window.addEventListener('hashchange', () => {
+  const { slug } = parseHash(location.hash);
+  // Our own replaceState never fires hashchange: this is a link or the user.
+  showLesson(location.hash, slug !== state.slug).catch(reportError);
+});
+$('.brand').addEventListener('click', (e) => { e.preventDefault(); location.hash = `#/${index.lessons[0].slug}`; });
+
+function reportError(err) {
+  const box = $('#url-notes');
+  box.hidden = false;
+  box.textContent = `Something went wrong: ${err.message}`;
+}
+
+showLesson(location.hash, false).catch(reportError);
+
+// Register the service worker after the first load, so precaching the site
+// for offline use never competes with the first lesson's download.
+if ('serviceWorker' in navigator && /^https?:$/.test(location.protocol)) {
+  const register = () => navigator.serviceWorker.register('sw.js').catch(() => {});
+  if (document.readyState === 'complete') register();
+  else window.addEventListener('load', register, { once: true });
+}

@@ -1,0 +1,98 @@
+// The page's state lives in the URL hash, so a link reproduces the exact
+// view: #/lesson-slug?widget.key=value&…  Values are validated against each
+// widget's schema; anything out of range is clamped (or replaced by the
+// default) and a visible note says what was changed. Nothing in a hash can
+// crash the page.
+
+/** parseHash(hash) → {slug, params: Map<string,string>} */
+export function parseHash(hash) {
+  const h = (hash || '').replace(/^#/, '');
+  const [path, query = ''] = h.split('?');
+  const slug = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  const params = new Map();
+  for (const part of query.split('&')) {
+    if (!part) continue;
+    const eq = part.indexOf('=');
+    const k = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
+    let v = '';
+    try { v = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1)); } catch { v = ''; }
+    if (params.size < 200) params.set(k, v);
+  }
+  return { slug: /^[a-z0-9-]{0,80}$/.test(slug) ? slug : '', params };
+}
+
+/** formatHash(slug, params) is the inverse of parseHash. */
+export function formatHash(slug, params) {
+  const q = [];
+  for (const [k, v] of params) q.push(`${encodeURIComponent(k)}=${encodeURIComponent(v).replace(/%2C/g, ',').replace(/%7C/g, '|')}`);
+  return `#/${slug}${q.length ? '?' + q.join('&') : ''}`;
+}
+
+const shown = (v) => (typeof v === 'number' ? String(+v.toPrecision(6)) : `"${String(v).slice(0, 40)}"`);
+
+/**
+ * coerce(spec, raw, name, notes) turns a URL or lesson value into a valid
+ * value of the schema entry spec, pushing a note when it had to change it.
+ * Kinds: number {min, max, digits}, int {min, max}, enum {values},
+ * list {min, max, minLength, maxLength} (comma-separated numbers),
+ * text {maxLength, pattern}.
+ */
+export function coerce(spec, raw, name, notes) {
+  const label = spec.label || name;
+  if (raw === undefined || raw === null || raw === '') return spec.default;
+  switch (spec.type) {
+    case 'number':
+    case 'int': {
+      let v = Number(raw);
+      if (!Number.isFinite(v)) {
+        notes.push(`${label}: ${shown(String(raw))} is not a number, so the default ${shown(spec.default)} is used.`);
+        return spec.default;
+      }
+      if (spec.type === 'int' && !Number.isInteger(v)) v = Math.round(v);
+      if (v < spec.min || v > spec.max) {
+        const c = Math.min(Math.max(v, spec.min), spec.max);
+        notes.push(`${label} = ${shown(v)} is outside ${shown(spec.min)} … ${shown(spec.max)}, so ${shown(c)} is used.`);
+        v = c;
+      }
+      if (spec.digits) v = +v.toPrecision(spec.digits);
+      return v;
+    }
+    case 'enum':
+      if (spec.values.includes(String(raw))) return String(raw);
+      notes.push(`${label}: ${shown(String(raw))} is not one of ${spec.values.join(', ')}, so ${shown(spec.default)} is used.`);
+      return spec.default;
+    case 'list': {
+      const parts = String(raw).split(',').slice(0, (spec.maxLength || 100) + 1);
+      const xs = parts.map(Number);
+      if (parts.length > (spec.maxLength || 100) || parts.length < (spec.minLength || 1) || xs.some((v) => !Number.isFinite(v))) {
+        notes.push(`${label}: the list was not ${spec.minLength || 1}–${spec.maxLength || 100} numbers, so the default is used.`);
+        return spec.default;
+      }
+      let clamped = false;
+      const out = xs.map((v) => {
+        const c = Math.min(Math.max(v, spec.min), spec.max);
+        if (c !== v) clamped = true;
+        return c;
+      });
+      if (clamped) notes.push(`${label}: values outside ${shown(spec.min)} … ${shown(spec.max)} were clamped.`);
+      return out;
+    }
+    case 'text': {
+      const s = String(raw).slice(0, spec.maxLength || 200);
+      if (spec.pattern && !spec.pattern.test(s)) {
+        notes.push(`${label}: ${shown(s)} is not valid here, so the default is used.`);
+        return spec.default;
+      }
+      return s;
+    }
+  }
+  return spec.default;
+}
+
+/** encode(spec, value) is the URL form of a value. */
+export function encode(spec, value) {
+  if (value === null || value === undefined) return null;
+  if (spec.type === 'list') return value.map((v) => String(+v.toPrecision(8))).join(',');
+  if (typeof value === 'number') return String(+value.toPrecision(spec.digits || 12));
+  return String(value);
+}

@@ -1,0 +1,97 @@
+// Small builders for labelled, keyboard-reachable controls shared by widgets.
+import { escapeHTML } from '../chart.js';
+
+/** logSlider maps a range input's 0…1000 positions to [min, max] on a log scale. */
+export function logSlider({ id, label, min, max, value, digits = 3, onInput, describe }) {
+  const wrap = document.createElement('div');
+  wrap.className = 'control control-slider';
+  const lmin = Math.log10(min), lmax = Math.log10(max);
+  const toPos = (v) => Math.round(((Math.log10(v) - lmin) / (lmax - lmin)) * 1000);
+  const fromPos = (p) => +Math.pow(10, lmin + (p / 1000) * (lmax - lmin)).toPrecision(digits);
+  wrap.innerHTML = `<label for="${id}">${label}</label>
+    <div class="slider-row"><input type="range" id="${id}" min="0" max="1000" step="1">
+    <output for="${id}" id="${id}-out"></output></div>`;
+  const input = wrap.querySelector('input');
+  const out = wrap.querySelector('output');
+  const show = (v) => {
+    out.textContent = describe ? describe(v) : String(v);
+    input.setAttribute('aria-valuetext', describe ? describe(v) : String(v));
+  };
+  const api = {
+    el: wrap, input,
+    get value() { return fromPos(+input.value); },
+    set(v) { input.value = String(toPos(v)); show(v); },
+  };
+  input.addEventListener('input', () => { const v = fromPos(+input.value); show(v); onInput(v); });
+  api.set(value);
+  return api;
+}
+
+export function select({ id, label, options, value, onChange, wide }) {
+  const wrap = document.createElement('div');
+  wrap.className = wide ? 'control control-wide' : 'control';
+  wrap.innerHTML = `<label for="${id}">${label}</label><select id="${id}">${options
+    .map(([v, text]) => `<option value="${escapeHTML(v)}">${escapeHTML(text)}</option>`).join('')}</select>`;
+  const s = wrap.querySelector('select');
+  s.value = value;
+  s.addEventListener('change', () => onChange(s.value));
+  return { el: wrap, input: s, set(v) { s.value = v; } };
+}
+
+export function numberInput({ id, label, value, min, max, step = 'any', onChange, hint, inline }) {
+  const wrap = document.createElement('div');
+  wrap.className = inline ? 'control control-inline' : 'control';
+  wrap.innerHTML = `<label for="${id}">${label}</label><input type="number" id="${id}" min="${min}" max="${max}" step="${step}" inputmode="decimal"${hint ? ` aria-describedby="${id}-hint"` : ''}>${hint ? `<span class="hint" id="${id}-hint">${hint}</span>` : ''}`;
+  const input = wrap.querySelector('input');
+  input.value = String(value);
+  input.addEventListener('change', () => {
+    const v = Number(input.value);
+    if (input.value.trim() === '' || !Number.isFinite(v)) { input.setAttribute('aria-invalid', 'true'); return; }
+    const c = Math.min(Math.max(v, min), max);
+    input.removeAttribute('aria-invalid');
+    if (c !== v) input.value = String(c);
+    onChange(c);
+  });
+  return { el: wrap, input, set(v) { input.value = String(v); } };
+}
+
+export function radios({ name, legend, options, value, onChange }) {
+  const fs = document.createElement('fieldset');
+  fs.className = 'control control-radios';
+  fs.innerHTML = `<legend>${legend}</legend>` + options.map(([v, html], i) =>
+    `<label class="radio"><input type="radio" name="${name}" value="${escapeHTML(v)}"${v === value ? ' checked' : ''}> <span>${html}</span></label>`).join('');
+  fs.addEventListener('change', (e) => onChange(e.target.value));
+  return { el: fs, set(v) { for (const r of fs.querySelectorAll('input')) r.checked = r.value === v; } };
+}
+
+export function button(text, onClick, { kbd, primary, label } = {}) {
+  const b = document.createElement('button');
+  b.type = 'button';
+  if (primary) b.className = 'primary';
+  b.innerHTML = escapeHTML(text) + (kbd ? ` <kbd aria-hidden="true">${escapeHTML(kbd)}</kbd>` : '');
+  if (label) b.setAttribute('aria-label', label);
+  if (kbd) b.setAttribute('aria-keyshortcuts', kbd === 'Space' ? 'Space' : kbd === '←' ? 'ArrowLeft' : kbd === '→' ? 'ArrowRight' : kbd);
+  b.addEventListener('click', onClick);
+  return b;
+}
+
+/**
+ * refresher runs an async job, coalescing calls that arrive while it runs.
+ * While work is pending, el.dataset.busy is set (tests wait for it to clear).
+ */
+export function refresher(job, el) {
+  let running = false, again = false;
+  return async function run() {
+    if (running) { again = true; return; }
+    running = true;
+    if (el) el.dataset.busy = '1';
+    try {
+      do { again = false; await job(); } while (again);
+    } finally {
+      running = false;
+      if (el) delete el.dataset.busy;
+    }
+  };
+}
+
+export const fmt = (v, d = 3) => (Number.isFinite(v) ? String(+v.toPrecision(d)) : '–');

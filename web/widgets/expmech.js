@@ -1,0 +1,202 @@
+// Lesson 1: the exponential mechanism on a finite candidate set. The page
+// shows the exact probabilities computed by core/mech next to a histogram of
+// seeded draws; ε, Δ, the data set, the scores and the parametrisation are
+// all controls, and the URL holds every one of them plus the seed and the
+// number of batches drawn, so a link reproduces the histogram bit for bit.
+import { BarChart, fmtInt, pct } from '../chart.js';
+import { datasets, datasetNames, scoresFor } from './datasets.js';
+import { logSlider, select, numberInput, radios, button, refresher, fmt } from './controls.js';
+
+export const schema = {
+  data: { type: 'enum', values: datasetNames, default: 'adult', label: 'data set' },
+  u: { type: 'list', min: -1e6, max: 1e6, maxLength: 64, default: null, label: 'edited scores' },
+  form: { type: 'enum', values: ['dp', 'article'], default: 'dp', label: 'parametrisation' },
+  eps: { type: 'number', min: 0.01, max: 20, default: 1, digits: 3, label: 'ε' },
+  delta: { type: 'number', min: 0.001, max: 10000, default: 1, digits: 4, label: 'Δ' },
+  batch: { type: 'enum', values: ['1', '10', '100', '1000', '10000'], default: '1000', label: 'draws per batch' },
+  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
+  step: { type: 'int', min: 0, max: 1000, default: 1, label: 'batches drawn' },
+};
+
+const MATH_DP = '<math><mrow><mi>Pr</mi><mo>[</mo><mi>r</mi><mo>]</mo><mo>∝</mo><mi>exp</mi><mo>⁡</mo><mrow><mo>(</mo><mfrac><mrow><mi>ε</mi><mo>·</mo><mi>u</mi><mo>(</mo><mi>r</mi><mo>)</mo></mrow><mrow><mn>2</mn><mi mathvariant="normal">Δ</mi></mrow></mfrac><mo>)</mo></mrow></mrow></math>';
+const MATH_ARTICLE = '<math><mrow><mi>Pr</mi><mo>[</mo><mi>r</mi><mo>]</mo><mo>∝</mo><mi>exp</mi><mo>⁡</mo><mrow><mo>(</mo><mi>ε</mi><mo>·</mo><mi>q</mi><mo>(</mo><mi>r</mi><mo>)</mo><mo>)</mo></mrow></mrow></math>';
+
+/** mechanismEpsilon returns the ε of the ε/(2Δ) form for the widget's values, converting the article's ε in core. */
+async function mechanismEpsilon(bridge, v) {
+  if (v.form === 'dp') return v.eps;
+  const r = await bridge.call('core', 'fromArticle', { epsilonArticle: v.eps, sensitivity: v.delta });
+  return r.epsilon;
+}
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const data = select({
+    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
+    options: datasetNames.map((n) => [n, datasets[n].label]),
+    onChange: (x) => { ctx.set('data', x); ctx.set('u', null); ctx.set('delta', datasets[x].delta); delta.set(datasets[x].delta); buildEditor(); refresh(); },
+  });
+  const form = radios({
+    name: ctx.uid('form'), legend: 'Formula on screen', value: v.form,
+    options: [['dp', 'Notebook: exp(ε·u/(2Δ)), ε-DP'], ['article', 'Article: exp(ε·q), 2εΔ-DP']],
+    onChange: async (x) => {
+      // Keep the same mechanism: only the number on the slider changes.
+      const e = await mechanismEpsilon(bridge, v);
+      const next = x === 'article' ? e / (2 * v.delta) : e;
+      ctx.set('form', x);
+      ctx.set('eps', Math.min(Math.max(+next.toPrecision(3), schema.eps.min), schema.eps.max));
+      eps.set(v.eps);
+      refresh();
+    },
+  });
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`,
+    onInput: (x) => { ctx.set('eps', x); refresh(); },
+  });
+  const delta = numberInput({
+    id: ctx.uid('delta'), label: 'Δ (sensitivity)', value: v.delta, min: schema.delta.min, max: schema.delta.max,
+    onChange: (x) => { ctx.set('delta', x); refresh(); },
+  });
+  const batch = select({
+    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
+    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
+    onChange: (x) => { ctx.set('batch', x); refresh(); },
+  });
+  const seed = numberInput({
+    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
+    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
+  });
+  controls.append(data.el, eps.el, form.el, delta.el, batch.el);
+
+  const formula = document.createElement('p');
+  formula.className = 'formula-line';
+
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const status = document.createElement('p');
+  status.className = 'draw-status';
+  const ctl = {
+    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
+    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
+    reset() { ctx.set('step', 0); refresh(); },
+  };
+  actions.append(
+    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
+    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
+    button('Reset', () => ctl.reset(), { kbd: 'r' }),
+    seed.el,
+    button('New seed', () => {
+      const s = crypto.getRandomValues(new Uint32Array(1))[0];
+      ctx.set('seed', s); seed.set(s); refresh();
+    }),
+    status,
+  );
+
+  const chartHost = document.createElement('div');
+  const chart = new BarChart(chartHost, { title: `${ctx.title}: share of draws and exact probability per candidate` });
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+
+  const editor = document.createElement('details');
+  editor.className = 'score-editor';
+  function buildEditor() {
+    const d = datasets[v.data];
+    const scores = scoresFor(v.data, v.u);
+    editor.innerHTML = `<summary>Edit the scores</summary><p class="hint">Change any score and watch the probabilities move. The edited scores are kept in the link.</p><div class="score-grid"></div>`;
+    const grid = editor.querySelector('.score-grid');
+    d.candidates.forEach((name, i) => {
+      const id = ctx.uid('u' + i);
+      const row = document.createElement('div');
+      row.className = 'score-row';
+      row.innerHTML = `<label for="${id}"></label><input type="number" id="${id}" step="any" inputmode="decimal">`;
+      row.querySelector('label').textContent = `u(${name})`;
+      const input = row.querySelector('input');
+      input.value = String(scores[i]);
+      input.addEventListener('change', () => {
+        const x = Number(input.value);
+        if (input.value.trim() === '' || !Number.isFinite(x)) { input.setAttribute('aria-invalid', 'true'); return; }
+        input.removeAttribute('aria-invalid');
+        const u = scoresFor(v.data, v.u).slice();
+        u[i] = Math.min(Math.max(x, schema.u.min), schema.u.max);
+        ctx.set('u', u);
+        refresh();
+      });
+      grid.append(row);
+    });
+    const restore = button('Restore the data set’s scores', () => { ctx.set('u', null); buildEditor(); refresh(); });
+    editor.append(restore);
+  }
+  buildEditor();
+
+  body.append(controls, formula, actions, error, chartHost, editor);
+
+  let renders = 0;
+  const refresh = refresher(async () => {
+    const d = datasets[v.data];
+    const scores = scoresFor(v.data, v.u);
+    const n = v.step * Number(v.batch);
+    try {
+      const epsilon = await mechanismEpsilon(bridge, v);
+      const req = { mechanism: 'exponential', scores: Float64Array.from(scores), epsilon, sensitivity: v.delta };
+      const [{ p }, { counts }] = await Promise.all([
+        bridge.call('core', 'probabilities', req),
+        bridge.call('core', 'draws', { ...req, slot: ctx.id, seed: v.seed, n }),
+      ]);
+      error.textContent = '';
+      formula.innerHTML = (v.form === 'dp' ? MATH_DP : MATH_ARTICLE) + ' <span class="formula-values"></span>';
+      formula.lastChild.textContent = v.form === 'dp'
+        ? `with ε = ${v.eps}, Δ = ${v.delta}: this is ε-differentially private, ε = ${v.eps}.`
+        : `with ε = ${v.eps}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
+      chart.update({
+        categories: d.candidates,
+        marks: Array.from(p),
+        bars: n > 0 ? Array.from(counts, (c) => c / n) : null,
+        counts: Array.from(counts),
+        total: n,
+        columns: [{ label: `Score u (${d.unit})`, values: scores, format: (x) => String(+x.toPrecision(6)) }],
+      });
+      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
+      ctx.announce(n > 0 ? `${fmtInt(n)} draws. ${d.candidates[argmax(p)]} has exact probability ${pct(p[argmax(p)])}.` : 'No draws yet.');
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return ctl;
+}
+
+function argmax(xs) {
+  let b = 0;
+  for (let i = 1; i < xs.length; i++) if (xs[i] > xs[b]) b = i;
+  return b;
+}
+
+/**
+ * Exercise checks. shareAt: the answer is an ε (of the ε/(2Δ) form) at which
+ * candidate `candidate` of data set `data` has exact probability within
+ * `tolerance` of `target`; core computes the probability.
+ */
+export const checks = {
+  async shareAt({ value, params, bridge }) {
+    const d = datasets[params.data || 'adult'];
+    const i = params.candidate || 0;
+    if (!(value >= 0.001 && value <= 1000)) return { ok: false, message: 'ε must be between 0.001 and 1000.' };
+    const { p } = await bridge.call('core', 'probabilities', {
+      mechanism: 'exponential', scores: Float64Array.from(d.scores), epsilon: value, sensitivity: params.delta || d.delta,
+    });
+    const target = params.target, tol = params.tolerance || 0.01;
+    const got = p[i];
+    if (Math.abs(got - target) <= tol) {
+      return { ok: true, message: `Right: at ε = ${value}, ${d.candidates[i]} is chosen with probability ${got.toFixed(3)}.` };
+    }
+    return {
+      ok: false,
+      message: `At ε = ${value}, ${d.candidates[i]} is chosen with probability ${got.toFixed(3)}, not ${target} ± ${tol}. Try a ${got < target ? 'larger' : 'smaller'} ε.`,
+    };
+  },
+};

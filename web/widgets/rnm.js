@@ -1,0 +1,118 @@
+// Lesson 2: report noisy max with three noise distributions side by side
+// with the exponential mechanism. Each panel shows core's exact output
+// probabilities and a histogram of seeded runs of the mechanism itself (the
+// noisy scores are really drawn; nothing is sampled from the exact table).
+import { BarChart, fmtInt } from '../chart.js';
+import { datasets, datasetNames } from './datasets.js';
+import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
+
+export const schema = {
+  data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
+  eps: { type: 'number', min: 0.01, max: 20, default: 1, digits: 3, label: 'ε' },
+  batch: { type: 'enum', values: ['10', '100', '1000', '10000'], default: '1000', label: 'draws per batch' },
+  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
+  step: { type: 'int', min: 0, max: 200, default: 1, label: 'batches drawn' },
+};
+
+export const panels = [
+  { mechanism: 'exponential', title: 'Exponential mechanism', detail: 'weights exp(ε·u/(2Δ))' },
+  { mechanism: 'report-noisy-max-laplace', title: 'Report noisy max, Laplace noise', detail: 'noise scale Δ/ε' },
+  { mechanism: 'report-noisy-max-gumbel', title: 'Report noisy max, Gumbel noise', detail: 'noise scale 2Δ/ε' },
+  { mechanism: 'permute-and-flip', title: 'Report noisy max, exponential noise', detail: 'noise scale 2Δ/ε: permute-and-flip' },
+];
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const data = select({
+    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
+    options: datasetNames.map((n) => [n, datasets[n].label]),
+    onChange: (x) => { ctx.set('data', x); refresh(); },
+  });
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'ε (epsilon), shared by all four', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`,
+    onInput: (x) => { ctx.set('eps', x); refresh(); },
+  });
+  const batch = select({
+    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
+    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
+    onChange: (x) => { ctx.set('batch', x); refresh(); },
+  });
+  const seed = numberInput({
+    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
+    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
+  });
+  controls.append(data.el, eps.el, batch.el);
+
+  const ctl = {
+    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
+    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
+    reset() { ctx.set('step', 0); refresh(); },
+  };
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const status = document.createElement('p');
+  status.className = 'draw-status';
+  actions.append(
+    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
+    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
+    button('Reset', () => ctl.reset(), { kbd: 'r' }),
+    seed.el,
+    status,
+  );
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+
+  const grid = document.createElement('div');
+  grid.className = 'small-multiples';
+  const charts = panels.map((pnl) => {
+    const cell = document.createElement('section');
+    cell.className = 'panel';
+    const hid = ctx.uid('panel');
+    cell.setAttribute('aria-labelledby', hid);
+    cell.innerHTML = `<h4 id="${hid}">${pnl.title}<span class="panel-detail">${pnl.detail}</span></h4><p class="panel-stat"></p>`;
+    const host = document.createElement('div');
+    cell.append(host);
+    grid.append(cell);
+    return { pnl, chart: new BarChart(host, { title: `${pnl.title} (${pnl.detail}): share of draws and exact probability`, compact: true }), stat: cell.querySelector('.panel-stat') };
+  });
+  body.append(controls, actions, error, grid);
+
+  let renders = 0;
+  const refresh = refresher(async () => {
+    const d = datasets[v.data];
+    const n = v.step * Number(v.batch);
+    try {
+      const results = await Promise.all(charts.map(async ({ pnl }) => {
+        const req = { mechanism: pnl.mechanism, scores: Float64Array.from(d.scores), epsilon: v.eps, sensitivity: d.delta };
+        const [{ p }, { counts }] = await Promise.all([
+          bridge.call('core', 'probabilities', req),
+          bridge.call('core', 'draws', { ...req, slot: `${ctx.id}:${pnl.mechanism}`, seed: v.seed, n }),
+        ]);
+        return { p: Array.from(p), counts: Array.from(counts) };
+      }));
+      error.textContent = '';
+      const ref = results[0].p;
+      results.forEach((r, k) => {
+        const tv = 0.5 * r.p.reduce((s, x, i) => s + Math.abs(x - ref[i]), 0);
+        charts[k].stat.textContent = k === 0 ? 'The reference: exact probabilities of the exponential mechanism.'
+          : `Total variation distance from the exponential mechanism: ${fmt(tv, 2)}`;
+        charts[k].chart.update({
+          categories: d.candidates, marks: r.p, counts: r.counts, total: n,
+          bars: n > 0 ? r.counts.map((c) => c / n) : null,
+        });
+      });
+      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws each · seed ${v.seed}`;
+      ctx.announce(`${fmtInt(n)} draws of each mechanism at ε = ${v.eps}.`);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return ctl;
+}
