@@ -19,41 +19,43 @@
 package main
 
 import (
-	"encoding/binary"
-	"math"
 	"syscall/js"
 
 	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
 var b = bridge.New()
 
-func main() {
-	api := js.Global().Get("Object").New()
-	export(api, "probabilities", func(a js.Value) (map[string]any, error) {
+func main() { jsio.Serve("dpplay_core", "core") }
+
+// Lessons 1 and 2. Further lessons register their methods in files of their
+// own beside this one.
+func init() {
+	jsio.Register("probabilities", func(a js.Value) (map[string]any, error) {
 		p, err := b.Probabilities(request(a))
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"p": toJS(p)}, nil
+		return map[string]any{"p": jsio.ToJS(p)}, nil
 	})
-	export(api, "draws", func(a js.Value) (map[string]any, error) {
+	jsio.Register("draws", func(a js.Value) (map[string]any, error) {
 		c, err := b.Draws(a.Get("slot").String(), request(a), uint64(a.Get("seed").Float()), a.Get("n").Int())
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"counts": toJS(c)}, nil
+		return map[string]any{"counts": jsio.ToJS(c)}, nil
 	})
-	export(api, "fromArticle", func(a js.Value) (map[string]any, error) {
+	jsio.Register("fromArticle", func(a js.Value) (map[string]any, error) {
 		e, err := bridge.FromArticle(a.Get("epsilonArticle").Float(), a.Get("sensitivity").Float())
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"epsilon": e}, nil
 	})
-	export(api, "account", func(a js.Value) (map[string]any, error) {
+	jsio.Register("account", func(a js.Value) (map[string]any, error) {
 		labels := a.Get("labels")
-		eps, del := fromJS(a.Get("epsilons")), fromJS(a.Get("deltas"))
+		eps, del := jsio.FromJS(a.Get("epsilons")), jsio.FromJS(a.Get("deltas"))
 		charges := make([]bridge.Charge, len(eps))
 		for i := range charges {
 			charges[i] = bridge.Charge{Label: labels.Index(i).String(), Epsilon: eps[i]}
@@ -74,78 +76,23 @@ func main() {
 			errs[i] = l.Errors[i]
 		}
 		return map[string]any{
-			"accepted":  toJS(acc),
+			"accepted":  jsio.ToJS(acc),
 			"errors":    errs,
-			"spent":     toJS([]float64{l.SpentEpsilon, l.SpentDelta}),
-			"remaining": toJS([]float64{l.RemainingEpsilon, l.RemainingDelta}),
+			"spent":     jsio.ToJS([]float64{l.SpentEpsilon, l.SpentDelta}),
+			"remaining": jsio.ToJS([]float64{l.RemainingEpsilon, l.RemainingDelta}),
 		}, nil
 	})
-	js.Global().Set("dpplay_core", api)
-	if ready := js.Global().Get("dpplayReady"); ready.Type() == js.TypeFunction {
-		ready.Invoke("core")
-	}
-	select {}
-}
-
-// export wraps f so that a Go error or panic becomes {error: message}: a
-// bad request must never take the worker down.
-func export(api js.Value, name string, f func(js.Value) (map[string]any, error)) {
-	api.Set(name, js.FuncOf(func(_ js.Value, args []js.Value) (result any) {
-		defer func() {
-			if r := recover(); r != nil {
-				result = map[string]any{"error": name + ": internal error"}
-			}
-		}()
-		arg := js.Undefined()
-		if len(args) > 0 {
-			arg = args[0]
-		}
-		out, err := f(arg)
-		if err != nil {
-			return map[string]any{"error": err.Error()}
-		}
-		return out
-	}))
 }
 
 func request(a js.Value) bridge.Request {
 	q := bridge.Request{
 		Mechanism:   a.Get("mechanism").String(),
-		Scores:      fromJS(a.Get("scores")),
+		Scores:      jsio.FromJS(a.Get("scores")),
 		Epsilon:     a.Get("epsilon").Float(),
 		Sensitivity: a.Get("sensitivity").Float(),
 	}
 	if m := a.Get("measure"); m.Truthy() {
-		q.Measure = fromJS(m)
+		q.Measure = jsio.FromJS(m)
 	}
 	return q
-}
-
-var uint8Array = js.Global().Get("Uint8Array")
-var float64Array = js.Global().Get("Float64Array")
-
-// fromJS copies a Float64Array (or any typed array of float64) into Go.
-func fromJS(v js.Value) []float64 {
-	if !v.Truthy() {
-		return nil
-	}
-	n := v.Get("length").Int()
-	raw := make([]byte, 8*n)
-	js.CopyBytesToGo(raw, uint8Array.New(v.Get("buffer"), v.Get("byteOffset"), 8*n))
-	xs := make([]float64, n)
-	for i := range xs {
-		xs[i] = math.Float64frombits(binary.LittleEndian.Uint64(raw[8*i:]))
-	}
-	return xs
-}
-
-// toJS copies xs into a new Float64Array.
-func toJS(xs []float64) js.Value {
-	raw := make([]byte, 8*len(xs))
-	for i, x := range xs {
-		binary.LittleEndian.PutUint64(raw[8*i:], math.Float64bits(x))
-	}
-	u := uint8Array.New(len(raw))
-	js.CopyBytesToJS(u, raw)
-	return float64Array.New(u.Get("buffer"))
 }
