@@ -109,8 +109,20 @@ func (a *Alias) Fill(r *mrand.Rand, counts []int, n int) error {
 	if n < 0 {
 		return validate.Errorf("draws", "must be ≥ 0, got %d", n)
 	}
-	for i := 0; i < n; i++ {
+	// Two tallies, alternated: consecutive draws of the same outcome (the
+	// usual case, a likely winner) would otherwise wait on each other's
+	// increment of one memory word.
+	other := make([]int, len(counts))
+	i := 0
+	for ; i+1 < n; i += 2 {
 		counts[a.pick(r.Uint64())]++
+		other[a.pick(r.Uint64())]++
+	}
+	if i < n {
+		counts[a.pick(r.Uint64())]++
+	}
+	for k, c := range other {
+		counts[k] += c
 	}
 	return nil
 }
