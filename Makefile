@@ -60,13 +60,22 @@ WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
 .PHONY: site serve test-e2e bench-web
 
-build/core.wasm: $(shell find core wasm -name '*.go' 2>/dev/null) go.mod
-	@mkdir -p build
-	$(WASM_BUILD) -o $@ ./wasm/core
+# Every wasm/<name>/main.go is a module, built to build/<name>.wasm and
+# published as dist/wasm/<name>.wasm; the page loads all but core on demand.
+WASM_MODULES := $(patsubst wasm/%/main.go,%,$(wildcard wasm/*/main.go))
+GO_SOURCES := $(shell find . -name '*.go' -not -path './node_modules/*' -not -path './worker/*' 2>/dev/null) go.mod
 
-site: build/core.wasm
+build/%.wasm: $(GO_SOURCES)
+	@mkdir -p build
+	$(WASM_BUILD) -o $@ ./wasm/$*
+
+comma := ,
+empty :=
+space := $(empty) $(empty)
+site: $(WASM_MODULES:%=build/%.wasm)
 	$(GO) run ./cmd/dpplay site -lessons lessons -web web -out dist \
-	  -wasm core=build/core.wasm -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js
+	  -wasm $(subst $(space),$(comma),$(foreach m,$(WASM_MODULES),$(m)=build/$(m).wasm)) \
+	  -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js
 
 serve: site
 	$(GO) run ./cmd/dpplay serve -dir dist -addr $(ADDR)
@@ -74,7 +83,7 @@ serve: site
 test: test-e2e
 test-e2e: site
 	scripts/setup.sh
-	node --test --test-concurrency=1 e2e/web/
+	node --test --test-concurrency=1 e2e/web/ e2e/figures.test.mjs e2e/machine.test.mjs
 
 bench: bench-web
 bench-web: site

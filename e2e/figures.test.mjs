@@ -34,15 +34,9 @@ test('Export figure renders the widget state as SVG, PNG and PDF, identical to t
   const errors = watch(page);
   await page.goto(server.url + '#/exponential-mechanism?meet.eps=0.7&meet.seed=42&meet.step=3');
   await ready(page, 'exponential-mechanism');
-  // The page's own "Export figure" hook, if the shell has one; otherwise
-  // attach the control the way the shell would (web/export.js).
+  // The shell attaches "Export figure" to every widget.
   const fig = page.locator('figure.widget[data-id="meet"]');
-  if (await fig.locator('.export-figure').count() === 0) {
-    await page.evaluate(async () => {
-      const { attachExport } = await import('./export.js');
-      attachExport(document.querySelector('figure.widget[data-id="meet"]'));
-    });
-  }
+  await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
   const spec = await page.evaluate(async () => (await import('./export.js')).pageSpec(location.hash, 'meet'));
   assert.match(spec, /lesson=1/);
   assert.match(spec, /eps=0.7/);

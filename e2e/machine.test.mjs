@@ -37,22 +37,17 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
   const errors = watch(page);
   const requests = [];
   page.on('request', (r) => requests.push(r.url()));
-  await page.goto(server.url + '#/report-noisy-max');
-  await ready(page, 'report-noisy-max');
-  assert.ok(!requests.some((u) => u.includes('machine')), 'the machine must not load before the button is pressed');
+  await page.goto(server.url + '#/exponential-mechanism');
+  await ready(page, 'exponential-mechanism');
+  assert.ok(!requests.some((u) => /machine\.(wasm|html)/.test(u)), 'the machine must not load before the button is pressed');
 
-  // The lesson's own hook, if the shell has one; otherwise mount the helper
-  // the way a lesson widget would (web/machine.js).
-  await page.evaluate(async () => {
-    const { startMachine } = await import('./machine.js');
-    const host = document.createElement('div');
-    host.id = 'machine-host';
-    document.querySelector('figure.widget').after(host);
-    window.machine = startMachine(host, {
-      mechanisms: ['exponential', 'report-noisy-max-laplace'], scores: [21, 27, 25, 12, 18],
-      labels: ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'], epsilon: 1, sensitivity: 1, seed: 7, speed: 250,
-    });
-  });
+  // Lesson 1's machine widget (meeting days; exponential mechanism beside
+  // report noisy max with Laplace noise). Name its host for the checks below.
+  const host = page.locator('figure.widget[data-id="machine"] .machine-host');
+  await host.waitFor({ state: 'attached', timeout: 10000 });
+  await host.evaluate((el) => { el.id = 'machine-host'; });
+  await host.scrollIntoViewIfNeeded();
+  await page.evaluate(() => { window.machine = document.getElementById('machine-host').machine; });
   await page.locator('#machine-host button.machine-start').click();
   await page.waitForFunction(() => document.getElementById('machine-host').dataset.firstBallMs, null, { timeout: 30000 });
   const pressToFirstBall = Number(await page.locator('#machine-host').getAttribute('data-first-ball-ms'));

@@ -126,6 +126,9 @@ async function mountWidget(fig, params) {
     w.controller = {};
   }
   body.removeAttribute('aria-busy');
+  // "Export figure" renders the same state with the Go figures package; its
+  // module (and the several-MB wasm behind it) loads only when asked.
+  if (!mod.noExport) import('./export.js').then((m) => m.attachExport(fig)).catch(() => {});
   fig.addEventListener('focusin', () => { state.active = w; });
   fig.addEventListener('pointerdown', () => { state.active = w; });
   state.widgets.push(w);

@@ -1,7 +1,8 @@
-// Service worker: precaches the whole site on the first visit, so every
-// lesson works offline afterwards (lecture-hall Wi-Fi fails). The build
-// fills in VERSION (a hash of all files) and ASSETS (every file, relative to
-// this script), so a new build replaces the cache in one step.
+// Service worker: precaches the site on the first visit, so every lesson
+// works offline afterwards (lecture-hall Wi-Fi fails). The build fills in
+// VERSION (a hash of all files) and ASSETS (every file but the lazy wasm
+// modules, relative to this script), so a new build replaces the cache in
+// one step.
 const VERSION = '__DPPLAY_VERSION__';
 const ASSETS = ["__DPPLAY_ASSETS__"];
 const CACHE = `dpplay-${VERSION}`;
@@ -34,7 +35,11 @@ self.addEventListener('fetch', (event) => {
     const hit = await cache.match(req, { ignoreSearch: true });
     if (hit) return hit;
     try {
-      return await fetch(req);
+      const res = await fetch(req);
+      // Lazy modules (figures, machine, heavy lessons) are left out of the
+      // precache; keep each one after its first use so it works offline too.
+      if (res.ok && url.pathname.endsWith('.wasm')) await cache.put(req, res.clone());
+      return res;
     } catch (err) {
       if (req.mode === 'navigate') {
         const shell = await cache.match('./');

@@ -161,7 +161,9 @@ func Build(o Options) (Result, error) {
 	version := hex.EncodeToString(h.Sum(nil))[:12]
 	assets := []string{"./"}
 	for _, n := range names {
-		assets = append(assets, n)
+		if !lazyModule(n) {
+			assets = append(assets, n)
+		}
 	}
 	assetsJSON, _ := json.Marshal(assets)
 	if !bytes.Contains(sw, []byte(versionMark)) || !bytes.Contains(sw, []byte(assetsMark)) {
@@ -233,4 +235,12 @@ func prepareOut(out string) error {
 		}
 	}
 	return nil
+}
+
+// lazyModule reports whether a built file is a WebAssembly module other than
+// the first-load core: the figures, machine and heavy-lesson modules are
+// several MB each, so the service worker caches them on first use instead
+// of downloading all of them on a student's first visit.
+func lazyModule(name string) bool {
+	return strings.HasPrefix(name, "wasm/") && strings.HasSuffix(name, ".wasm") && name != "wasm/core.wasm"
 }

@@ -215,11 +215,12 @@ func TestBuild(t *testing.T) {
 		"web/widgets/helper.js":    "export const x = 1;",
 		"web/widgets/unused.js":    "",
 		"build/core.wasm":          "\x00asm",
+		"build/figures.wasm":       "\x00asm figures",
 		"go/lib/wasm/wasm_exec.js": "// go",
 	})
 	out := filepath.Join(dir, "dist")
 	opt := Options{Lessons: filepath.Join(dir, "lessons"), Web: filepath.Join(dir, "web"), Out: out,
-		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js")}
+		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm"), "figures": filepath.Join(dir, "build/figures.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js")}
 	res, err := Build(opt)
 	if err != nil {
 		t.Fatal(err)
@@ -248,6 +249,12 @@ func TestBuild(t *testing.T) {
 	if !strings.Contains(sw, res.Version) || !strings.Contains(sw, `"lessons/b.html"`) || !strings.Contains(sw, `"wasm/core.wasm"`) || !strings.Contains(sw, `"./"`) {
 		t.Errorf("sw.js does not precache the site: %s", sw)
 	}
+	// Lazy modules are published but left for the service worker to cache
+	// on first use: they are several MB each.
+	if strings.Contains(sw, "figures.wasm") {
+		t.Errorf("sw.js precaches a lazy module: %s", sw)
+	}
+	read("wasm/figures.wasm")
 	read("lessons/a.html")
 	read("wasm_exec.js")
 	// A second build replaces the first; the version changes with content.

@@ -1,0 +1,40 @@
+// The sampling machine (issue 8): balls drop one draw at a time into the
+// candidates' bins, with the exact probability drawn across each bin. It is
+// a separate ebiten module on its own page (machine.html), loaded into an
+// iframe only when the student presses "Start the machine"; this widget only
+// holds its settings and hands them over.
+import { startMachine } from '../machine.js';
+import { datasets, datasetNames } from './datasets.js';
+import { logSlider } from './controls.js';
+
+// The machine draws its own picture; there is no figure to export.
+export const noExport = true;
+
+export const schema = {
+  data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
+  second: { type: 'enum', values: ['none', 'report-noisy-max-laplace', 'permute-and-flip'], default: 'report-noisy-max-laplace', label: 'second mechanism' },
+  eps: { type: 'number', min: 0.01, max: 10, default: 1, digits: 3, label: 'ε' },
+  seed: { type: 'int', min: 0, max: 2 ** 31, default: 7, label: 'seed' },
+};
+
+export function mount(ctx) {
+  const v = ctx.values;
+  const d = datasets[v.data];
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`,
+    onInput: (x) => { ctx.set('eps', x); machine.update({ epsilon: x }); },
+  });
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  controls.append(eps.el);
+  const host = document.createElement('div');
+  host.className = 'machine-host';
+  ctx.body.append(controls, host);
+  const mechanisms = v.second === 'none' ? ['exponential'] : ['exponential', v.second];
+  const machine = startMachine(host, {
+    mechanisms, scores: d.scores, labels: d.candidates, epsilon: v.eps, sensitivity: d.delta, seed: v.seed,
+  });
+  host.machine = machine; // the controller, for scripts and tests
+  return { destroy() { machine.destroy(); } };
+}
