@@ -3,12 +3,10 @@ package main
 import (
 	"encoding/json"
 	"io"
-	mrand "math/rand/v2"
 	"strconv"
 	"strings"
 
 	"github.com/dpplay/dpplay/core/market"
-	"github.com/dpplay/dpplay/core/rng"
 )
 
 func init() {
@@ -174,31 +172,4 @@ func parseGrid(s string) ([]float64, error) {
 		return g, nil
 	}
 	return parseNumberList("-prices", s)
-}
-
-// parseNumberList reads a comma-separated list of numbers.
-func parseNumberList(flagName, s string) ([]float64, error) {
-	parts := strings.Split(s, ",")
-	out := make([]float64, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return nil, usagef("%s: entry %d, %q, is not a number", flagName, i+1, p)
-		}
-		out[i] = v
-	}
-	return out, nil
-}
-
-// seededOrCrypto returns a seeded generator for a given -seed, or the
-// cryptographic source when the flag is empty.
-func seededOrCrypto(seed string) (*mrand.Rand, *uint64, error) {
-	if seed == "" {
-		return rng.Crypto(), nil, nil
-	}
-	s, err := strconv.ParseUint(seed, 10, 64)
-	if err != nil {
-		return nil, nil, usagef("-seed must be a whole number from 0 to 2^64−1, got %q", seed)
-	}
-	return rng.Seeded(s), &s, nil
 }

@@ -3,11 +3,9 @@ package main
 import (
 	"encoding/json"
 	"io"
-	"strconv"
 	"strings"
 
 	"github.com/dpplay/dpplay/core/mech"
-	"github.com/dpplay/dpplay/core/rng"
 )
 
 func init() {
@@ -43,13 +41,13 @@ func runSample(args []string, stdout io.Writer) error {
 	if *scores == "" {
 		return usagef("-scores is required")
 	}
-	u, err := parseFloats("-scores", *scores)
+	u, err := parseNumberList("-scores", *scores)
 	if err != nil {
 		return err
 	}
 	var mu []float64
 	if *measure != "" {
-		if mu, err = parseFloats("-measure", *measure); err != nil {
+		if mu, err = parseNumberList("-measure", *measure); err != nil {
 			return err
 		}
 	}
@@ -57,14 +55,11 @@ func runSample(args []string, stdout io.Writer) error {
 		return usagef("-draws must be ≥ 0, got %d", *draws)
 	}
 	res := sampleResult{Mechanism: *name, Scores: u, Measure: mu, Epsilon: *eps, Sensitivity: *sen, Draws: *draws}
-	r := rng.Crypto()
-	if *seed != "" {
-		s, err := strconv.ParseUint(*seed, 10, 64)
-		if err != nil {
-			return usagef("-seed must be a whole number from 0 to 2^64−1, got %q", *seed)
-		}
-		res.Seed, r = &s, rng.Seeded(s)
+	r, seedp, err := seededOrCrypto(*seed)
+	if err != nil {
+		return err
 	}
+	res.Seed = seedp
 	m, err := mech.New(*name, mech.Config{Scores: u, Epsilon: *eps, Sensitivity: *sen, Measure: mu})
 	if err != nil {
 		return usagef("%v", err)
@@ -75,18 +70,4 @@ func runSample(args []string, stdout io.Writer) error {
 	res.Probabilities, res.LogProbabilities = m.Probabilities(), m.LogProbabilities()
 	enc := json.NewEncoder(stdout)
 	return enc.Encode(res)
-}
-
-// parseFloats reads a comma-separated list of numbers.
-func parseFloats(flagName, s string) ([]float64, error) {
-	parts := strings.Split(s, ",")
-	out := make([]float64, len(parts))
-	for i, p := range parts {
-		v, err := strconv.ParseFloat(strings.TrimSpace(p), 64)
-		if err != nil {
-			return nil, usagef("%s: entry %d, %q, is not a number", flagName, i+1, p)
-		}
-		out[i] = v
-	}
-	return out, nil
 }
