@@ -1,0 +1,173 @@
+// Line charts in SVG for curves over a parameter (lesson 6: expected score
+// loss against ε). Like web/chart.js: an accessible name and description, a
+// data-table view of the same numbers, and a redraw at the container's real
+// pixel width. Series are told apart by colour, dash pattern and marker
+// shape, and each is named in a legend, so colour is never the only cue.
+import { escapeHTML } from '../chart.js';
+
+const SVG = 'http://www.w3.org/2000/svg';
+let count = 0;
+
+function el(name, attrs = {}, text) {
+  const e = document.createElementNS(SVG, name);
+  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
+  if (text !== undefined) e.textContent = text;
+  return e;
+}
+
+const DASHES = ['', '7 4', '2 4', '10 3 2 3'];
+const fmt = (v, d = 3) => (Number.isFinite(v) ? String(+v.toPrecision(d)) : '–');
+
+function marker(kind, cx, cy, r) {
+  switch (kind % 4) {
+    case 0: return el('circle', { cx, cy, r });
+    case 1: return el('rect', { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r });
+    case 2: return el('path', { d: `M${cx} ${cy - r * 1.2}L${cx + r * 1.1} ${cy + r * 0.8}L${cx - r * 1.1} ${cy + r * 0.8}Z` });
+    default: return el('path', { d: `M${cx} ${cy - r * 1.2}L${cx + r * 1.2} ${cy}L${cx} ${cy + r * 1.2}L${cx - r * 1.2} ${cy}Z` });
+  }
+}
+
+function niceTicks(max) {
+  if (!(max > 0)) return { top: 1, step: 0.25 };
+  const raw = max / 4, p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((st) => st >= raw);
+  return { top: Math.ceil(max / step - 1e-9) * step, step };
+}
+
+function linearTicks(lo, hi) {
+  const { step } = niceTicks((hi - lo) * 0.8);
+  const out = [];
+  for (let t = Math.ceil(lo / step - 1e-9) * step; t <= hi + 1e-9 * step; t += step) out.push(+t.toPrecision(10));
+  return out;
+}
+
+export class LineChart {
+  /**
+   * opts.title: accessible name; opts.xLabel, opts.yLabel: axis names;
+   * opts.logX: logarithmic x axis; opts.steps: draw step functions; opts.describe(data): the description.
+   */
+  constructor(host, opts) {
+    this.id = `line-${++count}`;
+    this.opts = Object.assign({ xLabel: 'x', yLabel: 'y', logX: false }, opts);
+    host.classList.add('chart', 'line-chart');
+    this.svgBox = document.createElement('div');
+    this.svgBox.className = 'chart-svg';
+    this.details = document.createElement('details');
+    this.details.className = 'data-table';
+    this.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(this.opts.title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
+    host.append(this.svgBox, this.details);
+    this.width = 0;
+    this.data = null;
+    this.ro = new ResizeObserver(() => {
+      const w = Math.round(this.svgBox.clientWidth);
+      if (w > 0 && w !== this.width) { this.width = w; this.render(); }
+    });
+    this.ro.observe(this.svgBox);
+  }
+
+  /**
+   * data: {x: [values], xMin, xMax (optional axis range), series: [{label, short, values}] (short: legend text on narrow screens), marker: x value to draw a
+   * vertical rule at (or null), markerLabel, yMax (optional fixed y range)}.
+   */
+  update(data) {
+    this.data = data;
+    this.render();
+    this.renderTable();
+  }
+
+  render() {
+    if (!this.data || !this.width) return;
+    const { x: xs, series } = this.data;
+    const W = this.width;
+    const fs = parseFloat(getComputedStyle(this.svgBox).fontSize) || 16;
+    const small = fs * 0.85;
+    const narrow = W < 560;
+    const legendRows = narrow ? series.length : Math.ceil(series.length / 2);
+    const legendH = legendRows * fs * 1.5 + fs * 0.4;
+    const left = fs * 3.6, right = W - fs * 1.2;
+    const top = legendH + fs * 0.8;
+    const plotH = Math.round(Math.min(Math.max(W * 0.45, 220), 360));
+    const H = top + plotH + fs * 3.2;
+    const lx = (v) => (this.opts.logX ? Math.log10(v) : v);
+    const lo = this.data.xMin ?? xs[0], hi = this.data.xMax ?? xs[xs.length - 1];
+    const x0 = lx(lo), x1 = lx(hi);
+    const px = (v) => left + ((lx(v) - x0) / (x1 - x0 || 1)) * (right - left);
+    const all = series.flatMap((s) => s.values).filter(Number.isFinite);
+    const { top: ymax, step } = this.data.yMax ? { top: this.data.yMax, step: this.data.yMax / 4 } : niceTicks(Math.max(...all, 0) * 1.02);
+    const py = (v) => top + plotH * (1 - Math.min(Math.max(v / ymax, 0), 1));
+
+    const svg = el('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${this.id}-t ${this.id}-d` });
+    svg.append(el('title', { id: `${this.id}-t` }, this.opts.title));
+    svg.append(el('desc', { id: `${this.id}-d` }, this.opts.describe ? this.opts.describe(this.data) : ''));
+
+    const lg = el('g', { class: 'legend', 'aria-hidden': 'true' });
+    series.forEach((s, i) => {
+      const col = narrow ? 0 : i % 2, row = narrow ? i : Math.floor(i / 2);
+      const gx = (narrow ? fs * 0.4 : left) + col * (right - left) / 2, gy = fs * 0.3 + row * fs * 1.5 + fs * 0.6;
+      lg.append(el('line', { x1: gx, x2: gx + fs * 2.2, y1: gy, y2: gy, class: `series s${i}`, 'stroke-dasharray': DASHES[i % 4] }));
+      const m = marker(i, gx + fs * 1.1, gy, fs * 0.3);
+      m.setAttribute('class', `series-mark s${i}`);
+      lg.append(m);
+      lg.append(el('text', { x: gx + fs * 2.7, y: gy + small * 0.35, class: 'legend-text', 'font-size': small }, narrow && s.short ? s.short : s.label));
+    });
+    svg.append(lg);
+
+    const grid = el('g', { class: 'grid', 'aria-hidden': 'true' });
+    for (let t = 0; t <= ymax + 1e-12; t += step) {
+      grid.append(el('line', { x1: left, x2: right, y1: py(t), y2: py(t) }));
+      grid.append(el('text', { x: left - fs * 0.4, y: py(t) + small * 0.35, 'text-anchor': 'end', 'font-size': small }, fmt(t)));
+    }
+    const xt = this.opts.logX
+      ? [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100].filter((t) => t >= lo * 0.999 && t <= hi * 1.001)
+      : linearTicks(lo, hi);
+    const minGap = fs * 2.2;
+    let lastX = -Infinity;
+    for (const t of xt) {
+      const X = px(t);
+      grid.append(el('line', { x1: X, x2: X, y1: top, y2: top + plotH }));
+      if (X - lastX >= minGap) {
+        grid.append(el('text', { x: X, y: top + plotH + fs * 1.2, 'text-anchor': 'middle', 'font-size': small }, fmt(t)));
+        lastX = X;
+      }
+    }
+    grid.append(el('text', { x: (left + right) / 2, y: top + plotH + fs * 2.6, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label' }, this.opts.xLabel));
+    const yl = el('text', { x: fs * 0.9, y: top + plotH / 2, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label', transform: `rotate(-90 ${fs * 0.9} ${top + plotH / 2})` }, this.opts.yLabel);
+    grid.append(yl);
+    svg.append(grid);
+
+    const lines = el('g', { 'aria-hidden': 'true' });
+    const every = Math.max(1, Math.round(xs.length / 8));
+    series.forEach((s, i) => {
+      const d = this.opts.steps
+        // A step function (a CDF): flat until the next x, then a jump.
+        ? xs.map((v, k) => (k ? `H${px(v).toFixed(1)}V${py(s.values[k]).toFixed(1)}` : `M${px(v).toFixed(1)} ${py(s.values[k]).toFixed(1)}`)).join('') + `H${px(hi).toFixed(1)}`
+        : xs.map((v, k) => `${k ? 'L' : 'M'}${px(v).toFixed(1)} ${py(s.values[k]).toFixed(1)}`).join('');
+      lines.append(el('path', { d, class: `series s${i}`, 'stroke-dasharray': DASHES[i % 4] }));
+      xs.forEach((v, k) => {
+        if ((k + Math.floor(i * every / series.length)) % every) return;
+        const m = marker(i, px(v), py(s.values[k]), fs * 0.28);
+        m.setAttribute('class', `series-mark s${i}`);
+        lines.append(m);
+      });
+    });
+    if (Number.isFinite(this.data.marker)) {
+      const X = px(this.data.marker);
+      lines.append(el('line', { x1: X, x2: X, y1: top, y2: top + plotH, class: 'now-rule' }));
+      if (this.data.markerLabel) {
+        const anchor = X > (left + right) / 2 ? 'end' : 'start';
+        lines.append(el('text', { x: X + (anchor === 'end' ? -fs * 0.3 : fs * 0.3), y: top + fs * 0.9, 'text-anchor': anchor, 'font-size': small, class: 'val' }, this.data.markerLabel));
+      }
+    }
+    svg.append(lines);
+    this.svgBox.replaceChildren(svg);
+  }
+
+  renderTable() {
+    const { x: xs, series } = this.data;
+    const table = this.details.querySelector('table');
+    table.querySelector('caption').textContent = this.opts.title;
+    table.querySelector('thead').innerHTML = `<tr><th scope="col">${escapeHTML(this.opts.xLabel)}</th>${series.map((s) => `<th scope="col" class="num">${escapeHTML(s.label)}</th>`).join('')}</tr>`;
+    table.querySelector('tbody').innerHTML = xs.map((v, k) =>
+      `<tr><th scope="row">${fmt(v)}</th>${series.map((s) => `<td class="num">${fmt(s.values[k], 4)}</td>`).join('')}</tr>`).join('');
+  }
+}

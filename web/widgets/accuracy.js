@@ -1,0 +1,122 @@
+// Lesson 5: the accuracy theorem for the exponential mechanism. |R|
+// candidates with scores spread evenly from 10 down to 0 (Δ = 1, a single
+// best candidate); the page draws the exact and the empirical distribution
+// of the achieved score against the theorem's threshold
+// OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t). Draws are real seeded runs of the
+// mechanism; the threshold, the exact tail and the CDFs come from core/mech.
+import { LineChart } from '../charts/line.js';
+import { fmtInt } from '../chart.js';
+import { logSlider, numberInput, select, button, refresher, fmt } from './controls.js';
+
+export const schema = {
+  eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
+  n: { type: 'int', min: 2, max: 1000, default: 50, label: 'number of candidates |R|' },
+  t: { type: 'number', min: 0, max: 8, default: 1, digits: 3, label: 't' },
+  batch: { type: 'enum', values: ['100', '1000', '10000'], default: '1000', label: 'draws per batch' },
+  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
+  step: { type: 'int', min: 0, max: 100, default: 1, label: 'batches drawn' },
+};
+
+/** spreadScores gives n candidates with scores 10, …, 0 evenly spaced. */
+export function spreadScores(n) {
+  return Array.from({ length: n }, (_, i) => 10 * (1 - i / (n - 1)));
+}
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
+  });
+  const n = numberInput({
+    id: ctx.uid('n'), label: 'Candidates |R|', value: v.n, min: schema.n.min, max: schema.n.max, step: 1,
+    onChange: (x) => { ctx.set('n', Math.round(x)); refresh(); },
+  });
+  const t = numberInput({
+    id: ctx.uid('t'), label: 't (the bound is exp(−t))', value: v.t, min: schema.t.min, max: schema.t.max, step: 0.1,
+    onChange: (x) => { ctx.set('t', x); refresh(); },
+  });
+  const batch = select({
+    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
+    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
+    onChange: (x) => { ctx.set('batch', x); refresh(); },
+  });
+  controls.append(eps.el, n.el, t.el, batch.el);
+  const seed = numberInput({
+    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
+    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
+  });
+  const ctl = {
+    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
+    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
+    reset() { ctx.set('step', 0); refresh(); },
+  };
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const status = document.createElement('p');
+  status.className = 'draw-status';
+  actions.append(
+    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
+    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
+    button('Reset', () => ctl.reset(), { kbd: 'r' }),
+    seed.el, status,
+  );
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+  const readout = document.createElement('div');
+  readout.className = 'table-wrap pf-readout';
+  readout.tabIndex = 0;
+  readout.setAttribute('role', 'region');
+  readout.setAttribute('aria-label', 'The accuracy bound and the probabilities it bounds');
+  const host = document.createElement('div');
+  const chart = new LineChart(host, {
+    title: 'Distribution of the achieved score: share of outputs with score at most x',
+    xLabel: 'score x', yLabel: 'Pr[u(output) ≤ x]', steps: true,
+    describe: (d) => d.note,
+  });
+  body.append(controls, actions, error, readout, host);
+
+  let renders = 0;
+  const refresh = refresher(async () => {
+    const scores = Float64Array.from(spreadScores(v.n));
+    const draws = v.step * Number(v.batch);
+    try {
+      let counts = null;
+      if (draws > 0) {
+        ({ counts } = await bridge.call('core', 'draws', {
+          mechanism: 'exponential', scores, epsilon: v.eps, sensitivity: 1, slot: `${ctx.id}:em`, seed: v.seed, n: draws,
+        }));
+      }
+      const r = await bridge.call('core', 'accuracyReport', { scores, epsilon: v.eps, sensitivity: 1, t: v.t, counts });
+      error.textContent = '';
+      const levels = Array.from(r.levels);
+      const series = [{ label: 'Exact (core)', short: 'Exact', values: Array.from(r.exactCDF) }];
+      if (r.drawCDF) series.push({ label: `Share of ${fmtInt(draws)} draws`, short: 'Draws', values: Array.from(r.drawCDF) });
+      const gap = r.opt - r.threshold;
+      chart.update({
+        x: levels, series, yMax: 1, xMin: Math.min(levels[0], r.threshold), xMax: r.opt,
+        marker: r.threshold, markerLabel: `threshold ${fmt(r.threshold)}`,
+        note: `The threshold is ${fmt(r.threshold)}, ${fmt(gap)} below the best score ${fmt(r.opt)}. The exact probability of scoring at or below it is ${fmt(r.exact)}, against the bound ${fmt(r.bound)}.`,
+      });
+      readout.innerHTML = `<table><caption>Accuracy theorem at ε = ${v.eps}, |R| = ${v.n}, t = ${v.t} (Δ = 1)</caption>
+        <tbody>
+        <tr><th scope="row">Best score OPT and |R<sub>OPT</sub>|</th><td class="num">${fmt(r.opt)} (${r.optimal} candidate${r.optimal === 1 ? '' : 's'})</td></tr>
+        <tr><th scope="row">Threshold OPT − (2Δ/ε)(ln(|R|/|R<sub>OPT</sub>|) + t)</th><td class="num">${fmt(r.threshold, 4)}</td></tr>
+        <tr><th scope="row">Exact Pr[u ≤ threshold]</th><td class="num">${fmt(r.exact, 4)}</td></tr>
+        <tr><th scope="row">Bound e<sup>−t</sup></th><td class="num">${fmt(r.bound, 4)}</td></tr>
+        <tr><th scope="row">Share of draws with u ≤ threshold</th><td class="num">${draws > 0 ? fmt(r.empirical, 4) : 'no draws yet'}</td></tr>
+        </tbody></table>`;
+      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(draws)} draws · seed ${v.seed}`;
+      ctx.announce(`Threshold ${fmt(r.threshold)}; exact tail ${fmt(r.exact)}; bound ${fmt(r.bound)}.`);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return ctl;
+}

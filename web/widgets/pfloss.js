@@ -1,0 +1,106 @@
+// Lesson 6: expected score loss OPT − E[u(output)] against ε for four ways
+// of selecting the best candidate. Every number is exact: core computes each
+// mechanism's output probabilities (numerical integration for Laplace noise)
+// and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.
+import { LineChart } from '../charts/line.js';
+import { datasets } from './datasets.js';
+import { logSlider, select, refresher, fmt } from './controls.js';
+
+// Two candidates with scores 1 and 0: the losses have closed forms
+// (1/(1+e^{ε/2}) and ½e^{−ε/2}), which the exercise uses.
+const local = {
+  two: { label: 'Two candidates (scores 1 and 0)', candidates: ['A', 'B'], scores: [1, 0], delta: 1, unit: 'score points' },
+};
+const sets = { meeting: datasets.meeting, adult: datasets.adult, ...local };
+const setNames = Object.keys(sets);
+
+export const schema = {
+  data: { type: 'enum', values: setNames, default: 'meeting', label: 'data set' },
+  eps: { type: 'number', min: 0.05, max: 20, default: 1, digits: 3, label: 'ε' },
+};
+
+// Each curve: the core mechanism, the factor applied to ε before calling it
+// (Laplace noise of scale 2Δ/ε is report noisy max at ε/2), and its guarantee.
+export const curves = [
+  { mechanism: 'exponential', factor: 1, short: 'Exponential mechanism', label: 'Exponential mechanism (Gumbel 2Δ/ε)', guarantee: 'ε-DP for any scores' },
+  { mechanism: 'permute-and-flip', factor: 1, short: 'Permute-and-flip', label: 'Permute-and-flip (exponential 2Δ/ε)', guarantee: 'ε-DP for any scores' },
+  { mechanism: 'report-noisy-max-laplace', factor: 1, short: 'Noisy max, Laplace Δ/ε', label: 'Noisy max, Laplace Δ/ε', guarantee: 'ε-DP for counts; only 2ε in general' },
+  { mechanism: 'report-noisy-max-laplace', factor: 0.5, short: 'Noisy max, Laplace 2Δ/ε', label: 'Noisy max, Laplace 2Δ/ε', guarantee: 'ε-DP for any scores' },
+];
+
+const GRID_MIN = 0.05, GRID_MAX = 10, GRID_N = 49;
+export const grid = Array.from({ length: GRID_N }, (_, k) => +(GRID_MIN * Math.pow(GRID_MAX / GRID_MIN, k / (GRID_N - 1))).toPrecision(4));
+
+/** lossesAt computes the four exact losses for one data set and a list of ε. */
+async function lossesAt(bridge, d, eps) {
+  return Promise.all(curves.map(async (c) => {
+    const { loss } = await bridge.call('core', 'accuracyLossCurve', {
+      scores: Float64Array.from(d.scores), sensitivity: d.delta, mechanisms: c.mechanism,
+      epsilons: Float64Array.from(eps.map((e) => e * c.factor)),
+    });
+    return Array.from(loss);
+  }));
+}
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const data = select({
+    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
+    options: setNames.map((n) => [n, sets[n].label]),
+    onChange: (x) => { ctx.set('data', x); refresh(); },
+  });
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'ε (epsilon) to read off', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`,
+    onInput: (x) => { ctx.set('eps', x); refresh(); },
+  });
+  controls.append(data.el, eps.el);
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+  const host = document.createElement('div');
+  const readout = document.createElement('div');
+  readout.className = 'table-wrap pf-readout';
+  readout.tabIndex = 0;
+  readout.setAttribute('role', 'region');
+  readout.setAttribute('aria-label', 'Expected loss at the chosen ε');
+  const chart = new LineChart(host, {
+    title: 'Expected score loss against ε for four selection mechanisms',
+    xLabel: 'ε (log scale)', yLabel: 'expected loss', logX: true,
+    describe: (dd) => dd.note,
+  });
+  body.append(controls, error, readout, host);
+
+  let cache = { key: '', loss: null };
+  let renders = 0;
+  const refresh = refresher(async () => {
+    const d = sets[v.data];
+    try {
+      if (cache.key !== v.data) cache = { key: v.data, loss: await lossesAt(bridge, d, grid) };
+      const now = (await lossesAt(bridge, d, [v.eps])).map((a) => a[0]);
+      error.textContent = '';
+      const ratio = now[1] > 1e-12 ? now[0] / now[1] : NaN;
+      chart.update({
+        x: grid,
+        series: curves.map((c, i) => ({ label: c.label, short: c.short, values: cache.loss[i] })),
+        marker: v.eps, markerLabel: `ε = ${v.eps}`,
+        note: `Loss in ${d.unit} falls as ε grows for all four. At ε = ${v.eps}: exponential mechanism ${fmt(now[0])}, permute-and-flip ${fmt(now[1])}, Laplace Δ/ε ${fmt(now[2])}, Laplace 2Δ/ε ${fmt(now[3])}.`,
+      });
+      readout.innerHTML = `<table><caption>Exact expected loss at ε = ${v.eps} (${d.unit})</caption>
+        <thead><tr><th scope="col">Mechanism</th><th scope="col">Guarantee</th><th scope="col" class="num">Expected loss</th></tr></thead>
+        <tbody>${curves.map((c, i) => `<tr><th scope="row">${c.label}</th><td>${c.guarantee}</td><td class="num">${fmt(now[i], 4)}</td></tr>`).join('')}</tbody></table>
+        <p class="panel-stat">Exponential mechanism ÷ permute-and-flip: <strong>${fmt(ratio, 3)}×</strong> (always between 1 and 2).</p>`;
+      ctx.announce(`At ε = ${v.eps}, permute-and-flip loses ${fmt(now[1])} and the exponential mechanism ${fmt(now[0])}.`);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return {
+    step(dir) { const x = +Math.min(Math.max(v.eps * Math.pow(10, dir * 0.05), schema.eps.min), schema.eps.max).toPrecision(3); ctx.set('eps', x); eps.set(x); refresh(); },
+  };
+}
