@@ -76,7 +76,10 @@ async function showLesson(hash, focus) {
   wirePredictions();
   wireExercises();
   const figures = [...document.querySelectorAll('#lesson figure.widget')];
-  await Promise.all(figures.map((fig) => mountWidget(fig, params)));
+  // Mounts finish in any order; keep the widgets in reading order so that
+  // "active", n and p do not depend on which wasm call returned first.
+  const mounted = await Promise.all(figures.map((fig) => mountWidget(fig, params)));
+  state.widgets = mounted.filter(Boolean);
   state.active = state.widgets.find((w) => w.controller?.draw) || state.widgets[0] || null;
   showNotes();
   writeURL();
@@ -94,7 +97,7 @@ async function mountWidget(fig, params) {
     mod = await import(`./widgets/${name}.js`);
   } catch (err) {
     body.textContent = `This widget could not be loaded (${err.message}).`;
-    return;
+    return null;
   }
   const lessonParams = JSON.parse(fig.dataset.params || '{}');
   const values = {};
@@ -131,7 +134,7 @@ async function mountWidget(fig, params) {
   if (!mod.noExport) import('./export.js').then((m) => m.attachExport(fig)).catch(() => {});
   fig.addEventListener('focusin', () => { state.active = w; });
   fig.addEventListener('pointerdown', () => { state.active = w; });
-  state.widgets.push(w);
+  return w;
 }
 
 function scheduleWrite() {

@@ -141,6 +141,7 @@ test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
   assert.ok(await page.evaluate(() => document.body.classList.contains('presenting')));
   const fig = page.locator('figure.widget.is-presented');
   assert.equal(await fig.count(), 1);
+  assert.equal(await fig.getAttribute('id'), 'w-rnm', 'the first drawable widget in reading order is presented');
   const box = await fig.boundingBox();
   assert.ok(box.width >= 1279 && box.height >= 899, 'presented widget fills the screen');
   const status = () => page.locator('#w-rnm .draw-status').textContent();

@@ -1,0 +1,206 @@
+// The live lecture page (issue 7) in Chromium against a real `dpplay serve`
+// with an SQLite file: an instructor page and three student pages play the
+// meeting-day activity to the end. Needs `make site` first.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
+import { launch, watch } from './web/browser.mjs';
+
+const freePort = () => new Promise((resolve, reject) => {
+  const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
+  s.on('error', reject);
+});
+
+// The binary is built first and run directly: killing `go run` would leave
+// its child serving, holding this process open.
+async function startServer() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'dpplay-lecture-'));
+  const bin = path.join(dir, 'dpplay');
+  execFileSync('go', ['build', '-o', bin, './cmd/dpplay'], { stdio: 'inherit' });
+  const port = await freePort();
+  const proc = spawn(bin, ['serve', '-dir', 'dist', '-db', path.join(dir, 'l.db'), '-addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise((resolve, reject) => {
+    proc.stdout.once('data', resolve);
+    proc.once('exit', (c) => reject(new Error(`dpplay serve exited ${c}`)));
+  });
+  proc.stdout.resume();
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    stop: () => { proc.removeAllListeners('exit'); proc.kill('SIGKILL'); rmSync(dir, { recursive: true, force: true }); },
+  };
+}
+
+async function axe(page, name) {
+  const r = await new AxeBuilder({ page }).analyze();
+  assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), [], `axe on ${name}`);
+}
+
+/** calm checks that no page has reported a failure in its status line. */
+async function calm(pages) {
+  for (const p of pages) {
+    const said = await p.locator('#lecture-status').textContent();
+    assert.doesNotMatch(said, /problem|wrong|refused|not sent/i, `status line: ${said}`);
+  }
+}
+
+/** hostSession opens the instructor view of activity and starts a session. */
+async function hostSession(browser, server, activity) {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const host = await ctx.newPage();
+  const errors = watch(host);
+  await host.goto(server.url + `lecture.html?role=host&activity=${activity}`);
+  await host.getByRole('button', { name: 'Start the session' }).click();
+  const code = (await host.locator('[data-code]').textContent({ timeout: 10000 })).trim();
+  assert.match(code, /^[0-9A-Z]{4}-[0-9A-Z]{4}$/);
+  const link = await host.locator('.lec-link a').getAttribute('href');
+  assert.ok(link.endsWith(`lecture.html?join=${code}`), link);
+  assert.ok(!host.url().includes('token') && !link.includes('token'));
+  await host.waitForFunction(() => document.querySelector('[data-remaining]').textContent === '3');
+  return { host, code, link, errors };
+}
+
+/** phone opens a 390 px student page, by the join link or (code given) by typing the code. */
+async function phone(browser, server, link, code) {
+  const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+  const p = await ctx.newPage();
+  const errs = watch(p);
+  if (!code) await p.goto(link);
+  else {
+    await p.goto(server.url + 'lecture.html');
+    await p.getByLabel('Join code from the screen').fill(code.toLowerCase().replace('-', ''));
+    await p.getByRole('button', { name: 'Join' }).click();
+  }
+  return { p, errs };
+}
+
+async function send(p) {
+  await p.getByRole('button', { name: 'Send my answer' }).click();
+  await p.locator('[data-sent]').filter({ hasText: 'Answer sent' }).waitFor();
+  assert.match(await p.evaluate(() => localStorage.getItem('dpplay.lecture.student')), /^[A-Za-z0-9_-]{22}$/);
+}
+
+/** release waits for n answers, releases at ε = 1 and returns the released value. */
+async function release(host, n) {
+  await host.waitForFunction((k) => document.querySelector('[data-participants]').textContent === String(k), n, { timeout: 10000 });
+  await host.locator('#eps').fill('1');
+  await host.getByRole('button', { name: 'Release' }).click();
+  const result = await host.locator('.lec-result [data-result]').getAttribute('data-result', { timeout: 10000 });
+  await host.waitForFunction(() => document.querySelector('[data-remaining]').textContent === '2');
+  return result;
+}
+
+test('an instructor and three students play the meeting-day activity', { timeout: 180000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { host, code, link, errors } = await hostSession(browser, server, 'meeting-day');
+    await axe(host, 'instructor view');
+    // Three phones: two by the link, one by typing the code. Tue suits all three.
+    const answers = [[1, 2], [0, 1], [1, 4]];
+    const students = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await phone(browser, server, link, i === 2 ? code : null);
+      students.push(s);
+      const boxes = s.p.locator('input[name=day]');
+      await boxes.first().waitFor();
+      for (const d of answers[i]) await boxes.nth(d).check();
+      await send(s.p);
+    }
+    await axe(students[0].p, 'student view');
+    const day = await release(host, 3);
+    assert.ok(['Mon', 'Tue', 'Wed', 'Thu', 'Fri'].includes(day));
+    for (const { p } of students) {
+      await p.locator('.lec-result [data-result]').waitFor({ timeout: 10000 });
+      assert.equal(await p.locator('.lec-result [data-result]').getAttribute('data-result'), day);
+    }
+    await axe(host, 'instructor view with a release');
+    await axe(students[1].p, 'student view with a release');
+    if (process.env.SHOTS) {
+      await host.screenshot({ path: path.join(process.env.SHOTS, 'lecture-host-1280.png'), fullPage: true });
+      await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-student-390.png'), fullPage: true });
+    }
+    await calm([host, ...students.map((s) => s.p)]);
+    assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('pricing: the room sees only the price, each phone sees its own purchase and utility', { timeout: 180000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { host, link, errors } = await hostSession(browser, server, 'pricing');
+    const values = [2, 9];
+    const students = [];
+    for (const v of values) {
+      const s = await phone(browser, server, link);
+      students.push(s);
+      await s.p.locator('#value').fill(String(v));
+      await send(s.p);
+    }
+    const price = Number(await release(host, values.length));
+    assert.ok(price >= 1 && price <= 10, `price ${price}`);
+    for (const [i, { p }] of students.entries()) {
+      const you = p.locator('.lec-outcome .lec-you');
+      await you.waitFor({ timeout: 10000 });
+      const text = await you.textContent();
+      if (values[i] >= price) assert.match(text, new RegExp(`You buy at ${price}: your utility is ${values[i]} − ${price} = ${values[i] - price}`));
+      else assert.match(text, /You do not buy .* utility 0/);
+      assert.ok(!(await host.locator('body').textContent()).includes(`value ${values[i]}`), 'the projector never shows a value');
+    }
+    await axe(host, 'pricing instructor view with a release');
+    await axe(students[0].p, 'pricing student view with a release');
+    if (process.env.SHOTS) {
+      await host.screenshot({ path: path.join(process.env.SHOTS, 'lecture-pricing-host-1280.png'), fullPage: true });
+      await students[1].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-pricing-student-390.png'), fullPage: true });
+    }
+    await calm([host, ...students.map((s) => s.p)]);
+    assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('histogram: every phone and the projector show the same noisy counts, one bar per range', { timeout: 180000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { host, link, errors } = await hostSession(browser, server, 'histogram');
+    const students = [];
+    for (const v of [7, 7.5, 11]) {
+      const s = await phone(browser, server, link);
+      students.push(s);
+      await s.p.locator('#value').fill(String(v));
+      await send(s.p);
+    }
+    const released = await release(host, students.length);
+    const counts = released.split(',').map(Number);
+    assert.equal(counts.length, 6);
+    assert.ok(counts.every(Number.isFinite));
+    assert.equal(await host.locator('.lec-hist li').count(), 6);
+    assert.match(await host.locator('.lec-hist li').first().textContent(), /0–2$/);
+    for (const { p } of students) {
+      await p.locator('.lec-result [data-result]').waitFor({ timeout: 10000 });
+      assert.equal(await p.locator('.lec-result [data-result]').getAttribute('data-result'), released);
+    }
+    await axe(host, 'histogram instructor view with a release');
+    await axe(students[0].p, 'histogram student view with a release');
+    if (process.env.SHOTS) {
+      await host.screenshot({ path: path.join(process.env.SHOTS, 'lecture-histogram-host-1280.png'), fullPage: true });
+      await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-histogram-student-390.png'), fullPage: true });
+    }
+    await calm([host, ...students.map((s) => s.p)]);
+    assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});

@@ -1,0 +1,26 @@
+// "Run this with the class" (issue 7): a link that opens the live lecture's
+// instructor view (lecture.html) for the lesson's activity in a new tab. The
+// students join from their phones; see docs/lecture.md.
+import { escapeHTML } from '../chart.js';
+
+export const noExport = true;
+
+export const schema = {
+  activity: { type: 'enum', values: ['meeting-day', 'pricing', 'histogram'], default: 'meeting-day', label: 'activity' },
+};
+
+const blurbs = {
+  'meeting-day': 'Each student marks the days they can make on their phone; the projector shows only the day the exponential mechanism picks.',
+  histogram: 'Each student privately enters a number on their phone; the projector shows only a histogram whose every count has Laplace noise added.',
+  pricing: 'Each student privately enters what the good is worth to them; the projector shows only the price drawn by the exponential mechanism, and each phone shows its owner whether they bought.',
+};
+
+export function mount(ctx) {
+  const a = ctx.values.activity;
+  const p = document.createElement('p');
+  p.className = 'classrun';
+  p.innerHTML = `${escapeHTML(blurbs[a])}<br><a class="classrun-link" href="lecture.html?role=host&amp;activity=${encodeURIComponent(a)}" target="_blank" rel="noopener">Run this with the class<span class="visually-hidden"> (opens the instructor view in a new tab)</span></a>`;
+  ctx.body.append(p);
+  ctx.fig.dataset.renders = '1';
+  return {};
+}
