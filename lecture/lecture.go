@@ -36,7 +36,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/dpplay/dpplay/core/rng"
+	"github.com/dpplay/dpplay/core/rng/osrand"
 )
 
 // Limits of the API. They bound the work one request can cause.
@@ -153,7 +153,7 @@ func (h *Handler) random() *mrand.Rand {
 	if h.opts.Source != nil {
 		return mrand.New(h.opts.Source)
 	}
-	return rng.Crypto()
+	return osrand.New()
 }
 
 func remoteHost(r *http.Request) string {

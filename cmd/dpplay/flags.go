@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/dpplay/dpplay/core/rng"
+	"github.com/dpplay/dpplay/core/rng/osrand"
 )
 
 // parseNumberList reads a comma-separated list of numbers.
@@ -26,7 +27,7 @@ func parseNumberList(flagName, s string) ([]float64, error) {
 // cryptographic source when the flag is empty.
 func seededOrCrypto(seed string) (*mrand.Rand, *uint64, error) {
 	if seed == "" {
-		return rng.Crypto(), nil, nil
+		return osrand.New(), nil, nil
 	}
 	s, err := strconv.ParseUint(seed, 10, 64)
 	if err != nil {

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/dpplay/dpplay/core/rng"
+	"github.com/dpplay/dpplay/core/rng/osrand"
 	"github.com/dpplay/dpplay/core/synth"
 )
 
@@ -67,7 +68,7 @@ func (f synthFlags) load(fs *flag.FlagSet) (*synth.Data, *synth.QuerySet, *mrand
 		return nil, nil, nil, nil, usagef("-queries: %v", err)
 	}
 	var seed *uint64
-	r := rng.Crypto()
+	r := osrand.New()
 	fs.Visit(func(fl *flag.Flag) {
 		if fl.Name == "seed" {
 			seed = f.seed

@@ -7,7 +7,6 @@ package account
 
 import (
 	"errors"
-	"fmt"
 
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -56,8 +55,8 @@ func (a *Accountant) Spend(label string, epsilon, delta float64) error {
 	}
 	eps, del := a.spentEps+epsilon, a.spentDelta+delta
 	if eps > a.budgetEps*(1+slack) || del > a.budgetDelta*(1+slack) {
-		return fmt.Errorf("%w: %q needs ε = %g, δ = %g but only ε = %g, δ = %g remain",
-			ErrBudget, label, epsilon, delta, left(a.budgetEps, a.spentEps), left(a.budgetDelta, a.spentDelta))
+		return validate.Wrapf(ErrBudget, "%q needs ε = %g, δ = %g but only ε = %g, δ = %g remain",
+			label, epsilon, delta, left(a.budgetEps, a.spentEps), left(a.budgetDelta, a.spentDelta))
 	}
 	a.spentEps, a.spentDelta = eps, del
 	a.ledger = append(a.ledger, Charge{Label: label, Epsilon: epsilon, Delta: delta})

@@ -1,7 +1,6 @@
 package mech
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
@@ -145,7 +144,7 @@ func EmpiricalScores(scores []float64, counts []int) ([]ScoreMass, error) {
 	n := 0
 	for i, c := range counts {
 		if c < 0 {
-			return nil, validate.Errorf(fmt.Sprintf("counts[%d]", i), "must be ≥ 0, got %d", c)
+			return nil, validate.Errorf(validate.Index("counts", i), "must be ≥ 0, got %d", c)
 		}
 		byScore[scores[i]] += c
 		n += c

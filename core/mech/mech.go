@@ -13,7 +13,6 @@ package mech
 
 import (
 	"errors"
-	"fmt"
 	"math"
 	mrand "math/rand/v2"
 
@@ -164,7 +163,7 @@ func CheckNeighbours(u, v []float64, sensitivity float64) error {
 	}
 	for i := range u {
 		if d := math.Abs(u[i]/2-v[i]/2) * 2; d > sensitivity*(1+1e-12) {
-			return validate.Errorf(fmt.Sprintf("neighbour's scores[%d]", i), "moves by %v, more than Δ = %v", d, sensitivity)
+			return validate.Errorf(validate.Index("neighbour's scores", i), "moves by %v, more than Δ = %v", d, sensitivity)
 		}
 	}
 	return nil

@@ -3,13 +3,12 @@
 //
 // Two kinds of source exist. Seeded sources are reproducible: the same seed
 // gives the same stream natively and under GOOS=js, which is what lets a
-// lesson's URL reproduce a histogram bit for bit. Crypto sources read the
-// operating system's generator (crypto.getRandomValues in a browser) and are
-// the default wherever a result is meant to protect someone.
+// lesson's URL reproduce a histogram bit for bit. The cryptographic source,
+// the default wherever a result is meant to protect someone, is in the
+// subpackage osrand, so that modules which never use it do not link it.
 package rng
 
 import (
-	"crypto/rand"
 	"encoding/binary"
 	mrand "math/rand/v2"
 )
@@ -32,29 +31,6 @@ func NewSeededSource(seed uint64) *mrand.ChaCha8 {
 
 // Seeded returns a reproducible generator for lessons, tests and scripts.
 func Seeded(seed uint64) *mrand.Rand { return mrand.New(NewSeededSource(seed)) }
-
-// cryptoSource adapts crypto/rand to math/rand/v2's Source. It buffers 64
-// words per read because each read is a system call (or a JS call in wasm).
-type cryptoSource struct {
-	buf [512]byte
-	pos int
-}
-
-func (s *cryptoSource) Uint64() uint64 {
-	if s.pos == 0 || s.pos >= len(s.buf) {
-		// crypto/rand.Read never returns an error on supported platforms
-		// (Go 1.24+ crashes the program instead of returning a weak value).
-		rand.Read(s.buf[:])
-		s.pos = 0
-	}
-	v := binary.LittleEndian.Uint64(s.buf[s.pos:])
-	s.pos += 8
-	return v
-}
-
-// Crypto returns a generator backed by the operating system's cryptographic
-// source. It is not safe for concurrent use; make one per goroutine.
-func Crypto() *mrand.Rand { return mrand.New(&cryptoSource{}) }
 
 // OpenUnit returns a uniform draw from the open interval (0, 1): one of the
 // 2^53 − 1 values k·2^-53 with k ≥ 1. Noise samplers need the open interval

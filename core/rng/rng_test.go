@@ -88,23 +88,6 @@ func TestNearbySeedsDiffer(t *testing.T) {
 	}
 }
 
-func TestCryptoSourceIsUniform(t *testing.T) {
-	r := Crypto()
-	counts := make([]int, 16)
-	for i := 0; i < 160_000; i++ {
-		counts[r.Uint64()>>60]++
-	}
-	probs := make([]float64, 16)
-	for i := range probs {
-		probs[i] = 1.0 / 16
-	}
-	// The crypto source is not seeded, so this test's false-failure rate is
-	// a real 1e-6 per run rather than a fixed outcome.
-	if res, _ := stats.ChiSquare(counts, probs); res.PValue < alpha {
-		t.Errorf("crypto source top nibbles not uniform: p = %.3g", res.PValue)
-	}
-}
-
 func TestAlias(t *testing.T) {
 	for _, probs := range [][]float64{
 		{0.5, 0.2, 0.2, 0.1},

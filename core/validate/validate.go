@@ -3,8 +3,8 @@
 package validate
 
 import (
-	"fmt"
 	"math"
+	"strconv"
 )
 
 // Error says which parameter was wrong and why. Every input error returned by
@@ -19,7 +19,7 @@ func (e *Error) Error() string { return e.Param + ": " + e.Reason }
 
 // Errorf returns an *Error for param with a formatted reason.
 func Errorf(param, format string, args ...any) error {
-	return &Error{Param: param, Reason: fmt.Sprintf(format, args...)}
+	return &Error{Param: param, Reason: sprintf(format, args...)}
 }
 
 // Positive checks that x is finite and strictly greater than zero.
@@ -57,7 +57,7 @@ func Scores(param string, xs []float64) error {
 		return Errorf(param, "needs at least one candidate")
 	}
 	for i, x := range xs {
-		if err := Finite(fmt.Sprintf("%s[%d]", param, i), x); err != nil {
+		if err := Finite(Index(param, i), x); err != nil {
 			return err
 		}
 	}
@@ -77,7 +77,7 @@ func Measure(param string, mu []float64, n int) error {
 	positive := false
 	for i, w := range mu {
 		if math.IsNaN(w) || math.IsInf(w, 0) || w < 0 {
-			return Errorf(fmt.Sprintf("%s[%d]", param, i), "must be a finite weight ≥ 0, got %v", w)
+			return Errorf(Index(param, i), "must be a finite weight ≥ 0, got %v", w)
 		}
 		positive = positive || w > 0
 	}
@@ -86,3 +86,21 @@ func Measure(param string, mu []float64, n int) error {
 	}
 	return nil
 }
+
+// Index names element i of the parameter param, as in "scores[3]".
+func Index(param string, i int) string { return param + "[" + strconv.Itoa(i) + "]" }
+
+// Wrapf returns an error that reads "sentinel: detail" and that errors.Is
+// matches to sentinel: fmt.Errorf("%w: …") for packages linked into the
+// first-load module, which do without fmt.
+func Wrapf(sentinel error, format string, args ...any) error {
+	return &wrapped{sentinel, sprintf(format, args...)}
+}
+
+type wrapped struct {
+	sentinel error
+	detail   string
+}
+
+func (w *wrapped) Error() string { return w.sentinel.Error() + ": " + w.detail }
+func (w *wrapped) Unwrap() error { return w.sentinel }
