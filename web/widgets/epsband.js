@@ -1,0 +1,151 @@
+// Lesson 3: what ε promises. The exponential mechanism runs on two
+// neighbouring data sets, x and x′, that differ only in Ana's answer to the
+// meeting poll. Side by side: both output distributions (exact and drawn);
+// below: each outcome's log-ratio ln(P[x]/P[x′]) against the ±ε band, exact
+// and estimated from the draws with an interval. The "broken" switch weighs
+// by exp(ε·u/Δ) while still claiming ε, and the band is breached.
+import { BarChart, fmtInt } from '../chart.js';
+import { BandChart } from '../charts/band.js';
+import { logSlider, select, numberInput, radios, button, refresher, fmt } from './controls.js';
+
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
+// How many of the other eleven students can make each day.
+const OTHERS = [5, 6, 6, 3, 4];
+
+export const schema = {
+  eps: { type: 'number', min: 0.05, max: 5, default: 1, digits: 3, label: 'ε' },
+  ax: { type: 'list', min: 0, max: 1, minLength: 5, maxLength: 5, default: [0, 0, 0, 1, 0], label: 'Ana’s days in x' },
+  ay: { type: 'list', min: 0, max: 1, minLength: 5, maxLength: 5, default: [1, 1, 1, 0, 1], label: 'Ana’s days in x′' },
+  scale: { type: 'enum', values: ['right', 'broken'], default: 'right', label: 'weights' },
+  batch: { type: 'enum', values: ['1000', '10000', '100000'], default: '10000', label: 'draws per batch' },
+  seed: { type: 'int', min: 0, max: 4294967295, default: 3, label: 'seed' },
+  step: { type: 'int', min: 0, max: 100, default: 1, label: 'batches drawn' },
+};
+
+const scoresWith = (ana) => OTHERS.map((c, i) => c + (ana[i] ? 1 : 0));
+
+function dayPicker(ctx, key, legend) {
+  const fs = document.createElement('fieldset');
+  fs.innerHTML = `<legend>${legend}</legend>` + DAYS.map((d, i) => {
+    const id = ctx.uid(`${key}${i}`);
+    return `<label for="${id}"><input type="checkbox" id="${id}" data-day="${i}"${ctx.values[key][i] ? ' checked' : ''}>${d.slice(0, 3)}<span class="visually-hidden">${d.slice(3)}</span></label>`;
+  }).join('');
+  return fs;
+}
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'Claimed ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`,
+    onInput: (x) => { ctx.set('eps', x); refresh(); },
+  });
+  const scale = radios({
+    name: ctx.uid('scale'), legend: 'Weights', value: v.scale,
+    options: [['right', 'Right: exp(ε·u/(2Δ))'], ['broken', 'Broken: exp(ε·u/Δ), still claiming ε']],
+    onChange: (x) => { ctx.set('scale', x); refresh(); },
+  });
+  const batch = select({
+    id: ctx.uid('batch'), label: 'Draws per batch (each side)', value: v.batch,
+    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
+    onChange: (x) => { ctx.set('batch', x); refresh(); },
+  });
+  controls.append(eps.el, scale.el, batch.el);
+
+  const days = document.createElement('div');
+  days.className = 'neighbour-days';
+  const fx = dayPicker(ctx, 'ax', 'In data set x, Ana can make');
+  const fy = dayPicker(ctx, 'ay', 'In data set x′, Ana can make');
+  days.append(fx, fy);
+  for (const [f, key] of [[fx, 'ax'], [fy, 'ay']]) {
+    f.addEventListener('change', () => {
+      ctx.set(key, [...f.querySelectorAll('input')].map((c) => (c.checked ? 1 : 0)));
+      refresh();
+    });
+  }
+
+  const seed = numberInput({
+    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
+    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
+  });
+  const ctl = {
+    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
+    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
+    reset() { ctx.set('step', 0); refresh(); },
+  };
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const status = document.createElement('p');
+  status.className = 'draw-status';
+  actions.append(
+    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
+    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
+    button('Reset', () => ctl.reset(), { kbd: 'r' }),
+    seed.el, status,
+  );
+
+  const verdict = document.createElement('p');
+  verdict.className = 'loss-line';
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+
+  const grid = document.createElement('div');
+  grid.className = 'small-multiples';
+  const panels = ['x', 'x′'].map((name) => {
+    const cell = document.createElement('section');
+    cell.className = 'panel';
+    const hid = ctx.uid('panel');
+    cell.setAttribute('aria-labelledby', hid);
+    cell.innerHTML = `<h4 id="${hid}">Data set ${name}<span class="panel-detail"></span></h4>`;
+    const host = document.createElement('div');
+    cell.append(host);
+    grid.append(cell);
+    return { detail: cell.querySelector('.panel-detail'), chart: new BarChart(host, { title: `Output distribution on data set ${name}: share of draws and exact probability`, compact: true }) };
+  });
+  const bandHost = document.createElement('div');
+  const band = new BandChart(bandHost, { title: `${ctx.title}: log-ratio of each day’s probability on x and on x′, against ±ε`, yLabel: 'ln(P[x] / P[x′])' });
+  body.append(controls, days, actions, verdict, error, grid, bandHost);
+
+  let renders = 0;
+  const refresh = refresher(async () => {
+    const n = v.step * Number(v.batch);
+    const x = scoresWith(v.ax), y = scoresWith(v.ay);
+    try {
+      const r = await bridge.call('core', 'neighboursCompare', {
+        slot: ctx.id, x: Float64Array.from(x), y: Float64Array.from(y), epsilon: v.eps, sensitivity: 1,
+        broken: v.scale === 'broken', seed: v.seed, n,
+      });
+      error.textContent = '';
+      [[r.px, r.countX, x], [r.py, r.countY, y]].forEach(([p, c, s], k) => {
+        panels[k].detail.textContent = ` scores ${s.join(', ')}`;
+        panels[k].chart.update({
+          categories: DAYS, marks: Array.from(p), counts: Array.from(c), total: n,
+          bars: n > 0 ? Array.from(c, (m) => m / n) : null,
+          columns: [{ label: 'Students free', values: s, format: String }],
+        });
+      });
+      band.update({
+        categories: DAYS, epsilon: r.claimed, exact: Array.from(r.logRatio),
+        estimate: Array.from(r.estimate), low: Array.from(r.low), high: Array.from(r.high), drawn: Array.from(r.drawn),
+      });
+      const over = r.loss > r.claimed * (1 + 1e-9);
+      verdict.innerHTML = '';
+      verdict.append(
+        `Weights exp(${r.run === r.claimed ? 'ε·u/(2Δ)' : 'ε·u/Δ'}) with ε = ${fmt(r.claimed)}, Δ = 1. Privacy loss on this pair, max |ln(P[x]/P[x′])|: `,
+        Object.assign(document.createElement('strong'), { className: over ? 'breach' : '', textContent: `${fmt(r.loss, 4)} ${over ? '> ε: the claim is false' : '≤ ε'}` }),
+        n > 0 ? `. From the draws (intervals ±${r.z} standard errors): ${r.breaches ? `${r.breaches} day${r.breaches === 1 ? '' : 's'} clearly outside the band.` : 'no day clearly outside the band.'}` : '.',
+      );
+      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws on each side · seed ${v.seed}`;
+      ctx.announce(`Privacy loss ${fmt(r.loss, 3)} against ε = ${fmt(r.claimed)}${over ? ': breached' : ''}.`);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return ctl;
+}
