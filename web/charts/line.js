@@ -67,7 +67,8 @@ export class LineChart {
 
   /**
    * data: {x: [values], xMin, xMax (optional axis range), series: [{label, short, values}] (short: legend text on narrow screens), marker: x value to draw a
-   * vertical rule at (or null), markerLabel, yMax (optional fixed y range)}.
+   * vertical rule at (or null), markerLabel, yMax (optional fixed y range), bars (optional histogram drawn behind the
+   * lines: {label, edges: [n+1 bin edges], heights: [n]})}.
    */
   update(data) {
     this.data = data;
@@ -82,7 +83,9 @@ export class LineChart {
     const fs = parseFloat(getComputedStyle(this.svgBox).fontSize) || 16;
     const small = fs * 0.85;
     const narrow = W < 560;
-    const legendRows = narrow ? series.length : Math.ceil(series.length / 2);
+    const bars = this.data.bars;
+    const keys = bars ? [...series, { label: bars.label, bars: true }] : series;
+    const legendRows = narrow ? keys.length : Math.ceil(keys.length / 2);
     const legendH = legendRows * fs * 1.5 + fs * 0.4;
     const left = fs * 3.6, right = W - fs * 1.2;
     const top = legendH + fs * 0.8;
@@ -92,7 +95,7 @@ export class LineChart {
     const lo = this.data.xMin ?? xs[0], hi = this.data.xMax ?? xs[xs.length - 1];
     const x0 = lx(lo), x1 = lx(hi);
     const px = (v) => left + ((lx(v) - x0) / (x1 - x0 || 1)) * (right - left);
-    const all = series.flatMap((s) => s.values).filter(Number.isFinite);
+    const all = series.flatMap((s) => s.values).concat(bars ? bars.heights : []).filter(Number.isFinite);
     const { top: ymax, step } = this.data.yMax ? { top: this.data.yMax, step: this.data.yMax / 4 } : niceTicks(Math.max(...all, 0) * 1.02);
     const py = (v) => top + plotH * (1 - Math.min(Math.max(v / ymax, 0), 1));
 
@@ -101,9 +104,14 @@ export class LineChart {
     svg.append(el('desc', { id: `${this.id}-d` }, this.opts.describe ? this.opts.describe(this.data) : ''));
 
     const lg = el('g', { class: 'legend', 'aria-hidden': 'true' });
-    series.forEach((s, i) => {
+    keys.forEach((s, i) => {
       const col = narrow ? 0 : i % 2, row = narrow ? i : Math.floor(i / 2);
       const gx = (narrow ? fs * 0.4 : left) + col * (right - left) / 2, gy = fs * 0.3 + row * fs * 1.5 + fs * 0.6;
+      if (s.bars) {
+        lg.append(el('rect', { x: gx, y: gy - fs * 0.45, width: fs * 2.2, height: fs * 0.9, class: 'hist-bar' }));
+        lg.append(el('text', { x: gx + fs * 2.7, y: gy + small * 0.35, class: 'legend-text', 'font-size': small }, s.label));
+        return;
+      }
       lg.append(el('line', { x1: gx, x2: gx + fs * 2.2, y1: gy, y2: gy, class: `series s${i}`, 'stroke-dasharray': DASHES[i % 4] }));
       const m = marker(i, gx + fs * 1.1, gy, fs * 0.3);
       m.setAttribute('class', `series-mark s${i}`);
@@ -135,6 +143,15 @@ export class LineChart {
     grid.append(yl);
     svg.append(grid);
 
+    if (bars) {
+      const hist = el('g', { 'aria-hidden': 'true' });
+      bars.heights.forEach((h, k) => {
+        const a = Math.max(bars.edges[k], lo), b = Math.min(bars.edges[k + 1], hi);
+        if (!(b > a) || !(h > 0)) return;
+        hist.append(el('rect', { x: px(a), y: py(h), width: Math.max(px(b) - px(a) - 0.5, 0.5), height: top + plotH - py(h), class: 'hist-bar' }));
+      });
+      svg.append(hist);
+    }
     const lines = el('g', { 'aria-hidden': 'true' });
     const every = Math.max(1, Math.round(xs.length / 8));
     series.forEach((s, i) => {
@@ -169,5 +186,14 @@ export class LineChart {
     table.querySelector('thead').innerHTML = `<tr><th scope="col">${escapeHTML(this.opts.xLabel)}</th>${series.map((s) => `<th scope="col" class="num">${escapeHTML(s.label)}</th>`).join('')}</tr>`;
     table.querySelector('tbody').innerHTML = xs.map((v, k) =>
       `<tr><th scope="row">${fmt(v)}</th>${series.map((s) => `<td class="num">${fmt(s.values[k], 4)}</td>`).join('')}</tr>`).join('');
+    const wrap = this.details.querySelector('.table-wrap');
+    wrap.querySelector('table.bars-table')?.remove();
+    const bars = this.data.bars;
+    if (!bars) return;
+    const bt = document.createElement('table');
+    bt.className = 'bars-table';
+    bt.innerHTML = `<caption>${escapeHTML(bars.label)}</caption><thead><tr><th scope="col">Bin</th><th scope="col" class="num">${escapeHTML(bars.label)}</th></tr></thead><tbody>${
+      bars.heights.map((h, k) => `<tr><th scope="row">${fmt(bars.edges[k])} to ${fmt(bars.edges[k + 1])}</th><td class="num">${fmt(h, 4)}</td></tr>`).join('')}</tbody>`;
+    wrap.append(bt);
   }
 }
