@@ -4,7 +4,6 @@
 package stats
 
 import (
-	"fmt"
 	"math"
 	"sort"
 
@@ -36,7 +35,7 @@ func ChiSquare(counts []int, probs []float64) (Result, error) {
 	n, total := 0, 0.0
 	for i, c := range counts {
 		if c < 0 {
-			return Result{}, validate.Errorf(fmt.Sprintf("counts[%d]", i), "must be ≥ 0, got %d", c)
+			return Result{}, validate.Errorf(validate.Index("counts", i), "must be ≥ 0, got %d", c)
 		}
 		n += c
 		total += probs[i]
@@ -134,7 +133,7 @@ func KS(samples []float64, cdf func(float64) float64) (Result, error) {
 	xs := append([]float64(nil), samples...)
 	for i, x := range xs {
 		if math.IsNaN(x) {
-			return Result{}, validate.Errorf(fmt.Sprintf("samples[%d]", i), "is NaN")
+			return Result{}, validate.Errorf(validate.Index("samples", i), "is NaN")
 		}
 	}
 	sort.Float64s(xs)
