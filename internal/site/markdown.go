@@ -11,7 +11,7 @@ import (
 
 // renderer turns a lesson's Markdown body into HTML. It supports the subset
 // the lessons need — ATX headings, paragraphs, bullet and numbered lists,
-// block quotes, pipe tables, fenced code, $…$ and $$…$$ math, **strong**,
+// block quotes, pipe tables, fenced code, $…$ and $$…$$ math (\$ for a dollar sign), **strong**,
 // *emphasis*, `code` and [links](url) — plus four fenced blocks that make a
 // lesson interactive:
 //
@@ -452,6 +452,7 @@ var (
 	reMath   = regexp.MustCompile(`\$([^$]+)\$`)
 	reStrong = regexp.MustCompile(`\*\*([^*]+)\*\*`)
 	reEm     = regexp.MustCompile(`(^|[^\w*])\*([^*\s][^*]*)\*`)
+	reDollar = regexp.MustCompile(`\\\$`)
 	reLink   = regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
 )
 
@@ -467,6 +468,8 @@ func (r *renderer) inline(s string, ln int) (string, error) {
 	s = reCode.ReplaceAllStringFunc(s, func(m string) string {
 		return hold("<code>" + html.EscapeString(m[1:len(m)-1]) + "</code>")
 	})
+	// \$ is a dollar sign, not math: prices in lesson 9.
+	s = reDollar.ReplaceAllStringFunc(s, func(string) string { return hold("$") })
 	s = reMath.ReplaceAllStringFunc(s, func(m string) string {
 		h, e := TeXToMathML(m[1:len(m)-1], false)
 		if e != nil && err == nil {

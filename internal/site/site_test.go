@@ -69,7 +69,7 @@ objectives:
 
 ## A heading
 
-Some **bold**, *emphasis*, ` + "`code`" + `, a [link](#x) and <script>alert(1)</script> and $e^{x}$.
+Some **bold**, *emphasis*, ` + "`code`" + `, a [link](#x) and <script>alert(1)</script> and $e^{x}$. It costs \$4.01, not \$4.02.
 
 - item one
   continues here
@@ -148,6 +148,7 @@ func TestParseLesson(t *testing.T) {
 		`<h3 id="predict-2-h">Predict, then reveal</h3>`,
 		`<summary>Instructor notes (about 5 minutes)</summary>`,
 		`<msup><mi>e</mi>`,
+		`It costs $4.01, not $4.02.`,
 	} {
 		if !strings.Contains(h, want) {
 			t.Errorf("lesson HTML lacks %s", want)

@@ -2,12 +2,17 @@
 import { escapeHTML } from '../chart.js';
 
 /** logSlider maps a range input's 0…1000 positions to [min, max] on a log scale. */
-export function logSlider({ id, label, min, max, value, digits = 3, onInput, describe }) {
+export const logSlider = (opts) => slider(opts, Math.log10, (x) => Math.pow(10, x));
+
+/** linearSlider maps them to [min, max] evenly. */
+export const linearSlider = (opts) => slider(opts, (x) => x, (x) => x);
+
+function slider({ id, label, min, max, value, digits = 3, onInput, describe }, fwd, inv) {
   const wrap = document.createElement('div');
   wrap.className = 'control control-slider';
-  const lmin = Math.log10(min), lmax = Math.log10(max);
-  const toPos = (v) => Math.round(((Math.log10(v) - lmin) / (lmax - lmin)) * 1000);
-  const fromPos = (p) => +Math.pow(10, lmin + (p / 1000) * (lmax - lmin)).toPrecision(digits);
+  const lmin = fwd(min), lmax = fwd(max);
+  const toPos = (v) => Math.round(((fwd(v) - lmin) / (lmax - lmin)) * 1000);
+  const fromPos = (p) => +inv(lmin + (p / 1000) * (lmax - lmin)).toPrecision(digits);
   wrap.innerHTML = `<label for="${id}">${label}</label>
     <div class="slider-row"><input type="range" id="${id}" min="0" max="1000" step="1">
     <output for="${id}" id="${id}-out"></output></div>`;

@@ -1,0 +1,131 @@
+// Lesson 9: pricing a digital good with the exponential mechanism on
+// revenue (McSherry–Talwar). Buyers' values are edited as a list; the page
+// shows the revenue curve, the exact price distribution with seeded draws,
+// and expected revenue against ε beside the accuracy theorem's guarantee.
+// The numbers come from the lazily loaded market module.
+import { fmtInt } from '../chart.js';
+import { LineChart } from '../charts/line.js';
+import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
+
+// The figures package has no lesson-9 state of this shape yet.
+export const noExport = true;
+
+export const schema = {
+  values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
+  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
+  draws: { type: 'enum', values: ['0', '1000', '10000', '100000'], default: '100000', label: 'draws' },
+  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
+};
+
+export const GRID = { maxPrice: 5, step: 0.01 };
+export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(2)}` : '–');
+
+/** valuesInput is a text box for a list of dollar values, shared with the truthfulness widget. */
+export function valuesInput(ctx, onChange) {
+  const wrap = document.createElement('div');
+  wrap.className = 'control control-wide';
+  const id = ctx.uid('values');
+  wrap.innerHTML = `<label for="${id}">Buyers’ values in dollars, comma-separated (0 to 5)</label><input id="${id}" type="text" inputmode="decimal" spellcheck="false" autocomplete="off">`;
+  const input = wrap.querySelector('input');
+  const show = (vs) => { input.value = vs.map((x) => String(+x.toFixed(2))).join(', '); };
+  show(ctx.values.values);
+  input.addEventListener('change', () => {
+    const xs = input.value.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
+    if (!xs.length || xs.length > 40 || xs.some((x) => !Number.isFinite(x) || x < 0 || x > 5)) { input.setAttribute('aria-invalid', 'true'); return; }
+    input.removeAttribute('aria-invalid');
+    onChange(xs.map((x) => Math.round(x * 100) / 100));
+  });
+  return { el: wrap, set: show };
+}
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
+  });
+  const draws = select({
+    id: ctx.uid('draws'), label: 'Draws', value: v.draws,
+    options: schema.draws.values.map((b) => [b, fmtInt(+b)]),
+    onChange: (x) => { ctx.set('draws', x); refresh(); },
+  });
+  controls.append(values.el, eps.el, draws.el);
+  const seed = numberInput({
+    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
+    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
+  });
+  const newSeed = () => {
+    const s = crypto.getRandomValues(new Uint32Array(1))[0];
+    ctx.set('seed', s); seed.set(s); refresh();
+  };
+  const addBuyer = () => {
+    if (v.values.length >= 40) return;
+    ctx.set('values', [...v.values, 1]); values.set(v.values); refresh();
+  };
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), button('Add a $1 buyer', addBuyer), seed.el);
+
+  const readout = document.createElement('div');
+  readout.className = 'loss-line laplace-readout';
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+  const grid = document.createElement('div');
+  grid.className = 'small-multiples';
+  const cell = (title) => {
+    const c = document.createElement('section');
+    c.className = 'panel';
+    const hid = ctx.uid('panel');
+    c.setAttribute('aria-labelledby', hid);
+    c.innerHTML = `<h4 id="${hid}">${title}</h4>`;
+    const host = document.createElement('div');
+    c.append(host);
+    grid.append(c);
+    return host;
+  };
+  const revChart = new LineChart(cell('Revenue at each fixed price'), { title: 'Revenue p × (buyers with value ≥ p) at each price', xLabel: 'price ($)', yLabel: 'revenue ($)', steps: true });
+  const distChart = new LineChart(cell('The private price: exact distribution and draws'), { title: 'Probability of each price under the exponential mechanism, with the share of draws', xLabel: 'price ($)', yLabel: 'probability' });
+  const curveHost = document.createElement('div');
+  const curveChart = new LineChart(curveHost, { title: `${ctx.title}: expected revenue against ε, the optimum and the theorem's guarantee`, xLabel: 'ε (log scale)', yLabel: 'revenue ($)', logX: true });
+  body.append(controls, actions, readout, error, grid, curveHost);
+
+  let renders = 0;
+  const refresh = refresher(async () => {
+    try {
+      const r = await bridge.call('market', 'pricing', {
+        values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, seed: v.seed, draws: +v.draws,
+      });
+      error.textContent = '';
+      const prices = Array.from(r.prices), n = +v.draws;
+      revChart.update({ x: prices, series: [{ label: 'Revenue', values: Array.from(r.revenue) }], marker: r.optimalPrice, markerLabel: `best ${money(r.optimalPrice)}` });
+      distChart.update({
+        x: prices, series: [{ label: 'Exact probability', values: Array.from(r.probabilities) }],
+        bars: n > 0 ? { label: 'Share of draws', edges: [...prices.map((p) => p - GRID.step / 2), prices[prices.length - 1] + GRID.step / 2], heights: Array.from(r.counts, (c) => c / n) } : null,
+      });
+      curveChart.update({
+        x: Array.from(r.epsilons),
+        series: [
+          { label: 'Best fixed price (OPT)', short: 'OPT', values: Array.from(r.epsilons, () => r.optimalRevenue) },
+          { label: 'Private price: expected revenue', short: 'E[revenue]', values: Array.from(r.revenueCurve) },
+          { label: 'Guarantee OPT − 2Δ(ln|R| + 1)/ε (0: says nothing)', short: 'Guarantee', values: Array.from(r.guaranteeCurve, (g) => Math.max(0, g)) },
+        ],
+        marker: v.eps, markerLabel: `ε = ${v.eps}`,
+      });
+      const next = prices.find((p) => p > r.optimalPrice + 1e-9);
+      const revNext = next === undefined ? null : r.revenue[prices.indexOf(next)];
+      readout.innerHTML = `<p>Best fixed price <strong>${money(r.optimalPrice)}</strong> earns <strong>${money(r.optimalRevenue)}</strong>${revNext !== null ? `; one cent more, ${money(next)}, earns ${money(revNext)}` : ''}.</p>`
+        + `<p>Private price at ε = ${v.eps} (Δ = ${money(r.sensitivity)}, |R| = ${prices.length} prices): expected revenue <strong>${money(r.expectedRevenue)}</strong>. With probability at least ${1 - r.beta} the revenue is above ${money(r.threshold)}${r.threshold <= 0 ? ', which says nothing here' : ''} (exactly: below it with probability ${fmt(r.probabilityBelow, 3)}).</p>`;
+      ctx.announce(`Expected revenue ${money(r.expectedRevenue)} against the best ${money(r.optimalRevenue)}.`);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return { draw: newSeed };
+}
