@@ -1,0 +1,144 @@
+// Lesson 8 end to end in Chromium: SmallDB stage by stage and run to the
+// end (progress reaching 100%, exact error levels summing to 1, the URL
+// reproducing the draw, ε moved after the run), the ask-before-a-long-run
+// panel and Cancel, MWEM round by round, and axe on the finished page. Run
+// `make site` first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.DIST || path.join(root, 'dist');
+const slug = 'small-database';
+
+let server, browser;
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'lessons', `${slug}.html`)), 'dist/ has no lesson 8: run make site');
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(hash) {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(server.url + hash);
+  await ready(page, slug);
+  await idle(page, '#w-sdb');
+  return { context, page, errors };
+}
+const idle = (page, sel) => page.waitForFunction((s) => !document.querySelector(s).dataset.busy, sel, { timeout: 20000 });
+const stage = (page) => page.locator('#w-sdb').getAttribute('data-stage');
+const button = (page, sel, name) => page.locator(`${sel} button`, { hasText: name }).first();
+
+test('SmallDB: stages one by one, then a full run with progress to 100% and exact levels', async () => {
+  const { context, page, errors } = await open(`#/${slug}?sdb.m=8`);
+  assert.equal(await stage(page), 'data');
+  // Record every progress value the page shows.
+  await page.evaluate(() => {
+    window.seen = [];
+    new MutationObserver(() => window.seen.push(+document.querySelector('#w-sdb').dataset.progress))
+      .observe(document.querySelector('#w-sdb'), { attributes: true, attributeFilter: ['data-progress'] });
+  });
+  for (const want of ['queries', 'count']) {
+    await button(page, '#w-sdb', 'Next stage').click();
+    await page.waitForFunction((w) => document.querySelector('#w-sdb').dataset.stage === w, want);
+  }
+  assert.match(await page.locator('#w-sdb').textContent(), /C\(16 \+ 8 − 1, 8\) =\s*490,314/);
+  assert.match(await page.locator('#w-sdb').textContent(), /Predicted scoring time: \d+ ms/);
+  await button(page, '#w-sdb', 'Next stage').click(); // scoring, through to the levels
+  await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.stage === 'levels' && !document.querySelector('#w-sdb').dataset.busy, null, { timeout: 20000 });
+  const seen = await page.evaluate(() => window.seen);
+  assert.equal(seen[seen.length - 1], 1, 'progress reaches 100%');
+  assert.ok(seen.every((x, i) => i === 0 || x >= seen[i - 1]), `progress never goes back: ${seen}`);
+  const sum = Number(await page.locator('#w-sdb').getAttribute('data-prob-sum'));
+  assert.ok(Math.abs(sum - 1) < 1e-9, `error levels sum to ${sum}`);
+  assert.match(await page.locator('#w-sdb .synth-progress-text').textContent(), /All 490,314 candidates scored/);
+  // The CDF in the levels chart's data table ends at 1.
+  const lastCdf = await page.locator('#w-sdb .line-chart').first().locator('.data-table table tbody tr:last-child td').first().textContent();
+  assert.equal(lastCdf, '1');
+  // On to the end.
+  await button(page, '#w-sdb', 'Run to the end').click();
+  await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.stage === 'compare' && !document.querySelector('#w-sdb').dataset.busy);
+  const drawn = await page.locator('#w-sdb .synth-big strong').last().textContent();
+  assert.match(drawn, /^0\.\d+$/);
+  const worst = await page.locator('#w-sdb tr.synth-worst').count();
+  assert.equal(worst, 1, 'the worst query is marked');
+  await page.waitForFunction(() => /sdb\.stage=compare/.test(location.hash));
+
+  // A reload reproduces the draw from the URL.
+  await page.reload();
+  await ready(page, slug);
+  await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.stage === 'compare' && !document.querySelector('#w-sdb').dataset.busy, null, { timeout: 20000 });
+  assert.equal(await page.locator('#w-sdb .synth-big strong').last().textContent(), drawn);
+
+  // ε moved after the run: the levels are reweighted without scoring again,
+  // the stage stays, and the expected error falls.
+  const expected = async () => Number((await page.locator('#w-sdb .loss-line strong').first().textContent()));
+  const before = await expected();
+  const slider = page.locator('#w-sdb input[type=range]').nth(1);
+  await slider.focus();
+  await page.keyboard.press('End');
+  await page.waitForFunction(() => /sdb\.eps=50(&|$)/.test(location.hash));
+  await idle(page, '#w-sdb');
+  assert.equal(await stage(page), 'compare');
+  assert.ok(await expected() < before, `expected error ${await expected()} is not below ${before} after raising ε`);
+
+  // Back to the levels keeps the scores.
+  await page.locator('#w-sdb').click({ position: { x: 5, y: 5 } });
+  await button(page, '#w-sdb', 'Back').click();
+  await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.stage === 'draw');
+
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  const axe = await new AxeBuilder({ page }).include('#w-sdb').analyze();
+  assert.deepEqual(axe.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join('; ')}`), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('SmallDB: a long run asks first, and Cancel stops it', async () => {
+  const { context, page, errors } = await open(`#/${slug}?sdb.k=5&sdb.m=8&sdb.stage=count`);
+  assert.match(await page.locator('#w-sdb').textContent(), /61,523,748/);
+  await button(page, '#w-sdb', 'Run to the end').click();
+  await page.waitForSelector('#w-sdb .synth-ask:not([hidden])');
+  assert.equal(await stage(page), 'count', 'nothing is scored before the student agrees');
+  assert.ok(await button(page, '#w-sdb', 'Try MWEM instead').isVisible());
+  await button(page, '#w-sdb', 'Score them anyway').click();
+  await page.waitForFunction(() => +document.querySelector('#w-sdb').dataset.progress > 0.02, null, { timeout: 20000 });
+  const cancel = button(page, '#w-sdb', 'Cancel');
+  assert.ok(await cancel.isEnabled());
+  await cancel.click();
+  await page.waitForFunction(() => /Cancelled after scoring/.test(document.querySelector('#w-sdb .synth-progress-text').textContent), null, { timeout: 10000 });
+  await idle(page, '#w-sdb');
+  assert.equal(await stage(page), 'count');
+  await page.waitForFunction(() => /sdb\.stage=count/.test(location.hash));
+  const p = Number(await page.locator('#w-sdb').getAttribute('data-progress'));
+  assert.ok(p > 0 && p < 1, `cancelled at ${p}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('MWEM: rounds one by one and all at once, with the budget spent exactly', async () => {
+  const { context, page, errors } = await open(`#/${slug}`);
+  await idle(page, '#w-mw');
+  assert.match(await page.locator('#w-mw .loss-line').textContent(), /No rounds yet/);
+  await button(page, '#w-mw', 'Next round').click();
+  await page.waitForFunction(() => document.querySelector('#w-mw').dataset.round === '1' && !document.querySelector('#w-mw').dataset.busy);
+  assert.match(await page.locator('#w-mw .budget-numbers').textContent(), /ε spent 0\.1 of 1: 2 charges/);
+  await button(page, '#w-mw', 'All rounds').click();
+  await page.waitForFunction(() => document.querySelector('#w-mw').dataset.round === '10' && !document.querySelector('#w-mw').dataset.busy);
+  assert.match(await page.locator('#w-mw .budget-numbers').textContent(), /ε spent 1 of 1: 20 charges/);
+  assert.match(await page.locator('#w-mw .loss-line').textContent(), /SmallDB with m = 6 at the same ε: expected 0\.143/);
+  await page.waitForFunction(() => /mw\.t=10/.test(location.hash));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,668 @@
+// Package synthbridge is the plain-Go half of the lazily loaded synth module
+// (wasm/synth, lesson 8: SmallDB and MWEM on the medical table). It is apart
+// from package bridge because core/synth links fmt, which the first-load
+// module must not (see bridge's deps test).
+//
+// All modules share one Web Worker, and a call there runs to completion, so
+// SmallDB's scoring is handed out in chunks: Start prepares a run and returns
+// a handle, Advance scores for a few milliseconds (or moves one stage) and
+// returns where the run stands, and the page calls it again until the stage
+// it wants. Cancelling is not calling again; Close frees the run.
+package synthbridge
+
+import (
+	"math"
+	mrand "math/rand/v2"
+	"strconv"
+	"time"
+
+	"github.com/dpplay/dpplay/core/account"
+	"github.com/dpplay/dpplay/core/rng"
+	"github.com/dpplay/dpplay/core/synth"
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// Beta is the failure probability β at which lesson 8 quotes the accuracy
+// bounds and the measured error quantile.
+const Beta = 0.05
+
+// MaxCandidates is the largest SmallDB instance the page will score: about
+// 10 to 30 s in a browser. Larger ones are refused with a pointer to MWEM.
+const MaxCandidates = 200_000_000
+
+// MaxRuns is how many SmallDB runs stay open; starting another closes the
+// oldest, so a page that forgets to Close cannot fill the worker's memory.
+const MaxRuns = 4
+
+// DefaultProbe is how many candidates Start scores per chunk of its
+// throwaway run that measures the scoring rate for the time prediction.
+const DefaultProbe = 1 << 14
+
+// MaxProbe bounds the time that measurement may take.
+const MaxProbe = 250 * time.Millisecond
+
+// columnSets are the medical table's columns for k = 3, 4 and 5 attributes:
+// the notes' example uses all five; fewer make the universe small enough to
+// enumerate at larger m.
+var columnSets = map[int][]string{
+	3: {"smoker", "lung_cancer", "over_50"},
+	4: {"sex", "smoker", "lung_cancer", "over_50"},
+	5: {"sex", "smoker", "lung_cancer", "over_150lb", "over_50"},
+}
+
+// Setup is the data and query class a lesson-8 widget works on.
+type Setup struct {
+	Data    *synth.Data
+	Queries *synth.QuerySet
+	// Kind is the query class: "marginals:1", "marginals:2", "marginals:3" or
+	// "halfspaces".
+	Kind string
+}
+
+// NewSetup projects the medical table onto k of its columns and builds the
+// query class kind.
+func NewSetup(k int, kind string) (*Setup, error) {
+	cols, ok := columnSets[k]
+	if !ok {
+		return nil, validate.Errorf("k", "must be 3, 4 or 5 attributes, got %d", k)
+	}
+	full, err := synth.Medical()
+	if err != nil {
+		return nil, err
+	}
+	d, err := full.Project(cols)
+	if err != nil {
+		return nil, err
+	}
+	var qs *synth.QuerySet
+	switch kind {
+	case "marginals:1":
+		qs, err = synth.Marginals(cols, 1)
+	case "marginals:2":
+		qs, err = synth.Marginals(cols, 2)
+	case "marginals:3":
+		qs, err = synth.Marginals(cols, 3)
+	case "halfspaces":
+		qs, err = synth.Halfspaces(cols)
+	default:
+		return nil, validate.Errorf("queries", "must be marginals:1, marginals:2, marginals:3 or halfspaces, got %q", kind)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return &Setup{Data: d, Queries: qs, Kind: kind}, nil
+}
+
+// Plan is what the page shows before scoring: the data, the queries with
+// their true answers, the candidate count and the bounds.
+type Plan struct {
+	Columns     []string
+	Counts      []float64 // the true histogram over {0,1}^k
+	N           int
+	Queries     []string
+	TrueAnswers []float64
+	Universe    int
+	// Candidates is C(|X|+m−1, m) (as a float64 when it does not fit the
+	// enumeration: then Refused says why).
+	Candidates float64
+	Refused    string
+	// ProbeRate is candidates scored per second in a throwaway run of
+	// ProbeCandidates candidates of this very instance, measured where the
+	// code runs (see probeRate); PredictedMs is Candidates/ProbeRate.
+	ProbeRate, PredictedMs float64
+	ProbeCandidates        uint64
+	// Alpha = √(ln|Q|/m); Prop44 and Thm45 are the bounds at β = Beta.
+	Alpha, Prop44, Thm45 float64
+}
+
+func newPlan(s *Setup, m int, epsilon float64) (Plan, error) {
+	d, qs := s.Data, s.Queries
+	ans, err := qs.Answers(d)
+	if err != nil {
+		return Plan{}, err
+	}
+	counts := d.Counts()
+	p := Plan{
+		Columns: d.Columns(), Counts: make([]float64, len(counts)), N: d.N(),
+		Queries: qs.Names(), TrueAnswers: ans, Universe: d.UniverseSize(),
+	}
+	for i, c := range counts {
+		p.Counts[i] = float64(c)
+	}
+	if err := validate.Positive("ε", epsilon); err != nil {
+		return p, err
+	}
+	lc, err := synth.LogCandidateCount(d.UniverseSize(), m)
+	if err != nil {
+		return p, err
+	}
+	if c, err := synth.CandidateCount(d.UniverseSize(), m); err == nil {
+		p.Candidates = float64(c)
+	} else {
+		p.Candidates = math.Exp(lc)
+	}
+	if p.Candidates > MaxCandidates {
+		p.Refused = "too many candidates to score in a browser; lower m, use fewer attributes, or run MWEM"
+	}
+	if p.Alpha, err = synth.AlphaForSize(qs.Len(), m); err != nil {
+		return p, err
+	}
+	if p.Prop44, err = synth.Prop44Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, p.Alpha, Beta); err != nil {
+		return p, err
+	}
+	if p.Thm45, err = synth.Thm45Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, Beta); err != nil {
+		return p, err
+	}
+	return p, nil
+}
+
+// run is one open SmallDB run. src is the stepper's random source, saved
+// when scoring ends so that a change of ε redraws exactly as a fresh run
+// with the same seed would.
+type run struct {
+	setup   *Setup
+	stepper *synth.SmallDBStepper
+	src     *mrand.ChaCha8
+	saved   []byte
+	m       int
+	scoring time.Duration
+}
+
+// Runs holds the open SmallDB runs of one worker, by handle.
+type Runs struct {
+	runs  map[int]*run
+	order []int
+	next  int
+}
+
+// NewRuns returns an empty set of runs.
+func NewRuns() *Runs { return &Runs{runs: map[int]*run{}, next: 1} }
+
+// Spec is one SmallDB run's parameters.
+type Spec struct {
+	K       int
+	Kind    string
+	Size    int
+	Epsilon float64
+	Seed    uint64
+	// Probe is how many candidates each chunk of the throwaway run that
+	// predicts the time scores (0: no prediction).
+	Probe uint64
+}
+
+// Start validates spec and opens a run at its first stage, the data. A
+// refused instance (Plan.Refused) gets handle 0 and no error, so that the
+// page can still show the data, the queries and the count.
+func (rs *Runs) Start(spec Spec) (int, Plan, error) {
+	setup, err := NewSetup(spec.K, spec.Kind)
+	if err != nil {
+		return 0, Plan{}, err
+	}
+	if spec.Size < 1 || spec.Size > synth.MaxSize {
+		return 0, Plan{}, validate.Errorf("m", "must be between 1 and %d, got %d", synth.MaxSize, spec.Size)
+	}
+	plan, err := newPlan(setup, spec.Size, spec.Epsilon)
+	if err != nil || plan.Refused != "" {
+		return 0, plan, err
+	}
+	cfg := synth.SmallDBConfig{Data: setup.Data, Queries: setup.Queries, Size: spec.Size, Epsilon: spec.Epsilon, MaxCandidates: MaxCandidates}
+	if spec.Probe > 0 {
+		probe, err := synth.NewSmallDBStepper(cfg, rng.Seeded(0))
+		if err != nil {
+			return 0, plan, err
+		}
+		for probe.Stage() < synth.StageCount {
+			_ = probe.Step(1)
+		}
+		plan.ProbeRate, plan.ProbeCandidates = probeRate(probe, spec.Probe)
+		if plan.ProbeRate > 0 {
+			plan.PredictedMs = 1000 * plan.Candidates / plan.ProbeRate
+		}
+	}
+	src := rng.NewSeededSource(spec.Seed)
+	st, err := synth.NewSmallDBStepper(cfg, mrand.New(src))
+	if err != nil {
+		return 0, plan, err
+	}
+	h := rs.next
+	rs.next++
+	rs.runs[h] = &run{setup: setup, stepper: st, src: src, m: spec.Size}
+	rs.order = append(rs.order, h)
+	for len(rs.order) > MaxRuns {
+		delete(rs.runs, rs.order[0])
+		rs.order = rs.order[1:]
+	}
+	return h, plan, nil
+}
+
+// Close forgets run h (closing an unknown handle does nothing).
+func (rs *Runs) Close(h int) {
+	delete(rs.runs, h)
+	for i, o := range rs.order {
+		if o == h {
+			rs.order = append(rs.order[:i], rs.order[i+1:]...)
+			break
+		}
+	}
+}
+
+func (rs *Runs) get(h int) (*run, error) {
+	r, ok := rs.runs[h]
+	if !ok {
+		return nil, validate.Errorf("handle", "%d is not an open run (runs close when %d newer ones start)", h, MaxRuns)
+	}
+	return r, nil
+}
+
+// View is where a run stands: the page draws the stage from it.
+type View struct {
+	Stage      int // synth.StageData … synth.StageCompare
+	StageName  string
+	Scored     uint64
+	Candidates uint64
+	// ScoringMs is the time spent scoring so far, and Rate the candidates
+	// per second it achieved.
+	ScoringMs, Rate float64
+	Epsilon         float64
+	// From StageLevels on: the exact distribution over error levels, the
+	// expected max-error, its (1−β)-quantile, and the exact probability of
+	// exceeding each bound.
+	LevelErrors, LevelCounts, LevelProbs []float64
+	Expected, Quantile                   float64
+	Prop44, Thm45                        float64
+	TailProp44, TailThm45                float64
+	// From StageDraw on: the drawn level (index into the level lists), the
+	// synthetic database as m point indices, and its max-error.
+	Level     int
+	Synthetic []float64
+	MaxError  float64
+	// At StageCompare: f(y) per query, and for halfspaces the article's use
+	// case (Learned == "" otherwise).
+	SyntheticAnswers                        []float64
+	Learned, Best                           string
+	LearnedSynthetic, LearnedReal, BestReal float64
+}
+
+// Advance moves run h towards stage target (synth.StageCompare to finish).
+// In the scoring stage it scores for about maxMs milliseconds (at least one
+// chunk of chunk candidates) and returns, so the page can show progress
+// and the worker can answer other calls; other stages take one step each.
+// It returns as soon as target is reached or the time is up.
+func (rs *Runs) Advance(h int, target int, chunk uint64, maxMs float64) (View, error) {
+	r, err := rs.get(h)
+	if err != nil {
+		return View{}, err
+	}
+	if target < int(synth.StageData) || target > int(synth.StageCompare) {
+		return View{}, validate.Errorf("stage", "must be between 0 and %d, got %d", int(synth.StageCompare), target)
+	}
+	if chunk == 0 {
+		chunk = synth.DefaultChunk
+	}
+	if err := validate.Positive("maxMs", maxMs); err != nil {
+		return View{}, err
+	}
+	st := r.stepper
+	t0 := time.Now()
+	deadline := time.Duration(maxMs * float64(time.Millisecond))
+	for int(st.Stage()) < target {
+		scoring := st.Stage() == synth.StageCount || st.Stage() == synth.StageScoring
+		s0 := time.Now()
+		if err := st.Step(chunk); err != nil {
+			return View{}, err
+		}
+		if scoring {
+			r.scoring += time.Since(s0)
+			if st.Stage() == synth.StageLevels {
+				if r.saved, err = r.src.MarshalBinary(); err != nil {
+					return View{}, err
+				}
+			}
+		}
+		if time.Since(t0) >= deadline {
+			break
+		}
+	}
+	return r.view()
+}
+
+// Reweight changes run h's ε once scoring has finished: the level
+// distribution is recomputed and, if the run is to draw, it draws again from
+// the source as it stood after scoring, so the result is the one a fresh run
+// at the new ε with the same seed gives. The run ends at stage (between
+// synth.StageLevels and synth.StageCompare; −1 keeps the stage it was at),
+// which is also how the page steps back without scoring again.
+func (rs *Runs) Reweight(h int, epsilon float64, stage int) (View, error) {
+	r, err := rs.get(h)
+	if err != nil {
+		return View{}, err
+	}
+	st := r.stepper
+	target := st.Stage()
+	if stage >= 0 {
+		if stage < int(synth.StageLevels) || stage > int(synth.StageCompare) {
+			return View{}, validate.Errorf("stage", "must be between %d and %d (or −1), got %d", int(synth.StageLevels), int(synth.StageCompare), stage)
+		}
+		target = synth.Stage(stage)
+	}
+	if err := st.Reweight(epsilon); err != nil {
+		return View{}, err
+	}
+	if err := r.src.UnmarshalBinary(r.saved); err != nil {
+		return View{}, err
+	}
+	for st.Stage() < target {
+		if err := st.Step(1); err != nil {
+			return View{}, err
+		}
+	}
+	return r.view()
+}
+
+func (r *run) view() (View, error) {
+	st := r.stepper
+	snap := st.Snapshot()
+	v := View{
+		Stage: int(snap.Stage), StageName: snap.Stage.String(), Scored: st.Scored(), Candidates: st.Candidates(),
+		ScoringMs: float64(r.scoring) / float64(time.Millisecond), Epsilon: st.Epsilon(),
+	}
+	if r.scoring > 0 {
+		v.Rate = float64(st.Scored()) / r.scoring.Seconds()
+	}
+	if snap.Stage < synth.StageLevels {
+		return v, nil
+	}
+	d, qs := r.setup.Data, r.setup.Queries
+	var err error
+	if v.Prop44, v.Thm45, err = bounds(d, qs, r.m, st.Epsilon()); err != nil {
+		return v, err
+	}
+	sum := summarise(snap.Levels)
+	v.LevelErrors, v.LevelCounts, v.LevelProbs = sum.errors, sum.counts, sum.probs
+	v.Expected, v.Quantile = sum.expected, sum.quantile
+	if v.TailProp44, err = synth.TailProbability(snap.Levels, v.Prop44); err != nil {
+		return v, err
+	}
+	if v.TailThm45, err = synth.TailProbability(snap.Levels, v.Thm45); err != nil {
+		return v, err
+	}
+	if snap.Stage < synth.StageDraw {
+		return v, nil
+	}
+	v.Level, v.MaxError = snap.Level, snap.MaxError
+	for _, p := range snap.Synthetic {
+		v.Synthetic = append(v.Synthetic, float64(p))
+	}
+	if snap.Stage < synth.StageCompare {
+		return v, nil
+	}
+	v.SyntheticAnswers = snap.SyntheticAnswers
+	if r.setup.Kind == "halfspaces" {
+		w := make([]float64, d.UniverseSize())
+		for _, p := range snap.Synthetic {
+			w[p]++
+		}
+		fit, err := synth.LearnHalfspace(w, d)
+		if err != nil {
+			return v, err
+		}
+		v.Learned, v.Best = fit.Name, fit.BestName
+		v.LearnedSynthetic, v.LearnedReal, v.BestReal = fit.SyntheticAgreement, fit.RealAgreement, fit.BestAgreement
+	}
+	return v, nil
+}
+
+// bounds returns Proposition 4.4 (with α = √(ln|Q|/m)) and Theorem 4.5 at β.
+func bounds(d *synth.Data, qs *synth.QuerySet, m int, epsilon float64) (float64, float64, error) {
+	alpha, err := synth.AlphaForSize(qs.Len(), m)
+	if err != nil {
+		return 0, 0, err
+	}
+	p44, err := synth.Prop44Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, alpha, Beta)
+	if err != nil {
+		return 0, 0, err
+	}
+	t45, err := synth.Thm45Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, Beta)
+	return p44, t45, err
+}
+
+type summary struct {
+	errors, counts, probs []float64
+	expected, quantile    float64
+}
+
+// summarise lists the levels as three columns, with the expected max-error
+// Σ P·err and its (1−β)-quantile, the smallest level t with P(err > t) ≤ β.
+func summarise(levels []synth.Level) summary {
+	var s summary
+	tail := 1.0
+	s.quantile = math.NaN()
+	for _, l := range levels {
+		s.errors = append(s.errors, l.MaxError)
+		s.counts = append(s.counts, float64(l.Candidates))
+		s.probs = append(s.probs, l.Probability)
+		s.expected += l.Probability * l.MaxError
+		tail -= l.Probability
+		if math.IsNaN(s.quantile) && tail <= Beta {
+			s.quantile = l.MaxError
+		}
+	}
+	if math.IsNaN(s.quantile) && len(levels) > 0 {
+		s.quantile = levels[len(levels)-1].MaxError
+	}
+	return s
+}
+
+// Curve is the bound against the measured error over a grid of ε, from one
+// scoring: the counts per level do not depend on ε.
+type Curve struct {
+	Epsilons, Expected, Quantile, Thm45, Prop44 []float64
+}
+
+// CurveEpsilons is the grid lesson 8 draws the bound-against-error chart on.
+func CurveEpsilons() []float64 {
+	return []float64{0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50}
+}
+
+// Curve computes, for every ε of CurveEpsilons, SmallDB's exact expected
+// max-error and (1−β)-quantile at run h's m, beside Theorem 4.5's and
+// Proposition 4.4's bounds at β.
+func (rs *Runs) Curve(h int) (Curve, error) {
+	r, err := rs.get(h)
+	if err != nil {
+		return Curve{}, err
+	}
+	c := Curve{Epsilons: CurveEpsilons()}
+	for _, eps := range c.Epsilons {
+		levels, err := r.stepper.LevelsAt(eps)
+		if err != nil {
+			return Curve{}, err
+		}
+		s := summarise(levels)
+		p44, t45, err := bounds(r.setup.Data, r.setup.Queries, r.m, eps)
+		if err != nil {
+			return Curve{}, err
+		}
+		c.Expected = append(c.Expected, s.expected)
+		c.Quantile = append(c.Quantile, s.quantile)
+		c.Thm45 = append(c.Thm45, t45)
+		c.Prop44 = append(c.Prop44, p44)
+	}
+	return c, nil
+}
+
+// MWEMSpec is one MWEM run's parameters: T rounds, of which the first Upto
+// are run (the page's stepper), with Replays extra passes per round.
+type MWEMSpec struct {
+	K            int
+	Kind         string
+	Rounds, Upto int
+	Replays      int
+	Epsilon      float64
+	Seed         uint64
+}
+
+// MWEMView is an MWEM run after Upto of its T rounds. Each round list has
+// one entry per round run.
+type MWEMView struct {
+	Queries     []string
+	TrueAnswers []float64
+	// Per round: the chosen query, the probability with which it was chosen,
+	// q(A) before, the noisy measurement, q(A) after, and the max-error of
+	// the running average.
+	Query, Chosen, Estimate, Measurement, Updated, RoundError []float64
+	// Answers are the running average's answers to every query, Distribution
+	// the average itself over {0,1}^k, MaxError its max-error.
+	Answers, Distribution []float64
+	MaxError              float64
+	// InitialError is the max-error of A_0, the uniform distribution.
+	InitialError float64
+	// Spent is the ε charged to the accountant so far, Budget the whole ε,
+	// Charges the number of charges (2 per round) and NoiseScale the
+	// Laplace scale on a fraction, 2T/(ε·n).
+	Spent, Budget, NoiseScale float64
+	Charges                   int
+	// Done is true when all T rounds have run.
+	Done bool
+}
+
+// MWEM runs the first spec.Upto rounds of MWEM on the medical table with a
+// seeded source: every call replays from the start, so the page's round
+// stepper is reproducible from its URL (a round costs microseconds here).
+func MWEM(spec MWEMSpec) (MWEMView, error) {
+	setup, err := NewSetup(spec.K, spec.Kind)
+	if err != nil {
+		return MWEMView{}, err
+	}
+	if spec.Upto < 0 || spec.Upto > spec.Rounds {
+		return MWEMView{}, validate.Errorf("upto", "must be between 0 and the %d rounds, got %d", spec.Rounds, spec.Upto)
+	}
+	acct, err := account.New(spec.Epsilon, 0)
+	if err != nil {
+		return MWEMView{}, err
+	}
+	st, err := synth.NewMWEMStepper(synth.MWEMConfig{
+		Data: setup.Data, Queries: setup.Queries, Rounds: spec.Rounds, Epsilon: spec.Epsilon,
+		Replays: spec.Replays, Accountant: acct,
+	}, rng.Seeded(spec.Seed))
+	if err != nil {
+		return MWEMView{}, err
+	}
+	truth, err := setup.Queries.Answers(setup.Data)
+	if err != nil {
+		return MWEMView{}, err
+	}
+	v := MWEMView{Queries: setup.Queries.Names(), TrueAnswers: truth, Budget: spec.Epsilon,
+		NoiseScale: 2 * float64(spec.Rounds) / (spec.Epsilon * float64(setup.Data.N()))}
+	uniform, err := setup.Queries.AnswersOn(st.Distribution())
+	if err != nil {
+		return MWEMView{}, err
+	}
+	for q, a := range uniform {
+		v.InitialError = math.Max(v.InitialError, math.Abs(a-truth[q]))
+	}
+	sum := make([]float64, setup.Data.UniverseSize())
+	for t := 0; t < spec.Upto; t++ {
+		round, err := st.Step()
+		if err != nil {
+			return MWEMView{}, err
+		}
+		v.Query = append(v.Query, float64(round.Query))
+		v.Chosen = append(v.Chosen, round.Selection[round.Query])
+		v.Estimate = append(v.Estimate, round.Estimate)
+		v.Measurement = append(v.Measurement, round.Measurement)
+		v.Updated = append(v.Updated, round.Updated)
+		v.RoundError = append(v.RoundError, round.MaxError)
+		for p, a := range round.Distribution {
+			sum[p] += a
+		}
+	}
+	// Before the first round MWEM's estimate is A_0, the uniform distribution.
+	v.Distribution = st.Distribution()
+	if spec.Upto > 0 {
+		for p := range sum {
+			v.Distribution[p] = sum[p] / float64(spec.Upto)
+		}
+	}
+	if v.Answers, err = setup.Queries.AnswersOn(v.Distribution); err != nil {
+		return MWEMView{}, err
+	}
+	for q, a := range v.Answers {
+		v.MaxError = math.Max(v.MaxError, math.Abs(a-truth[q]))
+	}
+	v.Spent, _ = acct.Spent()
+	v.Charges = len(acct.Ledger())
+	v.Done = st.Done()
+	return v, nil
+}
+
+// Reference is SmallDB's exact error distribution on a setup at one m,
+// kept between calls so that MWEM's comparison follows ε without scoring
+// again.
+type Reference struct {
+	key     string
+	stepper *synth.SmallDBStepper
+}
+
+// MaxReferenceCandidates bounds the SmallDB run MWEM's widget compares with:
+// it is scored in one call, which must stay short.
+const MaxReferenceCandidates = 2_000_000
+
+// Expected returns SmallDB's exact expected max-error and (1−β)-quantile at
+// m and ε on the medical table projected to k columns with query class kind,
+// scoring once per (k, kind, m).
+func (ref *Reference) Expected(k int, kind string, m int, epsilon float64) (expected, quantile float64, candidates uint64, err error) {
+	key := strconv.Itoa(k) + " " + kind + " " + strconv.Itoa(m)
+	if ref.key != key || ref.stepper == nil {
+		setup, err := NewSetup(k, kind)
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		st, err := synth.NewSmallDBStepper(synth.SmallDBConfig{Data: setup.Data, Queries: setup.Queries, Size: m,
+			Epsilon: 1, MaxCandidates: MaxReferenceCandidates}, rng.Seeded(0))
+		if err != nil {
+			return 0, 0, 0, err
+		}
+		for st.Stage() < synth.StageLevels {
+			if err := st.Step(synth.DefaultChunk); err != nil {
+				return 0, 0, 0, err
+			}
+		}
+		ref.key, ref.stepper = key, st
+	}
+	levels, err := ref.stepper.LevelsAt(epsilon)
+	if err != nil {
+		return 0, 0, 0, err
+	}
+	s := summarise(levels)
+	return s.expected, s.quantile, ref.stepper.Candidates(), nil
+}
+
+// probeRate scores chunks of st until two chunks in a row agree on the rate
+// within 15% (or MaxProbe has passed, or the candidates run out) and returns
+// their mean rate and the candidates scored. One chunk is not enough in a
+// browser: it compiles WebAssembly with a fast baseline compiler first and
+// swaps in optimised code later, so for the first 100 ms or so after the
+// module loads the rate jumps about and is up to five times too low.
+func probeRate(st *synth.SmallDBStepper, chunk uint64) (float64, uint64) {
+	start := time.Now()
+	var last float64
+	for {
+		before := st.Scored()
+		t0 := time.Now()
+		if err := st.Step(chunk); err != nil {
+			break
+		}
+		// A timer coarser than the chunk (browsers round to 0.1 ms or
+		// 5 µs) may read 0: then assume one tick.
+		r := float64(st.Scored()-before) / math.Max(time.Since(t0).Seconds(), 1e-4)
+		if st.Stage() >= synth.StageLevels || time.Since(start) >= MaxProbe || (last > 0 && math.Abs(r-last) <= 0.15*max(r, last)) {
+			if last > 0 {
+				r = (r + last) / 2
+			}
+			return r, st.Scored()
+		}
+		last = r
+	}
+	return last, st.Scored()
+}

@@ -1,0 +1,499 @@
+// Lesson 8: SmallDB (Blum, Ligett and Roth; the notes' Algorithm 4) on the
+// medical table, one stage at a time. The Go stepper in the lazily loaded
+// synth module does the work; this page asks it to score for about 40 ms a
+// call, so a progress bar moves and Cancel simply stops calling. Before
+// scoring, the page predicts the time from a trial run of the same instance
+// and, above ASK_MS, asks first and offers MWEM instead.
+import { fmtInt, escapeHTML } from '../chart.js';
+import { LineChart } from '../charts/line.js';
+import { logSlider, linearSlider, select, numberInput, button, fmt } from './controls.js';
+
+// The figures package has no lesson-8 state of this shape.
+export const noExport = true;
+
+export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
+const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
+/** Stages a run can stop at (scoring is passed through). */
+const STOPS = ['data', 'queries', 'count', 'levels', 'draw', 'compare'];
+
+export const schema = {
+  k: { type: 'enum', values: ['3', '4', '5'], default: '4', label: 'attributes' },
+  q: { type: 'enum', values: ['marginals:1', 'marginals:2', 'marginals:3', 'halfspaces'], default: 'marginals:2', label: 'queries' },
+  m: { type: 'int', min: 1, max: 12, default: 6, label: 'm' },
+  eps: { type: 'number', min: 0.05, max: 50, default: 1, digits: 3, label: 'ε' },
+  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
+  stage: { type: 'enum', values: STOPS, default: 'data', label: 'stage' },
+};
+
+/** Runs predicted to score for longer than this ask first. */
+export const ASK_MS = 2000;
+/** Each advance call scores for about this long, so progress and Cancel stay responsive. */
+const SLICE_MS = 40;
+
+export const QUERY_SETS = [
+  ['marginals:1', '1-way marginals (each attribute alone)'],
+  ['marginals:2', '2-way marginals (every pair)'],
+  ['marginals:3', '3-way marginals (every triple)'],
+  ['halfspaces', 'Halfspaces (the article’s classifiers)'],
+];
+export const ATTRIBUTES = [
+  ['3', '3: smoker, lung cancer, over 50'],
+  ['4', '4: sex, smoker, lung cancer, over 50'],
+  ['5', '5: all, with over 150 lb'],
+];
+const NICE = { sex: 'male', smoker: 'smoker', lung_cancer: 'lung cancer', over_150lb: 'over 150 lb', over_50: 'over 50' };
+export const niceColumn = (c) => NICE[c] || c;
+export const niceQuery = (s) => s.replace(/lung_cancer/g, 'lung cancer').replace(/over_150lb/g, 'over 150 lb').replace(/over_50/g, 'over 50').replace(/\bsex=1/g, 'male').replace(/\bsex=0/g, 'female');
+
+/** bits(x, k) lists point x's k bits, the first column most significant. */
+export const bits = (x, k) => Array.from({ length: k }, (_, j) => (x >> (k - 1 - j)) & 1);
+
+export const seconds = (ms) => (ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${fmt(ms / 1000, 2)} s`);
+const rate = (r) => (r >= 1e6 ? `${fmt(r / 1e6, 3)} million` : fmtInt(r));
+
+/** binned(errors, probs) groups level probabilities into about 30 bands for the histogram behind the CDF. */
+function binned(errors, probs) {
+  const top = errors[errors.length - 1] || 0.01;
+  const raw = top / 30;
+  const p = Math.pow(10, Math.floor(Math.log10(raw)));
+  const w = [1, 2, 2.5, 5, 10].map((x) => x * p).find((x) => x >= raw);
+  const nb = Math.floor(top / w) + 1;
+  const edges = Array.from({ length: nb + 1 }, (_, i) => +(i * w).toPrecision(10));
+  const heights = new Array(nb).fill(0);
+  errors.forEach((e, i) => { heights[Math.min(nb - 1, Math.floor(e / w + 1e-9))] += probs[i]; });
+  return { edges, heights, width: w };
+}
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge, fig } = ctx;
+
+  // ---- Controls ----
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const kSel = select({ id: ctx.uid('k'), label: 'Attributes (columns)', value: v.k, options: ATTRIBUTES, wide: true, onChange: (x) => { ctx.set('k', x); restart(); } });
+  const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); restart(); } });
+  const mSl = linearSlider({
+    id: ctx.uid('m'), label: 'm, rows in the synthetic database', min: 1, max: 12, value: v.m, digits: 3,
+    describe: (x) => `m = ${Math.round(x)}`,
+    onInput: (x) => { const r = Math.round(x); if (r !== v.m) { ctx.set('m', r); restart(); } },
+  });
+  const epsSl = logSlider({
+    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); changeEps(); },
+  });
+  controls.append(kSel.el, qSel.el, mSl.el, epsSl.el);
+  const seed = numberInput({
+    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
+    onChange: (x) => { ctx.set('seed', Math.round(x)); restart(); },
+  });
+
+  // ---- Stepper ----
+  const stages = document.createElement('ol');
+  stages.className = 'synth-stages';
+  stages.setAttribute('aria-label', 'Stages of SmallDB');
+  stages.innerHTML = STAGE_TITLES.map((t, i) => `<li data-stage="${STAGES[i]}"><span class="synth-stage-num" aria-hidden="true">${i + 1}</span> ${t}</li>`).join('');
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const nextBtn = button('Next stage', () => ctl.step(1), { kbd: '→', primary: true });
+  const runBtn = button('Run to the end', () => ctl.draw(), { kbd: 'Space' });
+  const backBtn = button('Back', () => ctl.step(-1), { kbd: '←' });
+  const resetBtn = button('Start over', () => ctl.reset(), { kbd: 'r' });
+  actions.append(nextBtn, runBtn, backBtn, resetBtn, seed.el);
+
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+
+  // ---- Panels, one per stage ----
+  const panel = (title, cls = '') => {
+    const c = document.createElement('section');
+    c.className = `panel synth-panel ${cls}`;
+    const hid = ctx.uid('panel');
+    c.setAttribute('aria-labelledby', hid);
+    c.innerHTML = `<h4 id="${hid}">${title}</h4>`;
+    const inner = document.createElement('div');
+    c.append(inner);
+    c.hidden = true;
+    return { el: c, inner };
+  };
+  const pData = panel('1 · The data: 120 patients as a histogram');
+  const pQueries = panel('2 · The queries and their true answers');
+  const pCount = panel('3 · Candidates: every multiset of m rows');
+  const pScore = panel('4 · Scoring: the max-error of every candidate');
+  const pLevels = panel('5 · The exact distribution over error levels', 'synth-wide');
+  const pCurve = panel('Theorem 4.5’s bound against the exact error, over ε', 'synth-wide');
+  const pDraw = panel('6 · The draw: one synthetic database');
+  const pCompare = panel('7 · Synthetic against true, query by query');
+
+  const scrollTable = (label) => {
+    const w = document.createElement('div');
+    w.className = 'table-wrap synth-scroll';
+    w.tabIndex = 0;
+    w.setAttribute('role', 'region');
+    w.setAttribute('aria-label', label);
+    return w;
+  };
+  const dataTable = scrollTable('The data as a histogram, with the synthetic rows');
+  const dataNote = document.createElement('p');
+  dataNote.className = 'panel-stat';
+  pData.inner.append(dataNote, dataTable);
+  const queriesNote = document.createElement('p');
+  queriesNote.className = 'panel-stat';
+  const queriesTable = scrollTable('Every query with its true answer');
+  pQueries.inner.append(queriesNote, queriesTable);
+  const countText = document.createElement('div');
+  const ask = document.createElement('div');
+  ask.className = 'synth-ask';
+  ask.setAttribute('role', 'group');
+  ask.hidden = true;
+  pCount.inner.append(countText, ask);
+  const progressId = ctx.uid('progress');
+  pScore.inner.innerHTML = `<label for="${progressId}" class="synth-progress-label">Scored</label><progress id="${progressId}" max="1" value="0"></progress><p class="panel-stat synth-progress-text" aria-live="polite"></p>`;
+  const progress = pScore.inner.querySelector('progress');
+  const progressText = pScore.inner.querySelector('.synth-progress-text');
+  const cancelBtn = button('Cancel', () => { cancelRequested = true; });
+  cancelBtn.className = 'synth-cancel';
+  cancelBtn.disabled = true;
+  pScore.inner.append(cancelBtn);
+  const levelsText = document.createElement('div');
+  levelsText.className = 'loss-line';
+  const levelsHost = document.createElement('div');
+  pLevels.inner.append(levelsText, levelsHost);
+  const levelsChart = new LineChart(levelsHost, {
+    title: 'SmallDB: probability that the max-error is at most x, against the share of all candidates',
+    xLabel: 'max-error x over the queries', yLabel: 'probability', steps: true, describe: (d) => d.note,
+  });
+  const curveText = document.createElement('p');
+  curveText.className = 'panel-stat';
+  const curveHost = document.createElement('div');
+  pCurve.inner.append(curveText, curveHost);
+  const curveChart = new LineChart(curveHost, {
+    title: 'Theorem 4.5’s bound on the max-error against SmallDB’s exact error, for ε from 0.05 to 50',
+    xLabel: 'ε (log scale)', yLabel: 'max-error', logX: true, describe: (d) => d.note,
+  });
+  const drawText = document.createElement('div');
+  pDraw.inner.append(drawText);
+  const compareText = document.createElement('div');
+  const compareTable = scrollTable('Every query: true answer, synthetic answer and difference');
+  pCompare.inner.append(compareText, compareTable);
+
+  const grid1 = document.createElement('div');
+  grid1.className = 'small-multiples synth-grid';
+  grid1.append(pData.el, pQueries.el, pCount.el, pScore.el);
+  const grid2 = document.createElement('div');
+  grid2.className = 'synth-grid synth-grid-wide';
+  grid2.append(pLevels.el, pDraw.el, pCompare.el, pCurve.el);
+  body.append(controls, stages, actions, error, grid1, grid2);
+
+  // ---- State ----
+  let plan = null; // from start: data, queries, count, prediction, bounds
+  let handle = 0;
+  let view = null; // from advance / reweight
+  let curve = null;
+  let generation = 0; // a newer request makes older loops stop
+  let confirmed = false; // the student agreed to a long run of this handle
+  let cancelRequested = false;
+  let renders = 0;
+  let note = ''; // a one-off message (cancelled)
+  let scoringNow = false;
+  const stageIndex = () => (view ? view.stage : 0);
+  const busy = (on) => { if (on) fig.dataset.busy = '1'; else delete fig.dataset.busy; };
+
+  async function closeRun() {
+    if (handle) {
+      const h = handle;
+      handle = 0;
+      await bridge.call('synth', 'close', { handle: h }).catch(() => {});
+    }
+  }
+
+  /** restart opens a new run for the current parameters and goes to the URL's stage. */
+  async function restart({ keepNote = false } = {}) {
+    const my = ++generation;
+    if (!keepNote) note = '';
+    busy(true);
+    try {
+      await closeRun();
+      const p = await bridge.call('synth', 'start', { k: +v.k, queries: v.q, m: v.m, epsilon: v.eps, seed: v.seed, probe: 16384 });
+      if (my !== generation) return;
+      plan = p; handle = p.handle; view = null; curve = null; confirmed = false; cancelRequested = false;
+      error.textContent = '';
+      view = { stage: 0 };
+      if (handle) view = await bridge.call('synth', 'advance', { handle, stage: 0, chunk: 1, maxMs: 1 });
+      render();
+      const want = STAGES.indexOf(v.stage);
+      if (want > 0) await goTo(want);
+    } catch (err) {
+      if (my === generation) { error.textContent = err.message; render(); }
+    } finally {
+      if (my === generation) busy(false);
+    }
+  }
+
+  /** goTo advances the run to stage index target, scoring in slices with progress. */
+  async function goTo(target) {
+    const my = generation;
+    if (!handle) {
+      // A refused instance stops at the count.
+      target = Math.min(target, 2);
+      view = { stage: target };
+      ctx.set('stage', STAGES[target]);
+      render();
+      return;
+    }
+    if (target >= 3 && stageIndex() < 4 && plan.predictedMs > ASK_MS && !confirmed) {
+      // Stop at the count and ask before a long run.
+      if (stageIndex() < 2) view = await bridge.call('synth', 'advance', { handle, stage: 2, chunk: 1, maxMs: 1 });
+      if (my !== generation) return;
+      ctx.set('stage', 'count');
+      showAsk(target);
+      render();
+      return;
+    }
+    ask.hidden = true;
+    cancelRequested = false;
+    try {
+      for (;;) {
+        const vw = await bridge.call('synth', 'advance', { handle, stage: target, chunk: 8192, maxMs: SLICE_MS });
+        if (my !== generation || !fig.isConnected) return;
+        const first = vw.stage === 3 && !scoringNow;
+        view = vw;
+        if (view.stage >= target) break;
+        if (view.stage === 3) {
+          scoringNow = true;
+          cancelBtn.disabled = false;
+          if (first) render(); else renderProgress();
+        }
+        if (cancelRequested) break;
+      }
+    } finally {
+      scoringNow = false;
+      cancelBtn.disabled = true;
+    }
+    if (cancelRequested && view.stage < 4) {
+      const pct = (100 * view.scored) / view.candidates;
+      note = `Cancelled after scoring ${fmtInt(view.scored)} of ${fmtInt(view.candidates)} candidates (${pct.toFixed(0)}%). Nothing was drawn: the mechanism needs every candidate's score. Lower m or use fewer attributes, or compare with MWEM below.`;
+      ctx.announce('Scoring cancelled.');
+      ctx.set('stage', 'count');
+      cancelRequested = false;
+      await restart({ keepNote: true });
+      return;
+    }
+    ctx.set('stage', STAGES[Math.max(view.stage, 0)]);
+    if (view.stage >= 4 && !curve) {
+      curve = await bridge.call('synth', 'curve', { handle });
+      if (my !== generation) return;
+    }
+    render();
+  }
+
+  function showAsk(target) {
+    ask.hidden = false;
+    const id = ctx.uid('ask');
+    ask.setAttribute('aria-labelledby', id);
+    ask.innerHTML = `<p id="${id}"><strong>This run would take about ${seconds(plan.predictedMs)}.</strong> The worker stays free in the meantime, and you can cancel at any point.</p>`;
+    const go = button('Score them anyway', async () => {
+      confirmed = true; ask.hidden = true;
+      const my = ++generation;
+      busy(true);
+      try { await goTo(target); } catch (err) { error.textContent = err.message; } finally { if (my === generation) busy(false); }
+    }, { primary: true });
+    const mw = button('Try MWEM instead', () => {
+      const other = document.querySelector('figure.widget[data-widget="mwem"]');
+      if (other) { other.scrollIntoView({ block: 'start' }); other.querySelector('button, select, input')?.focus({ preventScroll: true }); }
+    });
+    const row = document.createElement('div');
+    row.className = 'actions';
+    row.append(go, mw);
+    ask.append(row);
+    go.focus({ preventScroll: true });
+  }
+
+  async function changeEps() {
+    if (view && view.stage >= 4 && handle) {
+      const my = ++generation;
+      busy(true);
+      try {
+        const vw = await bridge.call('synth', 'reweight', { handle, epsilon: v.eps });
+        if (my !== generation) return;
+        view = vw;
+        render();
+      } catch (err) {
+        error.textContent = err.message;
+      } finally {
+        if (my === generation) busy(false);
+      }
+      return;
+    }
+    await restart();
+  }
+
+  async function stepTo(target) {
+    target = Math.max(0, Math.min(6, target));
+    if (target === 3) target = stageIndex() < 3 ? 4 : 2; // scoring is passed through
+    note = '';
+    const cur = stageIndex();
+    if (target === cur) return;
+    if (target > cur) {
+      const my = ++generation;
+      busy(true);
+      try { await goTo(target); } catch (err) { error.textContent = err.message; } finally { if (my === generation) busy(false); }
+      return;
+    }
+    // Going back: levels and later keep their scores (reweighting returns
+    // to the levels stage); earlier stages start a fresh run.
+    ctx.set('stage', STAGES[target]);
+    if (target >= 4) {
+      const my = ++generation;
+      busy(true);
+      try {
+        const vw = await bridge.call('synth', 'reweight', { handle, epsilon: v.eps, stage: target });
+        if (my === generation) { view = vw; render(); }
+      } catch (err) { error.textContent = err.message; } finally { if (my === generation) busy(false); }
+      return;
+    }
+    await restart();
+  }
+
+  const ctl = {
+    step(d) { const cur = stageIndex(); return stepTo(d > 0 ? (cur === 2 ? 4 : cur + 1) : (cur === 4 ? 2 : cur - 1)); },
+    draw() { note = ''; return stepTo(6); },
+    reset() { note = ''; ctx.set('stage', 'data'); return restart(); },
+  };
+
+  // ---- Drawing ----
+  function renderProgress() {
+    const f = view.candidates ? view.scored / view.candidates : 0;
+    progress.value = f;
+    progress.setAttribute('aria-valuetext', `${(100 * f).toFixed(0)}%`);
+    progressText.textContent = `${fmtInt(view.scored)} of ${fmtInt(view.candidates)} candidates (${(100 * f).toFixed(0)}%) in ${seconds(view.scoringMs)}.`;
+    fig.dataset.progress = f.toFixed(4);
+  }
+
+  function render() {
+    const s = stageIndex();
+    fig.dataset.stage = STAGES[s];
+    stages.querySelectorAll('li').forEach((li, i) => {
+      li.classList.toggle('done', i < s);
+      li.classList.toggle('current', i === s);
+      if (i === s) li.setAttribute('aria-current', 'step'); else li.removeAttribute('aria-current');
+    });
+    nextBtn.disabled = s >= 6 || (!handle && s >= 2);
+    runBtn.disabled = s >= 6 || (!handle && s >= 2);
+    backBtn.disabled = s <= 0;
+    if (!plan) return;
+    const k = plan.columns.length;
+    const drawn = s >= 5 && view.synthetic ? Array.from(view.synthetic) : [];
+    const synCount = new Array(plan.universe).fill(0);
+    drawn.forEach((p) => { synCount[p]++; });
+
+    // 1. Data.
+    pData.el.hidden = false;
+    const present = plan.counts.length;
+    const rows = [];
+    for (let x = 0; x < present; x++) if (plan.counts[x] > 0 || synCount[x] > 0) rows.push(x);
+    dataNote.textContent = `${plan.n} patients over ${k} yes/no attributes: ${plan.universe} possible rows, ${rows.filter((x) => plan.counts[x] > 0).length} of which occur.`;
+    dataTable.innerHTML = `<table><caption>Patients per combination of attributes${drawn.length ? ', with the synthetic database' : ''}</caption><thead><tr>${
+      plan.columns.map((c) => `<th scope="col" class="num">${escapeHTML(niceColumn(c))}</th>`).join('')}<th scope="col" class="num">patients</th>${drawn.length ? '<th scope="col" class="num">synthetic</th>' : ''}</tr></thead><tbody>${
+      rows.map((x) => `<tr${synCount[x] ? ' class="synth-picked"' : ''}>${bits(x, k).map((b) => `<td class="num">${b}</td>`).join('')}<td class="num">${plan.counts[x]}</td>${drawn.length ? `<td class="num">${synCount[x] || ''}</td>` : ''}</tr>`).join('')}</tbody></table>`;
+
+    // 2. Queries.
+    pQueries.el.hidden = s < 1;
+    const nq = plan.queryNames.length;
+    queriesNote.textContent = `|Q| = ${nq} counting queries, each answered as a fraction of the ${plan.n} patients; one patient moves any answer by at most 1/${plan.n}.`;
+    {
+      queriesTable.innerHTML = `<table><caption>True answers f(x)</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">f(x)</th></tr></thead><tbody>${
+        plan.queryNames.map((q, i) => `<tr><th scope="row">${escapeHTML(niceQuery(q))}</th><td class="num">${plan.trueAnswers[i].toFixed(3)}</td></tr>`).join('')}</tbody></table>`;
+    }
+
+    // 3. Count.
+    pCount.el.hidden = s < 2;
+    const m = v.m;
+    const pred = plan.predictedMs;
+    countText.innerHTML = `<p class="synth-big"><span>C(|X| + m − 1, m) = C(${plan.universe} + ${m} − 1, ${m}) =</span> <strong>${fmtInt(plan.candidates)}</strong> candidates</p>`
+      + (plan.refused
+        ? `<p class="synth-refused">That is more than this page will score (${fmtInt(2e8)}): ${escapeHTML(plan.refused)}.</p>`
+        : `<p class="panel-stat">Predicted scoring time: <strong>${seconds(pred)}</strong>. Estimated by scoring the first ${fmtInt(plan.probeCandidates)} candidates of this same instance in a trial run in this browser (${rate(plan.probeRate)} candidates per second), then dividing the count by that rate.${pred > ASK_MS ? ` Above ${ASK_MS / 1000} s the page asks before it starts.` : ''}</p>`);
+
+    // 4. Scoring.
+    pScore.el.hidden = s < 3 && !note;
+    if (s >= 3 && view.candidates) {
+      renderProgress();
+      if (s >= 4) progressText.textContent = `All ${fmtInt(view.candidates)} candidates scored in ${seconds(view.scoringMs)}: ${rate(view.rate)} per second (predicted ${seconds(plan.predictedMs)}). Nothing about any candidate was stored except its error level and one reservoir member per level.`;
+    }
+    if (note && s < 3) progressText.textContent = note;
+
+    // 5. Levels, and the bound curve.
+    pLevels.el.hidden = s < 4;
+    pCurve.el.hidden = s < 4 || !curve;
+    if (s >= 4 && view.levelErrors) {
+      const errs = Array.from(view.levelErrors), probs = Array.from(view.levelProbs), counts = Array.from(view.levelCounts);
+      const total = counts.reduce((a, b) => a + b, 0);
+      let cp = 0, cc = 0;
+      const cdf = probs.map((p) => (cp += p));
+      const share = counts.map((c) => (cc += c) / total);
+      const b = binned(errs, probs);
+      // Exact, from Go; the e2e test checks the levels sum to 1.
+      fig.dataset.probSum = String(cp);
+      const drawnErr = s >= 5 ? view.maxError : null;
+      levelsChart.update({
+        x: errs, xMin: 0, xMax: b.edges[b.edges.length - 1],
+        series: [
+          { label: `SmallDB, ε = ${view.epsilon}: P(max-error ≤ x)`, short: `SmallDB, ε = ${view.epsilon}`, values: cdf },
+          { label: 'A uniformly random candidate (ε → 0)', short: 'random candidate', values: share },
+        ],
+        bars: { label: `SmallDB: probability per band of ${fmt(b.width)}`, edges: b.edges, heights: b.heights },
+        yMax: 1,
+        marker: drawnErr, markerLabel: drawnErr === null ? '' : `drawn: ${fmt(drawnErr)}`,
+        note: `${errs.length} error levels. At ε = ${view.epsilon} the expected max-error is ${fmt(view.expected)}; the best candidate has ${fmt(errs[0])} and the median candidate about ${fmt(errs[share.findIndex((x) => x >= 0.5)])}.`,
+      });
+      levelsText.innerHTML = `<p>Expected max-error <strong>${fmt(view.expected)}</strong>; with probability ${1 - plan.beta} at most <strong>${fmt(view.quantile)}</strong> (exact, from ${errs.length} levels). Best candidate: ${fmt(errs[0])}; the typical candidate: ${fmt(errs[share.findIndex((x) => x >= 0.5)])}.</p>`
+        + `<p>Bounds at β = ${plan.beta}: Proposition 4.4 (α = √(ln|Q|/m) = ${fmt(plan.alpha)}) gives ${fmt(view.prop44)}, Theorem 4.5 gives ${fmt(view.thm45)}${view.thm45 >= 1 ? ', which says nothing: every error is at most 1' : ''}. Exact probability of exceeding Theorem 4.5: ${fmt(view.tailThm45)}.</p>`;
+    }
+    if (s >= 4 && curve) {
+      const eps = Array.from(curve.epsilons);
+      const thm = Array.from(curve.thm45), q = Array.from(curve.quantile), ex = Array.from(curve.expected);
+      const useful = eps.find((e, i) => thm[i] < 1);
+      curveChart.update({
+        x: eps,
+        series: [
+          { label: `Theorem 4.5 bound, β = ${plan.beta} (cut at 1)`, short: 'Theorem 4.5', values: thm.map((t) => Math.min(t, 1)) },
+          { label: `SmallDB, exact ${100 * (1 - plan.beta)}% quantile`, short: `${100 * (1 - plan.beta)}% quantile`, values: q },
+          { label: 'SmallDB, exact expected max-error', short: 'expected', values: ex },
+        ],
+        yMax: 1, marker: v.eps, markerLabel: `ε = ${v.eps}`,
+        note: `The bound falls below 1 only from ε = ${useful ?? 'beyond 50'}; the exact ${100 * (1 - plan.beta)}% quantile at ε = 1 is ${fmt(q[eps.indexOf(1)])}.`,
+      });
+      curveText.textContent = `The theorem's bound holds for SmallDB run with its own m, for any data of ${plan.n} rows; the curves below it are this data at m = ${v.m}, computed exactly from one scoring (the counts per level do not depend on ε).`;
+    }
+
+    // 6. Draw.
+    pDraw.el.hidden = s < 5;
+    if (s >= 5 && drawn.length) {
+      const lv = view.level;
+      drawText.innerHTML = `<p class="synth-big"><span>Drawn max-error</span> <strong>${fmt(view.maxError)}</strong></p>`
+        + `<p class="panel-stat">Level ${lv + 1} of ${view.levelErrors.length}, shared by ${fmtInt(view.levelCounts[lv])} candidates; its probability was ${fmt(view.levelProbs[lv])}. The draw picked this level, then its reservoir member, which is uniform among them.</p>`
+        + `<div class="table-wrap"><table><caption>The ${drawn.length} synthetic rows</caption><thead><tr>${plan.columns.map((c) => `<th scope="col" class="num">${escapeHTML(niceColumn(c))}</th>`).join('')}</tr></thead><tbody>${
+          drawn.map((p) => `<tr>${bits(p, k).map((bt) => `<td class="num">${bt}</td>`).join('')}</tr>`).join('')}</tbody></table></div>`;
+    }
+
+    // 7. Compare.
+    pCompare.el.hidden = s < 6;
+    if (s >= 6 && view.syntheticAnswers) {
+      const syn = Array.from(view.syntheticAnswers);
+      let worst = 0;
+      syn.forEach((a, i) => { if (Math.abs(a - plan.trueAnswers[i]) > Math.abs(syn[worst] - plan.trueAnswers[worst])) worst = i; });
+      compareText.innerHTML = `<p>Worst query: <strong>${escapeHTML(niceQuery(plan.queryNames[worst]))}</strong>, true ${plan.trueAnswers[worst].toFixed(3)}, synthetic ${syn[worst].toFixed(3)}: the max-error ${fmt(view.maxError)}.</p>`
+        + (view.learned ? `<p>The article’s use: a classifier learned from the ${v.m} synthetic rows, <strong>${escapeHTML(niceQuery(view.learned))}</strong>, is right on ${(100 * view.learnedReal).toFixed(1)}% of the real patients; the best halfspace on the real data, ${escapeHTML(niceQuery(view.best))}, on ${(100 * view.bestReal).toFixed(1)}%.</p>` : '');
+      compareTable.innerHTML = `<table><caption>f(x) on the data, f(y) on the synthetic database</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">true f(x)</th><th scope="col" class="num">synthetic f(y)</th><th scope="col" class="num">difference</th></tr></thead><tbody>${
+        plan.queryNames.map((q, i) => `<tr${i === worst ? ' class="synth-worst"' : ''}><th scope="row">${escapeHTML(niceQuery(q))}</th><td class="num">${plan.trueAnswers[i].toFixed(3)}</td><td class="num">${syn[i].toFixed(3)}</td><td class="num">${(syn[i] - plan.trueAnswers[i] >= 0 ? '+' : '−') + Math.abs(syn[i] - plan.trueAnswers[i]).toFixed(3)}</td></tr>`).join('')}</tbody></table>`;
+    }
+    if (s >= 5) ctx.announce(`Stage ${s + 1}: drawn max-error ${fmt(view.maxError)}.`);
+    else ctx.announce(`Stage ${s + 1}: ${STAGE_TITLES[s]}.`);
+    fig.dataset.renders = String(++renders);
+  }
+
+  await restart();
+  return ctl;
+}
