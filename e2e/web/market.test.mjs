@@ -1,0 +1,138 @@
+// Lessons 9 and 10 end to end in Chromium: a buyer's report dragged with the
+// keyboard changes the exact expected-utility table and keeps every gain
+// within the privacy bound; the billboard stepper advances round by round,
+// keeps the round in the URL and reaches the final allocation with welfare,
+// over-allocation and the ε spent. Run `make site` first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.DIST || path.join(root, 'dist');
+
+let server, browser;
+before(async () => {
+  for (const slug of ['private-pricing', 'billboard-prices']) {
+    assert.ok(fs.existsSync(path.join(dist, 'lessons', `${slug}.html`)), `dist/ has no ${slug}: run make site`);
+  }
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(slug, hash = '') {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(`${server.url}#/${slug}${hash}`);
+  await ready(page, slug);
+  return { context, page, errors };
+}
+const idle = (page, sel) => page.waitForFunction((s) => {
+  const el = document.querySelector(s);
+  return el && el.dataset.renders && !el.dataset.busy;
+}, sel, { timeout: 20000 });
+const rerendered = (page, sel, n) => page.waitForFunction(([s, k]) => {
+  const el = document.querySelector(s);
+  return +el.dataset.renders > k && !el.dataset.busy;
+}, [sel, n], { timeout: 20000 });
+const renders = async (page, sel) => +(await page.locator(sel).getAttribute('data-renders'));
+
+// The utility chart's data table: one row per report, [report, E[utility], truthful].
+async function utilityTable(page) {
+  return page.locator('#w-lie .data-table table tbody tr').evaluateAll((rows) =>
+    rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => Number(c.textContent.replace(/[$,]/g, '')))));
+}
+
+test('lesson 9: dragging a report changes the utility, and no lie beats the privacy bound', async () => {
+  const { context, page, errors } = await open('private-pricing');
+  await idle(page, '#w-lie');
+  const readout = page.locator('#w-lie .laplace-readout');
+  const before = await readout.textContent();
+  assert.match(before, /Buyer 4 values the good at \$4\.01/);
+  assert.match(before, /Reporting \$4\.01: .*\(no change\)/);
+  const table = await utilityTable(page);
+  assert.equal(table.length, 500, 'one row per report on the $0.01 grid up to $5.00');
+  const truthful = table[400][2];
+  assert.ok(Math.abs(table[400][1] - truthful) <= 1e-3 * Math.max(1, truthful), 'reporting the value is the truthful utility');
+  // The best lie in the table, and the bound the readout states.
+  const gain = Math.max(...table.map((r) => r[1] - r[2]));
+  const bound = Number(before.match(/·B = ([\d.]+), with B/)[1]);
+  assert.ok(gain <= bound + 1e-3, `best gain ${gain} within the bound ${bound}`);
+
+  // Drag the report to the bottom of the grid with the keyboard, then two steps up.
+  const slider = page.locator('#w-lie input[type=range]').nth(1);
+  let n = await renders(page, '#w-lie');
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await rerendered(page, '#w-lie', n);
+  n = await renders(page, '#w-lie');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  await rerendered(page, '#w-lie', n);
+  await page.waitForFunction(() => /lie\.report=/.test(location.hash));
+  const report = Number((await page.evaluate(() => location.hash)).match(/lie\.report=([\d.]+)/)[1]);
+  assert.ok(report < 1, `the report went down to ${report}`);
+  const after = await readout.textContent();
+  assert.notEqual(after, before);
+  assert.match(after, new RegExp(`Reporting \\$${report.toFixed(2).replace('.', '\\.')}:`));
+  // The readout's utility for the lie is the table's row for that report,
+  // and whatever it gains stays within the bound.
+  const row = table.find((r) => Math.abs(r[0] - report) < 1e-9);
+  const shown = Number(after.match(/Reporting \$[\d.]+: ([\d.]+)/)[1]);
+  assert.ok(Math.abs(shown - row[1]) <= 1e-2 * Math.max(1, row[1]), `readout ${shown} against table ${row[1]}`);
+  assert.ok(row[1] - row[2] <= bound + 1e-3);
+  // Without privacy one lie moves the posted price a lot and pays far more.
+  const det = Number(after.match(/moves the price to \$[\d.]+ and gains (\d+(?:\.\d+)?)/)[1]);
+  assert.ok(det > gain, `the deterministic lie gains ${det}, more than the private best lie ${gain}`);
+
+  // Changing ε moves the whole utility table.
+  await page.goto(`${server.url}#/private-pricing?lie.eps=10`);
+  await ready(page, 'private-pricing');
+  await idle(page, '#w-lie');
+  const sharp = await utilityTable(page);
+  assert.notDeepEqual(sharp.map((r) => r[1]), table.map((r) => r[1]));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('lesson 10: the stepper advances rounds and reaches the final allocation', async () => {
+  const { context, page, errors } = await open('billboard-prices', '?board.rounds=16');
+  await idle(page, '#w-board');
+  const round = page.locator('#w-board .billboard-round');
+  assert.match(await round.locator('h4').textContent(), /^Round 1 of 16$/);
+  // Round 1: all prices are 0, so everybody wants the good they like best.
+  const prices = await round.locator('tbody tr td:nth-child(2)').allTextContents();
+  assert.deepEqual(prices.map(Number), [0, 0, 0]);
+  const next = page.locator('#w-board button', { hasText: 'Next round' });
+  for (const t of [2, 3]) {
+    const n = await renders(page, '#w-board');
+    await next.click();
+    await rerendered(page, '#w-board', n);
+    assert.match(await round.locator('h4').textContent(), new RegExp(`^Round ${t} of 16$`));
+  }
+  await page.waitForFunction(() => /board\.t=3/.test(location.hash));
+  // The chart's data table holds one row per round plus the final prices.
+  assert.equal(await page.locator('#w-board .data-table table tbody tr').count(), 17);
+
+  const n = await renders(page, '#w-board');
+  await page.locator('#w-board button', { hasText: 'Go to the allocation' }).click();
+  await rerendered(page, '#w-board', n);
+  assert.match(await round.locator('h4').textContent(), /^The allocation$/);
+  assert.equal(await round.locator('tbody tr').count(), 3);
+  const final = await page.locator('#w-board .laplace-readout').textContent();
+  const m = final.match(/which is (\d+)% of the best possible/);
+  assert.ok(m && +m[1] > 0 && +m[1] <= 100, `welfare share in (0, 100]: ${final}`);
+  const spent = Number(final.match(/ε spent ([\d.]+)/)[1]);
+  assert.ok(Math.abs(spent - 1) < 1e-9, `the ledger adds up to ε = 1, got ${spent}`);
+  await page.waitForFunction(() => /board\.t=17/.test(location.hash));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

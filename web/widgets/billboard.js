@@ -1,0 +1,123 @@
+// Lesson 10: allocation by billboard prices under joint differential
+// privacy (core/market.Allocate on the 300-buyer tea market). The student
+// steps through the rounds: posted prices, the true demand (private, shown
+// for teaching), the noisy demand the billboard implies, and one buyer's own
+// choices; at the end, the allocation with welfare against the optimum,
+// over-demand, and the ε charged.
+import { fmtInt } from '../chart.js';
+import { LineChart } from '../charts/line.js';
+import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
+
+export const noExport = true;
+
+export const schema = {
+  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
+  rounds: { type: 'enum', values: ['16', '32', '64', '128'], default: '64', label: 'rounds T' },
+  supply: { type: 'int', min: 1, max: 300, default: 40, label: 'copies of each good' },
+  counter: { type: 'enum', values: ['auto', 'tree', 'per-round'], default: 'auto', label: 'counter' },
+  buyer: { type: 'int', min: 1, max: 300, default: 1, label: 'your buyer' },
+  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
+  t: { type: 'int', min: 1, max: 129, default: 1, label: 'round shown' },
+};
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  let stale = true; // a setting changed: run the market again
+  const rerun = (key) => (x) => { ctx.set(key, x); stale = true; refresh(); };
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const eps = logSlider({
+    id: ctx.uid('eps'), label: 'ε for the whole price sequence', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    describe: (x) => `ε = ${x}`, onInput: rerun('eps'),
+  });
+  const rounds = select({ id: ctx.uid('rounds'), label: 'Rounds T', value: v.rounds, options: schema.rounds.values.map((r) => [r, r]), onChange: rerun('rounds') });
+  const supply = numberInput({ id: ctx.uid('supply'), label: 'Copies of each good', value: v.supply, min: 1, max: 300, step: 1, onChange: (x) => rerun('supply')(Math.round(x)) });
+  const counter = select({
+    id: ctx.uid('counter'), label: 'Demand counter', value: v.counter, wide: true,
+    options: [['auto', 'Whichever is less noisy for T'], ['tree', 'Binary tree'], ['per-round', 'One release per round']],
+    onChange: rerun('counter'),
+  });
+  const buyer = numberInput({ id: ctx.uid('buyer'), label: 'Your buyer (1–300)', value: v.buyer, min: 1, max: 300, step: 1, onChange: (x) => { ctx.set('buyer', Math.round(x)); refresh(); } });
+  controls.append(eps.el, rounds.el, supply.el, counter.el, buyer.el);
+
+  const seed = numberInput({ id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1, onChange: (x) => rerun('seed')(Math.round(x)) });
+  const last = () => +v.rounds + 1;
+  const ctl = {
+    draw() { ctx.set('t', Math.min(v.t + 1, last())); refresh(); },
+    step(d) { ctx.set('t', Math.min(Math.max(v.t + d, 1), last())); refresh(); },
+    reset() { ctx.set('t', 1); refresh(); },
+  };
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const status = document.createElement('p');
+  status.className = 'draw-status';
+  actions.append(
+    button('Next round', () => ctl.draw(), { kbd: 'Space', primary: true }),
+    button('Previous round', () => ctl.step(-1), { kbd: '←' }),
+    button('Go to the allocation', () => { ctx.set('t', last()); refresh(); }),
+    button('Back to round 1', () => ctl.reset(), { kbd: 'r' }),
+    seed.el, status,
+  );
+  const roundBox = document.createElement('div');
+  roundBox.className = 'billboard-round';
+  const finalBox = document.createElement('div');
+  finalBox.className = 'loss-line laplace-readout';
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+  const host = document.createElement('div');
+  const chart = new LineChart(host, { title: `${ctx.title}: posted prices in each round`, xLabel: 'round', yLabel: 'price (value units)' });
+  body.append(controls, actions, error, finalBox, roundBox, host);
+
+  let run = null;
+  let renders = 0;
+  const refresh = refresher(async () => {
+    try {
+      if (stale || !run) {
+        run = await bridge.call('market', 'billboard', {
+          supply: Float64Array.from([v.supply, v.supply, v.supply]), rounds: +v.rounds, epsilon: v.eps, counter: v.counter, seed: v.seed,
+        });
+        stale = false;
+      }
+      error.textContent = '';
+      show(run);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+
+  function show(r) {
+    const k = r.goods.length, T = r.rounds;
+    const t = Math.min(v.t, T + 1);
+    const price = (round, j) => r.prices[(round - 1) * k + j];
+    const xs = Array.from({ length: T + 1 }, (_, i) => i + 1);
+    chart.update({
+      x: xs, series: r.goods.map((g, j) => ({ label: g, values: xs.map((x) => price(x, j)) })),
+      marker: t, markerLabel: t > T ? 'final prices' : `round ${t}`
+    });
+    const b = Math.min(v.buyer, r.buyers) - 1;
+    const choice = (round) => r.choices[(round - 1) * r.buyers + b];
+    const goodName = (c) => (c < 0 ? 'nothing' : r.goods[c]);
+    if (t <= T) {
+      const rows = r.goods.map((g, j) => `<tr><th scope="row">${g}</th><td class="num">${fmt(price(t, j), 3)}</td><td class="num">${fmtInt(r.demand[(t - 1) * k + j])}</td><td class="num">${fmt(r.noisyDemand[(t - 1) * k + j], 4)}</td><td class="num">${fmtInt(v.supply)}</td></tr>`).join('');
+      roundBox.innerHTML = `<h4>Round ${t} of ${T}</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Round ${t}: prices and demand"><table><thead><tr><th scope="col">Good</th><th scope="col" class="num">Price</th><th scope="col" class="num">True demand (private)</th><th scope="col" class="num">Noisy demand (public)</th><th scope="col" class="num">Supply</th></tr></thead><tbody>${rows}</tbody></table></div>`
+        + `<p class="hint">Your buyer ${b + 1} sees only these prices and their own values, and demands <strong>${goodName(choice(t))}</strong> this round.</p>`;
+      finalBox.hidden = true;
+    } else {
+      const rows = r.goods.map((g, j) => `<tr><th scope="row">${g}</th><td class="num">${fmtInt(r.allocated[j])}</td><td class="num">${fmtInt(v.supply)}</td><td class="num">${fmtInt(r.overAllocation[j])}</td><td class="num">${fmt(r.overDemand[j], 3)}</td></tr>`).join('');
+      roundBox.innerHTML = `<h4>The allocation</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Final allocation per good"><table><thead><tr><th scope="col">Good</th><th scope="col" class="num">Handed out</th><th scope="col" class="num">Supply</th><th scope="col" class="num">Over-allocated</th><th scope="col" class="num">Over-demand per round</th></tr></thead><tbody>${rows}</tbody></table></div>`
+        + `<p class="hint">Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>: their choice in a round drawn at random.</p>`;
+      finalBox.hidden = false;
+      const share = r.feasibleWelfare / r.optimalWelfare;
+      finalBox.innerHTML = `<p>Welfare (sum of the values of the goods received): <strong>${fmt(r.welfare, 4)}</strong>; after turning away the excess holders of over-allocated goods, <strong>${fmt(r.feasibleWelfare, 4)}</strong>, which is ${(100 * share).toFixed(0)}% of the best possible ${fmt(r.optimalWelfare, 4)}.</p>`
+        + `<p>Privacy: ε spent <strong>${fmt(r.epsilonSpent, 4)}</strong> in ${r.charges} release${r.charges === 1 ? '' : 's'} of ε/${r.charges} = ${fmt(r.epsilonSpent / r.charges, 4)} each (${r.counter} counter), Laplace noise of scale ${fmt(r.noiseScale, 4)} on every count.</p>`;
+    }
+    status.textContent = t <= T ? `round ${t} of ${T} · seed ${v.seed}` : `allocation after ${T} rounds · seed ${v.seed}`;
+    ctx.announce(t <= T ? `Round ${t}.` : `Welfare ${fmt(r.feasibleWelfare, 3)} of ${fmt(r.optimalWelfare, 3)}.`);
+  }
+
+  await refresh();
+  return ctl;
+}
