@@ -2,12 +2,12 @@ package figures
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"os"
 	"strings"
 	"testing"
 
-	"github.com/dpplay/dpplay/core/market"
 	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/core/stats"
 	"github.com/dpplay/dpplay/wasm/bridge"
@@ -16,23 +16,23 @@ import (
 // pFalse is the false-failure probability every statistical test here allows.
 const pFalse = 1e-6
 
-func mustSpec(t *testing.T, hash string) Spec {
+// one builds a widget's figure from a hash of its params
+// ("eps=0.5&seed=3"); with several figures, the one named fig.
+func one(t *testing.T, widget, params string, fig ...string) *Figure {
 	t.Helper()
-	s, err := ParseSpec(hash)
+	req, _, _, err := ParseRequest("#widget=" + widget + "&" + params)
 	if err != nil {
-		t.Fatalf("ParseSpec(%q): %v", hash, err)
+		t.Fatalf("ParseRequest(%q): %v", params, err)
 	}
-	return s
-}
-
-func one(t *testing.T, hash string) *Figure {
-	t.Helper()
-	figs, err := Build(mustSpec(t, hash))
+	if len(fig) > 0 {
+		req.Figure = fig[0]
+	}
+	figs, err := Build(req)
 	if err != nil {
-		t.Fatalf("Build(%q): %v", hash, err)
+		t.Fatalf("%s %q: %v", widget, params, err)
 	}
 	if len(figs) != 1 {
-		t.Fatalf("Build(%q) gave %d figures, want 1", hash, len(figs))
+		t.Fatalf("%s %q gave %d figures, want 1", widget, params, len(figs))
 	}
 	return figs[0]
 }
@@ -52,59 +52,77 @@ func series(t *testing.T, f *Figure, kind Kind, i int) Series {
 	return Series{}
 }
 
-func TestParseSpec(t *testing.T) {
-	for _, tc := range []struct {
-		hash string
-		ok   bool
-		want func(Spec) bool
-	}{
-		{"#lesson=1&eps=0.5&seed=7&draws=10000", true, func(s Spec) bool {
-			return s.Lesson == 1 && s.Epsilon == 0.5 && s.Seed == 7 && s.Draws == 10000
-		}},
-		// The page's form: widget-prefixed keys, draws = step × batch.
-		{"#/exponential-mechanism?lesson=1&em.eps=2&em.seed=9&em.step=3&em.batch=1000&em.data=meeting&em.form=article", true, func(s Spec) bool {
-			return s.Lesson == 1 && s.Epsilon == 2 && s.Seed == 9 && s.Draws == 3000 && s.Data == "meeting" && s.Article
-		}},
-		{"#lesson=4&q=3&lo=-5&hi=10&bins=40", true, func(s Spec) bool { return s.Value == 3 && s.Lo == -5 && s.Hi == 10 && s.Bins == 40 }},
-		{"#lesson=1&u=1,2,3,4,5,6,7&other.key=ignored", true, func(s Spec) bool { return len(s.Scores) == 7 && s.Scores[6] == 7 }},
-		{"", true, func(s Spec) bool { return s.Lesson == 0 && s.Epsilon == 1 && s.Seed == 1 }},
-		{"#lesson=7", false, nil},
-		{"#lesson=1&fig=density", false, nil},
-		{"#eps=0", false, nil},
-		{"#eps=-1", false, nil},
-		{"#eps=NaN", false, nil},
-		{"#eps=abc", false, nil},
-		{"#seed=-3", false, nil},
-		{"#draws=100000000", false, nil},
-		{"#step=100000&batch=10000", false, nil},
-		{"#data=nope", false, nil},
-		{"#lo=5&hi=1", false, nil},
-		{"#width=1000", false, nil},
-		{"#form=weird", false, nil},
-		{"#u=1,x,3", false, nil},
-	} {
-		s, err := ParseSpec(tc.hash)
-		if (err == nil) != tc.ok {
-			t.Errorf("ParseSpec(%q) error = %v, want ok = %v", tc.hash, err, tc.ok)
-			continue
-		}
-		if tc.ok && !tc.want(s) {
-			t.Errorf("ParseSpec(%q) = %+v", tc.hash, s)
+func TestParseRequest(t *testing.T) {
+	req, w, h, err := ParseRequest("#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&scale=broken&width=20&height=12")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if req.Lesson != 3 || req.Widget != "epsband" || req.ID != "band" || req.Figure != "logratio" || w != 20 || h != 12 ||
+		len(req.Params) != 2 || req.Params["eps"] != "2" || req.Params["scale"] != "broken" {
+		t.Errorf("got %+v, %v × %v", req, w, h)
+	}
+	if _, w, h, _ := ParseRequest(""); w != DefaultWidthCM || h != DefaultHeightCM {
+		t.Errorf("default size %v × %v", w, h)
+	}
+	for _, bad := range []string{"#lesson=0", "#lesson=x", "#width=1000", "#height=1", "#%zz"} {
+		if _, _, _, err := ParseRequest(bad); err == nil {
+			t.Errorf("ParseRequest(%q) accepted", bad)
 		}
 	}
 }
 
-func TestHashRoundTrip(t *testing.T) {
-	for _, h := range []string{
-		"#lesson=1&eps=0.3&seed=42&draws=5000&data=meeting&u=1,2,3,4,5",
-		"#lesson=3&broken=1&who=2&delta=2",
-		"#lesson=4&q=2.5&lo=-1&hi=9&bins=30&width=20&height=12",
-		"#lesson=9&values=1,2,3&prices=0.5:3:0.5&epsmin=0.1&epsmax=50",
+// Every param is checked against its range, and a bad value is an error
+// naming the key; unknown keys are ignored.
+func TestBuildChecksParams(t *testing.T) {
+	for _, tc := range []struct {
+		widget, params string
+		ok             bool
+	}{
+		{"expmech", "eps=0.5&other.key=ignored&zzz=1", true},
+		{"expmech", "u=1,2,3,4,5,6,7", true},
+		{"expmech", "eps=0", false},
+		{"expmech", "eps=NaN", false},
+		{"expmech", "eps=abc", false},
+		{"expmech", "seed=-3", false},
+		{"expmech", "seed=1.5", false},
+		{"expmech", "step=100000", false},
+		{"expmech", "batch=7", false},
+		{"expmech", "data=nope", false},
+		{"expmech", "form=weird", false},
+		{"expmech", "u=1,x,3", false},
+		{"nowidget", "", false},
 	} {
-		s := mustSpec(t, h)
-		back := mustSpec(t, s.Hash())
-		if s.Hash() != back.Hash() {
-			t.Errorf("%q: Hash %q re-parses to %q", h, s.Hash(), back.Hash())
+		req, _, _, err := ParseRequest("#widget=" + tc.widget + "&" + tc.params)
+		if err == nil {
+			_, err = Build(req)
+		}
+		if (err == nil) != tc.ok {
+			t.Errorf("%s %q: error %v, want ok = %v", tc.widget, tc.params, err, tc.ok)
+		}
+	}
+	if _, err := Build(Request{Widget: "expmech", Figure: "nope"}); err == nil {
+		t.Error("an unknown figure name was accepted")
+	}
+}
+
+// Every chart's figures are the ones it declares, drawn from its defaults,
+// and every figure records the full state it was drawn from.
+func TestEveryChartBuildsItsNames(t *testing.T) {
+	for _, w := range Widgets() {
+		figs, err := Build(Request{Lesson: 1, Widget: w})
+		if err != nil {
+			t.Errorf("%s: %v", w, err)
+			continue
+		}
+		var names []string
+		for _, f := range figs {
+			names = append(names, f.Name)
+			if len(f.State) != len(charts[w].params) || f.Widget != w || f.Lesson != 1 {
+				t.Errorf("%s/%s: state %v, widget %q, lesson %d", w, f.Name, f.State, f.Widget, f.Lesson)
+			}
+		}
+		if strings.Join(names, ",") != strings.Join(Names(w), ",") {
+			t.Errorf("%s builds %v, declares %v", w, names, Names(w))
 		}
 	}
 }
@@ -113,7 +131,7 @@ func TestHashRoundTrip(t *testing.T) {
 // bars are seeded draws that pass a chi-square test against them; the
 // broken scale ε/Δ (probabilities of 2ε) fails the same test.
 func TestLesson1Histogram(t *testing.T) {
-	f := one(t, "#lesson=1&data=meeting&eps=0.5&seed=3&draws=200000")
+	f := one(t, "expmech", "data=meeting&eps=0.5&seed=3&step=200&batch=1000")
 	bars, marks := series(t, f, Bars, 0), series(t, f, Marks, 0)
 	m, err := mech.NewExponential(mech.Config{Scores: dataSets["meeting"].Scores, Epsilon: 0.5, Sensitivity: 1})
 	if err != nil {
@@ -139,14 +157,14 @@ func TestLesson1Histogram(t *testing.T) {
 // The figure's draws are the page's: the first n draws of rng.Seeded(seed),
 // so a longer run extends a shorter one and the article form converts ε.
 func TestHistogramMatchesPageStream(t *testing.T) {
-	a := series(t, one(t, "#lesson=1&seed=5&draws=1000"), Bars, 0)
-	b := series(t, one(t, "#lesson=1&seed=5&draws=1000"), Bars, 0)
-	c := series(t, one(t, "#lesson=1&seed=6&draws=1000"), Bars, 0)
+	a := series(t, one(t, "expmech", "seed=5&step=1&batch=1000"), Bars, 0)
+	b := series(t, one(t, "expmech", "seed=5&step=1&batch=1000"), Bars, 0)
+	c := series(t, one(t, "expmech", "seed=6&step=1&batch=1000"), Bars, 0)
 	if !equalInts(a.Counts, b.Counts) || equalInts(a.Counts, c.Counts) {
 		t.Errorf("seeded counts: same seed %v vs %v, other seed %v", a.Counts, b.Counts, c.Counts)
 	}
-	art := series(t, one(t, "#lesson=1&form=article&eps=0.25&delta=2"), Marks, 0)
-	dp := series(t, one(t, "#lesson=1&eps=1&delta=2"), Marks, 0)
+	art := series(t, one(t, "expmech", "form=article&eps=0.25&delta=2"), Marks, 0)
+	dp := series(t, one(t, "expmech", "eps=1&delta=2"), Marks, 0)
 	for i := range art.Y {
 		if art.Y[i] != dp.Y[i] {
 			t.Fatalf("article ε_a = 0.25, Δ = 2 should equal ε = 1: %v vs %v", art.Y, dp.Y)
@@ -169,7 +187,7 @@ func equalInts(a, b []int) bool {
 // Lesson 2: each mechanism's bars pass chi-square against its own exact
 // marks, and fail against the exponential mechanism's when they differ.
 func TestLesson2Histogram(t *testing.T) {
-	f := one(t, "#lesson=2&eps=1&draws=100000&seed=11")
+	f := one(t, "rnm", "eps=1&step=100&batch=1000&seed=11")
 	em := series(t, f, Marks, 0)
 	for j := range noisyMaxMechanisms {
 		b, m := series(t, f, Bars, j), series(t, f, Marks, j)
@@ -184,99 +202,45 @@ func TestLesson2Histogram(t *testing.T) {
 	}
 }
 
-// Lesson 3: the exact log-ratio stays inside ±ε, touches close to it, and
-// the broken scale leaves the band; the estimates' intervals cover the
-// exact values.
-func TestLesson3LogRatio(t *testing.T) {
-	for _, tc := range []struct {
-		hash   string
-		broken bool
-	}{{"#lesson=3&eps=1", false}, {"#lesson=3&eps=1&broken=1", true}, {"#lesson=3&eps=0.3&data=adult&who=1", false}} {
-		f := one(t, tc.hash)
-		band, exact := series(t, f, Band, 0), series(t, f, Marks, 0)
-		eps := band.Hi[0]
-		worst := 0.0
-		for _, v := range exact.Y {
-			worst = math.Max(worst, math.Abs(v))
-		}
-		if tc.broken && worst <= eps {
-			t.Errorf("%s: broken scale stays inside the band: %v ≤ %v", tc.hash, worst, eps)
-		}
-		if !tc.broken && (worst > eps*(1+1e-12) || worst < 0.5*eps) {
-			t.Errorf("%s: worst exact log-ratio %v, want in [ε/2, ε] with ε = %v", tc.hash, worst, eps)
-		}
-	}
-	f := one(t, "#lesson=3&eps=1&draws=200000")
-	exact, est := series(t, f, Marks, 0), series(t, f, ErrorBars, 0)
-	for k := range est.X {
-		i := int(math.Round(est.X[k] - 0.15))
-		// 95% intervals: with 5 outcomes a miss is possible but not 5σ.
-		half := (est.Hi[k] - est.Lo[k]) / 2
-		if math.Abs(est.Y[k]-exact.Y[i]) > 5*half/1.96 {
-			t.Errorf("outcome %d: estimate %v ± %v far from exact %v", i, est.Y[k], half, exact.Y[i])
-		}
-	}
-}
-
-// Lesson 4: the density lines are core's densities, the Laplace one is the
-// exponential mechanism's at half the scale, and the histogram's bin counts
-// pass chi-square against the exact bin masses from the CDF.
-func TestLesson4Density(t *testing.T) {
-	f := one(t, "#lesson=4&eps=0.8&q=2&draws=100000&bins=40&seed=4")
-	hist, em, lap := series(t, f, Bars, 0), series(t, f, Line, 0), series(t, f, Line, 1)
-	m, _ := mech.NewLaplaceAsExponential(2, 1, 0.8, math.Inf(-1), math.Inf(1))
-	l, _ := mech.NewLaplace(2, 1, 0.8)
-	for i, x := range em.X {
-		if em.Y[i] != m.Density(x) || lap.Y[i] != l.Density(x) {
-			t.Fatalf("density at %v: %v, %v; want %v, %v", x, em.Y[i], lap.Y[i], m.Density(x), l.Density(x))
-		}
-	}
-	// Peak heights: ε/(4Δ) and ε/(2Δ), the factor 2 of lesson 4.
-	if _, top := rangeOf(em.Y); math.Abs(top-0.2) > 1e-3 {
-		t.Errorf("exponential mechanism peak %v, want ε/(4Δ) = 0.2", top)
-	}
-	if _, top := rangeOf(lap.Y); math.Abs(top-0.4) > 1e-3 {
-		t.Errorf("Laplace peak %v, want ε/(2Δ) = 0.4", top)
-	}
-	counts := append([]int(nil), hist.Counts...)
-	probs := make([]float64, len(counts)+1)
-	inside := 0
-	for k, x := range hist.X {
-		probs[k] = m.CDF(x+hist.Width/2) - m.CDF(x-hist.Width/2)
-		inside += counts[k]
-	}
-	lo, hi := hist.X[0]-hist.Width/2, hist.X[len(hist.X)-1]+hist.Width/2
-	probs[len(counts)] = m.CDF(lo) + 1 - m.CDF(hi)
-	counts = append(counts, hist.N-inside)
-	if r, err := stats.ChiSquare(counts, probs); err != nil || r.PValue < pFalse {
-		t.Errorf("histogram vs exact bin masses: p = %g, %v", r.PValue, err)
-	}
-	// The Laplace mechanism's bin masses (the wrong scale) must fail.
-	wrong := make([]float64, len(probs))
-	for k, x := range hist.X {
-		wrong[k] = l.CDF(x+hist.Width/2) - l.CDF(x-hist.Width/2)
-	}
-	wrong[len(counts)-1] = l.CDF(lo) + 1 - l.CDF(hi)
-	if r, _ := stats.ChiSquare(counts, wrong); r.PValue >= pFalse {
-		t.Errorf("histogram passed against the Laplace mechanism's scale: p = %g", r.PValue)
-	}
-}
-
 // Lesson 5: the exact tail never exceeds e^−t (the theorem) and the share of
 // draws below the threshold is close to it.
-func TestLesson5Tail(t *testing.T) {
-	for _, h := range []string{"#lesson=5", "#lesson=5&eps=0.2&data=adult", "#lesson=5&eps=3&data=adult-raw"} {
-		f := one(t, h+"&draws=50000")
-		bound, exact, emp := series(t, f, Line, 0), series(t, f, Line, 1), series(t, f, Line, 2)
-		for i := range bound.X {
-			if exact.Y[i] > bound.Y[i]+1e-12 {
-				t.Errorf("%s: t = %v: exact %v above the bound %v", h, bound.X[i], exact.Y[i], bound.Y[i])
+func TestLesson5CDF(t *testing.T) {
+	const n = 50_000
+	// DKW: Pr[sup |F_n − F| > d] ≤ 2·exp(−2n·d²) = pFalse.
+	d := math.Sqrt(math.Log(2/pFalse) / (2 * n))
+	for _, tc := range []struct {
+		eps, t float64
+		cands  int
+	}{{1, 1, 50}, {0.2, 3, 7}, {4, 0.5, 400}} {
+		f := one(t, "accuracy", fmt.Sprintf("eps=%v&t=%v&n=%d&step=50&batch=1000&seed=4", tc.eps, tc.t, tc.cands))
+		exact, draws, thr := series(t, f, Steps, 0), series(t, f, Steps, 1), series(t, f, Rule, 0)
+		scores := spreadScores(tc.cands)
+		m, _ := mech.NewExponential(mech.Config{Scores: scores, Epsilon: tc.eps, Sensitivity: 1})
+		broken, _ := mech.NewExponential(mech.Config{Scores: scores, Epsilon: 2 * tc.eps, Sensitivity: 1})
+		worstOK, worstBroken := 0.0, 0.0
+		for i, x := range exact.X {
+			want, _ := mech.TailProbability(m.Probabilities(), scores, x)
+			if math.Abs(exact.Y[i]-want) > 1e-12 {
+				t.Errorf("ε = %v: exact CDF at %v is %v, core says %v", tc.eps, x, exact.Y[i], want)
 			}
-			// 6 standard errors of a proportion from 50,000 draws.
-			se := math.Sqrt(math.Max(exact.Y[i]*(1-exact.Y[i]), 1e-6) / 50000)
-			if math.Abs(emp.Y[i]-exact.Y[i]) > 6*se+1e-4 {
-				t.Errorf("%s: t = %v: empirical %v vs exact %v", h, bound.X[i], emp.Y[i], exact.Y[i])
-			}
+			wrong, _ := mech.TailProbability(broken.Probabilities(), scores, x)
+			worstOK = math.Max(worstOK, math.Abs(draws.Y[i]-want))
+			worstBroken = math.Max(worstBroken, math.Abs(draws.Y[i]-wrong))
+		}
+		if worstOK > d {
+			t.Errorf("ε = %v: draws are %v from the exact CDF (DKW allows %v)", tc.eps, worstOK, d)
+		}
+		if tc.eps < 4 && worstBroken <= d {
+			t.Errorf("ε = %v: draws pass against the broken scale's CDF (%v ≤ %v)", tc.eps, worstBroken, d)
+		}
+		below, _ := mech.TailProbability(m.Probabilities(), scores, thr.X[0])
+		if below > math.Exp(-tc.t)+1e-12 {
+			t.Errorf("ε = %v: Pr[u ≤ threshold] = %v above e^−t", tc.eps, below)
+		}
+		opt, nopt, _ := mech.OptimalCount(scores)
+		want, _ := mech.AccuracyThreshold(opt, tc.eps, 1, tc.cands, nopt, tc.t)
+		if thr.X[0] != want {
+			t.Errorf("threshold %v, want %v", thr.X[0], want)
 		}
 	}
 }
@@ -284,7 +248,7 @@ func TestLesson5Tail(t *testing.T) {
 // Lesson 6: the curves are core's ExpectedLoss; permute-and-flip is never
 // worse than the exponential mechanism; the loss falls as ε grows.
 func TestLesson6Loss(t *testing.T) {
-	f := one(t, "#lesson=6&data=adult")
+	f := one(t, "pfloss", "data=adult")
 	em, pf, rnm := series(t, f, Line, 0), series(t, f, Line, 1), series(t, f, Line, 2)
 	scores := dataSets["adult"].Scores
 	for i, e := range em.X {
@@ -303,42 +267,23 @@ func TestLesson6Loss(t *testing.T) {
 	}
 }
 
-// Lesson 9: expected revenue is core's, never above OPT, and approaches OPT
-// as ε grows.
-func TestLesson9Revenue(t *testing.T) {
-	f := one(t, "#lesson=9&epsmax=500")
-	opt, exp, guar := series(t, f, Line, 0), series(t, f, Line, 1), series(t, f, Line, 2)
-	prices, _ := market.Grid(0.01, 5, 0.01)
-	for i, e := range exp.X {
-		p, _ := market.NewPricing([]float64{1, 1, 1, 4.01}, prices, e)
-		if exp.Y[i] != p.ExpectedRevenue() {
-			t.Errorf("ε = %v: %v, want %v", e, exp.Y[i], p.ExpectedRevenue())
-		}
-		if exp.Y[i] > opt.Y[i] || guar.Y[i] > exp.Y[i]+1e-9 {
-			t.Errorf("ε = %v: guarantee %v ≤ E[rev] %v ≤ OPT %v fails", e, guar.Y[i], exp.Y[i], opt.Y[i])
-		}
-	}
-	if last := len(exp.Y) - 1; exp.Y[last] < 0.9*opt.Y[last] {
-		t.Errorf("at ε = 500 the revenue %v is still far from OPT %v", exp.Y[last], opt.Y[last])
-	}
-}
-
 // Rendering twice gives identical bytes in every format, and the outputs
 // look like what they claim to be.
 func TestRenderReproducible(t *testing.T) {
-	figs, err := Build(mustSpec(t, "#draws=2000"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(figs) != len(Lessons()) {
-		t.Fatalf("%d figures for %d lessons", len(figs), len(Lessons()))
+	var figs []*Figure
+	for _, w := range Widgets() {
+		fs, err := Build(Request{Lesson: 1, Widget: w})
+		if err != nil {
+			t.Fatal(err)
+		}
+		figs = append(figs, fs...)
 	}
 	magic := map[string]string{"svg": "<?xml", "png": "\x89PNG", "pdf": "%PDF"}
 	for _, f := range figs {
 		for _, format := range Formats() {
 			// Rasterising is slow under -race: every figure as SVG, two
 			// figures (bars and lines) in every format.
-			if format != "svg" && f.Lesson != 1 && f.Lesson != 4 {
+			if format != "svg" && f.Widget != "expmech" && f.Widget != "pfloss" {
 				continue
 			}
 			a, err := Render(f, format, 16, 11)
@@ -376,7 +321,7 @@ func TestPaletteCSS(t *testing.T) {
 // A figure drawn from a page's state shows the page's histogram: the same
 // counts as the browser bridge's seeded stream.
 func TestHistogramEqualsBridge(t *testing.T) {
-	f := one(t, "#lesson=2&seed=77&draws=3000")
+	f := one(t, "rnm", "seed=77&step=3&batch=1000")
 	b := bridge.New()
 	for j, nm := range noisyMaxMechanisms {
 		got, err := b.Draws(nm.name, bridge.Request{Mechanism: nm.name, Scores: dataSets["meeting"].Scores, Epsilon: 1, Sensitivity: 1}, 77, 3000)

@@ -176,11 +176,18 @@ func (f *Figure) plot() (*plot.Plot, plot.Legend) {
 			b := &band{s: s}
 			p.Add(b)
 			th = b
-		case Line:
+		case Line, Steps:
 			l, _ := plotter.NewLine(xys(s.X, s.Y))
 			l.LineStyle = lineStyle(s)
+			if s.Kind == Steps {
+				l.StepStyle = plotter.PostStep
+			}
 			p.Add(l)
 			th = l
+		case Rule:
+			r := &rule{s: s}
+			p.Add(r)
+			th = r
 		case Points:
 			sc, _ := plotter.NewScatter(xys(s.X, s.Y))
 			sc.GlyphStyle = draw.GlyphStyle{Color: Colour(s.Colour), Radius: 2.5, Shape: draw.CircleGlyph{}}
@@ -194,6 +201,9 @@ func (f *Figure) plot() (*plot.Plot, plot.Legend) {
 		if s.Name != "" && th != nil {
 			leg.Add(s.Name, th)
 		}
+	}
+	if f.XMax > f.XMin {
+		p.X.Min, p.X.Max = f.XMin, f.XMax
 	}
 	if f.YMax > f.YMin {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax
@@ -360,4 +370,31 @@ func (e *errorBars) Thumbnail(c *draw.Canvas) {
 	x := (c.Min.X + c.Max.X) / 2
 	c.StrokeLine2(ls, x, c.Min.Y+1, x, c.Max.Y-1)
 	c.DrawGlyph(gs, vg.Point{X: x, Y: (c.Min.Y + c.Max.Y) / 2})
+}
+
+// rule draws a dashed vertical line at X[0] from the bottom of the plot to
+// the top: a threshold or the setting the page is at.
+type rule struct{ s Series }
+
+func (r *rule) style() draw.LineStyle {
+	return draw.LineStyle{Color: Colour(r.s.Colour), Width: 1.4, Dashes: []vg.Length{4, 3}}
+}
+
+func (r *rule) Plot(c draw.Canvas, p *plot.Plot) {
+	tx, _ := p.Transforms(&c)
+	x := tx(r.s.X[0])
+	if x < c.Min.X || x > c.Max.X {
+		return
+	}
+	c.StrokeLine2(r.style(), x, c.Min.Y, x, c.Max.Y)
+}
+
+// DataRange keeps the rule in view along x and leaves y to the data.
+func (r *rule) DataRange() (xmin, xmax, ymin, ymax float64) {
+	return r.s.X[0], r.s.X[0], math.Inf(1), math.Inf(-1)
+}
+
+func (r *rule) Thumbnail(c *draw.Canvas) {
+	y := (c.Min.Y + c.Max.Y) / 2
+	c.StrokeLine2(r.style(), c.Min.X, y, c.Max.X, y)
 }

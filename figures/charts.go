@@ -1,0 +1,148 @@
+package figures
+
+import (
+	"net/url"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// A chart is the figure side of one widget (web/widgets/NAME.js): the
+// parameters of its state, and how its figures are computed from them.
+type chart struct {
+	params []Param
+	// names lists the figures build returns, in order.
+	names []string
+	build func(v Values) ([]*Figure, error)
+}
+
+// charts maps a widget's name to its figures. A widget that is not here has
+// no "Export figure" button (the page asks HasChart through the site build).
+var charts = map[string]chart{}
+
+// register adds a widget's chart; each lesson's file calls it from init.
+func register(widget string, c chart) { charts[widget] = c }
+
+// Widgets lists the widgets that have figures, sorted.
+func Widgets() []string {
+	names := make([]string, 0, len(charts))
+	for n := range charts {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Names lists the figures of a widget, or nil if it has none.
+func Names(widget string) []string { return charts[widget].names }
+
+// Request asks for the figures of one widget in one lesson.
+type Request struct {
+	Lesson int               // the lesson the widget is in
+	Widget string            // the widget module: expmech, rnm, epsband, …
+	ID     string            // the widget's id in its lesson; "" means Widget
+	Figure string            // one of Names(Widget), or "" for all of them
+	Params map[string]string // the widget's state: its URL keys without the "id." prefix
+}
+
+// Figure sizes, in centimetres.
+const (
+	DefaultWidthCM  = 16
+	DefaultHeightCM = 11
+	MinSizeCM       = 4
+	MaxSizeCM       = 60
+)
+
+// ParseRequest reads a request from a URL hash of the form
+//
+//	#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&scale=broken&width=20&height=12
+//
+// which is what the page's "Export figure" sends (web/export.js). Keys other
+// than lesson, widget, id, fig, width and height are the widget's state;
+// width and height (cm) default to 16 × 11.
+func ParseRequest(hash string) (req Request, width, height float64, err error) {
+	q, err := url.ParseQuery(strings.TrimPrefix(strings.TrimSpace(hash), "#"))
+	if err != nil {
+		return req, 0, 0, validate.Errorf("state", "is not a URL hash of key=value pairs: %v", err)
+	}
+	req.Params = map[string]string{}
+	width, height = DefaultWidthCM, DefaultHeightCM
+	for k, vs := range q {
+		v := vs[len(vs)-1]
+		switch k {
+		case "lesson":
+			n, err := strconv.Atoi(v)
+			if err != nil || n < 1 || n > 99 {
+				return req, 0, 0, validate.Errorf("lesson", "must be a lesson number in [1, 99], got %q", v)
+			}
+			req.Lesson = n
+		case "widget":
+			req.Widget = v
+		case "id":
+			req.ID = v
+		case "fig":
+			req.Figure = v
+		case "width", "height":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(x >= MinSizeCM && x <= MaxSizeCM) {
+				return req, 0, 0, validate.Errorf(k, "must be between %d and %d cm, got %q", MinSizeCM, MaxSizeCM, v)
+			}
+			if k == "width" {
+				width = x
+			} else {
+				height = x
+			}
+		default:
+			req.Params[k] = v
+		}
+	}
+	return req, width, height, nil
+}
+
+// Build computes the figures a request asks for. Each figure records the
+// state it was drawn from (Figure.State), defaults filled in.
+func Build(req Request) ([]*Figure, error) {
+	c, ok := charts[req.Widget]
+	if !ok {
+		return nil, validate.Errorf("widget", "%q has no figures; these do: %s", req.Widget, strings.Join(Widgets(), ", "))
+	}
+	if req.Figure != "" && !contains(c.names, req.Figure) {
+		return nil, validate.Errorf("fig", "widget %s has no figure %q; it has %s", req.Widget, req.Figure, strings.Join(c.names, ", "))
+	}
+	v, err := resolve(c.params, req.Params)
+	if err != nil {
+		return nil, err
+	}
+	figs, err := c.build(v)
+	if err != nil {
+		return nil, err
+	}
+	id := req.ID
+	if id == "" {
+		id = req.Widget
+	}
+	state := make([][2]string, len(c.params))
+	for i, p := range c.params {
+		state[i] = [2]string{p.Key, v.Str(p.Key)}
+	}
+	var out []*Figure
+	for _, f := range figs {
+		if req.Figure != "" && f.Name != req.Figure {
+			continue
+		}
+		f.Lesson, f.Widget, f.State = req.Lesson, id, state
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,133 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// ParamKind says how a parameter's text is read.
+type ParamKind int
+
+const (
+	Number ParamKind = iota // a finite number in [Min, Max]
+	Int                     // a whole number in [Min, Max]
+	Enum                    // one of Values
+	List                    // comma-separated finite numbers in [Min, Max], MinLen to MaxLen of them; "" is no list
+	Text                    // any text of at most MaxLen characters matching Allowed (empty: anything)
+)
+
+// Param is one key of a widget's state. It mirrors the widget's schema in
+// web/widgets/NAME.js: the same key, range and default, so that a figure
+// drawn from a link shows what the page shows. The e2e test that exports
+// every chart and compares the bytes with `dpplay figures` keeps them equal.
+type Param struct {
+	Key            string
+	Kind           ParamKind
+	Min, Max       float64
+	Values         []string // Enum
+	MinLen, MaxLen int      // List and Text
+	Allowed        string   // Text: the characters it may contain
+	Default        string   // as it is written in a URL
+}
+
+// Values are a widget's parameters, read and checked against its Params.
+type Values struct {
+	text map[string]string
+	num  map[string]float64
+	list map[string][]float64
+}
+
+// resolve reads every param from raw (or its default), checking its range.
+// Keys of raw that are not params are ignored: a page link carries other
+// widgets' settings too.
+func resolve(params []Param, raw map[string]string) (Values, error) {
+	v := Values{text: map[string]string{}, num: map[string]float64{}, list: map[string][]float64{}}
+	for _, p := range params {
+		s, ok := raw[p.Key]
+		if !ok {
+			s = p.Default
+		}
+		s = strings.TrimSpace(s)
+		v.text[p.Key] = s
+		switch p.Kind {
+		case Number, Int:
+			x, err := strconv.ParseFloat(s, 64)
+			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+				return v, validate.Errorf(p.Key, "is not a number: %q", s)
+			}
+			if p.Kind == Int && x != math.Trunc(x) {
+				return v, validate.Errorf(p.Key, "must be a whole number, got %q", s)
+			}
+			if x < p.Min || x > p.Max {
+				return v, validate.Errorf(p.Key, "must be in [%v, %v], got %v", p.Min, p.Max, x)
+			}
+			v.num[p.Key] = x
+		case Enum:
+			found := false
+			for _, e := range p.Values {
+				found = found || e == s
+			}
+			if !found {
+				return v, validate.Errorf(p.Key, "must be one of %s, got %q", strings.Join(p.Values, ", "), s)
+			}
+		case List:
+			if s == "" {
+				if p.MinLen > 0 {
+					return v, validate.Errorf(p.Key, "needs at least %d numbers", p.MinLen)
+				}
+				v.list[p.Key] = nil
+				break
+			}
+			parts := strings.Split(s, ",")
+			if len(parts) < p.MinLen || len(parts) > p.MaxLen {
+				return v, validate.Errorf(p.Key, "needs %d to %d numbers, got %d", p.MinLen, p.MaxLen, len(parts))
+			}
+			xs := make([]float64, len(parts))
+			for i, t := range parts {
+				x, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
+				if err != nil || !(x >= p.Min && x <= p.Max) {
+					return v, validate.Errorf(fmt.Sprintf("%s[%d]", p.Key, i), "must be a number in [%v, %v], got %q", p.Min, p.Max, t)
+				}
+				xs[i] = x
+			}
+			v.list[p.Key] = xs
+		case Text:
+			if len(s) > p.MaxLen {
+				return v, validate.Errorf(p.Key, "is longer than %d characters", p.MaxLen)
+			}
+			if p.Allowed != "" && strings.Trim(s, p.Allowed) != "" {
+				return v, validate.Errorf(p.Key, "may only contain %q, got %q", p.Allowed, s)
+			}
+		}
+	}
+	return v, nil
+}
+
+// Float returns a Number or Int param.
+func (v Values) Float(key string) float64 { return v.num[key] }
+
+// Int returns an Int param, or an Enum whose values are whole numbers.
+func (v Values) Int(key string) int {
+	if x, ok := v.num[key]; ok {
+		return int(x)
+	}
+	n, _ := strconv.Atoi(v.text[key])
+	return n
+}
+
+// Seed returns an Int param as a seed.
+func (v Values) Seed(key string) uint64 { return uint64(v.num[key]) }
+
+// Str returns a param's text.
+func (v Values) Str(key string) string { return v.text[key] }
+
+// List returns a List param; nil when it was empty.
+func (v Values) List(key string) []float64 { return v.list[key] }
+
+// Draws returns step × batch: how many draws a widget that draws in batches
+// has made.
+func (v Values) Draws() int { return v.Int("step") * v.Int("batch") }

@@ -1,0 +1,268 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+
+	"github.com/dpplay/dpplay/core/mech"
+	"github.com/dpplay/dpplay/wasm/bridge"
+)
+
+// Figures of the finite selection widgets: lesson 1 (expmech), lesson 2
+// (rnm), lesson 5 (accuracy) and lesson 6 (pfloss).
+
+// seedParam and the batch-drawing params are shared by every widget that
+// draws in batches from rng.Seeded(seed).
+var seedParam = Param{Key: "seed", Kind: Int, Min: 0, Max: math.MaxUint32, Default: "1"}
+
+func stepParam(max float64) Param { return Param{Key: "step", Kind: Int, Min: 0, Max: max, Default: "1"} }
+
+func batchParam(def string, values ...string) Param {
+	return Param{Key: "batch", Kind: Enum, Values: values, Default: def}
+}
+
+func init() {
+	register("expmech", chart{
+		params: []Param{
+			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "adult"},
+			{Key: "u", Kind: List, Min: -1e6, Max: 1e6, MaxLen: 64},
+			{Key: "form", Kind: Enum, Values: []string{"dp", "article"}, Default: "dp"},
+			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Default: "1"},
+			{Key: "delta", Kind: Number, Min: 0.001, Max: 10000, Default: "1"},
+			batchParam("1000", "1", "10", "100", "1000", "10000"),
+			seedParam,
+			stepParam(1000),
+		},
+		names: []string{"histogram"},
+		build: histogram,
+	})
+	register("rnm", chart{
+		params: []Param{
+			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "meeting"},
+			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Default: "1"},
+			batchParam("1000", "10", "100", "1000", "10000"),
+			seedParam,
+			stepParam(200),
+		},
+		names: []string{"histogram"},
+		build: noisyMaxHistogram,
+	})
+	register("accuracy", chart{
+		params: []Param{
+			{Key: "eps", Kind: Number, Min: 0.05, Max: 10, Default: "1"},
+			{Key: "n", Kind: Int, Min: 2, Max: 1000, Default: "50"},
+			{Key: "t", Kind: Number, Min: 0, Max: 8, Default: "1"},
+			batchParam("1000", "100", "1000", "10000"),
+			seedParam,
+			stepParam(100),
+		},
+		names: []string{"cdf"},
+		build: accuracyCDF,
+	})
+	register("pfloss", chart{
+		params: []Param{
+			{Key: "data", Kind: Enum, Values: lossSetNames, Default: "meeting"},
+			{Key: "eps", Kind: Number, Min: 0.05, Max: 20, Default: "1"},
+		},
+		names: []string{"loss"},
+		build: loss,
+	})
+}
+
+// scoresOf returns the data set's scores, or the edited ones when they fit.
+func scoresOf(d dataSet, edited []float64) []float64 {
+	if len(edited) == len(d.Scores) {
+		return edited
+	}
+	return d.Scores
+}
+
+// histogram is lesson 1: the exponential mechanism's seeded draws against
+// its exact probabilities exp(ε·u(r)/(2Δ))/Z. In the article's form the
+// slider's ε is ε_a in exp(ε_a·u), which is the same mechanism at ε = 2ε_aΔ.
+func histogram(v Values) ([]*Figure, error) {
+	d := dataSets[v.Str("data")]
+	scores := scoresOf(d, v.List("u"))
+	eps, delta := v.Float("eps"), v.Float("delta")
+	form := fmt.Sprintf("ε = %s, Δ = %s", num(eps), num(delta))
+	if v.Str("form") == "article" {
+		e, err := mech.FromArticle(eps, delta)
+		if err != nil {
+			return nil, err
+		}
+		form = fmt.Sprintf("article's ε_a = %s, i.e. ε = 2ε_aΔ = %s, Δ = %s", num(eps), num(e), num(delta))
+		eps = e
+	}
+	m, err := mech.NewExponential(mech.Config{Scores: scores, Epsilon: eps, Sensitivity: delta})
+	if err != nil {
+		return nil, err
+	}
+	n := v.Draws()
+	counts := drawCounts(m, len(scores), v.Seed("seed"), n)
+	x := indices(len(scores))
+	return []*Figure{{
+		Name:       "histogram",
+		Title:      fmt.Sprintf("The exponential mechanism\n%s; %s", d.Label, form),
+		XLabel:     "Candidate",
+		YLabel:     "Probability / share of draws",
+		Categories: d.Candidates,
+		YMin:       0, YMax: 1,
+		Series: []Series{
+			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", thousands(n), v.Seed("seed")), Kind: Bars, Colour: 0, Width: 0.7,
+				X: x, Y: shares(counts, n), Counts: counts, N: n},
+			{Name: "Exact probability, weights exp(ε·u/(2Δ))", Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: m.Probabilities()},
+		},
+	}}, nil
+}
+
+// noisyMaxMechanisms are lesson 2's panels, in the page's order.
+var noisyMaxMechanisms = []struct{ name, label string }{
+	{mech.NameExponential, "Exponential mechanism"},
+	{mech.NameReportNoisyMaxLaplace, "Report noisy max, Laplace noise Δ/ε"},
+	{mech.NameReportNoisyMaxGumbel, "Report noisy max, Gumbel noise 2Δ/ε"},
+	{mech.NamePermuteAndFlip, "Report noisy max, exponential noise 2Δ/ε (permute-and-flip)"},
+}
+
+// noisyMaxHistogram is lesson 2: each mechanism's draws (the noisy scores
+// really drawn, one stream per mechanism from the same seed, as the page's
+// panels) with its exact probabilities as a mark across its bar.
+func noisyMaxHistogram(v Values) ([]*Figure, error) {
+	d := dataSets[v.Str("data")]
+	eps, seed, n := v.Float("eps"), v.Seed("seed"), v.Draws()
+	f := &Figure{
+		Name:       "histogram",
+		Title:      fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Label, num(eps), num(d.Delta), thousands(n), seed),
+		XLabel:     "Candidate",
+		YLabel:     "Probability / share of draws",
+		Categories: d.Candidates,
+		YMin:       0, YMax: 1,
+	}
+	k := len(noisyMaxMechanisms)
+	w := 0.8 / float64(k)
+	var marks []Series
+	for j, nm := range noisyMaxMechanisms {
+		sel, err := mech.New(nm.name, mech.Config{Scores: d.Scores, Epsilon: eps, Sensitivity: d.Delta})
+		if err != nil {
+			return nil, err
+		}
+		counts := drawCounts(sel, len(d.Scores), seed, n)
+		x := indices(len(d.Scores))
+		for i := range x {
+			x[i] += (float64(j) - float64(k-1)/2) * w
+		}
+		f.Series = append(f.Series, Series{Name: nm.label, Kind: Bars, Colour: j, Width: w * 0.92, X: x, Y: shares(counts, n), Counts: counts, N: n})
+		name := ""
+		if j == 0 {
+			name = "Exact probability of each mechanism"
+		}
+		marks = append(marks, Series{Name: name, Kind: Marks, Colour: 7, Width: w * 0.92, X: x, Y: sel.Probabilities()})
+	}
+	f.Series = append(f.Series, marks...)
+	return []*Figure{f}, nil
+}
+
+// spreadScores gives lesson 5's n candidates, scores 10, …, 0 evenly spaced
+// (web/widgets/accuracy.js).
+func spreadScores(n int) []float64 {
+	s := make([]float64, n)
+	for i := range s {
+		s[i] = 10 * (1 - float64(i)/float64(n-1))
+	}
+	return s
+}
+
+// accuracyCDF is lesson 5: the distribution of the achieved score,
+// Pr[u(output) ≤ x], exact and from seeded draws, with the accuracy
+// theorem's threshold OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t), below which the
+// exact probability is at most e^−t.
+func accuracyCDF(v Values) ([]*Figure, error) {
+	scores := spreadScores(v.Int("n"))
+	eps, t, seed, n := v.Float("eps"), v.Float("t"), v.Seed("seed"), v.Draws()
+	var counts []float64
+	if n > 0 {
+		var err error
+		if counts, err = bridge.New().Draws("accuracy", bridge.Request{Mechanism: mech.NameExponential, Scores: scores, Epsilon: eps, Sensitivity: 1}, seed, n); err != nil {
+			return nil, err
+		}
+	}
+	r, err := bridge.AccuracyReport(scores, eps, 1, t, counts)
+	if err != nil {
+		return nil, err
+	}
+	f := &Figure{
+		Name:   "cdf",
+		Title:  fmt.Sprintf("How accurate is the exponential mechanism?\n|R| = %d (scores 10 … 0), ε = %s, Δ = 1, t = %s: Pr[u ≤ threshold] = %.2g ≤ e^−t = %.2g", len(scores), num(eps), num(t), r.Exact, r.Bound),
+		XLabel: "Score x",
+		YLabel: "Pr[ u(output) ≤ x ]",
+		XMin:   math.Min(r.Levels[0], r.Threshold), XMax: r.Opt,
+		YMin: 0, YMax: 1.05,
+		Series: []Series{{Name: "Exact (core)", Kind: Steps, Colour: 0, X: r.Levels, Y: r.ExactCDF}},
+	}
+	if r.DrawCDF != nil {
+		f.Series = append(f.Series, Series{Name: fmt.Sprintf("Share of %s draws (seed %d)", thousands(n), seed), Kind: Steps, Colour: 1, Dashed: true, X: r.Levels, Y: r.DrawCDF, N: n})
+	}
+	f.Series = append(f.Series, Series{Name: fmt.Sprintf("Threshold OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t) = %.4g", r.Threshold), Kind: Rule, Colour: 3, X: []float64{r.Threshold}})
+	return []*Figure{f}, nil
+}
+
+// lossSets are lesson 6's candidate sets: the shared ones and two
+// candidates with scores 1 and 0, whose losses have closed forms.
+var lossSets = map[string]dataSet{
+	"meeting": dataSets["meeting"],
+	"adult":   dataSets["adult"],
+	"two":     {Label: "Two candidates (scores 1 and 0)", Candidates: []string{"A", "B"}, Scores: []float64{1, 0}, Delta: 1, Unit: "score points"},
+}
+
+var lossSetNames = []string{"meeting", "adult", "two"}
+
+// lossCurves are lesson 6's four curves: a mechanism and the factor on ε
+// (Laplace noise of scale 2Δ/ε is report noisy max at ε/2).
+var lossCurves = []struct {
+	name   string
+	factor float64
+	label  string
+}{
+	{mech.NameExponential, 1, "Exponential mechanism (Gumbel 2Δ/ε): ε-DP"},
+	{mech.NamePermuteAndFlip, 1, "Permute-and-flip (exponential 2Δ/ε): ε-DP"},
+	{mech.NameReportNoisyMaxLaplace, 1, "Noisy max, Laplace Δ/ε: ε-DP for counts, 2ε in general"},
+	{mech.NameReportNoisyMaxLaplace, 0.5, "Noisy max, Laplace 2Δ/ε: ε-DP"},
+}
+
+// lossGrid is the page's ε axis: 49 points from 0.05 to 10, log-spaced and
+// rounded to 4 significant digits (web/widgets/pfloss.js).
+func lossGrid() []float64 {
+	g := epsGrid(0.05, 10, 49)
+	for i, e := range g {
+		g[i] = roundSig(e, 4)
+	}
+	return g
+}
+
+// loss is lesson 6: each mechanism's exact expected loss OPT − E[u(output)]
+// against ε, with the slider's ε marked.
+func loss(v Values) ([]*Figure, error) {
+	d := lossSets[v.Str("data")]
+	grid := lossGrid()
+	f := &Figure{
+		Name:   "loss",
+		Title:  fmt.Sprintf("Expected loss against ε\n%s; Δ = %s", d.Label, num(d.Delta)),
+		XLabel: "ε (log scale)",
+		YLabel: fmt.Sprintf("OPT − E[u(output)]  (%s)", d.Unit),
+		LogX:   true,
+	}
+	for j, c := range lossCurves {
+		eps := make([]float64, len(grid))
+		for i, e := range grid {
+			eps[i] = e * c.factor
+		}
+		y, err := bridge.LossCurve(d.Scores, d.Delta, []string{c.name}, eps)
+		if err != nil {
+			return nil, err
+		}
+		f.Series = append(f.Series, Series{Name: c.label, Kind: Line, Colour: j, Dashed: j >= 2, X: grid, Y: y})
+		_, top := rangeOf(y)
+		f.YMax = math.Max(f.YMax, 1.05*top)
+	}
+	f.Series = append(f.Series, Series{Name: fmt.Sprintf("ε = %s on the page", num(v.Float("eps"))), Kind: Rule, Colour: 7, X: []float64{v.Float("eps")}})
+	return []*Figure{f}, nil
+}
