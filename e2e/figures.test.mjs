@@ -28,38 +28,85 @@ after(async () => {
   await server?.close();
 });
 
+/** exportOnce clicks a widget's Export button and returns the download's name and bytes. */
+async function exportOnce(page, fig, format, figure) {
+  const box = fig.locator('.export-figure');
+  if (figure) await box.locator('select[id$="-figure"]').selectOption(figure);
+  await box.locator('select[id$="-format"]').selectOption(format);
+  const [download] = await Promise.all([
+    page.waitForEvent('download', { timeout: 60000 }),
+    box.locator('button').click(),
+  ]);
+  return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) };
+}
+
+function cliFigures(args) {
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-fig-'));
+  const out = JSON.parse(execFileSync('go', ['run', './cmd/dpplay', 'figures', '-out', tmp, ...args], { cwd: root, encoding: 'utf8' }));
+  return { dir: tmp, ...out };
+}
+
 test('Export figure renders the widget state as SVG, PNG and PDF, identical to the CLI', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
   const page = await context.newPage();
   const errors = watch(page);
   await page.goto(server.url + '#/exponential-mechanism?meet.eps=0.7&meet.seed=42&meet.step=3');
   await ready(page, 'exponential-mechanism');
-  // The shell attaches "Export figure" to every widget.
   const fig = page.locator('figure.widget[data-id="meet"]');
   await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
-  const spec = await page.evaluate(async () => (await import('./export.js')).pageSpec(location.hash, 'meet'));
-  assert.match(spec, /lesson=1/);
-  assert.match(spec, /eps=0.7/);
-  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-fig-'));
-  const cli = JSON.parse(execFileSync('go', ['run', './cmd/dpplay', 'figures', '-out', tmp, '-format', 'svg,png,pdf', '-state', spec], { cwd: root, encoding: 'utf8' }));
-  assert.equal(cli.files.length, 3);
+  const hash = await page.evaluate(() => location.hash);
+  assert.match(hash, /meet\.eps=0\.7/);
+  // The CLI takes the page's own link.
+  const cli = cliFigures(['-format', 'svg,png,pdf', '-state', hash]);
+  assert.equal(cli.links['lesson1-meet'].includes('meet.eps=0.7'), true);
 
   const timings = {};
   for (const format of ['svg', 'png', 'pdf']) {
-    await fig.locator('.export-figure select').selectOption(format);
     const t0 = Date.now();
-    const [download] = await Promise.all([
-      page.waitForEvent('download', { timeout: 60000 }),
-      fig.locator('.export-figure button').click(),
-    ]);
+    const got = await exportOnce(page, fig, format);
     timings[format] = Date.now() - t0;
-    assert.equal(download.suggestedFilename(), `lesson1-histogram.${format}`);
-    const got = fs.readFileSync(await download.path());
-    const want = fs.readFileSync(path.join(tmp, `lesson1-histogram.${format}`));
-    assert.ok(got.equals(want), `${format}: the page's export differs from dpplay figures -state '${spec}'`);
+    assert.equal(got.name, `lesson1-meet-histogram.${format}`);
+    const want = fs.readFileSync(path.join(cli.dir, got.name));
+    assert.ok(got.bytes.equals(want), `${format}: the page's export differs from dpplay figures -state '${hash}'`);
     await page.waitForFunction(() => /Saved/.test(document.querySelector('figure.widget[data-id="meet"] .export-status').textContent));
   }
   console.log(`figures export: first (download + start + svg) ${timings.svg} ms, png ${timings.png} ms, pdf ${timings.pdf} ms`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// Every chart in every lesson exports, at the lesson's opening state, the
+// same SVG as `dpplay figures` draws from the lesson files: the Go charts'
+// parameters and defaults agree with the widgets' schemas.
+test('every chart of every lesson exports the same figure as dpplay figures', async () => {
+  const cli = cliFigures(['-format', 'svg']);
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(server.url);
+  const slugs = await page.evaluate(() => JSON.parse(document.getElementById('site-index').textContent).lessons.map((l) => l.slug));
+  let exported = 0;
+  const lessonsWithCharts = new Set();
+  for (const slug of slugs) {
+    await page.goto(server.url + '#/' + slug);
+    await ready(page, slug);
+    const widgets = await page.locator('figure.widget[data-figures]:not([data-figures=""])').evaluateAll((els) => els.map((e) => ({ id: e.dataset.id, figures: e.dataset.figures.split(',') })));
+    for (const w of widgets) {
+      const fig = page.locator(`figure.widget[data-id="${w.id}"]`);
+      await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
+      for (const name of w.figures) {
+        const got = await exportOnce(page, fig, 'svg', w.figures.length > 1 ? name : '');
+        assert.match(got.name, new RegExp(`^lesson\\d+-${w.id}-${name}\\.svg$`));
+        const file = path.join(cli.dir, got.name);
+        assert.ok(fs.existsSync(file), `dpplay figures did not write ${got.name}`);
+        assert.ok(got.bytes.equals(fs.readFileSync(file)), `${slug}: ${got.name} from the page differs from dpplay figures`);
+        exported++;
+        lessonsWithCharts.add(slug);
+      }
+    }
+  }
+  console.log(`figures export: ${exported} figures from ${lessonsWithCharts.size} lessons match the CLI`);
+  assert.equal(lessonsWithCharts.size, slugs.length, 'every lesson has at least one exportable chart');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -182,4 +182,3 @@ func epsGrid(lo, hi float64, n int) []float64 {
 	xs[n-1] = hi
 	return xs
 }
-

@@ -15,7 +15,9 @@ import (
 // draws in batches from rng.Seeded(seed).
 var seedParam = Param{Key: "seed", Kind: Int, Min: 0, Max: math.MaxUint32, Default: "1"}
 
-func stepParam(max float64) Param { return Param{Key: "step", Kind: Int, Min: 0, Max: max, Default: "1"} }
+func stepParam(max float64) Param {
+	return Param{Key: "step", Kind: Int, Min: 0, Max: max, Default: "1"}
+}
 
 func batchParam(def string, values ...string) Param {
 	return Param{Key: "batch", Kind: Enum, Values: values, Default: def}

@@ -130,8 +130,9 @@ async function mountWidget(fig, params) {
   }
   body.removeAttribute('aria-busy');
   // "Export figure" renders the same state with the Go figures package; its
-  // module (and the several-MB wasm behind it) loads only when asked.
-  if (!mod.noExport) import('./export.js').then((m) => m.attachExport(fig)).catch(() => {});
+  // module (and the several-MB wasm behind it) loads only when asked. The
+  // site build lists the widget's figures in data-figures.
+  if (fig.dataset.figures) import('./export.js').then((m) => m.attachExport(fig)).catch(() => {});
   fig.addEventListener('focusin', () => { state.active = w; });
   fig.addEventListener('pointerdown', () => { state.active = w; });
   return w;

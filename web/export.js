@@ -6,10 +6,10 @@
 //
 //   import { exportFigure, attachExport, pageSpec } from './export.js';
 //   attachExport(figureElement);                        // adds the button and progress bar
-//   await exportFigure('#lesson=1&eps=1&seed=7&draws=10000', 'png', onProgress);
+//   await exportFigure('#lesson=1&widget=expmech&id=meet&eps=1&seed=7', 'png', onProgress);
 //
-// Specs are URL hashes with the keys of docs/figures.md; pageSpec turns the
-// page's own hash (#/slug?widget.key=value…) into one.
+// Requests are URL hashes (figures.ParseRequest, docs/figures.md); pageSpec
+// turns the page's own hash (#/slug?id.key=value…) into one for a widget.
 
 const base = new URL('.', import.meta.url);
 const WASM_URL = new URL('wasm/figures.wasm', base).href;
@@ -68,28 +68,28 @@ export function loadFigures(onProgress = () => {}) {
 }
 
 /**
- * pageSpec(hash, widgetId) turns the page's hash into a figure spec: the
- * lesson's number from the site index, and the widget's own keys (so two
- * widgets' settings never mix).
+ * pageSpec(hash, fig, figure) turns the page's hash into a figure request for
+ * one widget: its lesson's number from the site index, the widget module and
+ * id from its <figure> element, the figure's name, and only that widget's
+ * own keys (so two widgets' settings never mix).
  */
-export function pageSpec(hash = location.hash, widgetId = '') {
+export function pageSpec(hash, fig, figure = '') {
   const h = String(hash).replace(/^#/, '');
   const [path, query = ''] = h.split('?');
   const slug = path.replace(/^\/+|\/+$/g, '');
-  let lesson = 0;
+  const out = new URLSearchParams();
   const indexEl = document.getElementById('site-index');
   if (indexEl) {
     const index = JSON.parse(indexEl.textContent);
     const l = index.lessons.find((x) => x.slug === slug) || index.lessons[0];
-    lesson = l ? l.order : 0;
+    if (l) out.set('lesson', String(l.order));
   }
-  const q = new URLSearchParams(query);
-  const out = new URLSearchParams();
-  out.set('lesson', String(lesson));
-  for (const [k, v] of q) {
-    const dot = k.lastIndexOf('.');
-    if (widgetId && dot >= 0 && k.slice(0, dot) !== widgetId) continue;
-    out.set(dot >= 0 ? k.slice(dot + 1) : k, v);
+  out.set('widget', fig.dataset.widget);
+  out.set('id', fig.dataset.id);
+  if (figure) out.set('fig', figure);
+  const prefix = fig.dataset.id + '.';
+  for (const [k, v] of new URLSearchParams(query)) {
+    if (k.startsWith(prefix)) out.set(k.slice(prefix.length), v);
   }
   return '#' + out.toString();
 }
@@ -121,26 +121,36 @@ export async function exportFigure(spec, format = 'svg', onProgress = () => {}) 
 }
 
 let uid = 0;
+/** Readable names for figure names that are not self-explanatory. */
+const FIGURE_LABELS = { histogram: 'Histogram', logratio: 'Log-ratio band', distributions: 'Both distributions', density: 'Densities', cdf: 'Distribution of the score', loss: 'Loss against ε', pmf: 'Probabilities', levels: 'Error levels', rounds: 'Error per round', revenue: 'Revenue per price', distribution: 'Price distribution', curve: 'Revenue against ε', gain: 'Gain from lying', prices: 'Prices per round', draw: 'Synthetic against true' };
+
 /**
- * attachExport(fig, getSpec) adds an "Export figure" control to a widget's
- * figure element: a format choice, the button, a progress bar and a status
- * line. getSpec() returns the spec; by default the page's hash for this
- * widget (fig.dataset.id).
+ * attachExport(fig) adds an "Export figure" control to a widget's <figure>
+ * element when the site build listed figures for it (data-figures): a
+ * choice of figure (when there are several) and format, the button, a
+ * progress bar and a status line.
  */
-export function attachExport(fig, getSpec = () => pageSpec(location.hash, fig.dataset.id || '')) {
+export function attachExport(fig) {
+  const names = (fig.dataset.figures || '').split(',').filter(Boolean);
+  if (!names.length) return null;
   const id = `export-${++uid}`;
   const box = document.createElement('div');
   box.className = 'export-figure';
-  box.innerHTML = `<label for="${id}-format">Figure format</label>
+  const which = names.length > 1
+    ? `<label for="${id}-figure">Figure</label><select id="${id}-figure">${names.map((n) => `<option value="${n}">${FIGURE_LABELS[n] || n}</option>`).join('')}</select>`
+    : '';
+  box.innerHTML = `${which}<label for="${id}-format">Figure format</label>
 <select id="${id}-format"><option value="svg">SVG (vector)</option><option value="png">PNG (200 dpi)</option><option value="pdf">PDF (300 dpi)</option></select>
 <button type="button" class="export-button">Export figure</button>
 <progress max="100" value="0" hidden aria-label="Loading the figure engine"></progress>
 <span class="export-status" role="status" aria-live="polite"></span>`;
-  const [select, button, bar, status] = ['select', 'button', 'progress', '.export-status'].map((s) => box.querySelector(s));
+  const [select, button, bar, status] = ['select[id$="-format"]', 'button', 'progress', '.export-status'].map((s) => box.querySelector(s));
+  const figureSelect = box.querySelector('select[id$="-figure"]');
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
-      const res = await exportFigure(getSpec(), select.value, (p) => {
+      const spec = pageSpec(location.hash, fig, figureSelect ? figureSelect.value : names[0]);
+      const res = await exportFigure(spec, select.value, (p) => {
         if (p.phase === 'download') {
           bar.hidden = false;
           bar.value = Math.min(100, Math.round((100 * p.loaded) / p.total));

@@ -2,12 +2,17 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
+	"net/url"
 	"os"
 	"path/filepath"
+	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/dpplay/dpplay/figures"
+	"github.com/dpplay/dpplay/internal/site"
 )
 
 func init() {
@@ -16,9 +21,83 @@ func init() {
 
 type figuresResult struct {
 	Out   string   `json:"out"`
-	State string   `json:"state"`
 	Files []string `json:"files"`
 	Bytes int64    `json:"bytes"`
+	// Links maps each widget drawn ("lesson3-band") to the page link that
+	// shows the same state: #/slug?id.key=value&…
+	Links map[string]string `json:"links"`
+}
+
+// figureState is what -state says: a lesson (0 for all), settings for
+// every widget in scope (shared) or for one widget id (byID), one figure
+// name, and the size.
+type figureState struct {
+	lesson, slug  string
+	fig           string
+	shared        map[string]string
+	byID          map[string]map[string]string
+	width, height float64
+}
+
+// parseFigureState reads either the page's hash, #/slug?id.key=value&…, or
+// the short form #lesson=N&key=value&id.key=value&fig=name&width=cm&height=cm,
+// where a key without an id applies to every widget that has it.
+func parseFigureState(hash string) (figureState, error) {
+	st := figureState{shared: map[string]string{}, byID: map[string]map[string]string{}, width: figures.DefaultWidthCM, height: figures.DefaultHeightCM}
+	h := strings.TrimPrefix(strings.TrimSpace(hash), "#")
+	if strings.HasPrefix(h, "/") {
+		path, query, _ := strings.Cut(h, "?")
+		st.slug = strings.Trim(path, "/")
+		h = query
+	}
+	q, err := url.ParseQuery(h)
+	if err != nil {
+		return st, fmt.Errorf("is not a URL hash of key=value pairs: %v", err)
+	}
+	for k, vs := range q {
+		v := vs[len(vs)-1]
+		id, key, prefixed := strings.Cut(k, ".")
+		switch {
+		case prefixed:
+			if st.byID[id] == nil {
+				st.byID[id] = map[string]string{}
+			}
+			st.byID[id][key] = v
+		case k == "lesson":
+			st.lesson = v
+		case k == "fig":
+			st.fig = v
+		case k == "width" || k == "height":
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || !(x >= figures.MinSizeCM && x <= figures.MaxSizeCM) {
+				return st, fmt.Errorf("%s must be between %d and %d cm, got %q", k, figures.MinSizeCM, figures.MaxSizeCM, v)
+			}
+			if k == "width" {
+				st.width = x
+			} else {
+				st.height = x
+			}
+		default:
+			st.shared[k] = v
+		}
+	}
+	return st, nil
+}
+
+// paramText writes a lesson block's starting value as the page's URL does.
+func paramText(v any) string {
+	switch x := v.(type) {
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = paramText(e)
+		}
+		return strings.Join(parts, ",")
+	default:
+		return fmt.Sprint(x)
+	}
 }
 
 func runFigures(args []string, stdout io.Writer) error {
@@ -26,19 +105,14 @@ func runFigures(args []string, stdout io.Writer) error {
 	out := fs.String("out", "figures-out", "directory to write the figures into (created if needed)")
 	format := fs.String("format", "svg,png,pdf", "comma-separated formats: svg, png, pdf")
 	lesson := fs.Int("lesson", 0, "draw only this lesson's figures (0: every lesson)")
-	state := fs.String("state", "", "a URL hash such as '#lesson=1&eps=1&seed=7&draws=10000' (see docs/figures.md)")
+	state := fs.String("state", "", "a page link's hash, '#/slug?id.key=value&…', or '#lesson=N&key=value' (see docs/figures.md)")
+	lessonsDir := fs.String("lessons", "lessons", "the lessons directory, for each widget's starting parameters")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	spec, err := figures.ParseSpec(*state)
+	st, err := parseFigureState(*state)
 	if err != nil {
 		return usagef("-state: %v", err)
-	}
-	if *lesson != 0 {
-		spec.Lesson = *lesson
-	}
-	if err := spec.Validate(); err != nil {
-		return usagef("%v", err)
 	}
 	var formats []string
 	for _, f := range strings.Split(*format, ",") {
@@ -52,29 +126,102 @@ func runFigures(args []string, stdout io.Writer) error {
 		}
 		formats = append(formats, f)
 	}
-	figs, err := figures.Build(spec)
+	lessons, err := site.LoadLessons(*lessonsDir)
 	if err != nil {
-		return usagef("%v", err)
+		return usagef("-lessons: %v", err)
+	}
+	want := *lesson
+	if st.lesson != "" {
+		n, err := strconv.Atoi(st.lesson)
+		if err != nil || (want != 0 && n != want) {
+			return usagef("-state: lesson=%s disagrees with -lesson %d", st.lesson, want)
+		}
+		want = n
+	}
+	var inScope []*site.Lesson
+	for _, l := range lessons {
+		if (want == 0 || l.Order == want) && (st.slug == "" || l.Slug == st.slug) {
+			inScope = append(inScope, l)
+		}
+	}
+	if len(inScope) == 0 {
+		return usagef("no lesson matches (-lesson %d, slug %q)", want, st.slug)
+	}
+	type job struct {
+		lesson *site.Lesson
+		req    figures.Request
+	}
+	var jobs []job
+	for _, l := range inScope {
+		for _, u := range l.Uses {
+			if figures.Names(u.Name) == nil || (st.fig != "" && !contains(figures.Names(u.Name), st.fig)) {
+				continue
+			}
+			params := map[string]string{}
+			for k, v := range u.Params {
+				params[k] = paramText(v)
+			}
+			for k, v := range st.shared {
+				params[k] = v
+			}
+			for k, v := range st.byID[u.ID] {
+				params[k] = v
+			}
+			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Figure: st.fig, Params: params}})
+		}
+	}
+	if len(jobs) == 0 {
+		return usagef("no widget in scope has a figure %q", st.fig)
 	}
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	res := figuresResult{Out: *out, State: spec.Hash(), Files: []string{}}
-	for _, f := range figs {
-		for _, ext := range formats {
-			b, err := figures.Render(f, ext, spec.Width, spec.Height)
-			if err != nil {
-				return err
+	res := figuresResult{Out: *out, Files: []string{}, Links: map[string]string{}}
+	for _, j := range jobs {
+		figs, err := figures.Build(j.req)
+		if err != nil {
+			return usagef("lesson %d, widget %s: %v", j.req.Lesson, j.req.ID, err)
+		}
+		for _, f := range figs {
+			for _, ext := range formats {
+				b, err := figures.Render(f, ext, st.width, st.height)
+				if err != nil {
+					return err
+				}
+				p := filepath.Join(*out, f.FileName(ext))
+				if err := os.WriteFile(p, b, 0o644); err != nil {
+					return err
+				}
+				res.Files = append(res.Files, p)
+				res.Bytes += int64(len(b))
 			}
-			p := filepath.Join(*out, f.FileName(ext))
-			if err := os.WriteFile(p, b, 0o644); err != nil {
-				return err
-			}
-			res.Files = append(res.Files, p)
-			res.Bytes += int64(len(b))
+			res.Links[fmt.Sprintf("lesson%d-%s", f.Lesson, f.Widget)] = pageLink(j.lesson.Slug, f)
 		}
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
 	return enc.Encode(res)
+}
+
+// pageLink is the hash of the page showing the figure's widget state.
+func pageLink(slug string, f *figures.Figure) string {
+	parts := make([]string, 0, len(f.State))
+	for _, kv := range f.State {
+		if kv[1] == "" {
+			continue // an empty list: the page leaves it out too
+		}
+		parts = append(parts, url.QueryEscape(f.Widget+"."+kv[0])+"="+url.QueryEscape(kv[1]))
+	}
+	sort.Strings(parts)
+	return "#/" + slug + "?" + strings.Join(parts, "&")
+}
+
+func contains(xs []string, x string) bool {
+	for _, y := range xs {
+		if x == y {
+			return true
+		}
+	}
+	return false
 }

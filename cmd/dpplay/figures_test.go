@@ -9,49 +9,86 @@ import (
 	"testing"
 )
 
+func runFiguresCmd(t *testing.T, args ...string) (figuresResult, string, int) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code := run(append([]string{"figures", "-lessons", "../../lessons"}, args...), &out, &errOut)
+	var res figuresResult
+	if code == 0 {
+		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+			t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+		}
+	}
+	return res, errOut.String(), code
+}
+
+// A page link's state is drawn for the widget it names, the lesson's other
+// widgets keep their starting parameters, and the same state writes the same
+// bytes.
 func TestFiguresCommand(t *testing.T) {
 	dir := t.TempDir()
-	var out, errOut bytes.Buffer
-	code := run([]string{"figures", "-out", dir, "-format", "svg,png", "-lesson", "3", "-state", "#eps=0.5&broken=1&draws=2000"}, &out, &errOut)
+	res, stderr, code := runFiguresCmd(t, "-out", dir, "-format", "svg,png", "-state", "#/exponential-mechanism?meet.eps=0.5&meet.seed=9&meet.step=3")
 	if code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
+		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	var res figuresResult
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("output is not JSON: %v\n%s", err, out.String())
+	want := []string{"lesson1-meet-histogram.svg", "lesson1-meet-histogram.png", "lesson1-adult-histogram.svg", "lesson1-adult-histogram.png"}
+	for i, f := range res.Files {
+		if i >= len(want) || f != filepath.Join(dir, want[i]) {
+			t.Fatalf("files %v, want %v in %s", res.Files, want, dir)
+		}
 	}
-	want := []string{filepath.Join(dir, "lesson3-logratio.svg"), filepath.Join(dir, "lesson3-logratio.png")}
-	if strings.Join(res.Files, ",") != strings.Join(want, ",") {
-		t.Fatalf("files %v, want %v", res.Files, want)
+	if link := res.Links["lesson1-meet"]; !strings.Contains(link, "meet.eps=0.5") || !strings.Contains(link, "meet.seed=9") || !strings.HasPrefix(link, "#/exponential-mechanism?") {
+		t.Errorf("link %q lost the settings", link)
 	}
-	if !strings.Contains(res.State, "lesson=3") || !strings.Contains(res.State, "broken=1") {
-		t.Errorf("state %q lost the settings", res.State)
+	if link := res.Links["lesson1-adult"]; !strings.Contains(link, "adult.eps=1") {
+		t.Errorf("the other widget's link %q is not at its starting state", link)
 	}
-	svg, err := os.ReadFile(want[0])
+	svg, err := os.ReadFile(res.Files[0])
 	if err != nil || !bytes.Contains(svg, []byte("<svg")) {
-		t.Fatalf("%s is not an SVG: %v", want[0], err)
+		t.Fatalf("%s is not an SVG: %v", res.Files[0], err)
 	}
-	// The same state writes the same bytes.
 	dir2 := t.TempDir()
-	run([]string{"figures", "-out", dir2, "-format", "svg", "-lesson", "3", "-state", "#eps=0.5&broken=1&draws=2000"}, &out, &errOut)
-	again, _ := os.ReadFile(filepath.Join(dir2, "lesson3-logratio.svg"))
-	if !bytes.Equal(svg, again) {
-		t.Error("same state, different SVG")
+	again, _, _ := runFiguresCmd(t, "-out", dir2, "-format", "svg", "-lesson", "1", "-state", "#meet.eps=0.5&meet.seed=9&meet.step=3")
+	b, _ := os.ReadFile(again.Files[0])
+	if !bytes.Equal(svg, b) {
+		t.Error("the short form of the same state wrote a different SVG")
+	}
+}
+
+// Every lesson with a chart gets its figures, named by lesson, widget and figure.
+func TestFiguresEveryLesson(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws every figure")
+	}
+	res, stderr, code := runFiguresCmd(t, "-out", t.TempDir(), "-format", "svg")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr)
+	}
+	seen := map[string]bool{}
+	for _, f := range res.Files {
+		seen[strings.SplitN(filepath.Base(f), "-", 2)[0]] = true
+	}
+	for _, l := range []string{"lesson1", "lesson2", "lesson3", "lesson4", "lesson5", "lesson6", "lesson7", "lesson8", "lesson9", "lesson10"} {
+		if !seen[l] {
+			t.Errorf("no figure for %s (files %v)", l, res.Files)
+		}
 	}
 }
 
 func TestFiguresBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-format", "gif"},
-		{"-lesson", "8"},
-		{"-state", "#eps=-1"},
+		{"-lesson", "99"},
+		{"-state", "#lesson=1&meet.eps=-1"},
 		{"-state", "#lesson=1&fig=nope"},
+		{"-state", "#/no-such-lesson?x.eps=1"},
+		{"-state", "#lesson=2", "-lesson", "1"},
+		{"-state", "#width=1000"},
 		{"extra"},
 	} {
-		var out, errOut bytes.Buffer
-		code := run(append([]string{"figures", "-out", t.TempDir()}, args...), &out, &errOut)
-		if code != 2 || strings.Count(strings.TrimSpace(errOut.String()), "\n") != 0 {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, errOut.String())
+		_, stderr, code := runFiguresCmd(t, append([]string{"-out", t.TempDir()}, args...)...)
+		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
+			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, stderr)
 		}
 	}
 }

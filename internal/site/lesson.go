@@ -12,14 +12,15 @@ import (
 
 // Lesson is one rendered lesson file.
 type Lesson struct {
-	Slug       string   `json:"slug"`
-	Title      string   `json:"title"`
-	Order      int      `json:"order"`
-	Summary    string   `json:"summary"`
-	Minutes    int      `json:"minutes,omitempty"`
-	Objectives []string `json:"-"`
-	Widgets    []string `json:"widgets"` // widget modules the lesson needs (web/widgets/NAME.js)
-	HTML       string   `json:"-"`       // the lesson's article, objectives included
+	Slug       string      `json:"slug"`
+	Title      string      `json:"title"`
+	Order      int         `json:"order"`
+	Summary    string      `json:"summary"`
+	Minutes    int         `json:"minutes,omitempty"`
+	Objectives []string    `json:"-"`
+	Widgets    []string    `json:"widgets"` // widget modules the lesson needs (web/widgets/NAME.js)
+	Uses       []WidgetUse `json:"-"`       // the lesson's widget blocks, in reading order
+	HTML       string      `json:"-"`       // the lesson's article, objectives included
 }
 
 var reSlug = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
@@ -133,6 +134,7 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 	b.WriteString(body)
 	b.WriteString("</article>\n")
 	l.HTML = numberBlocks(numberBlocks(b.String(), "exercise", r.exercises), "predict", r.predicts)
+	l.Uses = r.uses
 	for w := range r.widgets {
 		l.Widgets = append(l.Widgets, w)
 	}

@@ -7,6 +7,8 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/dpplay/dpplay/figures"
 )
 
 // renderer turns a lesson's Markdown body into HTML. It supports the subset
@@ -25,6 +27,7 @@ import (
 type renderer struct {
 	file    string
 	widgets map[string]bool
+	uses    []WidgetUse
 	ids     map[string]int
 	blockN  int
 
@@ -51,6 +54,15 @@ func numberBlocks(html, kind string, count int) string {
 // Values that look like JSON (numbers, true/false, [..], {..}, "..") are
 // parsed as JSON; anything else is a string.
 type Block map[string]any
+
+// WidgetUse is one widget block of a lesson: the widget module, its id in
+// the lesson (the prefix of its keys in the URL) and its starting
+// parameters. `dpplay figures` draws each one's figures from these.
+type WidgetUse struct {
+	Name   string
+	ID     string
+	Params Block
+}
 
 func parseHeader(lines []string) (Block, error) {
 	h := Block{}
@@ -316,14 +328,17 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		title, _ := h["title"].(string)
 		delete(h, "title")
 		r.widgets[name] = true
+		r.uses = append(r.uses, WidgetUse{Name: name, ID: id, Params: h})
 		params, _ := json.Marshal(h)
 		caption, err := r.render(body, ln)
 		if err != nil {
 			return "", err
 		}
 		var b strings.Builder
-		fmt.Fprintf(&b, "<figure class=\"widget\" id=\"w-%s\" data-widget=\"%s\" data-id=\"%s\" data-params=\"%s\" aria-labelledby=\"w-%s-title\">\n",
-			id, name, id, html.EscapeString(string(params)), id)
+		// data-figures names the figures "Export figure" can draw of this
+		// widget (package figures); a widget without any gets no button.
+		fmt.Fprintf(&b, "<figure class=\"widget\" id=\"w-%s\" data-widget=\"%s\" data-id=\"%s\" data-params=\"%s\" data-figures=\"%s\" aria-labelledby=\"w-%s-title\">\n",
+			id, name, id, html.EscapeString(string(params)), strings.Join(figures.Names(name), ","), id)
 		if title == "" {
 			title = "Interactive"
 		}

@@ -7,10 +7,10 @@
 //
 //	render(hash, format) → {bytes: Uint8Array, name, mime} or {error}
 //
-// where hash is a figure spec in the form of docs/figures.md (for example
-// "#lesson=1&eps=1&seed=7&draws=10000", or the page's own hash with a
-// lesson=N key added) and format is svg, png or pdf. The bytes are those
-// `dpplay figures -state` writes for the same hash.
+// where hash is a request in the form of figures.ParseRequest:
+// "#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&…", the widget's own
+// keys from the page's URL (web/export.js builds it). The bytes are those
+// `dpplay figures` writes for the same state.
 package main
 
 import (
@@ -22,16 +22,16 @@ import (
 var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
 
 func render(hash, format string) (map[string]any, error) {
-	spec, err := figures.ParseSpec(hash)
+	req, width, height, err := figures.ParseRequest(hash)
 	if err != nil {
 		return nil, err
 	}
-	figs, err := figures.Build(spec)
+	figs, err := figures.Build(req)
 	if err != nil {
 		return nil, err
 	}
-	f := figs[0] // the lesson's first figure unless fig= names one
-	b, err := figures.Render(f, format, spec.Width, spec.Height)
+	f := figs[0] // the widget's first figure unless fig= names one
+	b, err := figures.Render(f, format, width, height)
 	if err != nil {
 		return nil, err
 	}

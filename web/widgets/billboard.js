@@ -8,8 +8,6 @@ import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
 
-export const noExport = true;
-
 export const schema = {
   eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
   rounds: { type: 'enum', values: ['16', '32', '64', '128'], default: '64', label: 'rounds T' },

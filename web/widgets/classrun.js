@@ -3,8 +3,6 @@
 // students join from their phones; see docs/lecture.md.
 import { escapeHTML } from '../chart.js';
 
-export const noExport = true;
-
 export const schema = {
   activity: { type: 'enum', values: ['meeting-day', 'pricing', 'histogram'], default: 'meeting-day', label: 'activity' },
 };

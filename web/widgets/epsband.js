@@ -12,11 +12,6 @@ const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
 // How many of the other eleven students can make each day.
 const OTHERS = [5, 6, 6, 3, 4];
 
-// `dpplay figures -lesson 3` draws this lesson's figure for slides, but from
-// its own parameters, not this widget's; until the two agree, no Export
-// button offers a figure that would differ from the screen.
-export const noExport = true;
-
 export const schema = {
   eps: { type: 'number', min: 0.05, max: 5, default: 1, digits: 3, label: 'ε' },
   ax: { type: 'list', min: 0, max: 1, minLength: 5, maxLength: 5, default: [0, 0, 0, 1, 0], label: 'Ana’s days in x' },

@@ -7,11 +7,6 @@ import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, numberInput, radios, button, refresher, fmt } from './controls.js';
 
-// `dpplay figures -lesson 4` draws this lesson's figure for slides, but from
-// its own parameters, not this widget's; until the two agree, no Export
-// button offers a figure that would differ from the screen.
-export const noExport = true;
-
 export const schema = {
   q: { type: 'number', min: 0, max: 100, default: 50, digits: 4, label: 'q(x)' },
   dq: { type: 'number', min: 0.1, max: 20, default: 1, digits: 3, label: 'Δq' },

@@ -7,9 +7,6 @@ import { startMachine } from '../machine.js';
 import { datasets, datasetNames } from './datasets.js';
 import { logSlider } from './controls.js';
 
-// The machine draws its own picture; there is no figure to export.
-export const noExport = true;
-
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
   second: { type: 'enum', values: ['none', 'report-noisy-max-laplace', 'permute-and-flip'], default: 'report-noisy-max-laplace', label: 'second mechanism' },

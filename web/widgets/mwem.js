@@ -10,8 +10,6 @@ import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, numberInput, button, refresher, fmt } from './controls.js';
 import { ATTRIBUTES, QUERY_SETS, niceQuery } from './smalldb.js';
 
-export const noExport = true;
-
 export const schema = {
   k: { type: 'enum', values: ['3', '4', '5'], default: '4', label: 'attributes' },
   q: { type: 'enum', values: ['marginals:1', 'marginals:2', 'marginals:3', 'halfspaces'], default: 'marginals:2', label: 'queries' },

@@ -7,9 +7,6 @@ import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
 
-// The figures package has no lesson-9 state of this shape yet.
-export const noExport = true;
-
 export const schema = {
   values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
   eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },

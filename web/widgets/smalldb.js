@@ -8,9 +8,6 @@ import { fmtInt, escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, numberInput, button, fmt } from './controls.js';
 
-// The figures package has no lesson-8 state of this shape.
-export const noExport = true;
-
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
 /** Stages a run can stop at (scoring is passed through). */

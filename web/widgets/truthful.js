@@ -7,8 +7,6 @@ import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, numberInput, refresher, fmt } from './controls.js';
 import { GRID, money, valuesInput } from './pricing.js';
 
-export const noExport = true;
-
 export const schema = {
   values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
   eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
