@@ -31,6 +31,7 @@ type Param struct {
 	Values         []string // Enum
 	MinLen, MaxLen int      // List and Text
 	Allowed        string   // Text: the characters it may contain
+	Digits         int      // Number: significant digits kept, as the page rounds (0: all)
 	Default        string   // as it is written in a URL
 }
 
@@ -64,6 +65,10 @@ func resolve(params []Param, raw map[string]string) (Values, error) {
 			}
 			if x < p.Min || x > p.Max {
 				return v, validate.Errorf(p.Key, "must be in [%v, %v], got %v", p.Min, p.Max, x)
+			}
+			if p.Digits > 0 {
+				x = roundSig(x, p.Digits)
+				v.text[p.Key] = strconv.FormatFloat(x, 'g', -1, 64)
 			}
 			v.num[p.Key] = x
 		case Enum:

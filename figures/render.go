@@ -113,7 +113,8 @@ func draw1(f *Figure, dc draw.Canvas) {
 	lh := lr.Max.Y - lr.Min.Y
 	legArea := draw.Crop(dc, pad*3, -pad, pad, 0)
 	legArea.Max.Y = legArea.Min.Y + lh
-	plotArea := draw.Crop(dc, 0, 0, lh+pad, 0)
+	// A little room on the right keeps the last tick label off the edge.
+	plotArea := draw.Crop(dc, 0, -2*pad, lh+pad, 0)
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
 	p.Draw(plotArea)

@@ -29,8 +29,8 @@ func init() {
 			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "adult"},
 			{Key: "u", Kind: List, Min: -1e6, Max: 1e6, MaxLen: 64},
 			{Key: "form", Kind: Enum, Values: []string{"dp", "article"}, Default: "dp"},
-			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Default: "1"},
-			{Key: "delta", Kind: Number, Min: 0.001, Max: 10000, Default: "1"},
+			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Digits: 3, Default: "1"},
+			{Key: "delta", Kind: Number, Min: 0.001, Max: 10000, Digits: 4, Default: "1"},
 			batchParam("1000", "1", "10", "100", "1000", "10000"),
 			seedParam,
 			stepParam(1000),
@@ -41,7 +41,7 @@ func init() {
 	register("rnm", chart{
 		params: []Param{
 			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "meeting"},
-			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Default: "1"},
+			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Digits: 3, Default: "1"},
 			batchParam("1000", "10", "100", "1000", "10000"),
 			seedParam,
 			stepParam(200),
@@ -51,9 +51,9 @@ func init() {
 	})
 	register("accuracy", chart{
 		params: []Param{
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 10, Default: "1"},
+			{Key: "eps", Kind: Number, Min: 0.05, Max: 10, Digits: 3, Default: "1"},
 			{Key: "n", Kind: Int, Min: 2, Max: 1000, Default: "50"},
-			{Key: "t", Kind: Number, Min: 0, Max: 8, Default: "1"},
+			{Key: "t", Kind: Number, Min: 0, Max: 8, Digits: 3, Default: "1"},
 			batchParam("1000", "100", "1000", "10000"),
 			seedParam,
 			stepParam(100),
@@ -64,7 +64,7 @@ func init() {
 	register("pfloss", chart{
 		params: []Param{
 			{Key: "data", Kind: Enum, Values: lossSetNames, Default: "meeting"},
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 20, Default: "1"},
+			{Key: "eps", Kind: Number, Min: 0.05, Max: 20, Digits: 3, Default: "1"},
 		},
 		names: []string{"loss"},
 		build: loss,

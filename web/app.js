@@ -43,13 +43,22 @@ bridge.load('core');
 const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0 };
 let uidCount = 0;
 
+// Lesson articles as first rendered, so that showing a lesson again (a new
+// hash for the same lesson) mounts its widgets on fresh markup rather than on
+// the previous mount's.
+const articles = new Map();
+{
+  const inline = $('#lesson article.lesson');
+  if (inline) articles.set(inline.dataset.slug, inline.outerHTML);
+}
+
 async function lessonHTML(slug) {
-  const host = $('#lesson');
-  const inline = $('article.lesson', host);
-  if (inline && inline.dataset.slug === slug) return null; // already on the page
-  const res = await fetch(`lessons/${slug}.html`);
-  if (!res.ok) throw new Error(`lessons/${slug}.html: HTTP ${res.status}`);
-  return res.text();
+  if (!articles.has(slug)) {
+    const res = await fetch(`lessons/${slug}.html`);
+    if (!res.ok) throw new Error(`lessons/${slug}.html: HTTP ${res.status}`);
+    articles.set(slug, await res.text());
+  }
+  return articles.get(slug);
 }
 
 async function showLesson(hash, focus) {
@@ -60,8 +69,7 @@ async function showLesson(hash, focus) {
     slug = index.lessons[0].slug;
     params = new Map();
   }
-  const html = await lessonHTML(slug);
-  if (html !== null) $('#lesson').innerHTML = html;
+  $('#lesson').innerHTML = await lessonHTML(slug);
   for (const w of state.widgets) w.controller?.destroy?.();
   state.slug = slug;
   state.widgets = [];
