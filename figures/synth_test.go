@@ -399,4 +399,3 @@ func TestLesson8QueryNames(t *testing.T) {
 		}
 	}
 }
-
