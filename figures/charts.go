@@ -1,8 +1,9 @@
 package figures
 
 import (
+	"maps"
 	"net/url"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -26,14 +27,7 @@ var charts = map[string]chart{}
 func register(widget string, c chart) { charts[widget] = c }
 
 // Widgets lists the widgets that have figures, sorted.
-func Widgets() []string {
-	names := make([]string, 0, len(charts))
-	for n := range charts {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func Widgets() []string { return slices.Sorted(maps.Keys(charts)) }
 
 // Names lists the figures of a widget, or nil if it has none.
 func Names(widget string) []string { return charts[widget].names }
@@ -108,7 +102,7 @@ func Build(req Request) ([]*Figure, error) {
 	if !ok {
 		return nil, validate.Errorf("widget", "%q has no figures; these do: %s", req.Widget, strings.Join(Widgets(), ", "))
 	}
-	if req.Figure != "" && !contains(c.names, req.Figure) {
+	if req.Figure != "" && !slices.Contains(c.names, req.Figure) {
 		return nil, validate.Errorf("fig", "widget %s has no figure %q; it has %s", req.Widget, req.Figure, strings.Join(c.names, ", "))
 	}
 	v, err := resolve(c.params, req.Params)
@@ -136,13 +130,4 @@ func Build(req Request) ([]*Figure, error) {
 		out = append(out, f)
 	}
 	return out, nil
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }

@@ -14,8 +14,9 @@ package figures
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -113,14 +114,7 @@ func scaled(xs []float64, k float64) []float64 {
 	return out
 }
 
-func dataSetNames() []string {
-	names := make([]string, 0, len(dataSets))
-	for n := range dataSets {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func dataSetNames() []string { return slices.Sorted(maps.Keys(dataSets)) }
 
 func indices(n int) []float64 {
 	xs := make([]float64, n)

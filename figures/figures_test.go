@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
@@ -160,7 +161,7 @@ func TestHistogramMatchesPageStream(t *testing.T) {
 	a := series(t, one(t, "expmech", "seed=5&step=1&batch=1000"), Bars, 0)
 	b := series(t, one(t, "expmech", "seed=5&step=1&batch=1000"), Bars, 0)
 	c := series(t, one(t, "expmech", "seed=6&step=1&batch=1000"), Bars, 0)
-	if !equalInts(a.Counts, b.Counts) || equalInts(a.Counts, c.Counts) {
+	if !slices.Equal(a.Counts, b.Counts) || slices.Equal(a.Counts, c.Counts) {
 		t.Errorf("seeded counts: same seed %v vs %v, other seed %v", a.Counts, b.Counts, c.Counts)
 	}
 	art := series(t, one(t, "expmech", "form=article&eps=0.25&delta=2"), Marks, 0)
@@ -170,18 +171,6 @@ func TestHistogramMatchesPageStream(t *testing.T) {
 			t.Fatalf("article ε_a = 0.25, Δ = 2 should equal ε = 1: %v vs %v", art.Y, dp.Y)
 		}
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Lesson 2: each mechanism's bars pass chi-square against its own exact

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -33,18 +34,6 @@ func pricingGrid(t *testing.T) []float64 {
 	return prices
 }
 
-func floatsEqual(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 // Lesson 9, pricing: the revenue, the exact price distribution and the
 // revenue curve are core/market's numbers on the widget's grid; the best
 // price is ruled; the curve runs over the bridge's ε grid, stays below OPT
@@ -60,7 +49,7 @@ func TestLesson9PricingExact(t *testing.T) {
 		optRev, optPrice := p.Optimal()
 
 		rev := one(t, "pricing", tc.params, "revenue")
-		if s := series(t, rev, Steps, 0); !floatsEqual(s.X, prices) || !floatsEqual(s.Y, p.Revenue()) {
+		if s := series(t, rev, Steps, 0); !slices.Equal(s.X, prices) || !slices.Equal(s.Y, p.Revenue()) {
 			t.Errorf("%q: revenue is not core's rev(p) on the grid", tc.params)
 		}
 		if r := series(t, rev, Rule, 0); r.X[0] != optPrice {
@@ -68,7 +57,7 @@ func TestLesson9PricingExact(t *testing.T) {
 		}
 
 		dist := one(t, "pricing", tc.params, "distribution")
-		if s := series(t, dist, Line, 0); !floatsEqual(s.X, prices) || !floatsEqual(s.Y, p.Probabilities()) {
+		if s := series(t, dist, Line, 0); !slices.Equal(s.X, prices) || !slices.Equal(s.Y, p.Probabilities()) {
 			t.Errorf("%q: the exact line is not core's price distribution", tc.params)
 		}
 
@@ -78,7 +67,7 @@ func TestLesson9PricingExact(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if !floatsEqual(exp.X, b.Epsilons) || !floatsEqual(opt.X, b.Epsilons) || !floatsEqual(guar.X, b.Epsilons) {
+		if !slices.Equal(exp.X, b.Epsilons) || !slices.Equal(opt.X, b.Epsilons) || !slices.Equal(guar.X, b.Epsilons) {
 			t.Errorf("%q: ε grid %v, bridge's %v", tc.params, exp.X, b.Epsilons)
 		}
 		if len(exp.X) < 2 || exp.X[0] != 0.1 || math.Abs(exp.X[len(exp.X)-1]-100) > 1e-9 {
@@ -130,7 +119,7 @@ func TestLesson9PricingDraws(t *testing.T) {
 				t.Fatalf("seed %d: bar %d is %d draws (share %v), the bridge drew %v", seed, i, c, bars.Y[i], b.Counts[i])
 			}
 		}
-		if bars.N != 100000 || bars.Width != pricingStep || !floatsEqual(bars.X, prices) {
+		if bars.N != 100000 || bars.Width != pricingStep || !slices.Equal(bars.X, prices) {
 			t.Errorf("seed %d: %d draws in bars of width %v", seed, bars.N, bars.Width)
 		}
 		if r, err := stats.ChiSquare(bars.Counts, exact.Y); err != nil || r.PValue < pFalse {
@@ -156,7 +145,7 @@ func TestLesson9PricingDraws(t *testing.T) {
 	a := series(t, one(t, "pricing", "draws=1000&seed=5", "distribution"), Bars, 0)
 	b := series(t, one(t, "pricing", "draws=1000&seed=5", "distribution"), Bars, 0)
 	c := series(t, one(t, "pricing", "draws=1000&seed=6", "distribution"), Bars, 0)
-	if !equalInts(a.Counts, b.Counts) || equalInts(a.Counts, c.Counts) {
+	if !slices.Equal(a.Counts, b.Counts) || slices.Equal(a.Counts, c.Counts) {
 		t.Error("same seed should give the same draws and another seed others")
 	}
 	for _, s := range one(t, "pricing", "draws=0", "distribution").Series {
@@ -190,7 +179,7 @@ func TestLesson9Truthful(t *testing.T) {
 		}
 		util, truth, bound := series(t, f, Line, 0), series(t, f, Line, 1), series(t, f, Line, 2)
 		best, shown := series(t, f, Points, 0), series(t, f, Rule, 0)
-		if !floatsEqual(util.X, tr.Reports) || !floatsEqual(util.Y, tr.Utilities) {
+		if !slices.Equal(util.X, tr.Reports) || !slices.Equal(util.Y, tr.Utilities) {
 			t.Errorf("%q: the utility curve is not the bridge's", tc.params)
 		}
 		for i := range truth.Y {

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strconv"
+	"slices"
 	"strings"
 
 	"github.com/dpplay/dpplay/figures"
@@ -154,7 +155,7 @@ func runFigures(args []string, stdout io.Writer) error {
 	var jobs []job
 	for _, l := range inScope {
 		for _, u := range l.Uses {
-			if figures.Names(u.Name) == nil || (st.fig != "" && !contains(figures.Names(u.Name), st.fig)) {
+			if figures.Names(u.Name) == nil || (st.fig != "" && !slices.Contains(figures.Names(u.Name), st.fig)) {
 				continue
 			}
 			params := map[string]string{}
@@ -215,13 +216,4 @@ func pageLink(slug string, f *figures.Figure) string {
 	}
 	sort.Strings(parts)
 	return "#/" + slug + "?" + strings.Join(parts, "&")
-}
-
-func contains(xs []string, x string) bool {
-	for _, y := range xs {
-		if x == y {
-			return true
-		}
-	}
-	return false
 }
