@@ -7,9 +7,9 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
-	"slices"
 	"strings"
 
 	"github.com/dpplay/dpplay/figures"
