@@ -60,5 +60,23 @@ func TestSampleBadFlags(t *testing.T) {
 		if out.Len() != 0 {
 			t.Errorf("%v: printed %q on stdout", args, out.String())
 		}
+		// A student reads this line: no formatter artefact may reach it.
+		if strings.Contains(errOut.String(), "%!") {
+			t.Errorf("%v: unformatted message %q", args, errOut.String())
+		}
+	}
+}
+
+// The unknown-mechanism message must name every mechanism a student can
+// type, in the form the -mechanism flag takes them.
+func TestSampleUnknownMechanismListsTheChoices(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"sample", "-scores", "1,2", "-mechanism", "magic"}, &out, &errOut); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	const want = `dpplay sample: mechanism: unknown mechanism "magic"; choose one of ` +
+		"exponential, report-noisy-max-laplace, report-noisy-max-gumbel, permute-and-flip\n"
+	if got := errOut.String(); got != want {
+		t.Errorf("message\n%q\nwant\n%q", got, want)
 	}
 }

@@ -15,6 +15,7 @@ import (
 	"errors"
 	"math"
 	mrand "math/rand/v2"
+	"strings"
 
 	"github.com/dpplay/dpplay/core/numeric"
 	"github.com/dpplay/dpplay/core/validate"
@@ -79,7 +80,9 @@ func New(name string, c Config) (Selector, error) {
 	case NamePermuteAndFlip:
 		return NewReportNoisyMax(c, ExponentialNoise)
 	}
-	return nil, validate.Errorf("mechanism", "unknown mechanism %q; choose one of %v", name, Names())
+	// Joined with commas rather than printed as a Go slice: the student types
+	// one of these words after -mechanism or picks it on the page.
+	return nil, validate.Errorf("mechanism", "unknown mechanism %q; choose one of %s", name, strings.Join(Names(), ", "))
 }
 
 // Draw runs s n times and returns how often each candidate was chosen.
