@@ -84,20 +84,23 @@ func NewReportNoisyMax(c Config, noise Noise) (*ReportNoisyMax, error) {
 	m := &ReportNoisyMax{noise: noise, s: standardScores(c, scale)}
 	m.laplace, _ = rng.NewLaplace(1)
 	var logp []float64
+	var err error
 	switch noise {
 	case LaplaceNoise:
 		logp = laplaceMaxLogProbabilities(m.s)
 	case GumbelNoise:
 		logp = clone(m.s)
 	case ExponentialNoise:
-		logp = exponentialMaxLogProbabilities(m.s)
+		logp, err = exponentialMaxLogProbabilities(m.s)
 	default:
 		return nil, validate.Errorf("noise", "unknown noise %d", int(noise))
+	}
+	if err != nil {
+		return nil, err
 	}
 	for i := range logp {
 		logp[i] = math.Max(logp[i], numeric.LogZero)
 	}
-	var err error
 	if m.logp, m.p, err = numeric.Normalize(logp); err != nil {
 		return nil, err
 	}
@@ -139,16 +142,24 @@ func (m *ReportNoisyMax) Sample(r *mrand.Rand) int {
 // pⱼ = exp(sⱼ) ≤ 1 and the substitution y = exp(−(x − u*)/scale),
 //
 //	Pr[i] = pᵢ ∫₀¹ ∏_{j≠i} (1 − pⱼ·y) dy,
+//	ln Pr[i] = sᵢ + ln ∫₀¹ ∏_{j≠i} (1 − pⱼ·y) dy,
 //
-// a smooth integrand on [0, 1] between 0 and 1.
-func exponentialMaxLogProbabilities(s []float64) []float64 {
+// a smooth integrand on [0, 1] between 0 and 1 (lessons 2 and 6). The factor
+// pᵢ stays in the log domain: on raw counts it is like e^−2147, which is 0
+// as a double, while its logarithm sᵢ is exact. Inside the integral an
+// underflowed pⱼ = 0 is harmless, since then 1 − pⱼ·y is 1 to the last bit.
+// The integral is at least ∫₀¹ (1 − y)^(n−1) dy = 1/n, so its logarithm is
+// finite.
+func exponentialMaxLogProbabilities(s []float64) ([]float64, error) {
 	p := make([]float64, len(s))
 	for i := range s {
 		p[i] = math.Exp(s[i])
 	}
 	logp := make([]float64, len(s))
 	for i := range s {
-		if p[i] == 0 {
+		if math.IsInf(s[i], -1) {
+			// Infinitely far below the best: the standardised score itself
+			// underflowed, so the candidate is impossible in double range.
 			logp[i] = numeric.LogZero
 			continue
 		}
@@ -161,10 +172,13 @@ func exponentialMaxLogProbabilities(s []float64) []float64 {
 			}
 			return math.Exp(sum)
 		}
-		v, _ := numeric.Integrate(integrand, 0, 1, quadTolerance)
+		v, err := numeric.Integrate(integrand, 0, 1, quadTolerance)
+		if err != nil {
+			return nil, err
+		}
 		logp[i] = s[i] + math.Log(v)
 	}
-	return logp
+	return logp, nil
 }
 
 // quadTolerance is the absolute error allowed per integral of an integrand
