@@ -1,9 +1,12 @@
 package mech
 
 import (
+	"errors"
 	"math"
 	"math/big"
 	"testing"
+
+	"github.com/dpplay/dpplay/core/numeric"
 )
 
 // bigPrec is the working precision of the independent computation below:
@@ -183,5 +186,45 @@ func TestPermuteAndFlipPrivacyOnRawAdult(t *testing.T) {
 		if exceeds := loss > eps*(1+1e-9); exceeds != tc.mustExceed {
 			t.Errorf("%s: loss %v against ε = %v: exceeds is %v, want %v", tc.name, loss, eps, exceeds, tc.mustExceed)
 		}
+	}
+}
+
+// The exact probabilities rest on integrals; one that cannot be trusted
+// must stop the constructor with an error rather than be used silently.
+func TestIntegrateOverReportsWhatItCannotTrust(t *testing.T) {
+	if v, err := integrateOver(func(y float64) float64 { return 1 - y }, []float64{0, 0.5, 1}); err != nil || math.Abs(v-0.5) > 1e-15 {
+		t.Errorf("∫(1 − y) = %v, %v", v, err)
+	}
+	rough := func(x float64) float64 { return math.Sin(1 / x) }
+	if _, err := integrateOver(rough, []float64{0, 1}); !errors.Is(err, numeric.ErrNotConverged) {
+		t.Errorf("sin(1/x): got %v, want ErrNotConverged", err)
+	}
+	if _, err := integrateOver(func(float64) float64 { return math.NaN() }, []float64{0, 1}); !errors.Is(err, numeric.ErrNotConverged) {
+		t.Errorf("NaN integrand: got %v, want ErrNotConverged", err)
+	}
+}
+
+// Report noisy max with Laplace noise on two candidates gap G apart (in
+// units of b = Δ/ε): the loser wins when L₂ − L₁ > G, whose probability is
+// (2 + G)·e^−G/4, so ln p = −G + ln((2 + G)/4) exactly. Far gaps used to
+// lose this to rounding in the exponent (and to an integration window that
+// ran out to ±Inf with its error thrown away).
+func TestReportNoisyMaxLaplaceLargeGaps(t *testing.T) {
+	for _, g := range []float64{1, 50, 745, 4293, 1e6, 1e12, 1e16, 1e300} {
+		m := mustNew(t, NameReportNoisyMaxLaplace, Config{Scores: []float64{0, -g}, Epsilon: 1, Sensitivity: 1})
+		want := -g + math.Log((2+g)/4)
+		if got := m.LogProbabilities()[1]; math.Abs(got-want) > 1e-12*math.Abs(want) {
+			t.Errorf("gap %v: ln p[1] = %.17g, want %.17g", g, got, want)
+		}
+		if got := m.LogProbabilities()[0]; g >= 50 && (got > 0 || got < -1e-9) {
+			t.Errorf("gap %v: winner's ln p = %v", g, got)
+		}
+	}
+	// At the edge of the range: a loser 1e308 below two tied leaders, and
+	// one 2e308 below (beyond the doubles, hence impossible).
+	m := mustNew(t, NameReportNoisyMaxLaplace, Config{Scores: []float64{1e308, 0, -1e308}, Epsilon: 1, Sensitivity: 1})
+	lp := m.LogProbabilities()
+	if lp[0] != 0 || lp[1] != -1e308 || lp[2] != numeric.LogZero {
+		t.Errorf("ln p = %v, want [0 −1e308 LogZero]", lp)
 	}
 }
