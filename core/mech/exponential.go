@@ -17,6 +17,9 @@ import (
 // which moves the numerator by at most a factor e^(ε/2) and the normaliser by
 // at most another e^(ε/2). Probabilities are computed in the log domain, so
 // raw counts such as the Adult data's 14,976 with ε = 1 are exact, not NaN.
+//
+// The zero value has no candidates: Sample returns 0 and Fill an error. Use
+// NewExponential.
 type Exponential struct {
 	logp, p []float64
 	table   *rng.Alias

@@ -56,6 +56,8 @@ const MaxExactCandidates = 4096
 // the softmax in closed form; exponential noise reduces to a polynomial
 // integral on [0, 1]; Laplace noise has no closed form and is integrated
 // numerically, in the log domain, to about 1e-12.
+//
+// The zero value has no candidates: Sample returns 0. Use NewReportNoisyMax.
 type ReportNoisyMax struct {
 	noise   Noise
 	s       []float64 // standardised scores (u − u*)/scale, ≤ 0
