@@ -48,11 +48,9 @@ func exponentialLogWeights(c Config) ([]float64, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	// Dividing by the scale 2Δ/ε could overflow; (u − u*)/Δ · ε/2 cannot
-	// produce NaN because ε > 0 is finite.
-	logw := standardScores(c, c.Sensitivity)
-	for i := range logw {
-		logw[i] *= c.Epsilon / 2
+	logw := halfGaps(c)
+	for i, d := range logw {
+		logw[i] = scaledGap(d, c.Epsilon, c.Sensitivity)
 		if c.Measure != nil {
 			if c.Measure[i] == 0 {
 				logw[i] = numeric.LogZero
@@ -65,6 +63,21 @@ func exponentialLogWeights(c Config) ([]float64, error) {
 		}
 	}
 	return logw, nil
+}
+
+// scaledGap returns d·ε/Δ, which for d = (u − u*)/2 is the exponent
+// ε·(u − u*)/(2Δ), computed from the three mantissas with the exponents
+// applied last: no intermediate overflows or underflows, so (u − u*)/Δ =
+// −1e608 with ε/2 = 0 (ε = 5e-324) gives the finite product, not
+// −Inf·0 = NaN, and a finite exponent is never reported as −Inf.
+func scaledGap(d, epsilon, sensitivity float64) float64 {
+	if d == 0 {
+		return 0
+	}
+	fd, ed := math.Frexp(d)
+	fe, ee := math.Frexp(epsilon)
+	fs, es := math.Frexp(sensitivity)
+	return math.Ldexp(fd*fe/fs, ed+ee-es)
 }
 
 // Probabilities returns the exact output distribution.

@@ -228,3 +228,37 @@ func TestReportNoisyMaxLaplaceLargeGaps(t *testing.T) {
 		t.Errorf("ln p = %v, want [0 −1e308 LogZero]", lp)
 	}
 }
+
+// The exponential mechanism's exponent ε·(u − u*)/(2Δ) is finite even when
+// (u − u*)/Δ overflows or ε/2 underflows: it must come out as that finite
+// number, not as NaN (−Inf·0, an error) or "impossible" (−Inf).
+func TestExponentialExtremeExponents(t *testing.T) {
+	for _, tc := range []struct{ eps, sen float64 }{
+		// (u − u*)/Δ = −1e608 overflows and ε/2 underflows to 0; the
+		// exponent is −5e307·ε/Δ ≈ −2.47e284.
+		{5e-324, 1e-300},
+		// (u − u*)/Δ overflows, ε normal: the exponent is −5e307.
+		{1e-300, 1e-300},
+		// Everything in range: −5e297.
+		{1, 1e10},
+	} {
+		// Multiplying first keeps this reference in range for these rows;
+		// at run time, so that ε is the double 4.94e-324, not the constant.
+		want := -5e307 * tc.eps / tc.sen
+		m, err := NewExponential(Config{Scores: []float64{0, -1e308}, Epsilon: tc.eps, Sensitivity: tc.sen})
+		if err != nil {
+			t.Errorf("ε = %v, Δ = %v: %v", tc.eps, tc.sen, err)
+			continue
+		}
+		lp := m.LogProbabilities()
+		if lp[0] != 0 || math.Abs(lp[1]-want) > 1e-12*math.Abs(want) {
+			t.Errorf("ε = %v, Δ = %v: ln p = %v, want [0 %v]", tc.eps, tc.sen, lp, want)
+		}
+	}
+	// ε/2 underflows and the gap is small: the true exponent −2.5e-324·1e-3
+	// is 0 to double precision, so the two are equally likely.
+	m, err := NewExponential(Config{Scores: []float64{0, -1e-3}, Epsilon: 5e-324, Sensitivity: 1})
+	if err != nil || m.Probabilities()[0] != 0.5 {
+		t.Errorf("ε = 5e-324: %v, %v; want a fair choice", m, err)
+	}
+}

@@ -102,20 +102,29 @@ func Draw(s Selector, r *mrand.Rand, n int) ([]int, error) {
 	return counts, nil
 }
 
-// standardScores returns (uᵢ − u*)/scale for each candidate, where u* is the
-// largest score among candidates with positive measure. Halving before
-// subtracting keeps the difference finite even for scores near ±1e308; an
-// underflow to −Inf means "infinitely far below the best" and is kept.
-func standardScores(c Config, scale float64) []float64 {
+// halfGaps returns (uᵢ − u*)/2 for each candidate, where u* is the largest
+// score among candidates with positive measure. Halving before subtracting
+// keeps the difference finite even for scores near ±1e308.
+func halfGaps(c Config) []float64 {
 	best := math.Inf(-1)
 	for i, u := range c.Scores {
 		if c.Measure == nil || c.Measure[i] > 0 {
 			best = math.Max(best, u)
 		}
 	}
-	s := make([]float64, len(c.Scores))
+	d := make([]float64, len(c.Scores))
 	for i, u := range c.Scores {
-		if d := u/2 - best/2; d != 0 {
+		d[i] = u/2 - best/2
+	}
+	return d
+}
+
+// standardScores returns (uᵢ − u*)/scale for each candidate (see halfGaps);
+// an overflow to −Inf means "infinitely far below the best" and is kept.
+func standardScores(c Config, scale float64) []float64 {
+	s := halfGaps(c)
+	for i, d := range s {
+		if d != 0 {
 			s[i] = 2 * (d / scale)
 		}
 	}
