@@ -55,10 +55,12 @@ func gk15(f func(float64) float64, a, b float64) (value, errEst float64) {
 var ErrNotConverged = errors.New("numerical integral did not reach the requested accuracy")
 
 // NotConvergedError reports an integral whose error estimate stayed above
-// the tolerance: the integrand is too rough for maxIntervals pieces, or
-// returned NaN or ±Inf. Value is the best estimate (0 if not finite) and
-// ErrEstimate at most the largest double, so a
-// caller with a looser need may still use it, having decided to.
+// the tolerance: the integrand is too rough for maxIntervals pieces, or it
+// returned NaN or ±Inf. The exact report-noisy-max probabilities of lessons
+// 2 and 6 are such integrals and must not be shown when this happens. Value
+// is the best estimate (0 if not finite) and ErrEstimate at most the
+// largest double, so a caller with a looser need may still use it, having
+// decided to.
 type NotConvergedError struct {
 	Value, ErrEstimate, Tolerance float64
 }

@@ -28,7 +28,8 @@ const MaxUnitExponential = 53 * math.Ln2
 // MinScale, the smallest normal double (about 2.2e-308), a scale has lost
 // precision and its reciprocal, in the density ε/(2Δ), overflows; above
 // MaxScale = MaxFloat64/64 a draw of up to MaxUnitExponential scales would
-// overflow to ±Inf. Either way no finite double could stand for the answer.
+// overflow to ±Inf. Either way no finite double could stand for the answer
+// (lessons 4 and 7 let students push ε and Δ to such extremes).
 const (
 	MinScale = 0x1p-1022
 	MaxScale = math.MaxFloat64 / 64
@@ -49,7 +50,8 @@ func NewLaplace(scale float64) (Laplace, error) {
 }
 
 // CheckScale reports whether b is a scale that NewLaplace accepts, naming
-// it param in the message.
+// it param in the message: the check behind every Laplace-type mechanism of
+// lessons 4 and 7.
 func CheckScale(param string, b float64) error {
 	if err := validate.Positive(param, b); err != nil {
 		return err
