@@ -3,6 +3,7 @@ package mech
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/numeric"
@@ -427,6 +428,8 @@ func TestValidation(t *testing.T) {
 	}
 	if _, err := New("nonsense", good); err == nil {
 		t.Error("unknown mechanism name accepted")
+	} else if msg := err.Error(); strings.Contains(msg, "%!") || !strings.Contains(msg, strings.Join(Names(), ", ")) {
+		t.Errorf("unknown mechanism: message %q does not list the names", msg)
 	}
 }
 
