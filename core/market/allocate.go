@@ -233,30 +233,30 @@ func Allocate(cfg AllocationConfig, r *mrand.Rand, acct *account.Accountant) (*A
 		return nil, validate.Errorf("ε (epsilon)", "gives an unusable noise scale %v", scale)
 	}
 
-	// Charge before running: a run the budget cannot pay for never happens.
+	// Charge before running, all or nothing: SpendAll applies the
+	// accountant's own rule to the whole list before recording any of it, so
+	// a run the budget cannot pay for neither runs nor leaves part of its
+	// charges behind (a separate pre-check with its own tolerance could pass
+	// a run whose last per-round charge the accountant then refuses).
 	if acct == nil {
 		if acct, err = account.New(cfg.Epsilon, 0); err != nil {
 			return nil, err
 		}
 	}
-	if rem, _ := acct.Remaining(); rem < cfg.Epsilon*(1-1e-9) {
-		return nil, fmt.Errorf("%w: the price sequence needs ε = %g but only ε = %g remains", account.ErrBudget, cfg.Epsilon, rem)
-	}
-	var charges []account.Charge
 	parts := L
 	if counterName == CounterPerRound {
 		parts = cfg.Rounds
 	}
-	for l := 0; l < parts; l++ {
+	charges := make([]account.Charge, parts)
+	for l := range charges {
 		label := fmt.Sprintf("demand counter, tree level %d of %d", l, parts)
 		if counterName == CounterPerRound {
 			label = fmt.Sprintf("demand, round %d of %d", l+1, parts)
 		}
-		charge := account.Charge{Label: label, Epsilon: cfg.Epsilon / float64(parts)}
-		if err := acct.Spend(charge.Label, charge.Epsilon, 0); err != nil {
-			return nil, err
-		}
-		charges = append(charges, charge)
+		charges[l] = account.Charge{Label: label, Epsilon: cfg.Epsilon / float64(parts)}
+	}
+	if err := acct.SpendAll(charges); err != nil {
+		return nil, fmt.Errorf("the price sequence needs ε = %g: %w", cfg.Epsilon, err)
 	}
 
 	run := &AllocationRun{

@@ -79,18 +79,21 @@ type measurement struct {
 
 // MWEMStepper runs MWEM one round per Step.
 type MWEMStepper struct {
-	cfg       MWEMConfig
-	r         *mrand.Rand
-	acct      *account.Accountant
-	selectEps float64 // ε/(2T) unless a test breaks it
-	noiseEps  float64
-	truth     []float64
-	logA      []float64 // ln A up to a constant: the update is additive here
-	a         []float64 // current distribution A
-	sum       []float64 // Σ of A_1..A_t
-	rounds    []MWEMRound
-	charges   []account.Charge // this run's charges, in order
-	measured  []measurement    // every (query, noisy answer) released so far
+	cfg  MWEMConfig
+	r    *mrand.Rand
+	acct *account.Accountant
+	// chargeEps = ε/(2T) is what each step costs on the ledger; selectEps
+	// and noiseEps are the ε the selection and the noise are calibrated
+	// to, also ε/(2T) unless a test breaks the calibration (and then the
+	// ledger still says ε/(2T), as a buggy mechanism's would).
+	chargeEps, selectEps, noiseEps float64
+	truth                          []float64
+	logA                           []float64 // ln A up to a constant: the update is additive here
+	a                              []float64 // current distribution A
+	sum                            []float64 // Σ of A_1..A_t
+	rounds                         []MWEMRound
+	charges                        []account.Charge // this run's charges, in order
+	measured                       []measurement    // every (query, noisy answer) released so far
 }
 
 // NewMWEMStepper validates cfg; r supplies all randomness.
@@ -128,9 +131,18 @@ func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float
 		if acct, err = account.New(cfg.Epsilon, 0); err != nil {
 			return nil, err
 		}
-	} else if left, _ := acct.Remaining(); left < cfg.Epsilon*(1-1e-12) {
-		// Refuse up front rather than stop half way with rounds released.
-		return nil, validate.Errorf("accountant", "has ε = %g left but MWEM needs ε = %g", left, cfg.Epsilon)
+	}
+	// Refuse up front rather than stop half way with rounds released: the
+	// accountant checks the run's 2T charges by the very rule its Spend
+	// applies, so a run that starts can pay for every round.
+	charge := cfg.Epsilon / (2 * float64(cfg.Rounds))
+	plan := make([]account.Charge, 2*cfg.Rounds)
+	for i := range plan {
+		plan[i] = account.Charge{Label: "MWEM", Epsilon: charge}
+	}
+	if err := acct.CanSpendAll(plan); err != nil {
+		left, _ := acct.Remaining()
+		return nil, validate.Errorf("accountant", "has ε = %g left but MWEM needs ε = %g (%v)", left, cfg.Epsilon, err)
 	}
 	truth, err := cfg.Queries.Answers(cfg.Data)
 	if err != nil {
@@ -138,7 +150,7 @@ func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float
 	}
 	size := cfg.Data.UniverseSize()
 	s := &MWEMStepper{
-		cfg: cfg, r: r, acct: acct, truth: truth,
+		cfg: cfg, r: r, acct: acct, truth: truth, chargeEps: charge,
 		selectEps: selectScale * cfg.Epsilon / (2 * float64(cfg.Rounds)),
 		noiseEps:  noiseScale * cfg.Epsilon / (2 * float64(cfg.Rounds)),
 		logA:      make([]float64, size),
@@ -177,7 +189,7 @@ func (s *MWEMStepper) Step() (MWEMRound, error) {
 	if err != nil {
 		return MWEMRound{}, err
 	}
-	if err := s.spend(fmt.Sprintf("MWEM round %d: choose a query (exponential mechanism)", t), s.selectEps); err != nil {
+	if err := s.spend(fmt.Sprintf("MWEM round %d: choose a query (exponential mechanism)", t), s.chargeEps); err != nil {
 		return MWEMRound{}, err
 	}
 	q := sel.Sample(s.r)
@@ -185,7 +197,7 @@ func (s *MWEMStepper) Step() (MWEMRound, error) {
 	if err != nil {
 		return MWEMRound{}, err
 	}
-	if err := s.spend(fmt.Sprintf("MWEM round %d: measure %q (Laplace)", t, s.cfg.Queries.queries[q].Name), s.noiseEps); err != nil {
+	if err := s.spend(fmt.Sprintf("MWEM round %d: measure %q (Laplace)", t, s.cfg.Queries.queries[q].Name), s.chargeEps); err != nil {
 		return MWEMRound{}, err
 	}
 	meas := lap.Sample(s.r)
