@@ -275,9 +275,10 @@ func (s *SmallDBStepper) Snapshot() SmallDBSnapshot {
 	return snap
 }
 
-// TailProbability returns the exact probability that the max-error exceeds
-// t under a level distribution: the measured counterpart of the β in
-// Proposition 4.4 and Theorem 4.5.
+// TailProbability returns the exact probability Σ_{levels with error > t} P
+// that the max-error exceeds t under a level distribution (lesson 8): the
+// measured counterpart of the β in Proposition 4.4, to be evaluated at the
+// same m as the levels (Theorem 4.5's β is about its own m, Thm45Size).
 func TailProbability(levels []Level, t float64) (float64, error) {
 	if err := validate.Finite("t", t); err != nil {
 		return 0, err
