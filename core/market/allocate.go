@@ -141,8 +141,10 @@ type AllocationRun struct {
 // which equals pⱼᵗ + η·(dⱼᵗ − sⱼ) until a price hits 0 or V: prices rise on
 // over-demanded goods and fall on under-demanded ones. Each price is then off
 // by η times the error of one running count, instead of η times the sum of
-// t noisy gradients. Finally each buyer takes their choice in a uniformly
-// drawn round.
+// t separately clipped noisy gradients; that error still grows with t (a
+// random walk of t Laplace draws with the per-round counter), it does not
+// average out. Finally each buyer takes their choice in a uniformly drawn
+// round.
 //
 // Privacy. Fix everything released so far; the posted prices, and hence all
 // other buyers' demands, are then fixed, and buyer i's values change each
