@@ -55,16 +55,19 @@ type AllocationConfig struct {
 	Counter string
 }
 
-// DefaultStep returns the step used when AllocationConfig.Step is zero:
-// η = 2V/(n·√T), for the public value bound V, n buyers and T rounds: the
-// usual step of T rounds of subgradient descent on prices in [0, V] with
-// gradients of size up to n, doubled because most markets start far from
-// balance.
-func DefaultStep(maxValue float64, buyers, rounds int) float64 {
-	if !(maxValue > 0) || buyers < 1 || rounds < 1 {
-		return 1
+// DefaultStep returns the step used when AllocationConfig.Step is zero
+// (lesson 10): η = 2V/(n·√T), for the public value bound V, n buyers and T
+// rounds: the usual step of T rounds of subgradient descent on prices in
+// [0, V] with gradients of size up to n, doubled because most markets start
+// far from balance. V must be positive and finite, n and T at least 1.
+func DefaultStep(maxValue float64, buyers, rounds int) (float64, error) {
+	if err := validate.Positive("max value V", maxValue); err != nil {
+		return 0, err
 	}
-	return 2 * maxValue / (float64(buyers) * math.Sqrt(float64(rounds)))
+	if buyers < 1 || rounds < 1 {
+		return 0, validate.Errorf("buyers and rounds", "must be at least 1, got %d and %d", buyers, rounds)
+	}
+	return 2 * maxValue / (float64(buyers) * math.Sqrt(float64(rounds))), nil
 }
 
 // AllocationRun is the full record of one run of Allocate: what was posted on
@@ -207,7 +210,9 @@ func Allocate(cfg AllocationConfig, r *mrand.Rand, acct *account.Accountant) (*A
 	}
 	step := cfg.Step
 	if step == 0 {
-		step = DefaultStep(maxValue, n, cfg.Rounds)
+		if step, err = DefaultStep(maxValue, n, cfg.Rounds); err != nil {
+			return nil, err
+		}
 	}
 	if err := validate.Positive("step η", step); err != nil {
 		return nil, err
@@ -405,6 +410,11 @@ func (run *AllocationRun) finish(r *mrand.Rand) {
 // responses to those prices, and the other buyers' demands do not change.
 // Allocate's proof says the result is at most ε for every buyer and row.
 func (run *AllocationRun) RunPrivacyLoss(buyer int, values []float64) (float64, error) {
+	// Only Allocate fills in the private values, the prices and the choices
+	// the check replays; a nil or hand-made run has nothing to replay.
+	if run == nil || run.values == nil || len(run.Prices) != run.Rounds+1 || len(run.Choices) != run.Rounds {
+		return 0, validate.Errorf("run", "is not a run made by Allocate")
+	}
 	diffs, err := run.nodeChanges(buyer, values)
 	if err != nil {
 		return 0, err

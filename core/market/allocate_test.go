@@ -218,7 +218,7 @@ func TestAllocateWelfareOnKnownOptima(t *testing.T) {
 		minShare, maxTail float64
 	}{
 		{"known_optimum.csv, no noise to speak of", AllocationConfig{Values: known.Values, Supply: []int{1, 2}, Rounds: 1024, Epsilon: 1e9, MaxValue: 5, Step: 0.02}, 10, 0.99, 0.2},
-		{"distinct tastes, no noise to speak of", AllocationConfig{Values: dv, Supply: ds, Rounds: 1024, Epsilon: 1e9, Step: DefaultStep(1, 300, 1024) * 2}, dopt, 0.97, 3},
+		{"distinct tastes, no noise to speak of", AllocationConfig{Values: dv, Supply: ds, Rounds: 1024, Epsilon: 1e9, Step: 2 * 2 / (300 * 32)}, dopt, 0.97, 3}, // twice DefaultStep(1, 300, 1024)
 		{"distinct tastes, ε = 20", AllocationConfig{Values: dv, Supply: ds, Rounds: 256, Epsilon: 20}, dopt, 0.9, 30},
 		{"distinct tastes, ε = 20, tree counter", AllocationConfig{Values: dv, Supply: ds, Rounds: 256, Epsilon: 20, Counter: CounterTree}, dopt, 0.85, 60},
 		{"market300.csv, no noise to speak of", AllocationConfig{Values: market.Values, Supply: []int{40, 40, 40}, Rounds: 1024, Epsilon: 1e9}, 0, 0.95, 5},

@@ -97,6 +97,9 @@ type DeterministicLie struct {
 // report on the grid, the largest gain a lie buys, its bounds, and the
 // deterministic comparison (lesson 9).
 func (p *Pricing) Truthfulness(buyer int) (*Truthfulness, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	if buyer < 0 || buyer >= len(p.values) {
 		return nil, validate.Errorf("buyer", "must be in [0, %d), got %d", len(p.values), buyer)
 	}

@@ -28,6 +28,9 @@ const maxValuationBytes = 64 << 20
 // goods. Every value must be a finite number ≥ 0 and every row must have as
 // many fields as the first.
 func ParseValuations(r io.Reader) (*Valuations, error) {
+	if r == nil {
+		return nil, validate.Errorf("valuations", "reader is nil")
+	}
 	sc := bufio.NewScanner(io.LimitReader(r, maxValuationBytes))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	v := &Valuations{}

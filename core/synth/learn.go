@@ -29,8 +29,8 @@ type HalfspaceFit struct {
 // halfspace query within α, the learned halfspace's real agreement is at
 // least BestAgreement − 2α.
 func LearnHalfspace(synthetic []float64, real *Data) (HalfspaceFit, error) {
-	if real == nil {
-		return HalfspaceFit{}, validate.Errorf("data", "is missing")
+	if err := real.check(); err != nil {
+		return HalfspaceFit{}, err
 	}
 	k := real.K()
 	if len(synthetic) != real.UniverseSize() {

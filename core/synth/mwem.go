@@ -164,17 +164,38 @@ func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float
 	return s, nil
 }
 
-// Done reports whether all T rounds have run.
-func (s *MWEMStepper) Done() bool { return len(s.rounds) == s.cfg.Rounds }
+// check reports whether s was made by NewMWEMStepper; a nil or zero stepper
+// has no data, queries or accountant, and is refused.
+func (s *MWEMStepper) check() error {
+	if s == nil || s.acct == nil || s.r == nil || s.cfg.Data == nil || s.cfg.Queries == nil || s.cfg.Rounds < 1 {
+		return validate.Errorf("stepper", "is not set up; make it with NewMWEMStepper")
+	}
+	return nil
+}
 
-// Distribution returns the current A (A_0 before the first round).
-func (s *MWEMStepper) Distribution() []float64 { return append([]float64(nil), s.a...) }
+// Done reports whether all T rounds have run (false for a nil or zero
+// stepper, whose Step returns an error).
+func (s *MWEMStepper) Done() bool { return s.check() == nil && len(s.rounds) == s.cfg.Rounds }
+
+// Distribution returns the current A, a distribution over {0,1}^k that
+// starts uniform, A_0(p) = 1/|X|, and is updated each round by
+// A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2) (lesson 8; nil for a nil or
+// zero stepper).
+func (s *MWEMStepper) Distribution() []float64 {
+	if s.check() != nil {
+		return nil
+	}
+	return append([]float64(nil), s.a...)
+}
 
 // Step runs one round: choose the worst-answered query with the exponential
 // mechanism (score abs(q(A) − q(x)), sensitivity 1/n, ε/(2T)), measure it
 // with the Laplace mechanism (sensitivity 1/n, ε/(2T)), and apply the
 // multiplicative-weights update A(p) ∝ A(p)·exp(φ(p)·(m − q(A))/2).
 func (s *MWEMStepper) Step() (MWEMRound, error) {
+	if err := s.check(); err != nil {
+		return MWEMRound{}, err
+	}
 	if s.Done() {
 		return MWEMRound{}, validate.Errorf("stepper", "has already run all %d rounds", s.cfg.Rounds)
 	}
@@ -265,6 +286,9 @@ func (s *MWEMStepper) spend(label string, eps float64) error {
 
 // Result returns the finished run.
 func (s *MWEMStepper) Result() (*MWEMResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	if !s.Done() {
 		return nil, validate.Errorf("stepper", "has run %d of %d rounds", len(s.rounds), s.cfg.Rounds)
 	}
@@ -292,6 +316,9 @@ func (s *MWEMStepper) Result() (*MWEMResult, error) {
 
 // MWEM runs all rounds. ctx is checked between rounds.
 func MWEM(ctx context.Context, cfg MWEMConfig, r *mrand.Rand) (*MWEMResult, error) {
+	if ctx == nil {
+		return nil, validate.Errorf("context", "is nil; pass context.Background()")
+	}
 	s, err := NewMWEMStepper(cfg, r)
 	if err != nil {
 		return nil, err

@@ -98,8 +98,15 @@ type Halfspace struct {
 	Pi []int // one weight per feature column
 }
 
-// Holds reports whether point x (of {0,1}^k) satisfies the inequality.
+// Holds reports whether point x (of {0,1}^k) satisfies the inequality
+// π₁x₁ + … + π_{k−1}x_{k−1} ≥ x_k (lesson 8's halfspace queries). It is false
+// when k does not match the weights (k ≠ len(Pi) + 1, or k outside 2…20),
+// since such a point cannot be read against them; a predicate has no error
+// to return.
 func (h Halfspace) Holds(x, k int) bool {
+	if k < 2 || k > MaxAttributes || len(h.Pi) != k-1 {
+		return false
+	}
 	s := 0
 	for i, p := range h.Pi {
 		s += p * bit(x, i, k)
@@ -241,14 +248,41 @@ func indexOf(xs []string, s string) int {
 	return -1
 }
 
-// Len returns |Q|.
-func (qs *QuerySet) Len() int { return len(qs.queries) }
+// check reports whether qs is a query set made by NewQuerySet, Marginals,
+// Halfspaces or ParseQueries: a nil *QuerySet or a zero QuerySet{} has no
+// queries, and the methods that return an error refuse it.
+func (qs *QuerySet) check() error {
+	if qs == nil {
+		return validate.Errorf("queries", "are missing (nil)")
+	}
+	if len(qs.queries) == 0 || len(qs.columns) == 0 {
+		return validate.Errorf("queries", "are empty; build them with NewQuerySet, Marginals, Halfspaces or ParseQueries")
+	}
+	return nil
+}
 
-// Columns returns the column names the queries are written over.
-func (qs *QuerySet) Columns() []string { return append([]string(nil), qs.columns...) }
+// Len returns |Q| (0 for a nil or zero QuerySet).
+func (qs *QuerySet) Len() int {
+	if qs == nil {
+		return 0
+	}
+	return len(qs.queries)
+}
 
-// Names returns the queries' names in order.
+// Columns returns the column names the queries are written over (nil for a
+// nil QuerySet).
+func (qs *QuerySet) Columns() []string {
+	if qs == nil {
+		return nil
+	}
+	return append([]string(nil), qs.columns...)
+}
+
+// Names returns the queries' names in order (nil for a nil QuerySet).
 func (qs *QuerySet) Names() []string {
+	if qs == nil {
+		return nil
+	}
 	out := make([]string, len(qs.queries))
 	for i, q := range qs.queries {
 		out[i] = q.Name
@@ -258,6 +292,9 @@ func (qs *QuerySet) Names() []string {
 
 // Query returns query i.
 func (qs *QuerySet) Query(i int) (Query, error) {
+	if err := qs.check(); err != nil {
+		return Query{}, err
+	}
 	if i < 0 || i >= len(qs.queries) {
 		return Query{}, validate.Errorf("query", "must be in [0, %d), got %d", len(qs.queries), i)
 	}
@@ -265,8 +302,15 @@ func (qs *QuerySet) Query(i int) (Query, error) {
 	return Query{Name: q.Name, Member: append([]bool(nil), q.Member...)}, nil
 }
 
-// compatible checks that qs is written over the same columns as d.
+// compatible checks that qs and d are both usable and that qs is written
+// over the same columns as d.
 func (qs *QuerySet) compatible(d *Data) error {
+	if err := qs.check(); err != nil {
+		return err
+	}
+	if err := d.check(); err != nil {
+		return err
+	}
 	if len(qs.columns) != len(d.columns) {
 		return validate.Errorf("queries", "are over %d columns but the data has %d", len(qs.columns), len(d.columns))
 	}
@@ -278,8 +322,9 @@ func (qs *QuerySet) compatible(d *Data) error {
 	return nil
 }
 
-// Answers returns f(x) for every query: the fraction of the data's rows that
-// satisfy it.
+// Answers returns f(x) = (1/n)·Σ_rows φ(row) for every query: the fraction
+// of the data's rows that satisfy it (lesson 8). A nil or empty data set or
+// query set is an error.
 func (qs *QuerySet) Answers(d *Data) ([]float64, error) {
 	if err := qs.compatible(d); err != nil {
 		return nil, err
@@ -290,6 +335,9 @@ func (qs *QuerySet) Answers(d *Data) ([]float64, error) {
 // AnswersOn returns Σ_p w[p]·φ(p) for every query, for a weight vector w over
 // the universe (a probability distribution gives fractions).
 func (qs *QuerySet) AnswersOn(w []float64) ([]float64, error) {
+	if err := qs.check(); err != nil {
+		return nil, err
+	}
 	if len(w) != 1<<len(qs.columns) {
 		return nil, validate.Errorf("weights", "has %d entries for %d points", len(w), 1<<len(qs.columns))
 	}
@@ -334,7 +382,8 @@ func (qs *QuerySet) counts(d *Data) []int {
 }
 
 // MaxError returns max_q abs(f(x) − f(y)) between two data sets over the same
-// columns: the negated SmallDB utility.
+// columns: the negated SmallDB utility −u(x, y) (lesson 8). A nil or empty
+// data set is an error.
 func (qs *QuerySet) MaxError(x, y *Data) (float64, error) {
 	ax, err := qs.Answers(x)
 	if err != nil {

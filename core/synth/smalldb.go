@@ -462,6 +462,9 @@ func drawLevel(levels []Level, r *mrand.Rand) int {
 // distribution of the max-error. progress, if not nil, is called with the
 // number of candidates scored so far; ctx cancels the enumeration.
 func SmallDB(ctx context.Context, cfg SmallDBConfig, r *mrand.Rand, progress func(scored, total uint64)) (*SmallDBResult, error) {
+	if ctx == nil {
+		return nil, validate.Errorf("context", "is nil; pass context.Background()")
+	}
 	s, err := NewSmallDBStepper(cfg, r)
 	if err != nil {
 		return nil, err

@@ -72,23 +72,54 @@ func newSmallDBStepper(cfg SmallDBConfig, r *mrand.Rand, lambda float64) (*Small
 	return &SmallDBStepper{cfg: cfg, e: e, lambda: lambda, stage: StageData, trueAnswers: ans}, nil
 }
 
-// Stage returns the last stage whose results are available.
-func (s *SmallDBStepper) Stage() Stage { return s.stage }
+// check reports whether s was made by NewSmallDBStepper: a nil or zero
+// stepper has nothing to enumerate, and the methods that return an error
+// refuse it; the others report zero values.
+func (s *SmallDBStepper) check() error {
+	if s == nil || s.e == nil || s.cfg.Data == nil || s.cfg.Queries == nil {
+		return validate.Errorf("stepper", "is not set up; make it with NewSmallDBStepper")
+	}
+	return nil
+}
+
+// Stage returns the last stage whose results are available (StageData for
+// a nil or zero stepper).
+func (s *SmallDBStepper) Stage() Stage {
+	if s == nil {
+		return StageData
+	}
+	return s.stage
+}
 
 // Done reports whether the run has finished (stage StageCompare).
-func (s *SmallDBStepper) Done() bool { return s.stage == StageCompare }
+func (s *SmallDBStepper) Done() bool { return s.check() == nil && s.stage == StageCompare }
 
-// Candidates returns the total number of candidates.
-func (s *SmallDBStepper) Candidates() uint64 { return s.e.total }
+// Candidates returns the total number of candidates, C(|X|+m−1, m) (0 for a
+// nil or zero stepper).
+func (s *SmallDBStepper) Candidates() uint64 {
+	if s.check() != nil {
+		return 0
+	}
+	return s.e.total
+}
 
-// Scored returns how many candidates have been scored so far.
-func (s *SmallDBStepper) Scored() uint64 { return s.e.scored }
+// Scored returns how many candidates have been scored so far (0 for a nil
+// or zero stepper).
+func (s *SmallDBStepper) Scored() uint64 {
+	if s.check() != nil {
+		return 0
+	}
+	return s.e.scored
+}
 
 // Step moves to the next stage. In the scoring stage it scores at least
 // budget more candidates (whole runs of the last element, so a little more)
 // and stays there until every candidate is scored. Stepping a finished run
 // does nothing.
 func (s *SmallDBStepper) Step(budget uint64) error {
+	if err := s.check(); err != nil {
+		return err
+	}
 	if budget == 0 {
 		return validate.Errorf("budget", "must be at least 1")
 	}
@@ -164,8 +195,14 @@ func newSmallDBSampler(cfg SmallDBConfig, lambda float64) (*SmallDBSampler, erro
 
 // Sample draws one synthetic database with randomness from r.
 func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBResult, error) {
+	if sm == nil || sm.s.check() != nil {
+		return nil, validate.Errorf("sampler", "is not set up; make it with NewSmallDBSampler")
+	}
 	if r == nil {
 		return nil, validate.Errorf("rng", "is missing")
+	}
+	if ctx == nil {
+		return nil, validate.Errorf("context", "is nil; pass context.Background()")
 	}
 	s := sm.s
 	s.e.reset(r)
@@ -176,6 +213,12 @@ func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBRe
 // Run steps to the end, scoring DefaultChunk candidates at a time, checking
 // ctx and calling progress (if not nil) between chunks.
 func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total uint64)) (*SmallDBResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		return nil, validate.Errorf("context", "is nil; pass context.Background()")
+	}
 	for !s.Done() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -192,6 +235,9 @@ func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total ui
 
 // Result returns the finished run.
 func (s *SmallDBStepper) Result() (*SmallDBResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	if s.result == nil || !s.Done() {
 		return nil, validate.Errorf("stepper", "has not finished (stage %v)", s.stage)
 	}
@@ -208,6 +254,9 @@ func (s *SmallDBStepper) Result() (*SmallDBResult, error) {
 // redraws the distribution as the student moves the ε slider without
 // scoring again.
 func (s *SmallDBStepper) LevelsAt(epsilon float64) ([]Level, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	if s.stage < StageLevels {
 		return nil, validate.Errorf("stepper", "has not finished scoring (stage %v)", s.stage)
 	}
@@ -238,8 +287,12 @@ type SmallDBSnapshot struct {
 	SyntheticAnswers []float64
 }
 
-// Snapshot returns the information available at the current stage.
+// Snapshot returns the information available at the current stage (the
+// zero snapshot for a nil or zero stepper).
 func (s *SmallDBStepper) Snapshot() SmallDBSnapshot {
+	if s.check() != nil {
+		return SmallDBSnapshot{}
+	}
 	snap := SmallDBSnapshot{Stage: s.stage, Columns: s.cfg.Data.Columns(), Counts: s.cfg.Data.Counts(), N: s.cfg.Data.N()}
 	if s.stage >= StageQueries {
 		snap.Queries = s.cfg.Queries.Names()
@@ -300,6 +353,9 @@ func TailProbability(levels []Level, t float64) (float64, error) {
 // of y's error level divided by the number of candidates sharing it. Lesson 8
 // uses it to show that a neighbouring data set changes it by at most ε.
 func (s *SmallDBStepper) CandidateLogProbability(y []int) (float64, error) {
+	if err := s.check(); err != nil {
+		return 0, err
+	}
 	if s.stage < StageLevels {
 		return 0, validate.Errorf("stepper", "has not finished scoring (stage %v)", s.stage)
 	}
