@@ -11,16 +11,20 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Limits for Allocate: the run records every buyer's choice in every round.
+// Limits for Allocate (lesson 10): the run records every buyer's choice in
+// every round, n × T cells.
 const (
-	MaxRounds      = 100_000
+	MaxRounds      = 100_000   // T, the billboard rounds (lesson 10 uses 16 to 128)
 	MaxChoiceCells = 2_000_000 // buyers × rounds: 16 MB of choices
 )
 
-// None marks a buyer who demands (or is allocated) no good.
+// None marks a buyer who demands (or is allocated) no good: every
+// vᵢⱼ − pⱼ ≤ 0 (lesson 10).
 const None = -1
 
-// Counters for the demand: how AllocationConfig counts it privately.
+// Counters for the demand: how AllocationConfig counts it privately
+// (lesson 10, Billboard prices). Per round, the running count Ĉ(t) has
+// standard deviation √(2t)·2T/ε; with the tree, √(2·popcount(t))·2TL/ε.
 const (
 	// CounterAuto picks whichever counter below has the smaller average
 	// noise for the number of rounds (a public choice: it depends on T
@@ -403,12 +407,14 @@ func (run *AllocationRun) finish(r *mrand.Rand) {
 	}
 }
 
-// RunPrivacyLoss returns the exact log-likelihood ratio |ln P_V(h) − ln P_V′(h)|
+// RunPrivacyLoss returns the exact log-likelihood ratio
+// |ln P_V(h) − ln P_V′(h)| = |Σ_nodes (abs(noisy − exact′) − abs(noisy − exact))/b|
 // of the run's released transcript h (every noisy count) under the true
 // values V and under V′, which replaces buyer's row with values. Given h the
 // posted prices are fixed, so the buyer's demands under V′ are their best
 // responses to those prices, and the other buyers' demands do not change.
-// Allocate's proof says the result is at most ε for every buyer and row.
+// Allocate's proof says the result is at most ε for every buyer and row
+// (lesson 10's joint differential privacy; the tests check it).
 func (run *AllocationRun) RunPrivacyLoss(buyer int, values []float64) (float64, error) {
 	// Only Allocate fills in the private values, the prices and the choices
 	// the check replays; a nil or hand-made run has nothing to replay.

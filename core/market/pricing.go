@@ -11,14 +11,14 @@ import (
 )
 
 // Size limits keep a slider drag in the browser interactive and stop a typo
-// on the command line from allocating gigabytes.
+// on the command line from allocating gigabytes (lessons 9 and 10).
 const (
-	MaxGrid   = 100_000
-	MaxBuyers = 1_000_000
+	MaxGrid   = 100_000   // |R|, the price grid (lesson 9 uses 500 prices)
+	MaxBuyers = 1_000_000 // n, the buyers (lesson 10 uses 300)
 )
 
-// Grid returns the prices lo, lo+step, …, up to hi (inclusive when hi is on
-// the grid). Each price is rounded to 12 significant digits so that the grid
+// Grid returns the price grid R = {lo, lo+step, …} up to hi (inclusive when hi
+// is on the grid), lesson 9's 0.01:5.00:0.01 for instance. Each price is rounded to 12 significant digits so that the grid
 // 0.01:5.00:0.01 contains exactly the double that "4.01" parses to: without
 // that, 401·0.01 lands one ulp above 4.01 and a buyer who values the good at
 // 4.01 would not buy at "4.01".
@@ -107,8 +107,10 @@ type Pricing struct {
 	mech           *mech.Exponential
 }
 
-// NewPricing builds the price distribution for the reported values (each
-// finite and ≥ 0), a strictly increasing grid of positive prices and ε > 0.
+// NewPricing builds the price distribution Pr[p] ∝ exp(ε·rev(p)/(2Δ)),
+// rev(p) = p·#{i : vᵢ ≥ p} and Δ = max R, for the reported values (each
+// finite and ≥ 0), a strictly increasing grid R of positive prices and ε > 0
+// (lesson 9, Setting a price without learning anyone's value).
 func NewPricing(values, prices []float64, epsilon float64) (*Pricing, error) {
 	if err := checkValues(values); err != nil {
 		return nil, err
@@ -307,7 +309,8 @@ func argmaxLowest(xs []float64) int {
 }
 
 // Accuracy is the exponential mechanism's accuracy theorem for pricing,
-// evaluated next to the exact probability it bounds.
+// Pr[rev(p̂) ≤ OPT − 2Δ·ln(|R|/β)/ε] ≤ β, evaluated next to the exact
+// probability it bounds (lesson 9).
 type Accuracy struct {
 	Beta float64
 	// Threshold is OPT − 2Δ·ln(|R|/β)/ε: the theorem says
@@ -320,7 +323,8 @@ type Accuracy struct {
 	ExpectedGap float64
 }
 
-// Accuracy evaluates the accuracy theorem at confidence 1 − β, β in (0, 1).
+// Accuracy evaluates the accuracy theorem Pr[rev(p̂) ≤ OPT − 2Δ·ln(|R|/β)/ε]
+// ≤ β at confidence 1 − β, β in (0, 1) (lesson 9).
 func (p *Pricing) Accuracy(beta float64) (Accuracy, error) {
 	if err := p.check(); err != nil {
 		return Accuracy{}, err

@@ -8,7 +8,7 @@ import (
 )
 
 // MaxTruthGrid bounds the grid for Truthfulness, which builds one exact price
-// distribution per possible report: O(m²) work.
+// distribution per possible report: O(m²) work (lesson 9's grid has 500).
 const MaxTruthGrid = 4000
 
 // Truthfulness compares one buyer's exact expected utility when reporting the
@@ -73,9 +73,10 @@ type Truthfulness struct {
 	Deterministic DeterministicLie
 }
 
-// DeterministicLie shows that posting the revenue-maximising price (ties to
-// the lowest) is not truthful: a buyer can lower the price by shading their
-// report.
+// DeterministicLie shows that posting the revenue-maximising price
+// p* = argmax_p p·#{i : vᵢ ≥ p} (ties to the lowest) is not truthful: a
+// buyer can lower the price by shading their report (lesson 9: the $4.01
+// buyer reports $0.75 and gains $3.26).
 type DeterministicLie struct {
 	// TruthfulPrice and TruthfulUtility: everyone reports truthfully.
 	TruthfulPrice, TruthfulUtility float64

@@ -11,7 +11,7 @@ import (
 )
 
 // Valuations is a parsed valuation file: one row per buyer, one column per
-// good.
+// good, Values[i][j] = vᵢⱼ (lesson 10; `dpplay allocate -values`).
 type Valuations struct {
 	Goods  []string    // column names (good 1, good 2, … without a header)
 	Values [][]float64 // Values[i][j] = buyer i's value for good j

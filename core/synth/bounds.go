@@ -20,7 +20,8 @@ import (
 // and α would be 0), so the functions refuse fewer than three queries.
 
 // MinBoundQueries is the smallest |Q| for which the sampling lemma, and so
-// Proposition 4.4 and Theorem 4.5, hold as stated (see above).
+// Proposition 4.4 and Theorem 4.5, hold as stated: 2|Q|·e^(−2mα²) = 2/|Q| < 1
+// at m = ln|Q|/α² (lesson 8; see above).
 const MinBoundQueries = 3
 
 func checkQueries(numQueries int) error {
@@ -126,8 +127,8 @@ func Thm45Bound(universeSize, numQueries, n int, epsilon, beta float64) (float64
 	return math.Cbrt((16*lx*lq + 4*math.Log(1/beta)) / (epsilon * float64(n))), nil
 }
 
-// MaxThm45Size bounds what Thm45Size reports; a larger m is an error rather
-// than an overflowing int.
+// MaxThm45Size bounds what Thm45Size reports, m = ⌈4·ln|Q|/α²⌉ (lesson 8); a
+// larger m is an error rather than an overflowing int.
 const MaxThm45Size = 1 << 30
 
 // Thm45Size returns the number of rows Theorem 4.5 runs SmallDB with for its

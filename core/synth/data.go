@@ -20,13 +20,15 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// MaxAttributes bounds k. A histogram over {0,1}^k has 2^k cells; 20 bits
-// (about a million cells) is far beyond what SmallDB can enumerate anyway.
+// MaxAttributes bounds k. A histogram over {0,1}^k has |X| = 2^k cells; 20
+// bits (about a million cells) is far beyond what SmallDB can enumerate
+// anyway (lesson 8 uses k = 3, 4 or 5).
 const MaxAttributes = 20
 
-// Data is a histogram over the universe {0,1}^k. Point index x stands for the
-// row whose bits, read left to right in column order, spell x in binary: the
-// first column is the most significant bit.
+// Data is a histogram x over the universe X = {0,1}^k, with n = ‖x‖₁ rows
+// (lesson 8's medical table is one). Point index p stands for the row whose
+// bits, read left to right in column order, spell p in binary: the first
+// column is the most significant bit.
 type Data struct {
 	columns []string
 	counts  []int
@@ -34,7 +36,8 @@ type Data struct {
 }
 
 // NewData returns the histogram with the given column names and one count per
-// point of {0,1}^k, k = len(columns).
+// point of {0,1}^k, k = len(columns), so len(counts) = 2^k and n = Σ counts
+// (lesson 8).
 func NewData(columns []string, counts []int) (*Data, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -58,7 +61,8 @@ func NewData(columns []string, counts []int) (*Data, error) {
 	return &Data{columns: append([]string(nil), columns...), counts: append([]int(nil), counts...), n: n}, nil
 }
 
-// FromRows builds the histogram of rows, each a list of k bits (0 or 1).
+// FromRows builds the histogram of rows, each a list of k bits (0 or 1):
+// x(p) = #{rows equal to point p} (lesson 8).
 func FromRows(columns []string, rows [][]int) (*Data, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -81,7 +85,8 @@ func FromRows(columns []string, rows [][]int) (*Data, error) {
 	return NewData(columns, counts)
 }
 
-// ReadCSV reads a table of 0/1 columns with a header row of column names.
+// ReadCSV reads a table of 0/1 columns with a header row of column names
+// into its histogram over {0,1}^k (lesson 8; `dpplay smalldb -data`).
 // Blank lines are skipped; surrounding spaces in a cell are ignored.
 func ReadCSV(r io.Reader) (*Data, error) {
 	if r == nil {
@@ -167,7 +172,7 @@ func (d *Data) check() error {
 // rather than panic; they have no error to report it with, and check()
 // guards every computation that needs rows.
 
-// Columns returns the column names (nil for a nil Data).
+// Columns returns the k column names (lesson 8; nil for a nil Data).
 func (d *Data) Columns() []string {
 	if d == nil {
 		return nil
@@ -175,7 +180,8 @@ func (d *Data) Columns() []string {
 	return append([]string(nil), d.columns...)
 }
 
-// K returns the number of binary attributes, k (0 for a nil Data).
+// K returns the number of binary attributes, k, with |X| = 2^k (lesson 8;
+// 0 for a nil Data).
 func (d *Data) K() int {
 	if d == nil {
 		return 0
@@ -183,8 +189,8 @@ func (d *Data) K() int {
 	return len(d.columns)
 }
 
-// UniverseSize returns |X| = 2^k, the number of points of {0,1}^k (0 for a
-// nil or zero Data).
+// UniverseSize returns |X| = 2^k, the number of points of {0,1}^k (lesson 8;
+// 0 for a nil or zero Data).
 func (d *Data) UniverseSize() int {
 	if d == nil {
 		return 0
@@ -192,7 +198,8 @@ func (d *Data) UniverseSize() int {
 	return len(d.counts)
 }
 
-// N returns the number of rows, n = ‖x‖₁ (0 for a nil or zero Data).
+// N returns the number of rows, n = ‖x‖₁, which sets the sensitivity 1/n of
+// every normalised query (lesson 8; 0 for a nil or zero Data).
 func (d *Data) N() int {
 	if d == nil {
 		return 0
@@ -200,8 +207,8 @@ func (d *Data) N() int {
 	return d.n
 }
 
-// Counts returns the histogram, one count per point of {0,1}^k (nil for a
-// nil Data).
+// Counts returns the histogram x(p), one count per point of {0,1}^k
+// (lesson 8; nil for a nil Data).
 func (d *Data) Counts() []int {
 	if d == nil {
 		return nil
@@ -210,7 +217,7 @@ func (d *Data) Counts() []int {
 }
 
 // Fractions returns the histogram divided by n, x(p)/‖x‖₁ for every point p
-// (nil for a nil or zero Data, which has no rows to divide by).
+// (lesson 8; nil for a nil or zero Data, which has no rows to divide by).
 func (d *Data) Fractions() []float64 {
 	if d.check() != nil {
 		return nil
@@ -222,7 +229,8 @@ func (d *Data) Fractions() []float64 {
 	return f
 }
 
-// Point returns the k bits of point x in column order.
+// Point returns the k bits of point x in column order: bit j is
+// ⌊x / 2^(k−1−j)⌋ mod 2 (lesson 8).
 func (d *Data) Point(x int) ([]int, error) {
 	if err := d.check(); err != nil {
 		return nil, err
@@ -244,8 +252,8 @@ func bitsOf(x, k int) []int {
 // bit returns attribute j of point x (column j, most significant first).
 func bit(x, j, k int) int { return x >> (k - 1 - j) & 1 }
 
-// Rows expands the histogram into rows in point order (nil for a nil or
-// zero Data).
+// Rows expands the histogram into n rows of k bits in point order (lesson 8;
+// nil for a nil or zero Data).
 func (d *Data) Rows() [][]int {
 	if d.check() != nil {
 		return nil

@@ -12,10 +12,11 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// MaxRounds bounds T for MWEM.
+// MaxRounds bounds T for MWEM (lesson 8's widget uses up to 30).
 const MaxRounds = 10000
 
-// MaxReplays bounds MWEMConfig.Replays.
+// MaxReplays bounds MWEMConfig.Replays, the extra multiplicative-weights
+// passes per round (lesson 8).
 const MaxReplays = 1000
 
 // MWEMConfig configures MWEM (Hardt, Ligett & McSherry 2012), lesson 8's
@@ -58,7 +59,8 @@ type MWEMRound struct {
 	MaxError float64
 }
 
-// MWEMResult is a finished run.
+// MWEMResult is a finished run of MWEM (lesson 8): the output Ā = (1/T)·Σ_t A_t,
+// its answers, max_q abs(q(Ā) − q(x)), and the ledger of 2T charges of ε/(2T).
 type MWEMResult struct {
 	Rounds []MWEMRound
 	// Distribution is the output: the average of A_1, …, A_T over the
@@ -77,7 +79,9 @@ type measurement struct {
 	value float64
 }
 
-// MWEMStepper runs MWEM one round per Step.
+// MWEMStepper runs MWEM one round per Step, as lesson 8's MWEM widget shows
+// it: select with exp(ε/(2T)·abs(q(A) − q(x))/(2/n)), measure with
+// Laplace(2T/(ε·n)), update A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2).
 type MWEMStepper struct {
 	cfg  MWEMConfig
 	r    *mrand.Rand
@@ -96,7 +100,10 @@ type MWEMStepper struct {
 	measured                       []measurement    // every (query, noisy answer) released so far
 }
 
-// NewMWEMStepper validates cfg; r supplies all randomness.
+// NewMWEMStepper validates cfg and prepares MWEM (Hardt, Ligett and McSherry
+// 2012; lesson 8, A small database that answers everything): A_0 uniform over
+// {0,1}^k, then T rounds at ε/(2T) + ε/(2T) each, checked against the
+// accountant before anything is released. r supplies all randomness.
 func NewMWEMStepper(cfg MWEMConfig, r *mrand.Rand) (*MWEMStepper, error) {
 	return newMWEMStepper(cfg, r, 1, 1)
 }
@@ -173,8 +180,8 @@ func (s *MWEMStepper) check() error {
 	return nil
 }
 
-// Done reports whether all T rounds have run (false for a nil or zero
-// stepper, whose Step returns an error).
+// Done reports whether all T rounds have run, as lesson 8's "All rounds"
+// reaches (false for a nil or zero stepper, whose Step returns an error).
 func (s *MWEMStepper) Done() bool { return s.check() == nil && len(s.rounds) == s.cfg.Rounds }
 
 // Distribution returns the current A, a distribution over {0,1}^k that
@@ -188,10 +195,11 @@ func (s *MWEMStepper) Distribution() []float64 {
 	return append([]float64(nil), s.a...)
 }
 
-// Step runs one round: choose the worst-answered query with the exponential
-// mechanism (score abs(q(A) − q(x)), sensitivity 1/n, ε/(2T)), measure it
-// with the Laplace mechanism (sensitivity 1/n, ε/(2T)), and apply the
-// multiplicative-weights update A(p) ∝ A(p)·exp(φ(p)·(m − q(A))/2).
+// Step runs one round of lesson 8's MWEM widget: choose the worst-answered
+// query with the exponential mechanism (score abs(q(A) − q(x)), sensitivity
+// 1/n, ε/(2T)), measure it with the Laplace mechanism (sensitivity 1/n,
+// ε/(2T)), and apply the multiplicative-weights update
+// A(p) ∝ A(p)·exp(φ(p)·(m − q(A))/2).
 func (s *MWEMStepper) Step() (MWEMRound, error) {
 	if err := s.check(); err != nil {
 		return MWEMRound{}, err
@@ -284,7 +292,8 @@ func (s *MWEMStepper) spend(label string, eps float64) error {
 	return nil
 }
 
-// Result returns the finished run.
+// Result returns the finished run: Ā = (1/T)·Σ_t A_t, its max-error and the
+// 2T charges (lesson 8).
 func (s *MWEMStepper) Result() (*MWEMResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -314,7 +323,12 @@ func (s *MWEMStepper) Result() (*MWEMResult, error) {
 	}, nil
 }
 
-// MWEM runs all rounds. ctx is checked between rounds.
+// MWEM runs all T rounds of MWEM (lesson 8): each round chooses the
+// worst-answered query with the exponential mechanism at ε/(2T) (score
+// abs(q(A) − q(x)), Δ = 1/n), measures it with Laplace noise of scale
+// 2T/(ε·n), and updates A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2); the
+// output is the average of A_1, …, A_T. The whole run is ε-differentially
+// private. ctx is checked between rounds.
 func MWEM(ctx context.Context, cfg MWEMConfig, r *mrand.Rand) (*MWEMResult, error) {
 	if ctx == nil {
 		return nil, validate.Errorf("context", "is nil; pass context.Background()")

@@ -37,7 +37,7 @@ func (s *SmallDBStepper) Reweight(epsilon float64) error {
 }
 
 // Epsilon returns the ε the stepper currently draws with, in
-// exp(ε·u/(2Δu)) (0 for a nil or zero stepper).
+// exp(ε·u/(2Δu)) (lesson 8's ε slider; 0 for a nil or zero stepper).
 func (s *SmallDBStepper) Epsilon() float64 {
 	if s.check() != nil {
 		return 0

@@ -10,11 +10,13 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Stage is a step of SmallDB as lesson 8 shows it.
+// Stage is a step of SmallDB as lesson 8 shows it, in the order
+// data → queries → count → scoring → levels → draw → compare.
 type Stage int
 
-// The stages in order. A stepper's Stage is the last one whose results are
-// available; Step moves to the next.
+// The stages in order, as lesson 8's stepper numbers them 1 to 7. A
+// stepper's Stage is the last one whose results are available; Step moves to
+// the next.
 const (
 	StageData    Stage = iota // the histogram of the true data
 	StageQueries              // the query set and the true answers f(x)
@@ -27,6 +29,8 @@ const (
 
 var stageNames = [...]string{"data", "queries", "count", "scoring", "levels", "draw", "compare"}
 
+// String returns the stage's name as lesson 8's URL carries it ("data", …,
+// "compare").
 func (s Stage) String() string {
 	if s >= 0 && int(s) < len(stageNames) {
 		return stageNames[s]
@@ -35,13 +39,15 @@ func (s Stage) String() string {
 }
 
 // DefaultChunk is how many candidates Run scores between checks of its
-// context and calls of its progress function.
+// context and calls of its progress function (lesson 8's page asks for
+// slices of about 40 ms instead).
 const DefaultChunk = 1 << 15
 
-// SmallDBStepper runs SmallDB one stage at a time, and the scoring stage a
-// chunk of candidates at a time, so that a page can show each stage and a
-// Web Worker can yield between chunks. With the same seed it produces exactly
-// the draw SmallDB does, whatever the chunk sizes.
+// SmallDBStepper runs SmallDB, Pr[y] ∝ exp(−ε·n·max_q abs(f(x) − f(y))/2),
+// one stage at a time, and the scoring stage a chunk of candidates at a time,
+// so that lesson 8's page can show each stage and a Web Worker can yield
+// between chunks. With the same seed it produces exactly the draw SmallDB
+// does, whatever the chunk sizes.
 type SmallDBStepper struct {
 	cfg    SmallDBConfig
 	e      *enumerator
@@ -54,7 +60,9 @@ type SmallDBStepper struct {
 	result      *SmallDBResult
 }
 
-// NewSmallDBStepper validates cfg and prepares the enumeration. r supplies all
+// NewSmallDBStepper validates cfg and prepares the enumeration of all
+// C(|X|+m−1, m) candidates for the exponential mechanism with
+// u(x, y) = −max_q abs(f(x) − f(y)) and Δu = 1/n (lesson 8). r supplies all
 // randomness (the reservoir draws during scoring and the final level draw).
 func NewSmallDBStepper(cfg SmallDBConfig, r *mrand.Rand) (*SmallDBStepper, error) {
 	return newSmallDBStepper(cfg, r, 0.5)
@@ -82,8 +90,8 @@ func (s *SmallDBStepper) check() error {
 	return nil
 }
 
-// Stage returns the last stage whose results are available (StageData for
-// a nil or zero stepper).
+// Stage returns the last stage whose results are available, lesson 8's
+// current stage (StageData for a nil or zero stepper).
 func (s *SmallDBStepper) Stage() Stage {
 	if s == nil {
 		return StageData
@@ -91,11 +99,12 @@ func (s *SmallDBStepper) Stage() Stage {
 	return s.stage
 }
 
-// Done reports whether the run has finished (stage StageCompare).
+// Done reports whether the run has finished (stage StageCompare, lesson 8's
+// last).
 func (s *SmallDBStepper) Done() bool { return s.check() == nil && s.stage == StageCompare }
 
-// Candidates returns the total number of candidates, C(|X|+m−1, m) (0 for a
-// nil or zero stepper).
+// Candidates returns the total number of candidates, C(|X|+m−1, m) (lesson 8,
+// stage 3; 0 for a nil or zero stepper).
 func (s *SmallDBStepper) Candidates() uint64 {
 	if s.check() != nil {
 		return 0
@@ -103,8 +112,8 @@ func (s *SmallDBStepper) Candidates() uint64 {
 	return s.e.total
 }
 
-// Scored returns how many candidates have been scored so far (0 for a nil
-// or zero stepper).
+// Scored returns how many candidates have been scored so far, the numerator
+// of lesson 8's progress bar (0 for a nil or zero stepper).
 func (s *SmallDBStepper) Scored() uint64 {
 	if s.check() != nil {
 		return 0
@@ -112,7 +121,7 @@ func (s *SmallDBStepper) Scored() uint64 {
 	return s.e.scored
 }
 
-// Step moves to the next stage. In the scoring stage it scores at least
+// Step moves to lesson 8's next stage. In the scoring stage it scores at least
 // budget more candidates (whole runs of the last element, so a little more)
 // and stays there until every candidate is scored. Stepping a finished run
 // does nothing.
@@ -172,14 +181,16 @@ func (s *SmallDBStepper) draw() {
 	}
 }
 
-// SmallDBSampler draws from SmallDB repeatedly on one configuration. Every
+// SmallDBSampler draws from SmallDB, Pr[y] ∝ exp(ε·u(x, y)/(2Δu)),
+// repeatedly on one configuration (lesson 8's tests chi-square it). Every
 // draw scores all candidates afresh (the reservoir that makes one pass exact
 // cannot be reused), but the tables are built only once.
 type SmallDBSampler struct {
 	s *SmallDBStepper
 }
 
-// NewSmallDBSampler validates cfg and builds the tables.
+// NewSmallDBSampler validates cfg and builds the tables for repeated exact
+// draws from SmallDB (lesson 8).
 func NewSmallDBSampler(cfg SmallDBConfig) (*SmallDBSampler, error) {
 	return newSmallDBSampler(cfg, 0.5)
 }
@@ -193,7 +204,8 @@ func newSmallDBSampler(cfg SmallDBConfig, lambda float64) (*SmallDBSampler, erro
 	return &SmallDBSampler{s: s}, nil
 }
 
-// Sample draws one synthetic database with randomness from r.
+// Sample draws one synthetic database y with probability
+// ∝ exp(−ε·n·max_q abs(f(x) − f(y))/2), with randomness from r (lesson 8).
 func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBResult, error) {
 	if sm == nil || sm.s.check() != nil {
 		return nil, validate.Errorf("sampler", "is not set up; make it with NewSmallDBSampler")
@@ -210,8 +222,8 @@ func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBRe
 	return s.Run(ctx, nil)
 }
 
-// Run steps to the end, scoring DefaultChunk candidates at a time, checking
-// ctx and calling progress (if not nil) between chunks.
+// Run steps to lesson 8's last stage, scoring DefaultChunk candidates at a
+// time, checking ctx and calling progress (if not nil) between chunks.
 func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total uint64)) (*SmallDBResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -233,7 +245,8 @@ func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total ui
 	return s.Result()
 }
 
-// Result returns the finished run.
+// Result returns the finished run: the draw y, its max-error and the exact
+// level distribution (lesson 8).
 func (s *SmallDBStepper) Result() (*SmallDBResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -267,8 +280,8 @@ func (s *SmallDBStepper) LevelsAt(epsilon float64) ([]Level, error) {
 	return levels, err
 }
 
-// SmallDBSnapshot is what a page shows at a stage. Fields belonging to later
-// stages are zero.
+// SmallDBSnapshot is what lesson 8's page shows at a stage. Fields belonging
+// to later stages are zero.
 type SmallDBSnapshot struct {
 	Stage       Stage
 	Columns     []string
@@ -287,8 +300,8 @@ type SmallDBSnapshot struct {
 	SyntheticAnswers []float64
 }
 
-// Snapshot returns the information available at the current stage (the
-// zero snapshot for a nil or zero stepper).
+// Snapshot returns the information available at lesson 8's current stage
+// (the zero snapshot for a nil or zero stepper).
 func (s *SmallDBStepper) Snapshot() SmallDBSnapshot {
 	if s.check() != nil {
 		return SmallDBSnapshot{}
