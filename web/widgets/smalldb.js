@@ -428,6 +428,7 @@ export async function mount(ctx) {
     pLevels.el.hidden = s < 4;
     pCurve.el.hidden = s < 4 || !curve;
     if (s >= 4 && view.levelErrors) {
+      const own = view.thm45Size === m; // this run has Theorem 4.5's m
       const errs = Array.from(view.levelErrors), probs = Array.from(view.levelProbs), counts = Array.from(view.levelCounts);
       const total = counts.reduce((a, b) => a + b, 0);
       let cp = 0, cc = 0;
@@ -453,7 +454,7 @@ export async function mount(ctx) {
         // measured against; Theorem 4.5 is about SmallDB with its own m and
         // is shown as that, never as a bound on a run with another m.
         + `<p>Proposition 4.4 for this run (m = ${m}, α = √(ln|Q|/m) = ${fmt(plan.alpha)}, β = ${plan.beta}): the max-error is at most <strong>${fmt(view.prop44)}</strong> with probability at least ${1 - plan.beta}${view.prop44 >= 1 ? ', which says nothing: every error is at most 1' : ''}. Exact probability that this run exceeds it: ${fmt(view.tailProp44)}.</p>`
-        + `<p>Theorem 4.5 is about a different run: SmallDB with its own m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows has max-error at most α = ${fmt(view.thm45)} with probability at least ${1 - plan.beta}${view.thm45 >= 1 ? ', which says nothing' : ''}. ${view.thm45Size === m ? 'This run has that m, so the theorem is Proposition 4.4 above (worked out for a whole number of rows).' : `It says nothing about this run, whose m is ${m}.`}</p>`;
+        + `<p>Theorem 4.5 ${own ? `chooses m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows, this run's m,` : `is about a different run: SmallDB with its own m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows,`} and promises max-error at most α = ${fmt(view.thm45)} with probability at least ${1 - plan.beta}${view.thm45 >= 1 ? ', which says nothing' : ''}. ${own ? 'For a whole number of rows the exact form of that promise is Proposition 4.4 above.' : `It says nothing about this run, whose m is ${m}.`}</p>`;
     }
     if (s >= 4 && curve) {
       const eps = Array.from(curve.epsilons);
