@@ -282,7 +282,11 @@ func draw(s *Spec, answers []string, epsilon float64, r *mrand.Rand) (*Result, e
 		if err != nil {
 			return nil, err
 		}
-		p := s.Prices[m.Sample(r)]
+		j, err := m.Sample(r)
+		if err != nil {
+			return nil, err
+		}
+		p := s.Prices[j]
 		return &Result{Price: &p}, nil
 	case KindHistogram:
 		scores := Scores(s, answers)
