@@ -61,6 +61,10 @@ async function hostSession(browser, server, activity) {
   assert.ok(link.endsWith(`lecture.html?join=${code}`), link);
   assert.ok(!host.url().includes('token') && !link.includes('token'));
   await host.waitForFunction(() => document.querySelector('[data-remaining]').textContent === '3');
+  // The server is on 127.0.0.1, which phones cannot reach: the view says so.
+  const warning = host.locator('[data-loopback-warning]');
+  assert.ok(await warning.isVisible(), 'loopback warning shown');
+  assert.match(await warning.textContent(), new RegExp(`Phones cannot reach this page.*make serve ADDR=0\\.0\\.0\\.0:${new URL(server.url).port}`, 's'));
   return { host, code, link, errors };
 }
 
@@ -84,14 +88,14 @@ async function send(p) {
   assert.match(await p.evaluate(() => localStorage.getItem('dpplay.lecture.student')), /^[A-Za-z0-9_-]{22}$/);
 }
 
-/** release waits for n answers, releases at ε = 1 and returns the released value. */
-async function release(host, n) {
+/** release waits for n answers, releases at ε = 1 (leaving `left` of the budget of 3) and returns the released value. */
+async function release(host, n, left = 2) {
   await host.waitForFunction((k) => document.querySelector('[data-participants]').textContent === String(k), n, { timeout: 10000 });
   await host.locator('#eps').fill('1');
   await host.getByRole('button', { name: 'Release' }).click();
-  const result = await host.locator('.lec-result [data-result]').getAttribute('data-result', { timeout: 10000 });
-  await host.waitForFunction(() => document.querySelector('[data-remaining]').textContent === '2');
-  return result;
+  // The ε left and the result are drawn together, so once one is new, so is the other.
+  await host.waitForFunction((l) => document.querySelector('[data-remaining]').textContent === String(l), left, { timeout: 10000 });
+  return host.locator('.lec-result [data-result]').getAttribute('data-result');
 }
 
 test('an instructor and three students play the meeting-day activity', { timeout: 180000 }, async () => {
@@ -132,34 +136,65 @@ test('an instructor and three students play the meeting-day activity', { timeout
   }
 });
 
+/** outcome waits until phone p shows its outcome for value v at price, worked out on the phone. */
+async function outcome(p, v, price) {
+  const want = v >= price ? `You buy at ${price}: your utility is ${v} − ${price} = ${v - price}.`
+    : `You do not buy (your value ${v} is below ${price}): utility 0.`;
+  await p.waitForFunction((w) => document.querySelector('.lec-outcome')?.textContent === w, want, { timeout: 10000 });
+}
+
+/** resend changes phone p's value and waits until the server has it. */
+async function resend(p, v) {
+  await p.evaluate(() => { document.getElementById('lecture-status').textContent = ''; });
+  await p.locator('#value').fill(String(v));
+  await p.getByRole('button', { name: /my answer/ }).click();
+  await p.locator('#lecture-status').filter({ hasText: 'Answer sent.' }).waitFor();
+}
+
 test('pricing: the room sees only the price, each phone sees its own purchase and utility', { timeout: 180000 }, async () => {
   const server = await startServer();
   const browser = await launch();
   try {
     const { host, link, errors } = await hostSession(browser, server, 'pricing');
-    const values = [2, 9];
     const students = [];
-    for (const v of values) {
+    for (const v of [2, 9]) {
       const s = await phone(browser, server, link);
       students.push(s);
       await s.p.locator('#value').fill(String(v));
       await send(s.p);
     }
-    const price = Number(await release(host, values.length));
+    const [a, b] = students.map((s) => s.p);
+    const price = Number(await release(host, 2));
     assert.ok(price >= 1 && price <= 10, `price ${price}`);
-    for (const [i, { p }] of students.entries()) {
-      const you = p.locator('.lec-outcome .lec-you');
-      await you.waitFor({ timeout: 10000 });
-      const text = await you.textContent();
-      if (values[i] >= price) assert.match(text, new RegExp(`You buy at ${price}: your utility is ${values[i]} − ${price} = ${values[i] - price}`));
-      else assert.match(text, /You do not buy .* utility 0/);
-      assert.ok(!(await host.locator('body').textContent()).includes(`value ${values[i]}`), 'the projector never shows a value');
-    }
+    await outcome(a, 2, price);
+    await outcome(b, 9, price);
+    assert.doesNotMatch(await host.locator('body').textContent(), /your value|utility/, 'the projector shows no one\'s outcome');
+
+    // A late student: their answer is not in release 1, and the phone says so.
+    const late = await phone(browser, server, link);
+    students.push(late);
+    await late.p.locator('#value').fill('10');
+    await send(late.p);
+    await late.p.locator('.lec-outcome').filter({ hasText: 'Your answer came after this release' }).waitFor({ timeout: 10000 });
+    // A changed answer: release 1 was drawn from the old value, so the
+    // outcome shown for it stays the old value's.
+    await resend(b, 1);
+    await outcome(b, 9, price);
+
+    const price2 = Number(await release(host, 3, 1));
+    await outcome(late.p, 10, price2);
+    await outcome(b, 1, price2);
+    await outcome(a, 2, price2);
+    // The outcome comes back after a reload, from the phone's own storage.
+    await b.reload();
+    await outcome(b, 1, price2);
+
     await axe(host, 'pricing instructor view with a release');
-    await axe(students[0].p, 'pricing student view with a release');
+    await axe(a, 'pricing student view with a release');
+    await axe(late.p, 'pricing student view, answer after the release');
     if (process.env.SHOTS) {
       await host.screenshot({ path: path.join(process.env.SHOTS, 'lecture-pricing-host-1280.png'), fullPage: true });
-      await students[1].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-pricing-student-390.png'), fullPage: true });
+      await b.screenshot({ path: path.join(process.env.SHOTS, 'lecture-pricing-student-390.png'), fullPage: true });
     }
     await calm([host, ...students.map((s) => s.p)]);
     assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
@@ -184,7 +219,7 @@ test('histogram: every phone and the projector show the same noisy counts, one b
     const released = await release(host, students.length);
     const counts = released.split(',').map(Number);
     assert.equal(counts.length, 6);
-    assert.ok(counts.every(Number.isFinite));
+    assert.ok(counts.every(Number.isInteger), `integer counts (discrete Laplace): ${released}`);
     assert.equal(await host.locator('.lec-hist li').count(), 6);
     assert.match(await host.locator('.lec-hist li').first().textContent(), /0–2$/);
     for (const { p } of students) {
@@ -199,6 +234,31 @@ test('histogram: every phone and the projector show the same noisy counts, one b
     }
     await calm([host, ...students.map((s) => s.p)]);
     assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('the instructor view on a network address shows no loopback warning', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    // The page is opened as http://lecture.test:8080/, each request
+    // forwarded to the loopback server, as a LAN address would be.
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    await ctx.route('http://lecture.test:8080/**', async (route) => {
+      const u = new URL(route.request().url());
+      route.fulfill({ response: await route.fetch({ url: server.url + u.pathname.slice(1) + u.search }) });
+    });
+    const host = await ctx.newPage();
+    const errors = watch(host);
+    await host.goto('http://lecture.test:8080/lecture.html?role=host&activity=meeting-day');
+    await host.getByRole('button', { name: 'Start the session' }).click();
+    await host.locator('[data-code]').waitFor({ timeout: 10000 });
+    assert.equal(await host.locator('[data-loopback-warning]').count(), 0);
+    assert.match(await host.locator('.lec-link a').getAttribute('href'), /^http:\/\/lecture\.test:8080\/lecture\.html\?join=/);
+    assert.deepEqual(errors, []);
   } finally {
     await browser.close();
     server.stop();

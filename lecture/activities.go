@@ -229,7 +229,8 @@ type Result struct {
 	// meeting-day: the chosen option.
 	Choice *int   `json:"choice,omitempty"`
 	Option string `json:"option,omitempty"`
-	// histogram: the noisy count of each bin, and the bins' edges.
+	// histogram: the noisy count of each bin (an integer, possibly
+	// negative), and the bins' edges.
 	Counts []float64 `json:"counts,omitempty"`
 	Edges  []float64 `json:"edges,omitempty"`
 	// pricing: the posted price. Each student's phone works out its own
@@ -246,8 +247,19 @@ type Result struct {
 //   - pricing: core/market's private pricing of a digital good, the
 //     exponential mechanism on revenue p·#{v ≥ p} with Δ = the largest price
 //     (McSherry and Talwar; lesson 9).
-//   - histogram: independent Laplace noise of scale 1/ε on each bin; one
-//     student is in one bin, so the L1 sensitivity is 1 (lesson 4).
+//   - histogram: independent discrete Laplace noise on each integer bin
+//     count, Pr[noise = k] ∝ exp(−ε·|k|/2), drawn exactly with integer
+//     arithmetic (core/rng). Neighbours are "one student's answer changes":
+//     the participant count is public, so present/absent is not the right
+//     notion, and a changed answer moves one student out of one bin and into
+//     another, an L1 sensitivity of 2 (lesson 4). The noise is discrete and
+//     exact because the textbook floating-point Laplace sampler leaks through
+//     which doubles it can output (Mironov's attack, lesson 7).
+
+// HistogramSensitivity is the L1 sensitivity of the histogram's bin counts
+// when one student's answer changes: one bin loses the student, another
+// gains them.
+const HistogramSensitivity = 2
 
 // draw runs the release mechanism of s at ε on the answers (at least one).
 func draw(s *Spec, answers []string, epsilon float64, r *mrand.Rand) (*Result, error) {
@@ -270,17 +282,21 @@ func draw(s *Spec, answers []string, epsilon float64, r *mrand.Rand) (*Result, e
 		if err != nil {
 			return nil, err
 		}
-		p := s.Prices[m.Sample(r)]
+		j, err := m.Sample(r)
+		if err != nil {
+			return nil, err
+		}
+		p := s.Prices[j]
 		return &Result{Price: &p}, nil
 	case KindHistogram:
 		scores := Scores(s, answers)
 		out := &Result{Counts: make([]float64, len(scores)), Edges: make([]float64, len(scores)+1)}
 		for i, c := range scores {
-			l, err := mech.NewLaplace(c, 1, epsilon)
+			l, err := mech.NewDiscreteLaplace(int64(c), HistogramSensitivity, epsilon)
 			if err != nil {
 				return nil, err
 			}
-			out.Counts[i] = l.Sample(r)
+			out.Counts[i] = float64(l.Sample(r))
 		}
 		for i := range out.Edges {
 			out.Edges[i] = s.edge(i)

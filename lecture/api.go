@@ -254,20 +254,25 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 		return 0, nil, errClosed
 	}
 	// The open check is part of the write, so an answer cannot slip in
-	// after the instructor closed the activity.
-	res, err := h.exec(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated)
+	// after the instructor closed the activity. The same statement returns
+	// the newest release of the activity at the moment the answer was
+	// stored: later releases are drawn from this answer (but for one being
+	// drawn at that very moment), which is how a pricing student's phone
+	// knows which release its outcome belongs to without the server ever
+	// sending a value back.
+	var after int64
+	err = h.queryRow(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated)
 SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM activities WHERE session = ? AND id = ? AND closed = 0)
-ON CONFLICT (session, activity, student) DO UPDATE SET answer = excluded.answer, updated = excluded.updated`,
-		s.code, id, student, stored, h.opts.Now().Unix(), s.code, id)
+ON CONFLICT (session, activity, student) DO UPDATE SET answer = excluded.answer, updated = excluded.updated
+RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND activity = ?)`,
+		[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), s.code, id, s.code, id)
+	if errors.Is(err, sql.ErrNoRows) {
+		return 0, nil, errClosed
+	}
 	if err != nil {
 		return 0, nil, err
 	}
-	if k, err := res.RowsAffected(); err != nil {
-		return 0, nil, err
-	} else if k == 0 {
-		return 0, nil, errClosed
-	}
-	return http.StatusOK, map[string]any{"stored": true, "activity": id}, nil
+	return http.StatusOK, map[string]any{"stored": true, "activity": id, "after_release": after}, nil
 }
 
 // POST /api/sessions/{code}/activities/{id}/close → 200 (instructor)
@@ -382,7 +387,15 @@ RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), no
 	if err != nil {
 		return 0, nil, err
 	}
-	spent, _ := acct.Spent()
+	// The total after this release, read back from the ledger: s.spent is
+	// from before the request, and a concurrent release may have landed
+	// since. Bounding by seq gives the total as of this release exactly,
+	// whatever is inserted after it, and needs no transaction (D1 has none).
+	var spent float64
+	if err := h.queryRow(ctx, h.db, `SELECT SUM(epsilon) FROM releases WHERE session = ? AND seq <= ?`,
+		[]any{&spent}, s.code, rel.Seq); err != nil {
+		return 0, nil, err
+	}
 	left := remaining(s.budget, spent)
 	rel.Spent, rel.Remaining = &spent, &left
 	return http.StatusCreated, rel, nil

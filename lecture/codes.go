@@ -12,8 +12,9 @@ import (
 const codeAlphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
 
 // CodeLen is the number of symbols in a join code: 8 × 5 = 40 random bits.
-// With GuessLimit wrong tries per address per GuessWindow, one address
-// needs about 2⁴⁰ / (3600 · sessions) hours to hit any of the live sessions.
+// With GuessLimit (5,000) wrong tries per address per GuessWindow (10
+// minutes), one address needs about 2⁴⁰ / (30,000 · sessions) hours to hit
+// any of the sessions in the database (docs/lecture.md).
 const CodeLen = 8
 
 // newCode draws a join code from crypto/rand.

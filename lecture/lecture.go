@@ -49,13 +49,16 @@ const (
 	MaxStudentIDLen = 64
 )
 
-// Rate limit on wrong join codes. A guess is one request naming a session
-// that does not exist. Students who typed the right code never count, so a
-// class of 500 behind one NAT address gets through even if each of them
-// mistypes the code once; a guesser from one address gets GuessLimit tries per
-// GuessWindow against a 40-bit code space.
+// Rate limit on wrong join codes. A guess is one request naming a
+// well-formed code of a session that does not exist. Once an address has
+// reached a session with its right code, requests from it to that session are
+// never limited, so a student flooding wrong codes cannot lock out a class
+// sharing their NAT address. GuessLimit leaves room for every student of a
+// campus of 5,000 behind one address to mistype once while joining, and
+// still allows one address only 30,000 tries an hour against 2⁴⁰ codes
+// (docs/lecture.md has the arithmetic).
 const (
-	GuessLimit  = 600
+	GuessLimit  = 5000
 	GuessWindow = 10 * time.Minute
 	// CreateLimit bounds new sessions per client address and window.
 	CreateLimit = 200
@@ -285,37 +288,78 @@ type session struct {
 }
 
 // lookup finds the session named by rawCode, applying the wrong-code rate
-// limit. One query returns the session, its ε spent and this client's
-// failure count, so the common case costs one round trip.
+// limit. One read returns the session, its ε spent, this client's failure
+// count and whether this client has reached the session before, so the
+// common case (a joined student polling) costs one round trip.
+//
+// Keys in the guesses table: "code:<client>" counts wrong codes in the
+// window; "join:<client> <code>" marks that the client reached the session
+// with its right code in this window or the one before.
 func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (*session, error) {
-	key := "code:" + ClientKey(h.opts.ClientIP(r))
-	win := h.window()
 	code, ok := NormalizeCode(rawCode)
+	if !ok {
+		// A malformed code names no session, so refusing it tells a
+		// guesser nothing and costs the address no guess: a student who
+		// typed seven symbols does not eat into the class's allowance.
+		return nil, errNoSession
+	}
+	client := ClientKey(h.opts.ClientIP(r))
+	guessKey, joinKey := "code:"+client, "join:"+client+" "+code
+	win := h.window()
 	var (
 		hash     []byte
 		budget   sql.NullFloat64
 		spent    float64
 		failures int64
+		joined   int64 // the latest window of joinKey, or −1
 	)
 	err := h.queryRow(ctx, h.rd, `SELECT s.token_hash, s.budget,
   (SELECT COALESCE(SUM(epsilon), 0) FROM releases WHERE session = ?),
-  (SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?)
-FROM (SELECT 1) LEFT JOIN sessions s ON s.code = ?`, []any{&hash, &budget, &spent, &failures}, code, key, win, code)
+  (SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?),
+  (SELECT COALESCE(MAX(win), -1) FROM guesses WHERE client = ? AND win >= ?)
+FROM (SELECT 1) LEFT JOIN sessions s ON s.code = ?`, []any{&hash, &budget, &spent, &failures, &joined},
+		code, guessKey, win, joinKey, win-1, code)
 	if err != nil {
 		return nil, err
 	}
-	// Over the limit, every code gets the same refusal, right or wrong:
-	// answering a right code normally would tell a guesser when they hit.
-	if failures >= int64(h.opts.GuessLimit) {
-		return nil, errRateLimited
-	}
-	if !ok || !budget.Valid {
-		if err := h.countGuess(ctx, key, win); err != nil {
+	limit := int64(h.opts.GuessLimit)
+	if !budget.Valid {
+		// The count only grows within a window, so a count already at the
+		// limit refuses without a write. Otherwise the decision comes from
+		// the count the increment itself returns: reading, comparing and
+		// then incrementing would let concurrent guesses all see the same
+		// count and all get through.
+		if failures >= limit {
+			return nil, errRateLimited
+		}
+		n, err := h.countGuessN(ctx, guessKey, win)
+		if err != nil {
 			return nil, err
+		}
+		if n > limit {
+			return nil, errRateLimited
 		}
 		return nil, errNoSession
 	}
-	return &session{code: code, tokenHash: hash, budget: budget.Float64, spent: spent}, nil
+	s := &session{code: code, tokenHash: hash, budget: budget.Float64, spent: spent}
+	if joined == win {
+		return s, nil
+	}
+	// Over the limit, a session this address has not reached gets the same
+	// refusal as a wrong code: answering it normally would tell a guesser
+	// that they hit. (The snapshot may lag a concurrent guess by a few
+	// requests; the wrong codes themselves are still counted exactly.)
+	if joined < win-1 && failures >= limit {
+		return nil, errRateLimited
+	}
+	// Mark the session reached, or carry the mark into this window. It is
+	// one write per address, session and window; the mark then keeps the
+	// class working whatever the address's wrong-code count becomes.
+	if _, err := h.exec(ctx, h.db, `INSERT INTO guesses (client, win, failures) VALUES (?, ?, 0)
+ON CONFLICT (client, win) DO NOTHING`, joinKey, win); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func (h *Handler) window() int64 {
@@ -323,7 +367,10 @@ func (h *Handler) window() int64 {
 }
 
 // countGuessN adds one to key's count in the current window and returns the
-// new count. Old windows are pruned here, on the rare path.
+// new count, atomically. Old windows are pruned here, on the rare path, and
+// only on a key's first count in a window: the delete scans the table, and a
+// flood of guesses should not make it scan once per guess (D1 bills rows
+// read).
 func (h *Handler) countGuessN(ctx context.Context, key string, win int64) (int64, error) {
 	var n int64
 	err := h.queryRow(ctx, h.db, `INSERT INTO guesses (client, win, failures) VALUES (?, ?, 1)
@@ -332,15 +379,12 @@ RETURNING failures`, []any{&n}, key, win)
 	if err != nil {
 		return 0, err
 	}
-	if _, err := h.exec(ctx, h.db, `DELETE FROM guesses WHERE win < ?`, win-1); err != nil {
-		return 0, err
+	if n == 1 {
+		if _, err := h.exec(ctx, h.db, `DELETE FROM guesses WHERE win < ?`, win-1); err != nil {
+			return 0, err
+		}
 	}
 	return n, nil
-}
-
-func (h *Handler) countGuess(ctx context.Context, key string, win int64) error {
-	_, err := h.countGuessN(ctx, key, win)
-	return err
 }
 
 // authorize checks the instructor's bearer token against the session.

@@ -3,6 +3,7 @@ package lecture_test
 import (
 	"context"
 	"fmt"
+	"math"
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
@@ -176,24 +177,53 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 		}
 		spec := map[string]any{"kind": "histogram", "min": 0, "max": 10, "bins": 5}
 		const eps, n = 0.5, 300
-		lap, err := mech.NewLaplace(0, 1, eps) // noise of scale Δ/ε = 2
-		if err != nil {
-			t.Fatal(err)
-		}
-		var noise []float64
+		var noise []int64
 		for _, r := range releases(t, c, spec, answers, eps, n) {
 			for i, x := range r["counts"].([]any) {
-				noise = append(noise, x.(float64)-truth[i])
+				y := x.(float64)
+				if y != math.Trunc(y) {
+					t.Fatalf("noisy count %v is not an integer", y)
+				}
+				noise = append(noise, int64(y-truth[i]))
 			}
 		}
-		res, err := stats.KS(noise, lap.CDF)
+		// What the mechanism promises: Δ = 2 (one student's answer
+		// changes), so discrete Laplace noise of scale 2/ε = 4.
+		m, err := mech.NewDiscreteLaplace(0, lecture.HistogramSensitivity, eps)
+		if err != nil || m.Scale() != 4 {
+			t.Fatal(m, err)
+		}
+		res, err := discreteLaplaceFit(noise, m)
 		if err != nil {
 			t.Fatal(err)
 		}
 		if res.PValue < alpha {
-			t.Errorf("histogram noise vs Laplace(2): KS p = %g over %d draws", res.PValue, len(noise))
+			t.Errorf("histogram noise vs discrete Laplace of scale %g: chi-square %g on %d df, p = %g over %d draws",
+				m.Scale(), res.Statistic, res.DF, res.PValue, len(noise))
 		}
 	})
+}
+
+// discreteLaplaceFit tests integer noise draws against the exact pmf of m
+// (built with true value 0) by Pearson's chi-square: one cell per integer in
+// [−k, k] and one per tail, the tails summed in closed form from the same
+// pmf. stats.ChiSquare pools the cells expecting fewer than 5 draws, so the
+// test is valid for any scale. A correct sampler fails at level α with
+// probability α.
+func discreteLaplaceFit(noise []int64, m *mech.DiscreteLaplace) (stats.Result, error) {
+	const k = 80
+	counts := make([]int, 2*k+3) // y < −k, then −k … k, then y > k
+	probs := make([]float64, len(counts))
+	for _, y := range noise {
+		counts[min(max(y+k+1, 0), 2*k+2)]++
+	}
+	for y := int64(-k); y <= k; y++ {
+		probs[y+k+1] = math.Exp(m.LogPMF(y))
+	}
+	// Pr[Y > k] = Σ_{y>k} p(y) = p(k+1)/(1 − e^(−1/σ)); Y is symmetric.
+	tail := math.Exp(m.LogPMF(k+1)) / -math.Expm1(-1/m.Scale())
+	probs[0], probs[2*k+2] = tail, tail
+	return stats.ChiSquare(counts, probs)
 }
 
 // The same tests must reject a mechanism run with the wrong parameters;
@@ -224,73 +254,162 @@ func TestMechanismTestsHavePower(t *testing.T) {
 			t.Errorf("%s passes the chi-square test (p = %g)", tc.name, res.PValue)
 		}
 	}
-	lap, _ := mech.NewLaplace(0, 1, 0.5)
-	wide, _ := mech.NewLaplace(0, 1, 0.35)
-	noise := make([]float64, 1500)
-	for i := range noise {
-		noise[i] = wide.Sample(r)
-	}
-	if res, _ := stats.KS(noise, lap.CDF); res.PValue >= 1e-6 {
-		t.Errorf("histogram with ε·0.7 passes the KS test (p = %g)", res.PValue)
+	// The histogram's test against noise of the wrong scale: Δ = 1 (the
+	// present/absent neighbour notion, scale 1/ε) and a scale 30% short.
+	right, _ := mech.NewDiscreteLaplace(0, 2, 0.5)
+	for _, tc := range []struct {
+		name string
+		eps  float64 // with Δ = 2
+	}{{"Δ = 1 instead of 2", 1}, {"scale 0.7·2/ε", 0.5 / 0.7}} {
+		wrong, _ := mech.NewDiscreteLaplace(0, 2, tc.eps)
+		noise := make([]int64, 1500)
+		for i := range noise {
+			noise[i] = wrong.Sample(r)
+		}
+		if res, err := discreteLaplaceFit(noise, right); err != nil || res.PValue >= 1e-6 {
+			t.Errorf("histogram with %s passes the chi-square test (p = %g, %v)", tc.name, res.PValue, err)
+		}
 	}
 }
 
-// Wrong join codes are limited per address; right codes never count, and
-// once an address is over the limit it gets 429 for right codes too (else
-// the limit would tell a guesser which code was right).
-func TestGuessLimit(t *testing.T) {
-	var mu sync.Mutex
-	now := time.Unix(1_800_000_000, 0)
-	opts := lecture.Options{
-		GuessLimit: 20,
+// guessServer runs a server whose client address is the X-Test-IP header
+// and whose clock the test moves; get requests a session from an address.
+type guessServer struct {
+	c   *lecturetest.Client
+	url string
+	mu  sync.Mutex
+	now time.Time
+}
+
+func newGuessServer(t *testing.T, limit int) *guessServer {
+	g := &guessServer{now: time.Unix(1_800_000_000, 0)}
+	srv, c := server(t, lecture.Options{
+		GuessLimit: limit,
 		ClientIP:   func(r *http.Request) string { return r.Header.Get("X-Test-IP") },
 		Now: func() time.Time {
-			mu.Lock()
-			defer mu.Unlock()
-			return now
+			g.mu.Lock()
+			defer g.mu.Unlock()
+			return g.now
 		},
+	})
+	g.c, g.url = c, srv.URL
+	return g
+}
+
+func (g *guessServer) advance(d time.Duration) {
+	g.mu.Lock()
+	g.now = g.now.Add(d)
+	g.mu.Unlock()
+}
+
+func (g *guessServer) get(t *testing.T, ip, code string) int {
+	req, _ := http.NewRequest("GET", g.url+"/api/sessions/"+code, nil)
+	req.Header.Set("X-Test-IP", ip)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Error(err)
+		return 0
 	}
-	srv, c := server(t, opts)
-	s := c.NewSession(t, 0)
-	get := func(ip, code string) int {
-		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/"+code, nil)
-		req.Header.Set("X-Test-IP", ip)
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// Wrong join codes are limited per address. Past the limit, an address gets
+// 429 for every session it has not reached yet, right codes included (else
+// the limit would tell a guesser which code was right), but a session it
+// reached with the right code keeps working: a class behind one NAT address
+// is never locked out by a classmate flooding wrong codes.
+func TestGuessLimit(t *testing.T) {
+	g := newGuessServer(t, 20)
+	joined, other := g.c.NewSession(t, 0), g.c.NewSession(t, 0)
 	for i := range 20 {
-		if st := get("10.0.0.1", fmt.Sprintf("ZZZZZZ%02d", i)); st != 404 {
+		if st := g.get(t, "10.0.0.1", fmt.Sprintf("ZZZZZZ%02d", i)); st != 404 {
 			t.Fatalf("guess %d: status %d, want 404", i, st)
 		}
-		if st := get("10.0.0.1", s.Code); i < 19 && st != 200 {
+		if st := g.get(t, "10.0.0.1", joined.Code); st != 200 {
 			t.Fatalf("right code after %d wrong guesses: status %d", i+1, st)
 		}
 	}
-	if st := get("10.0.0.1", "ZZZZZZZZ"); st != 429 {
-		t.Errorf("a wrong guess over the limit: status %d, want 429", st)
-	}
-	if st := get("10.0.0.1", s.Code); st != 429 {
-		t.Errorf("right code from a limited address: status %d, want 429", st)
-	}
-	if st := get("10.0.0.2", s.Code); st != 200 {
-		t.Errorf("another address: status %d, want 200", st)
+	for _, tc := range []struct {
+		ip, code, what string
+		want           int
+	}{
+		{"10.0.0.1", "ZZZZZZZZ", "a wrong guess over the limit", 429},
+		{"10.0.0.1", "ZZZZ-ZZ", "a malformed code (never counted)", 404},
+		{"10.0.0.1", other.Code, "a right code this address never reached", 429},
+		{"10.0.0.1", joined.Code, "the session this address joined", 200},
+		{"10.0.0.2", other.Code, "another address", 200},
+	} {
+		if st := g.get(t, tc.ip, tc.code); st != tc.want {
+			t.Errorf("%s: status %d, want %d", tc.what, st, tc.want)
+		}
 	}
 	// IPv6 hosts in one /64 share a count.
-	for i := range 20 {
-		get(fmt.Sprintf("2001:db8::%x", i+1), "ZZZZZZZZ")
+	for i := range 21 {
+		g.get(t, fmt.Sprintf("2001:db8::%x", i+1), "ZZZZZZZZ")
 	}
-	if st := get("2001:db8::ffff", s.Code); st != 429 {
+	if st := g.get(t, "2001:db8::ffff", other.Code); st != 429 {
 		t.Errorf("fresh address in a limited /64: status %d, want 429", st)
 	}
-	mu.Lock()
-	now = now.Add(2 * lecture.GuessWindow)
-	mu.Unlock()
-	if st := get("10.0.0.1", s.Code); st != 200 {
+	// The join mark is carried from window to window while the class keeps
+	// using the session, whatever the flooding.
+	for w := range 3 {
+		g.advance(lecture.GuessWindow)
+		for range 25 {
+			g.get(t, "10.0.0.1", "ZZZZZZZZ")
+		}
+		if st := g.get(t, "10.0.0.1", joined.Code); st != 200 {
+			t.Errorf("joined session, %d windows on, address flooded: status %d, want 200", w+1, st)
+		}
+	}
+	// A new window starts a new count.
+	g.advance(lecture.GuessWindow)
+	if st := g.get(t, "10.0.0.1", other.Code); st != 200 {
 		t.Errorf("after the window: status %d, want 200", st)
+	}
+}
+
+// Concurrent wrong guesses from one address must not get past the limit
+// together: each is decided by the count its own increment returned. The
+// class that joined from the same address keeps polling throughout.
+func TestConcurrentGuesses(t *testing.T) {
+	const limit, guesses, polls = 20, 200, 100
+	g := newGuessServer(t, limit)
+	s := g.c.NewSession(t, 0)
+	if st := g.get(t, "10.0.0.7", s.Code); st != 200 {
+		t.Fatalf("join: status %d", st)
+	}
+	var wg sync.WaitGroup
+	start := make(chan struct{})
+	statuses := make(chan int, guesses)
+	pollStatuses := make(chan int, polls)
+	for i := range guesses + polls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if i < guesses {
+				statuses <- g.get(t, "10.0.0.7", fmt.Sprintf("ZZZZZ%03d", i))
+			} else {
+				pollStatuses <- g.get(t, "10.0.0.7", s.Code)
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	close(statuses)
+	close(pollStatuses)
+	n := map[int]int{}
+	for st := range statuses {
+		n[st]++
+	}
+	if n[404] != limit || n[429] != guesses-limit {
+		t.Errorf("%d concurrent wrong guesses with a limit of %d: %v, want %d × 404 and the rest 429", guesses, limit, n, limit)
+	}
+	for st := range pollStatuses {
+		if st != 200 {
+			t.Errorf("a joined student's poll during the flood: status %d, want 200", st)
+		}
 	}
 }
 
@@ -306,9 +425,10 @@ func TestCreateLimit(t *testing.T) {
 }
 
 // A class of 500 behind one NAT address, each student mistyping the code
-// once before getting it right, all get in under the default limit.
+// twice before getting it right (1,000 wrong codes in a few seconds), all
+// get in under the default limit.
 func TestClassBehindNAT(t *testing.T) {
-	srv, c := server(t, lecture.Options{})
+	_, c := server(t, lecture.Options{})
 	s := c.NewSession(t, 0)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
 	var wg sync.WaitGroup
@@ -320,14 +440,17 @@ func TestClassBehindNAT(t *testing.T) {
 			defer wg.Done()
 			sem <- struct{}{}
 			defer func() { <-sem }()
-			typo := []byte(s.Code)
 			const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-			for k := i / 8; typo[i%8] == s.Code[i%8]; k++ {
-				typo[i%8] = alphabet[k%32]
-			}
-			if r, err := c.Do("GET", "/api/sessions/"+string(typo), "", nil); err != nil || r.Status != 404 {
-				errs <- fmt.Errorf("typo %s: %v %+v", typo, err, r)
-				return
+			for typo := range 2 {
+				code := []byte(s.Code)
+				pos := (i + typo) % 8
+				for k := i/8 + typo; code[pos] == s.Code[pos]; k++ {
+					code[pos] = alphabet[k%32]
+				}
+				if r, err := c.Do("GET", "/api/sessions/"+string(code), "", nil); err != nil || r.Status != 404 {
+					errs <- fmt.Errorf("typo %s: %v %+v", code, err, r)
+					return
+				}
 			}
 			r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/st%d", a, i), "", map[string]any{"available": []int{i % 2}})
 			if err != nil || r.Status != 200 {
@@ -340,7 +463,6 @@ func TestClassBehindNAT(t *testing.T) {
 	for err := range errs {
 		t.Fatal(err)
 	}
-	_ = srv
 	r, _ := c.Do("GET", a, "", nil)
 	if n := r.JSON["participants"].(float64); n != 500 {
 		t.Errorf("participants %v, want 500", n)

@@ -4,6 +4,7 @@
 // The projector shows only what the server releases. The instructor token
 // stays in sessionStorage, never in the URL; the student id (128 random bits)
 // and a pricing student's own value stay in localStorage on the phone.
+// A host page opened on a loopback address warns that phones cannot reach it.
 import { qrSVG } from './qr.js';
 
 /** DEFAULT_API: the lecture back end when no ?api= is set; '' means `api/` beside this page (dpplay serve). */
@@ -63,18 +64,19 @@ const SPECS = {
   histogram: { kind: 'histogram', min: 0, max: 12, bins: 6, prompt: 'How many hours did you sleep last night (0 to 12)?' },
 };
 
-// histogramHTML draws the released noisy counts as bars. A Laplace count can
-// be negative: its bar is empty and its number is shown as released, since
-// rounding or clipping it here would hide what the mechanism really output.
+// histogramHTML draws the released noisy counts as bars. The counts are
+// integers (exact discrete Laplace noise) and can be negative: such a bar is
+// empty and its number is shown as released, since clipping it here would
+// hide what the mechanism really output.
 function histogramHTML(r) {
   const { counts, edges } = r.result;
   const top = Math.max(1, ...counts);
   const bars = counts.map((c, i) => {
     const range = `${fmt(edges[i])}–${fmt(edges[i + 1])}`;
-    return `<li><span class="lec-bar-area"><span class="lec-bar-count">${c.toFixed(1)}</span><span class="lec-bar" style="height:${(100 * Math.max(0, c) / top).toFixed(1)}%"></span></span><span class="lec-bar-label">${range}</span></li>`;
+    return `<li><span class="lec-bar-area"><span class="lec-bar-count">${fmt(c)}</span><span class="lec-bar" style="height:${(100 * Math.max(0, c) / top).toFixed(1)}%"></span></span><span class="lec-bar-label">${range}</span></li>`;
   }).join('');
-  const text = counts.map((c, i) => `${fmt(edges[i])} to ${fmt(edges[i + 1])}: ${c.toFixed(1)}`).join('; ');
-  return `<ol class="lec-hist" data-result="${counts.map((c) => c.toFixed(3)).join(',')}" aria-label="Noisy count per range: ${esc(text)}">${bars}</ol>`;
+  const text = counts.map((c, i) => `${fmt(edges[i])} to ${fmt(edges[i + 1])}: ${fmt(c)}`).join('; ');
+  return `<ol class="lec-hist" data-result="${counts.map(fmt).join(',')}" aria-label="Noisy count per range: ${esc(text)}">${bars}</ol>`;
 }
 
 function joinURL(code) {
@@ -100,13 +102,37 @@ function resultHTML(spec, r, large) {
   return `${histogramHTML(r)}${meta}`;
 }
 
+// isLoopback: a host name that a phone would take to mean the phone itself.
+// URL.hostname keeps IPv6 brackets.
+const isLoopback = (h) => h === 'localhost' || h.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(h) ||
+  h === '[::1]' || h === '0.0.0.0' || h === '[::]';
+
+// loopbackWarning: shown on the projector view when the join link and QR
+// code would point phones at this computer's loopback address, which is
+// the first thing to go wrong when running a class from a laptop.
+function loopbackWarning() {
+  if (!isLoopback(location.hostname)) return '';
+  const port = location.port || (location.protocol === 'https:' ? '443' : '80');
+  const fixed = `${location.protocol}//<var>address</var>:${port}${esc(location.pathname + location.search)}`;
+  return `<section class="lec-warning" aria-labelledby="warn-h" data-loopback-warning>
+    <svg class="lec-warning-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 2.5 1.5 21h21L12 2.5Z"/><path class="mark" d="M11 9h2v6h-2zM11 16.5h2v2h-2z"/></svg>
+    <div><p class="lec-warning-title" id="warn-h">Phones cannot reach this page</p>
+    <p>It is open at <strong>${esc(location.hostname)}</strong>, which on a phone means the phone itself: the join link and QR code
+      this page gives the class will not work. To fix it:</p>
+    <ol><li>Serve on the network: <code>make serve ADDR=0.0.0.0:${port}</code></li>
+      <li>Open this page at this computer’s network address, on the same Wi-Fi as the phones:
+        <code class="lec-warning-url">${fixed}</code><br>Find the address with <code>hostname -I</code> (Linux),
+        <code>ipconfig getifaddr en0</code> (macOS) or <code>ipconfig</code> (Windows)</li></ol></div>
+  </section>`;
+}
+
 // ---- Instructor ----
 async function host() {
   const kind = SPECS[params.get('activity')] ? params.get('activity') : 'meeting-day';
   let s = null;
   try { s = JSON.parse(sessionStorage.getItem(HOST_KEY) || 'null'); } catch { s = null; }
   if (!s || s.kind !== kind || s.api !== API) {
-    main.innerHTML = `<h1>Run this with the class</h1><form class="lec-card lec-setup"><p>${esc(SPECS[kind].prompt)}</p>
+    main.innerHTML = `<h1>Run this with the class</h1>${loopbackWarning()}<form class="lec-card lec-setup"><p>${esc(SPECS[kind].prompt)}</p>
       <label for="budget">Privacy budget for the session, ε (epsilon)</label>
       <input id="budget" type="number" min="0.1" max="100" step="any" value="3" required>
       <button class="primary" type="submit">Start the session</button></form>`;
@@ -117,10 +143,11 @@ async function host() {
       const act = await call('POST', `sessions/${sess.code}/activities`, SPECS[kind], sess.instructor_token);
       s = { api: API, kind, code: sess.code, display: sess.display, token: sess.instructor_token, id: act.id };
       sessionStorage.setItem(HOST_KEY, JSON.stringify(s));
+      say('');
     } catch (err) { say(`Could not start the session: ${err.message}`); return; }
   }
   const link = joinURL(s.display);
-  main.innerHTML = `<div class="lec-host">
+  main.innerHTML = `${loopbackWarning()}<div class="lec-host">
     <section class="lec-card lec-join" aria-labelledby="join-h"><h1 id="join-h">Join on your phone</h1>
       <div class="lec-qr">${qrSVG(link, `QR code for the join link ${link}`)}</div>
       <p class="lec-code-label">or enter the code</p><p class="lec-code" data-code>${esc(s.display)}</p>
@@ -197,18 +224,43 @@ async function student() {
     <section class="lec-card" aria-labelledby="rel-h"><h2 id="rel-h">What the class sees</h2><div class="lec-result" aria-live="polite"></div>
     <div class="lec-outcome" aria-live="polite"></div><p class="lec-meta" data-budget></p></section></div>`;
   const q = (sel) => main.querySelector(sel);
+  let latest = null; // the newest release seen
+  let outcome = ''; // what .lec-outcome shows
+  // A pricing student's outcome is worked out here, from the value this
+  // phone sent and the public price only; the server never sends a value
+  // back and knows nothing of other students here. Which value a release
+  // was drawn from: on storing an answer the server says which release was
+  // the newest then (after), and every later release holds that answer.
+  // prev is the answer before the last release, which the latest release
+  // still holds if the student has changed their mind since.
+  const held = (r) => [mine, mine && mine.prev].find((m) => m && m.after < r.seq);
+  const showOutcome = () => {
+    let html = '';
+    if (spec.kind === 'pricing' && latest && mine) {
+      const m = held(latest);
+      const p = latest.result.price;
+      html = !m ? `<p class="lec-you">Your answer came after this release: your outcome comes with the next one.</p>`
+        : m.value >= p ? `<p class="lec-you">You buy at ${fmt(p)}: your utility is ${fmt(m.value)} − ${fmt(p)} = <strong>${fmt(m.value - p)}</strong>.</p>`
+          : `<p class="lec-you">You do not buy (your value ${fmt(m.value)} is below ${fmt(p)}): utility <strong>0</strong>.</p>`;
+    }
+    // Only on change, so that the live region does not repeat itself every poll.
+    if (html !== outcome) q('.lec-outcome').innerHTML = outcome = html;
+  };
   q('.lec-answer').addEventListener('submit', async (e) => {
     e.preventDefault();
     const answer = spec.kind === 'meeting-day'
       ? { available: [...main.querySelectorAll('input[name=day]:checked')].map((c) => +c.value) }
       : { value: +q('#value').value };
     try {
-      await call('PUT', `sessions/${encodeURIComponent(code)}/activities/${act.id}/submissions/${me}`, answer);
-      localStorage.setItem(mineKey, JSON.stringify(answer));
-      mine = answer;
+      const reply = await call('PUT', `sessions/${encodeURIComponent(code)}/activities/${act.id}/submissions/${me}`, answer);
+      const after = reply.after_release ?? 0;
+      const prev = mine && mine.after < after ? { ...mine, prev: null } : (mine && mine.prev) || null;
+      mine = { ...answer, after, prev };
+      localStorage.setItem(mineKey, JSON.stringify(mine));
       q('[data-sent]').textContent = 'Answer sent. You can change it until the instructor closes the activity.';
       q('.lec-answer button').textContent = 'Update my answer';
       say('Answer sent.');
+      showOutcome();
     } catch (err) { say(`Not sent: ${err.message}`); }
   });
   let seq = -1;
@@ -216,18 +268,12 @@ async function student() {
     try {
       const a = await call('GET', `sessions/${encodeURIComponent(code)}/activities/${act.id}`);
       q('[data-budget]').textContent = `${a.participants} answer${a.participants === 1 ? '' : 's'} so far · ε left ${fmt(a.epsilon_remaining)} of ${fmt(a.epsilon_budget)}`;
-      const r = latestRelease(a);
-      if ((r ? r.seq : 0) !== seq) {
-        seq = r ? r.seq : 0;
-        q('.lec-result').innerHTML = resultHTML(spec, r, false);
-        if (r && spec.kind === 'pricing' && mine) {
-          const v = mine.value;
-          const p = r.result.price;
-          q('.lec-outcome').innerHTML = v >= p
-            ? `<p class="lec-you">You buy at ${fmt(p)}: your utility is ${fmt(v)} − ${fmt(p)} = <strong>${fmt(v - p)}</strong>.</p>`
-            : `<p class="lec-you">You do not buy (your value ${fmt(v)} is below ${fmt(p)}): utility <strong>0</strong>.</p>`;
-        }
+      latest = latestRelease(a) || null;
+      if ((latest ? latest.seq : 0) !== seq) {
+        seq = latest ? latest.seq : 0;
+        q('.lec-result').innerHTML = resultHTML(spec, latest, false);
       }
+      showOutcome();
       if (a.closed) q('.lec-answer button').disabled = true;
     } catch (err) { say(`Connection problem: ${err.message}`); }
     setTimeout(poll, POLL_MS);

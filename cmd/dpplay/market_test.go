@@ -31,7 +31,7 @@ func TestPricingCommand(t *testing.T) {
 		t.Errorf("expected revenue %v (recomputed %v), optimum %v at %v, Δ %v", res.ExpectedRevenue, expected, res.OptimalRevenue, res.OptimalPrice, res.Sensitivity)
 	}
 	tr := res.Truthfulness
-	if tr == nil || tr.MaxGain > tr.TightBound || tr.Deterministic.Gain <= tr.TightBound || len(tr.Utilities) != 500 {
+	if tr == nil || tr.MaxGain > tr.TightBound || tr.Deterministic.Gain <= tr.TightBound || len(tr.Utilities) != 501 || tr.Reports[0] != 0 || tr.ProofBound > tr.SlidesBound || tr.TightBound > tr.ProofBound {
 		t.Errorf("truthfulness: %+v", tr)
 	}
 	if res.Neighbour == nil || res.Neighbour.Loss > 0.5+1e-12 || res.Neighbour.Loss <= 0 {

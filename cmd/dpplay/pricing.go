@@ -41,17 +41,21 @@ type accuracyJSON struct {
 }
 
 type truthfulnessJSON struct {
-	Buyer           int                  `json:"buyer"`
-	Value           float64              `json:"value"`
-	TruthfulUtility float64              `json:"truthful_utility"`
-	Reports         []float64            `json:"reports"`
-	Utilities       []float64            `json:"utilities"`
-	BestReport      float64              `json:"best_report"`
-	MaxGain         float64              `json:"max_gain"`
-	MaxUtility      float64              `json:"max_utility"`
-	Bound           float64              `json:"bound"`
-	TightBound      float64              `json:"tight_bound"`
-	Deterministic   deterministicLieJSON `json:"deterministic"`
+	Buyer           int       `json:"buyer"`
+	Value           float64   `json:"value"`
+	TruthfulUtility float64   `json:"truthful_utility"`
+	Reports         []float64 `json:"reports"`
+	Utilities       []float64 `json:"utilities"`
+	BestReport      float64   `json:"best_report"`
+	MaxGain         float64   `json:"max_gain"`
+	MaxUtility      float64   `json:"max_utility"`
+	// SlidesBound is ε·B (the slides' theorem), ProofBound (1 − e^−ε)·B
+	// (its proof done exactly) and TightBound min((e^ε − 1)·E[u], B·tanh(ε/2)),
+	// the smallest; see market.Truthfulness for the derivations.
+	SlidesBound   float64              `json:"slides_bound"`
+	ProofBound    float64              `json:"proof_bound"`
+	TightBound    float64              `json:"tight_bound"`
+	Deterministic deterministicLieJSON `json:"deterministic"`
 }
 
 type deterministicLieJSON struct {
@@ -130,7 +134,8 @@ func runPricing(args []string, stdout io.Writer) error {
 		d := tr.Deterministic
 		res.Truthfulness = &truthfulnessJSON{
 			Buyer: tr.Buyer, Value: tr.Value, TruthfulUtility: tr.TruthfulUtility, Reports: tr.Reports, Utilities: tr.Utilities,
-			BestReport: tr.BestReport, MaxGain: tr.MaxGain, MaxUtility: tr.MaxUtility, Bound: tr.Bound, TightBound: tr.TightBound,
+			BestReport: tr.BestReport, MaxGain: tr.MaxGain, MaxUtility: tr.MaxUtility,
+			SlidesBound: tr.SlidesBound, ProofBound: tr.ProofBound, TightBound: tr.TightBound,
 			Deterministic: deterministicLieJSON{
 				TruthfulPrice: d.TruthfulPrice, TruthfulUtility: d.TruthfulUtility, BestReport: d.BestReport, BestPrice: d.BestPrice,
 				BestUtility: d.BestUtility, Gain: d.Gain, MaxShift: d.MaxShift, ShiftBuyer: d.ShiftBuyer, ShiftReport: d.ShiftReport, ShiftPrice: d.ShiftPrice,

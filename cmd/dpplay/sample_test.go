@@ -60,5 +60,49 @@ func TestSampleBadFlags(t *testing.T) {
 		if out.Len() != 0 {
 			t.Errorf("%v: printed %q on stdout", args, out.String())
 		}
+		// A student reads this line: no formatter artefact may reach it.
+		if strings.Contains(errOut.String(), "%!") {
+			t.Errorf("%v: unformatted message %q", args, errOut.String())
+		}
+	}
+}
+
+// The unknown-mechanism message must name every mechanism a student can
+// type, in the form the -mechanism flag takes them.
+func TestSampleUnknownMechanismListsTheChoices(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"sample", "-scores", "1,2", "-mechanism", "magic"}, &out, &errOut); code != 2 {
+		t.Fatalf("exit %d, want 2", code)
+	}
+	const want = `dpplay sample: mechanism: unknown mechanism "magic"; choose one of ` +
+		"exponential, report-noisy-max-laplace, report-noisy-max-gumbel, permute-and-flip\n"
+	if got := errOut.String(); got != want {
+		t.Errorf("message\n%q\nwant\n%q", got, want)
+	}
+}
+
+// On raw Adult counts permute-and-flip's losers are far below double range
+// as probabilities, but their logarithms are ordinary numbers and the JSON
+// must carry them: −2147.19… for the runner-up (gap 4293 in units of
+// 2Δ/ε = 2, so ln p = −2146.5 − ln 2), not the "impossible" −1.797e308.
+func TestSamplePermuteAndFlipRawAdultLogProbabilities(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"sample", "-mechanism", "permute-and-flip", "-scores", "14976,10683,4443,1025,993,418,23",
+		"-epsilon", "1", "-sensitivity", "1", "-draws", "100", "-seed", "1"}
+	if code := run(args, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var res sampleResult
+	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
+		t.Fatal(err)
+	}
+	want := -2146.5 - math.Ln2
+	if got := res.LogProbabilities[1]; math.Abs(got-want) > 1e-9 {
+		t.Errorf("runner-up ln p = %v, want %v", got, want)
+	}
+	for i, lp := range res.LogProbabilities[1:] {
+		if lp < -1e4 {
+			t.Errorf("ln p[%d] = %v reported as impossible", i+1, lp)
+		}
 	}
 }

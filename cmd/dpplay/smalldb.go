@@ -101,12 +101,26 @@ type errorLevelJSON struct {
 	Probability float64 `json:"probability"`
 }
 
+// boundsJSON holds the notes' accuracy bounds at -beta. prop_4_4 is
+// Proposition 4.4 at this run's m (alpha = √(ln|Q|/m)), the bound the
+// measured error is compared with; thm_4_5 is Theorem 4.5, a statement
+// about SmallDB run with its own number of rows, printed with that number.
 type boundsJSON struct {
-	Alpha    float64 `json:"alpha"`
-	Beta     float64 `json:"beta"`
-	Prop44   float64 `json:"prop_4_4"`
-	Thm45    float64 `json:"thm_4_5"`
-	TailProp float64 `json:"exact_probability_above_prop_4_4"`
+	Alpha    float64   `json:"alpha"`
+	Beta     float64   `json:"beta"`
+	Prop44   float64   `json:"prop_4_4"`
+	TailProp float64   `json:"exact_probability_above_prop_4_4"`
+	Thm45    thm45JSON `json:"thm_4_5"`
+}
+
+// thm45JSON is Theorem 4.5: error at most bound with probability 1 − β for
+// SmallDB with size = ⌈4·ln|Q|/bound²⌉ rows. same_size_as_this_run says
+// whether this run has that m; when it does not, the bound says nothing
+// about this run.
+type thm45JSON struct {
+	Bound          float64 `json:"bound"`
+	Size           int     `json:"size"`
+	SameSizeAsThis bool    `json:"same_size_as_this_run"`
 }
 
 type halfspaceJSON struct {
@@ -169,13 +183,16 @@ func runSmallDB(args []string, stdout io.Writer) error {
 	for _, l := range res.Levels {
 		out.ErrorLevels = append(out.ErrorLevels, errorLevelJSON{MaxError: l.MaxError, Candidates: l.Candidates, Probability: l.Probability})
 	}
-	// The bounds need ln|Q| > 0; with a single query they say nothing.
+	// The bounds need |Q| ≥ 3 (the sampling lemma's union bound); with fewer
+	// queries they say nothing and "bounds" is null.
 	if alpha, err := synth.AlphaForSize(qs.Len(), *size); err == nil {
 		p44, err1 := synth.Prop44Bound(d.UniverseSize(), qs.Len(), d.N(), *in.epsilon, alpha, *beta)
 		t45, err2 := synth.Thm45Bound(d.UniverseSize(), qs.Len(), d.N(), *in.epsilon, *beta)
 		tail, err3 := synth.TailProbability(res.Levels, p44)
-		if err1 == nil && err2 == nil && err3 == nil {
-			out.Bounds = &boundsJSON{Alpha: alpha, Beta: *beta, Prop44: p44, Thm45: t45, TailProp: tail}
+		m45, err4 := synth.Thm45Size(qs.Len(), t45)
+		if err1 == nil && err2 == nil && err3 == nil && err4 == nil {
+			out.Bounds = &boundsJSON{Alpha: alpha, Beta: *beta, Prop44: p44, TailProp: tail,
+				Thm45: thm45JSON{Bound: t45, Size: m45, SameSizeAsThis: m45 == *size}}
 		}
 	}
 	if strings.HasPrefix(*in.queries, "halfspaces") {

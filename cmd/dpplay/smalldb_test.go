@@ -30,6 +30,11 @@ func TestSmallDBCommand(t *testing.T) {
 		} `json:"error_levels"`
 		Bounds *struct {
 			Prop44 float64 `json:"prop_4_4"`
+			Thm45  struct {
+				Bound float64 `json:"bound"`
+				Size  int     `json:"size"`
+				Same  bool    `json:"same_size_as_this_run"`
+			} `json:"thm_4_5"`
 		} `json:"bounds"`
 	}
 	if err := json.Unmarshal(out.Bytes(), &got); err != nil {
@@ -50,7 +55,12 @@ func TestSmallDBCommand(t *testing.T) {
 		t.Errorf("levels hold %d candidates, probability %v, drawn level listed: %v", total, sum, found)
 	}
 	if got.Seed == nil || *got.Seed != 9 || got.Bounds == nil {
-		t.Errorf("seed %v, bounds %v", got.Seed, got.Bounds)
+		t.Fatalf("seed %v, bounds %v", got.Seed, got.Bounds)
+	}
+	// Theorem 4.5 comes with the m it is about: ⌈4·ln 24/α²⌉ rows, not this
+	// run's 5.
+	if b := got.Bounds.Thm45; b.Size != int(math.Ceil(4*math.Log(24)/(b.Bound*b.Bound))) || b.Size == 5 || b.Same {
+		t.Errorf("thm_4_5 %+v", b)
 	}
 	// Same seed, same output.
 	var again bytes.Buffer

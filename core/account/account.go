@@ -63,6 +63,54 @@ func (a *Accountant) Spend(label string, epsilon, delta float64) error {
 	return nil
 }
 
+// SpendAll records several releases as one: either every charge fits the
+// budget and all are recorded, or none is and the error says why. A
+// mechanism that makes several releases (one per tree level, one per round)
+// uses it so that a run the budget cannot pay for leaves no partial charges
+// behind. The check is Spend's own rule applied to the running totals in the
+// order given, so SpendAll accepts exactly the sequences that the same Spend
+// calls would accept, rounding included.
+func (a *Accountant) SpendAll(charges []Charge) error {
+	if err := a.CanSpendAll(charges); err != nil {
+		return err
+	}
+	for _, c := range charges {
+		a.spentEps += c.Epsilon
+		a.spentDelta += c.Delta
+		a.ledger = append(a.ledger, c)
+	}
+	return nil
+}
+
+// CanSpendAll reports, without recording anything, whether SpendAll(charges)
+// would succeed: nil if it would, otherwise the error it would return.
+// Callers that charge as they release (MWEM charges round by round) check
+// the whole run with it first.
+func (a *Accountant) CanSpendAll(charges []Charge) error {
+	if a == nil {
+		return validate.Errorf("accountant", "is nil")
+	}
+	if len(charges) == 0 {
+		return validate.Errorf("charges", "are empty")
+	}
+	eps, del := a.spentEps, a.spentDelta
+	for _, c := range charges {
+		if err := validate.Positive("ε", c.Epsilon); err != nil {
+			return err
+		}
+		if err := validate.Probability("δ", c.Delta); err != nil {
+			return err
+		}
+		// The same additions, in the same order, as Spend makes them.
+		eps, del = eps+c.Epsilon, del+c.Delta
+		if eps > a.budgetEps*(1+slack) || del > a.budgetDelta*(1+slack) {
+			return validate.Wrapf(ErrBudget, "%d charges need ε = %g, δ = %g in all but only ε = %g, δ = %g remain",
+				len(charges), eps-a.spentEps, del-a.spentDelta, left(a.budgetEps, a.spentEps), left(a.budgetDelta, a.spentDelta))
+		}
+	}
+	return nil
+}
+
 // Spent returns the total (ε, δ) spent so far.
 func (a *Accountant) Spent() (epsilon, delta float64) { return a.spentEps, a.spentDelta }
 

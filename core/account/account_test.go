@@ -68,3 +68,62 @@ func TestValidation(t *testing.T) {
 		t.Errorf("δ > 0 against a pure-ε budget: got %v, want ErrBudget", err)
 	}
 }
+
+// TestSpendAllIsAllOrNothing: a batch is recorded whole or not at all, and it
+// is accepted exactly when the same charges made one by one with Spend would
+// all be accepted, including at the edge of the budget where rounding
+// decides.
+func TestSpendAllIsAllOrNothing(t *testing.T) {
+	for _, parts := range []int{1, 3, 7, 100} {
+		for ulps := -4; ulps <= 4; ulps++ {
+			eps := 1 + 1e-9
+			for i := 0; i < ulps; i++ {
+				eps = math.Nextafter(eps, 2)
+			}
+			for i := 0; i > ulps; i-- {
+				eps = math.Nextafter(eps, 0)
+			}
+			batch := make([]Charge, parts)
+			for i := range batch {
+				batch[i] = Charge{Label: "part", Epsilon: eps / float64(parts)}
+			}
+			one, _ := New(1, 0)
+			okOne := true
+			for _, c := range batch {
+				if one.Spend(c.Label, c.Epsilon, c.Delta) != nil {
+					okOne = false
+					break
+				}
+			}
+			all, _ := New(1, 0)
+			check := all.CanSpendAll(batch)
+			err := all.SpendAll(batch)
+			if (check == nil) != (err == nil) {
+				t.Fatalf("parts %d, ε = %v: CanSpendAll says %v, SpendAll %v", parts, eps, check, err)
+			}
+			if (err == nil) != okOne {
+				t.Fatalf("parts %d, ε = %v: SpendAll %v, one by one ok = %v", parts, eps, err, okOne)
+			}
+			if err != nil && (!errors.Is(err, ErrBudget) || len(all.Ledger()) != 0) {
+				t.Fatalf("parts %d, ε = %v: refused with %v and %d charges recorded", parts, eps, err, len(all.Ledger()))
+			}
+			if err == nil {
+				a, _ := all.Spent()
+				b, _ := one.Spent()
+				if a != b || len(all.Ledger()) != parts {
+					t.Fatalf("parts %d: SpendAll spent %v in %d charges, Spend %v", parts, a, len(all.Ledger()), b)
+				}
+			}
+		}
+	}
+	a, _ := New(1, 0)
+	for _, bad := range [][]Charge{nil, {{Epsilon: 0}}, {{Epsilon: 0.1}, {Epsilon: math.NaN()}}, {{Epsilon: 0.1, Delta: -1}}} {
+		if err := a.SpendAll(bad); err == nil || errors.Is(err, ErrBudget) || len(a.Ledger()) != 0 {
+			t.Errorf("SpendAll(%v): %v, %d charges", bad, err, len(a.Ledger()))
+		}
+	}
+	var nilAcct *Accountant
+	if err := nilAcct.SpendAll([]Charge{{Epsilon: 1}}); err == nil {
+		t.Error("a nil accountant accepted a batch")
+	}
+}

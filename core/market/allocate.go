@@ -11,16 +11,20 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Limits for Allocate: the run records every buyer's choice in every round.
+// Limits for Allocate (lesson 10): the run records every buyer's choice in
+// every round, n × T cells.
 const (
-	MaxRounds      = 100_000
+	MaxRounds      = 100_000   // T, the billboard rounds (lesson 10 uses 16 to 128)
 	MaxChoiceCells = 2_000_000 // buyers × rounds: 16 MB of choices
 )
 
-// None marks a buyer who demands (or is allocated) no good.
+// None marks a buyer who demands (or is allocated) no good: every
+// vᵢⱼ − pⱼ ≤ 0 (lesson 10).
 const None = -1
 
-// Counters for the demand: how AllocationConfig counts it privately.
+// Counters for the demand: how AllocationConfig counts it privately
+// (lesson 10, Billboard prices). Per round, the running count Ĉ(t) has
+// standard deviation √(2t)·2T/ε; with the tree, √(2·popcount(t))·2TL/ε.
 const (
 	// CounterAuto picks whichever counter below has the smaller average
 	// noise for the number of rounds (a public choice: it depends on T
@@ -55,16 +59,19 @@ type AllocationConfig struct {
 	Counter string
 }
 
-// DefaultStep returns the step used when AllocationConfig.Step is zero:
-// η = 2V/(n·√T), for the public value bound V, n buyers and T rounds: the
-// usual step of T rounds of subgradient descent on prices in [0, V] with
-// gradients of size up to n, doubled because most markets start far from
-// balance.
-func DefaultStep(maxValue float64, buyers, rounds int) float64 {
-	if !(maxValue > 0) || buyers < 1 || rounds < 1 {
-		return 1
+// DefaultStep returns the step used when AllocationConfig.Step is zero
+// (lesson 10): η = 2V/(n·√T), for the public value bound V, n buyers and T
+// rounds: the usual step of T rounds of subgradient descent on prices in
+// [0, V] with gradients of size up to n, doubled because most markets start
+// far from balance. V must be positive and finite, n and T at least 1.
+func DefaultStep(maxValue float64, buyers, rounds int) (float64, error) {
+	if err := validate.Positive("max value V", maxValue); err != nil {
+		return 0, err
 	}
-	return 2 * maxValue / (float64(buyers) * math.Sqrt(float64(rounds)))
+	if buyers < 1 || rounds < 1 {
+		return 0, validate.Errorf("buyers and rounds", "must be at least 1, got %d and %d", buyers, rounds)
+	}
+	return 2 * maxValue / (float64(buyers) * math.Sqrt(float64(rounds))), nil
 }
 
 // AllocationRun is the full record of one run of Allocate: what was posted on
@@ -141,8 +148,10 @@ type AllocationRun struct {
 // which equals pⱼᵗ + η·(dⱼᵗ − sⱼ) until a price hits 0 or V: prices rise on
 // over-demanded goods and fall on under-demanded ones. Each price is then off
 // by η times the error of one running count, instead of η times the sum of
-// t noisy gradients. Finally each buyer takes their choice in a uniformly
-// drawn round.
+// t separately clipped noisy gradients; that error still grows with t (a
+// random walk of t Laplace draws with the per-round counter), it does not
+// average out. Finally each buyer takes their choice in a uniformly drawn
+// round.
 //
 // Privacy. Fix everything released so far; the posted prices, and hence all
 // other buyers' demands, are then fixed, and buyer i's values change each
@@ -205,7 +214,9 @@ func Allocate(cfg AllocationConfig, r *mrand.Rand, acct *account.Accountant) (*A
 	}
 	step := cfg.Step
 	if step == 0 {
-		step = DefaultStep(maxValue, n, cfg.Rounds)
+		if step, err = DefaultStep(maxValue, n, cfg.Rounds); err != nil {
+			return nil, err
+		}
 	}
 	if err := validate.Positive("step η", step); err != nil {
 		return nil, err
@@ -233,30 +244,30 @@ func Allocate(cfg AllocationConfig, r *mrand.Rand, acct *account.Accountant) (*A
 		return nil, validate.Errorf("ε (epsilon)", "gives an unusable noise scale %v", scale)
 	}
 
-	// Charge before running: a run the budget cannot pay for never happens.
+	// Charge before running, all or nothing: SpendAll applies the
+	// accountant's own rule to the whole list before recording any of it, so
+	// a run the budget cannot pay for neither runs nor leaves part of its
+	// charges behind (a separate pre-check with its own tolerance could pass
+	// a run whose last per-round charge the accountant then refuses).
 	if acct == nil {
 		if acct, err = account.New(cfg.Epsilon, 0); err != nil {
 			return nil, err
 		}
 	}
-	if rem, _ := acct.Remaining(); rem < cfg.Epsilon*(1-1e-9) {
-		return nil, fmt.Errorf("%w: the price sequence needs ε = %g but only ε = %g remains", account.ErrBudget, cfg.Epsilon, rem)
-	}
-	var charges []account.Charge
 	parts := L
 	if counterName == CounterPerRound {
 		parts = cfg.Rounds
 	}
-	for l := 0; l < parts; l++ {
+	charges := make([]account.Charge, parts)
+	for l := range charges {
 		label := fmt.Sprintf("demand counter, tree level %d of %d", l, parts)
 		if counterName == CounterPerRound {
 			label = fmt.Sprintf("demand, round %d of %d", l+1, parts)
 		}
-		charge := account.Charge{Label: label, Epsilon: cfg.Epsilon / float64(parts)}
-		if err := acct.Spend(charge.Label, charge.Epsilon, 0); err != nil {
-			return nil, err
-		}
-		charges = append(charges, charge)
+		charges[l] = account.Charge{Label: label, Epsilon: cfg.Epsilon / float64(parts)}
+	}
+	if err := acct.SpendAll(charges); err != nil {
+		return nil, fmt.Errorf("the price sequence needs ε = %g: %w", cfg.Epsilon, err)
 	}
 
 	run := &AllocationRun{
@@ -396,13 +407,20 @@ func (run *AllocationRun) finish(r *mrand.Rand) {
 	}
 }
 
-// RunPrivacyLoss returns the exact log-likelihood ratio |ln P_V(h) − ln P_V′(h)|
+// RunPrivacyLoss returns the exact log-likelihood ratio
+// |ln P_V(h) − ln P_V′(h)| = |Σ_nodes (abs(noisy − exact′) − abs(noisy − exact))/b|
 // of the run's released transcript h (every noisy count) under the true
 // values V and under V′, which replaces buyer's row with values. Given h the
 // posted prices are fixed, so the buyer's demands under V′ are their best
 // responses to those prices, and the other buyers' demands do not change.
-// Allocate's proof says the result is at most ε for every buyer and row.
+// Allocate's proof says the result is at most ε for every buyer and row
+// (lesson 10's joint differential privacy; the tests check it).
 func (run *AllocationRun) RunPrivacyLoss(buyer int, values []float64) (float64, error) {
+	// Only Allocate fills in the private values, the prices and the choices
+	// the check replays; a nil or hand-made run has nothing to replay.
+	if run == nil || run.values == nil || len(run.Prices) != run.Rounds+1 || len(run.Choices) != run.Rounds {
+		return 0, validate.Errorf("run", "is not a run made by Allocate")
+	}
 	diffs, err := run.nodeChanges(buyer, values)
 	if err != nil {
 		return 0, err

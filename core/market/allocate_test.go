@@ -218,7 +218,7 @@ func TestAllocateWelfareOnKnownOptima(t *testing.T) {
 		minShare, maxTail float64
 	}{
 		{"known_optimum.csv, no noise to speak of", AllocationConfig{Values: known.Values, Supply: []int{1, 2}, Rounds: 1024, Epsilon: 1e9, MaxValue: 5, Step: 0.02}, 10, 0.99, 0.2},
-		{"distinct tastes, no noise to speak of", AllocationConfig{Values: dv, Supply: ds, Rounds: 1024, Epsilon: 1e9, Step: DefaultStep(1, 300, 1024) * 2}, dopt, 0.97, 3},
+		{"distinct tastes, no noise to speak of", AllocationConfig{Values: dv, Supply: ds, Rounds: 1024, Epsilon: 1e9, Step: 2 * 2 / (300 * 32)}, dopt, 0.97, 3}, // twice DefaultStep(1, 300, 1024)
 		{"distinct tastes, ε = 20", AllocationConfig{Values: dv, Supply: ds, Rounds: 256, Epsilon: 20}, dopt, 0.9, 30},
 		{"distinct tastes, ε = 20, tree counter", AllocationConfig{Values: dv, Supply: ds, Rounds: 256, Epsilon: 20, Counter: CounterTree}, dopt, 0.85, 60},
 		{"market300.csv, no noise to speak of", AllocationConfig{Values: market.Values, Supply: []int{40, 40, 40}, Rounds: 1024, Epsilon: 1e9}, 0, 0.95, 5},
@@ -490,5 +490,43 @@ func BenchmarkAllocate300x3(b *testing.B) {
 		if _, err := Allocate(cfg, r, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestAllocateNeverHalfCharges runs Allocate at the edge of the budget, where
+// the accountant's tolerance decides: ε a hair above what remains, split into
+// many equal charges whose floating-point sum can land either side of the
+// limit. Whatever happens, a run either charges all its parts or none.
+func TestAllocateNeverHalfCharges(t *testing.T) {
+	v := loadValuations(t, "known_optimum.csv")
+	refused, accepted := 0, 0
+	for _, budget := range []float64{1, 0.3, 7} {
+		for _, rounds := range []int{3, 7, 100, 999} {
+			for _, counter := range []string{CounterPerRound, CounterTree} {
+				for _, rel := range []float64{0.999e-9, 1e-9, 1.0000001e-9, 1.001e-9} {
+					for ulps := 0; ulps < 8; ulps++ {
+						eps := budget * (1 + rel)
+						for i := 0; i < ulps; i++ {
+							eps = math.Nextafter(eps, 2*eps)
+						}
+						acct, _ := account.New(budget, 0)
+						run, err := Allocate(AllocationConfig{Values: v.Values, Supply: []int{1, 2}, Rounds: rounds, Epsilon: eps, MaxValue: 5, Counter: counter}, rng.Seeded(1), acct)
+						n := len(acct.Ledger())
+						switch {
+						case err == nil && n == len(run.Ledger) && n > 0:
+							accepted++
+						case err != nil && errors.Is(err, account.ErrBudget) && n == 0:
+							refused++
+						default:
+							t.Fatalf("budget %v, ε = %v, T = %d, %s: error %v with %d charges on the ledger", budget, eps, rounds, counter, err, n)
+						}
+					}
+				}
+			}
+		}
+	}
+	t.Logf("%d runs accepted, %d refused, none half-charged", accepted, refused)
+	if accepted == 0 || refused == 0 {
+		t.Errorf("the grid should straddle the limit: %d accepted, %d refused", accepted, refused)
 	}
 }

@@ -11,14 +11,14 @@ import (
 )
 
 // Size limits keep a slider drag in the browser interactive and stop a typo
-// on the command line from allocating gigabytes.
+// on the command line from allocating gigabytes (lessons 9 and 10).
 const (
-	MaxGrid   = 100_000
-	MaxBuyers = 1_000_000
+	MaxGrid   = 100_000   // |R|, the price grid (lesson 9 uses 500 prices)
+	MaxBuyers = 1_000_000 // n, the buyers (lesson 10 uses 300)
 )
 
-// Grid returns the prices lo, lo+step, …, up to hi (inclusive when hi is on
-// the grid). Each price is rounded to 12 significant digits so that the grid
+// Grid returns the price grid R = {lo, lo+step, …} up to hi (inclusive when hi
+// is on the grid), lesson 9's 0.01:5.00:0.01 for instance. Each price is rounded to 12 significant digits so that the grid
 // 0.01:5.00:0.01 contains exactly the double that "4.01" parses to: without
 // that, 401·0.01 lands one ulp above 4.01 and a buyer who values the good at
 // 4.01 would not buy at "4.01".
@@ -107,8 +107,10 @@ type Pricing struct {
 	mech           *mech.Exponential
 }
 
-// NewPricing builds the price distribution for the reported values (each
-// finite and ≥ 0), a strictly increasing grid of positive prices and ε > 0.
+// NewPricing builds the price distribution Pr[p] ∝ exp(ε·rev(p)/(2Δ)),
+// rev(p) = p·#{i : vᵢ ≥ p} and Δ = max R, for the reported values (each
+// finite and ≥ 0), a strictly increasing grid R of positive prices and ε > 0
+// (lesson 9, Setting a price without learning anyone's value).
 func NewPricing(values, prices []float64, epsilon float64) (*Pricing, error) {
 	if err := checkValues(values); err != nil {
 		return nil, err
@@ -121,7 +123,8 @@ func NewPricing(values, prices []float64, epsilon float64) (*Pricing, error) {
 	}
 	p := &Pricing{values: clone(values), prices: clone(prices), epsilon: epsilon}
 	p.revenue = revenues(values, prices)
-	m, err := mech.NewExponential(mech.Config{Scores: p.revenue, Epsilon: epsilon, Sensitivity: p.Sensitivity()})
+	// Δ = the highest price; Sensitivity() would refuse p until mech is set.
+	m, err := mech.NewExponential(mech.Config{Scores: p.revenue, Epsilon: epsilon, Sensitivity: prices[len(prices)-1]})
 	if err != nil {
 		return nil, err
 	}
@@ -170,40 +173,112 @@ func reach(prices []float64, v float64) int {
 	return lo
 }
 
-// Sensitivity returns Δ = max price, the most one buyer can change rev(p).
-func (p *Pricing) Sensitivity() float64 { return p.prices[len(p.prices)-1] }
+// check reports whether p was made by NewPricing. A nil or zero Pricing
+// has no grid and no distribution: the methods that return an error refuse
+// it, and the accessors without one return zero values instead of
+// panicking.
+func (p *Pricing) check() error {
+	if p == nil || p.mech == nil || len(p.prices) == 0 || len(p.values) == 0 {
+		return validate.Errorf("pricing", "is not set up; make it with NewPricing")
+	}
+	return nil
+}
 
-// Epsilon returns ε.
-func (p *Pricing) Epsilon() float64 { return p.epsilon }
+// Sensitivity returns Δ = max R, the highest grid price: one buyer changes
+// rev(p) = p·#{i : vᵢ ≥ p} by at most p ≤ Δ (lesson 9; 0 for a nil or zero
+// Pricing).
+func (p *Pricing) Sensitivity() float64 {
+	if p.check() != nil {
+		return 0
+	}
+	return p.prices[len(p.prices)-1]
+}
 
-// Prices returns the grid.
-func (p *Pricing) Prices() []float64 { return clone(p.prices) }
+// Epsilon returns ε of Pr[p] ∝ exp(ε·rev(p)/(2Δ)) (lesson 9; 0 for a nil or
+// zero Pricing).
+func (p *Pricing) Epsilon() float64 {
+	if p.check() != nil {
+		return 0
+	}
+	return p.epsilon
+}
 
-// Values returns the reported values.
-func (p *Pricing) Values() []float64 { return clone(p.values) }
+// Prices returns the grid R (lesson 9; nil for a nil or zero Pricing).
+func (p *Pricing) Prices() []float64 {
+	if p.check() != nil {
+		return nil
+	}
+	return clone(p.prices)
+}
 
-// Revenue returns rev(p) for each grid price.
-func (p *Pricing) Revenue() []float64 { return clone(p.revenue) }
+// Values returns the reported values vᵢ (lesson 9; nil for a nil or zero
+// Pricing).
+func (p *Pricing) Values() []float64 {
+	if p.check() != nil {
+		return nil
+	}
+	return clone(p.values)
+}
 
-// Probabilities returns the exact price distribution.
-func (p *Pricing) Probabilities() []float64 { return p.mech.Probabilities() }
+// Revenue returns rev(p) = p·#{i : vᵢ ≥ p} for each grid price (lesson 9;
+// nil for a nil or zero Pricing).
+func (p *Pricing) Revenue() []float64 {
+	if p.check() != nil {
+		return nil
+	}
+	return clone(p.revenue)
+}
 
-// LogProbabilities returns its natural logarithms.
-func (p *Pricing) LogProbabilities() []float64 { return p.mech.LogProbabilities() }
+// Probabilities returns the exact price distribution
+// Pr[p] = exp(ε·rev(p)/(2Δ)) / Σ_q exp(ε·rev(q)/(2Δ)) (lesson 9; nil for a
+// nil or zero Pricing).
+func (p *Pricing) Probabilities() []float64 {
+	if p.check() != nil {
+		return nil
+	}
+	return p.mech.Probabilities()
+}
 
-// Sample draws the index of one price.
-func (p *Pricing) Sample(r *mrand.Rand) int { return p.mech.Sample(r) }
+// LogProbabilities returns the natural logarithms of Probabilities, exact in
+// the log domain (lesson 9; nil for a nil or zero Pricing).
+func (p *Pricing) LogProbabilities() []float64 {
+	if p.check() != nil {
+		return nil
+	}
+	return p.mech.LogProbabilities()
+}
 
-// Draw draws n prices and returns how often each grid price came up.
+// Sample draws the index of one price with probability Pr[p] ∝
+// exp(ε·rev(p)/(2Δ)) (lesson 9). A nil or zero Pricing, or a nil source, is
+// an error.
+func (p *Pricing) Sample(r *mrand.Rand) (int, error) {
+	if err := p.check(); err != nil {
+		return 0, err
+	}
+	if r == nil {
+		return 0, validate.Errorf("random source", "is nil")
+	}
+	return p.mech.Sample(r), nil
+}
+
+// Draw draws n prices and returns how often each grid price came up
+// (lesson 9).
 func (p *Pricing) Draw(r *mrand.Rand, n int) ([]int, error) {
+	if err := p.check(); err != nil {
+		return nil, err
+	}
 	if r == nil {
 		return nil, validate.Errorf("random source", "is nil")
 	}
 	return mech.Draw(p.mech, r, n)
 }
 
-// ExpectedRevenue returns E[rev(p̂)] = Σ_p Pr[p]·rev(p), exactly.
+// ExpectedRevenue returns E[rev(p̂)] = Σ_p Pr[p]·rev(p), exactly (lesson 9;
+// 0 for a nil or zero Pricing).
 func (p *Pricing) ExpectedRevenue() float64 {
+	if p.check() != nil {
+		return 0
+	}
 	e := 0.0
 	for j, q := range p.mech.Probabilities() {
 		e += q * p.revenue[j]
@@ -212,8 +287,12 @@ func (p *Pricing) ExpectedRevenue() float64 {
 }
 
 // Optimal returns OPT = max_p rev(p) and the lowest price attaining it: the
-// deterministic, non-private mechanism.
+// deterministic, non-private mechanism of lesson 9 (0, 0 for a nil or zero
+// Pricing).
 func (p *Pricing) Optimal() (revenue, price float64) {
+	if p.check() != nil {
+		return 0, 0
+	}
 	j := argmaxLowest(p.revenue)
 	return p.revenue[j], p.prices[j]
 }
@@ -230,7 +309,8 @@ func argmaxLowest(xs []float64) int {
 }
 
 // Accuracy is the exponential mechanism's accuracy theorem for pricing,
-// evaluated next to the exact probability it bounds.
+// Pr[rev(p̂) ≤ OPT − 2Δ·ln(|R|/β)/ε] ≤ β, evaluated next to the exact
+// probability it bounds (lesson 9).
 type Accuracy struct {
 	Beta float64
 	// Threshold is OPT − 2Δ·ln(|R|/β)/ε: the theorem says
@@ -243,8 +323,12 @@ type Accuracy struct {
 	ExpectedGap float64
 }
 
-// Accuracy evaluates the accuracy theorem at confidence 1 − β, β in (0, 1).
+// Accuracy evaluates the accuracy theorem Pr[rev(p̂) ≤ OPT − 2Δ·ln(|R|/β)/ε]
+// ≤ β at confidence 1 − β, β in (0, 1) (lesson 9).
 func (p *Pricing) Accuracy(beta float64) (Accuracy, error) {
+	if err := p.check(); err != nil {
+		return Accuracy{}, err
+	}
 	if !(beta > 0 && beta < 1) {
 		return Accuracy{}, validate.Errorf("β (beta)", "must be strictly between 0 and 1, got %v", beta)
 	}
@@ -274,6 +358,9 @@ func (p *Pricing) Accuracy(beta float64) (Accuracy, error) {
 // direction, so the normaliser moves with the numerator instead of against
 // it.
 func (p *Pricing) NeighbourLoss(buyer int, value float64) (float64, error) {
+	if err := p.check(); err != nil {
+		return 0, err
+	}
 	if buyer < 0 || buyer >= len(p.values) {
 		return 0, validate.Errorf("buyer", "must be in [0, %d), got %d", len(p.values), buyer)
 	}

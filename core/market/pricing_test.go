@@ -108,7 +108,7 @@ func TestNewPricingRejectsBadInput(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, x := range []float64{tr.Bound, tr.TightBound, tr.MaxGain, tr.TruthfulUtility} {
+		for _, x := range []float64{tr.SlidesBound, tr.ProofBound, tr.TightBound, tr.MaxGain, tr.TruthfulUtility} {
 			if math.IsNaN(x) || math.IsInf(x, 0) {
 				t.Errorf("ε = 800, buyer %d: a bound is %v", b, x)
 			}
@@ -343,25 +343,51 @@ func TestTruthfulnessWithinBound(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if tr.MaxGain > tr.TightBound*(1+1e-9)+1e-12 || tr.TightBound > tr.Bound*(1+1e-12)+1e-12 {
-			t.Fatalf("trial %d (ε = %v): gain %v, tight bound %v, bound %v", trial, eps, tr.MaxGain, tr.TightBound, tr.Bound)
+		// MaxGain ≤ TightBound ≤ ProofBound ≤ SlidesBound, each from its own
+		// derivation (see Truthfulness), and all from ε-DP alone.
+		B := tr.MaxUtility
+		if math.Abs(tr.SlidesBound-eps*B) > 1e-12*math.Max(1, eps*B) || math.Abs(tr.ProofBound-(1-math.Exp(-eps))*B) > 1e-12*math.Max(1, B) {
+			t.Fatalf("trial %d: slides bound %v (want εB = %v), proof bound %v (want (1 − e^−ε)B = %v)", trial, tr.SlidesBound, eps*B, tr.ProofBound, (1-math.Exp(-eps))*B)
+		}
+		if want := math.Min(math.Expm1(eps)*tr.TruthfulUtility, math.Tanh(eps/2)*B); math.Abs(tr.TightBound-want) > 1e-12*math.Max(1, want) {
+			t.Fatalf("trial %d: tight bound %v, want %v", trial, tr.TightBound, want)
+		}
+		if tr.MaxGain > tr.TightBound*(1+1e-9)+1e-12 || tr.TightBound > tr.ProofBound*(1+1e-12)+1e-12 || tr.ProofBound > tr.SlidesBound*(1+1e-12)+1e-12 {
+			t.Fatalf("trial %d (ε = %v): gain %v, tight bound %v, proof bound %v, slides bound %v", trial, eps, tr.MaxGain, tr.TightBound, tr.ProofBound, tr.SlidesBound)
+		}
+		// Every single report's gain, not just the best, is within the bound.
+		for j, u := range tr.Utilities {
+			if u-tr.TruthfulUtility > tr.TightBound*(1+1e-9)+1e-12 {
+				t.Fatalf("trial %d: report %v gains %v > %v", trial, tr.Reports[j], u-tr.TruthfulUtility, tr.TightBound)
+			}
 		}
 		if tr.MaxGain > 1e-9 {
 			positive++
 			ratio = math.Max(ratio, tr.MaxGain/tr.TightBound)
 		}
-		// Spot-check the utilities against a fresh mechanism on the edited input.
+		// Spot-check the utilities against a fresh mechanism on the edited
+		// input, including the report 0 that lies below every price.
 		v := values[buyer]
-		for _, j := range []int{0, r.IntN(len(prices)), len(prices) - 1} {
+		if len(tr.Reports) != len(prices)+1 || tr.Reports[0] != 0 {
+			t.Fatalf("trial %d: reports %v…, want 0 then the %d grid prices", trial, tr.Reports[:2], len(prices))
+		}
+		for _, j := range []int{0, 1, 1 + r.IntN(len(prices)), len(prices)} {
 			edited := append([]float64(nil), values...)
-			edited[buyer] = prices[j]
+			edited[buyer] = tr.Reports[j]
 			want := 0.0
 			for jj, q := range bruteProbabilities(edited, prices, eps) {
 				want += q * math.Max(0, v-prices[jj])
 			}
 			if math.Abs(tr.Utilities[j]-want) > 1e-9*math.Max(1, want) {
-				t.Fatalf("trial %d: utility of report %v = %v, brute force %v", trial, prices[j], tr.Utilities[j], want)
+				t.Fatalf("trial %d: utility of report %v = %v, brute force %v", trial, tr.Reports[j], tr.Utilities[j], want)
 			}
+		}
+		best := math.Inf(-1)
+		for _, u := range tr.Utilities {
+			best = math.Max(best, u)
+		}
+		if tr.MaxGain != math.Max(0, best-tr.TruthfulUtility) {
+			t.Fatalf("trial %d: MaxGain %v, the table's best gain %v", trial, tr.MaxGain, best-tr.TruthfulUtility)
 		}
 	}
 	// Privacy makes lying unprofitable only approximately: some lie must pay,
@@ -435,7 +461,8 @@ func TestBestPricesBruteForce(t *testing.T) {
 		truth := bestAt(values)
 		shift, bestU := 0.0, math.Inf(-1)
 		for i := range values {
-			for _, x := range prices {
+			// Every report: 0 (below every price) and each grid price.
+			for _, x := range append([]float64{0}, prices...) {
 				edited := append([]float64(nil), values...)
 				edited[i] = x
 				q := bestAt(edited)
@@ -488,5 +515,59 @@ func BenchmarkTruthfulness500x300(b *testing.B) {
 		if _, err := p.Truthfulness(i % 300); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestReportZeroIsIncluded: a report of 0 lies below every grid price, so the
+// buyer is counted at no price, as if they had left the market. Truthfulness
+// lists it first, MaxGain and the deterministic scan include it, and it never
+// beats reporting the lowest price (which only adds weight to the price the
+// buyer likes best), in the private mechanism or in the deterministic one.
+func TestReportZeroIsIncluded(t *testing.T) {
+	r := rng.Seeded(16)
+	for trial := 0; trial < 200; trial++ {
+		values, prices := randomInstance(r)
+		eps := []float64{0.1, 1, 10}[trial%3]
+		p, err := NewPricing(values, prices, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		buyer := r.IntN(len(values))
+		tr, err := p.Truthfulness(buyer)
+		if err != nil {
+			t.Fatal(err)
+		}
+		absent := append(append([]float64(nil), values[:buyer]...), values[buyer+1:]...)
+		want := 0.0
+		if len(absent) > 0 {
+			for j, q := range bruteProbabilities(absent, prices, eps) {
+				want += q * math.Max(0, values[buyer]-prices[j])
+			}
+		} else {
+			// Nobody left: every revenue is 0 and the price is uniform.
+			for _, x := range prices {
+				want += math.Max(0, values[buyer]-x) / float64(len(prices))
+			}
+		}
+		if tr.Reports[0] != 0 || math.Abs(tr.Utilities[0]-want) > 1e-9*math.Max(1, want) {
+			t.Fatalf("trial %d: report %v has utility %v; the market without the buyer gives %v", trial, tr.Reports[0], tr.Utilities[0], want)
+		}
+		if tr.Utilities[0] > tr.Utilities[1]*(1+1e-12)+1e-15 {
+			t.Fatalf("trial %d: report 0 (%v) beats the lowest price (%v)", trial, tr.Utilities[0], tr.Utilities[1])
+		}
+	}
+	// A buyer whose value is below every price gains nothing from any report;
+	// ties go to the first report, 0, in both mechanisms.
+	p, err := NewPricing([]float64{0.5, 2, 3}, []float64{1, 2, 3}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr, err := p.Truthfulness(0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tr.BestReport != 0 || tr.MaxGain != 0 || tr.Deterministic.BestReport != 0 || tr.Deterministic.Gain != 0 {
+		t.Errorf("value below the grid: best report %v gain %v, deterministic %v gain %v; want 0 everywhere",
+			tr.BestReport, tr.MaxGain, tr.Deterministic.BestReport, tr.Deterministic.Gain)
 	}
 }

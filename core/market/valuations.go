@@ -11,7 +11,7 @@ import (
 )
 
 // Valuations is a parsed valuation file: one row per buyer, one column per
-// good.
+// good, Values[i][j] = vᵢⱼ (lesson 10; `dpplay allocate -values`).
 type Valuations struct {
 	Goods  []string    // column names (good 1, good 2, … without a header)
 	Values [][]float64 // Values[i][j] = buyer i's value for good j
@@ -28,6 +28,9 @@ const maxValuationBytes = 64 << 20
 // goods. Every value must be a finite number ≥ 0 and every row must have as
 // many fields as the first.
 func ParseValuations(r io.Reader) (*Valuations, error) {
+	if r == nil {
+		return nil, validate.Errorf("valuations", "reader is nil")
+	}
 	sc := bufio.NewScanner(io.LimitReader(r, maxValuationBytes))
 	sc.Buffer(make([]byte, 0, 64<<10), 1<<20)
 	v := &Valuations{}

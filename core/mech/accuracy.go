@@ -111,15 +111,24 @@ func MeasureTailBound(scores, measure []float64, epsArticle, t float64) (bound, 
 		return 0, 0, err
 	}
 	opt, _, _ := OptimalCount(scores)
+	// Weights relative to the largest, so that the sums stay finite even
+	// for weights near MaxFloat64.
+	wmax := 0.0
+	for _, w := range measure {
+		wmax = math.Max(wmax, w)
+	}
 	total, near := 0.0, 0.0
 	for i, u := range scores {
-		total += measure[i]
+		total += measure[i] / wmax
 		if u > opt-t {
-			near += measure[i]
+			near += measure[i] / wmax
 		}
 	}
-	logBound := -epsArticle*t - math.Log(near/total)
-	bound = math.Min(1, math.Exp(math.Max(logBound, numeric.LogZero)))
+	bound = 1 // no near-optimal mass: the lemma says nothing
+	if near > 0 {
+		logBound := -epsArticle*t - math.Log(near/total)
+		bound = math.Min(1, math.Exp(math.Max(logBound, numeric.LogZero)))
+	}
 	exact, err = TailProbability(m.Probabilities(), scores, opt-2*t)
 	return bound, exact, err
 }

@@ -17,6 +17,9 @@ import (
 // which moves the numerator by at most a factor e^(ε/2) and the normaliser by
 // at most another e^(ε/2). Probabilities are computed in the log domain, so
 // raw counts such as the Adult data's 14,976 with ε = 1 are exact, not NaN.
+//
+// The zero value has no candidates: Sample returns 0 and Fill an error. Use
+// NewExponential.
 type Exponential struct {
 	logp, p []float64
 	table   *rng.Alias
@@ -45,11 +48,9 @@ func exponentialLogWeights(c Config) ([]float64, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
 	}
-	// Dividing by the scale 2Δ/ε could overflow; (u − u*)/Δ · ε/2 cannot
-	// produce NaN because ε > 0 is finite.
-	logw := standardScores(c, c.Sensitivity)
-	for i := range logw {
-		logw[i] *= c.Epsilon / 2
+	logw := halfGaps(c)
+	for i, d := range logw {
+		logw[i] = scaledGap(d, c.Epsilon, c.Sensitivity)
 		if c.Measure != nil {
 			if c.Measure[i] == 0 {
 				logw[i] = numeric.LogZero
@@ -62,6 +63,21 @@ func exponentialLogWeights(c Config) ([]float64, error) {
 		}
 	}
 	return logw, nil
+}
+
+// scaledGap returns d·ε/Δ, which for d = (u − u*)/2 is the exponent
+// ε·(u − u*)/(2Δ), computed from the three mantissas with the exponents
+// applied last: no intermediate overflows or underflows, so (u − u*)/Δ =
+// −1e608 with ε/2 = 0 (ε = 5e-324) gives the finite product, not
+// −Inf·0 = NaN, and a finite exponent is never reported as −Inf.
+func scaledGap(d, epsilon, sensitivity float64) float64 {
+	if d == 0 {
+		return 0
+	}
+	fd, ed := math.Frexp(d)
+	fe, ee := math.Frexp(epsilon)
+	fs, es := math.Frexp(sensitivity)
+	return math.Ldexp(fd*fe/fs, ed+ee-es)
 }
 
 // Probabilities returns the exact output distribution.

@@ -95,6 +95,8 @@ func FloatingPointAttack(q, qNeighbour, sensitivity, epsilon float64, draws int,
 // with σ = Δ/ε. Every integer is a possible output for every input, so no
 // output can rule an input out, and the log-ratio for neighbours is at most
 // Δ/σ = ε exactly.
+//
+// The zero value is the mechanism for q = 0 with Δ = 1 and σ = 1 (so ε = 1).
 type DiscreteLaplace struct {
 	value, sensitivity int64
 	noise              rng.DiscreteLaplace
@@ -102,7 +104,8 @@ type DiscreteLaplace struct {
 
 // NewDiscreteLaplace returns the mechanism for an integer answer with integer
 // sensitivity Δ ≥ 1. The scale σ = Δ/ε is rounded up to a multiple of
-// 1/4096; Epsilon reports the ε actually achieved, never above the one asked.
+// 1/4096 and must be at most rng.MaxDiscreteScale = 2^28, so ε ≥ Δ/2^28;
+// Epsilon reports the ε actually achieved, never above the one asked.
 func NewDiscreteLaplace(value, sensitivity int64, epsilon float64) (*DiscreteLaplace, error) {
 	if sensitivity < 1 {
 		return nil, validate.Errorf("Δ (sensitivity)", "must be a whole number ≥ 1, got %d", sensitivity)
@@ -113,21 +116,43 @@ func NewDiscreteLaplace(value, sensitivity int64, epsilon float64) (*DiscreteLap
 	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
 		return nil, err
 	}
-	noise, err := rng.NewDiscreteLaplace(float64(sensitivity) / epsilon)
+	scale := float64(sensitivity) / epsilon
+	if !(scale <= rng.MaxDiscreteScale) {
+		// Name ε, which the student chose, rather than the derived scale.
+		return nil, validate.Errorf("ε (epsilon)", "is %v: with Δ = %d the noise scale Δ/ε = %v is above the exact sampler's limit 2^28 = %d; use ε ≥ Δ/2^28 = %v",
+			epsilon, sensitivity, scale, rng.MaxDiscreteScale, float64(sensitivity)/rng.MaxDiscreteScale)
+	}
+	noise, err := rng.NewDiscreteLaplace(scale)
 	if err != nil {
 		return nil, err
 	}
 	return &DiscreteLaplace{value: value, sensitivity: sensitivity, noise: noise}, nil
 }
 
+// delta returns Δ, 1 for the zero value.
+func (m *DiscreteLaplace) delta() int64 {
+	if m.sensitivity == 0 {
+		return 1
+	}
+	return m.sensitivity
+}
+
 // Epsilon returns the privacy parameter achieved, Δ/σ.
-func (m *DiscreteLaplace) Epsilon() float64 { return float64(m.sensitivity) / m.noise.Scale() }
+func (m *DiscreteLaplace) Epsilon() float64 { return float64(m.delta()) / m.noise.Scale() }
 
 // Scale returns σ.
 func (m *DiscreteLaplace) Scale() float64 { return m.noise.Scale() }
 
-// LogPMF returns ln Pr[output = y].
-func (m *DiscreteLaplace) LogPMF(y int64) float64 { return m.noise.LogPMF(y - m.value) }
+// LogPMF returns ln Pr[output = y] = ln tanh(1/(2σ)) − |y − q|/σ. The
+// distance is taken in floating point when y − q would overflow int64.
+func (m *DiscreteLaplace) LogPMF(y int64) float64 {
+	d := y - m.value
+	if (y >= 0) != (m.value >= 0) && (d >= 0) != (y >= 0) {
+		s := m.noise.Scale()
+		return m.noise.LogPMF(0) - math.Abs(float64(y)-float64(m.value))/s
+	}
+	return m.noise.LogPMF(d)
+}
 
 // Sample releases one noisy integer answer.
 func (m *DiscreteLaplace) Sample(r *mrand.Rand) int64 { return m.value + m.noise.Sample(r) }

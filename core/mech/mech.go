@@ -15,6 +15,7 @@ import (
 	"errors"
 	"math"
 	mrand "math/rand/v2"
+	"strings"
 
 	"github.com/dpplay/dpplay/core/numeric"
 	"github.com/dpplay/dpplay/core/validate"
@@ -79,7 +80,9 @@ func New(name string, c Config) (Selector, error) {
 	case NamePermuteAndFlip:
 		return NewReportNoisyMax(c, ExponentialNoise)
 	}
-	return nil, validate.Errorf("mechanism", "unknown mechanism %q; choose one of %v", name, Names())
+	// Joined with commas rather than printed as a Go slice: the student types
+	// one of these words after -mechanism or picks it on the page.
+	return nil, validate.Errorf("mechanism", "unknown mechanism %q; choose one of %s", name, strings.Join(Names(), ", "))
 }
 
 // Draw runs s n times and returns how often each candidate was chosen.
@@ -99,20 +102,29 @@ func Draw(s Selector, r *mrand.Rand, n int) ([]int, error) {
 	return counts, nil
 }
 
-// standardScores returns (uᵢ − u*)/scale for each candidate, where u* is the
-// largest score among candidates with positive measure. Halving before
-// subtracting keeps the difference finite even for scores near ±1e308; an
-// underflow to −Inf means "infinitely far below the best" and is kept.
-func standardScores(c Config, scale float64) []float64 {
+// halfGaps returns (uᵢ − u*)/2 for each candidate, where u* is the largest
+// score among candidates with positive measure. Halving before subtracting
+// keeps the difference finite even for scores near ±1e308.
+func halfGaps(c Config) []float64 {
 	best := math.Inf(-1)
 	for i, u := range c.Scores {
 		if c.Measure == nil || c.Measure[i] > 0 {
 			best = math.Max(best, u)
 		}
 	}
-	s := make([]float64, len(c.Scores))
+	d := make([]float64, len(c.Scores))
 	for i, u := range c.Scores {
-		if d := u/2 - best/2; d != 0 {
+		d[i] = u/2 - best/2
+	}
+	return d
+}
+
+// standardScores returns (uᵢ − u*)/scale for each candidate (see halfGaps);
+// an overflow to −Inf means "infinitely far below the best" and is kept.
+func standardScores(c Config, scale float64) []float64 {
+	s := halfGaps(c)
+	for i, d := range s {
+		if d != 0 {
 			s[i] = 2 * (d / scale)
 		}
 	}

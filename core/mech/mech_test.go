@@ -3,6 +3,7 @@ package mech
 import (
 	"errors"
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/numeric"
@@ -425,8 +426,24 @@ func TestValidation(t *testing.T) {
 			t.Errorf("SampleExponentialOnce with %s: no error", tc.name)
 		}
 	}
+	// Report noisy max's exact probabilities stop at MaxExactCandidates;
+	// the exponential mechanism has no such limit.
+	many := make([]float64, MaxExactCandidates+1)
+	for _, noise := range []Noise{LaplaceNoise, GumbelNoise, ExponentialNoise} {
+		if _, err := NewReportNoisyMax(Config{Scores: many, Epsilon: 1, Sensitivity: 1}, noise); err == nil {
+			t.Errorf("%v noise: %d candidates accepted", noise, len(many))
+		}
+	}
+	if _, err := NewReportNoisyMax(Config{Scores: many[:MaxExactCandidates], Epsilon: 1, Sensitivity: 1}, ExponentialNoise); err != nil {
+		t.Errorf("%d candidates refused: %v", MaxExactCandidates, err)
+	}
+	if _, err := NewExponential(Config{Scores: many, Epsilon: 1, Sensitivity: 1}); err != nil {
+		t.Errorf("the exponential mechanism refused %d candidates: %v", len(many), err)
+	}
 	if _, err := New("nonsense", good); err == nil {
 		t.Error("unknown mechanism name accepted")
+	} else if msg := err.Error(); strings.Contains(msg, "%!") || !strings.Contains(msg, strings.Join(Names(), ", ")) {
+		t.Errorf("unknown mechanism: message %q does not list the names", msg)
 	}
 }
 

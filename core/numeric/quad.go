@@ -1,7 +1,9 @@
 package numeric
 
 import (
+	"errors"
 	"math"
+	"strconv"
 
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -30,7 +32,10 @@ var (
 // gk15 applies the rule on [a, b] and returns the Kronrod estimate and the
 // difference from the Gauss estimate as its error.
 func gk15(f func(float64) float64, a, b float64) (value, errEst float64) {
-	c, h := (a+b)/2, (b-a)/2
+	// Halving first keeps the centre and half-width finite on a range as
+	// wide as [−MaxFloat64, MaxFloat64]; for other ranges the results are
+	// bit for bit those of (a+b)/2 and (b−a)/2.
+	c, h := a/2+b/2, b/2-a/2
 	fc := f(c)
 	kronrod := fc * kronrodWeights[7]
 	gauss := fc * gaussWeights[3]
@@ -45,12 +50,39 @@ func gk15(f func(float64) float64, a, b float64) (value, errEst float64) {
 	return kronrod * h, math.Abs((kronrod - gauss) * h)
 }
 
+// ErrNotConverged is matched (with errors.Is) by the error Integrate
+// returns when it could not reach the requested tolerance.
+var ErrNotConverged = errors.New("numerical integral did not reach the requested accuracy")
+
+// NotConvergedError reports an integral whose error estimate stayed above
+// the tolerance: the integrand is too rough for maxIntervals pieces, or it
+// returned NaN or ±Inf. The exact report-noisy-max probabilities of lessons
+// 2 and 6 are such integrals and must not be shown when this happens. Value
+// is the best estimate (0 if not finite) and ErrEstimate at most the
+// largest double, so a caller with a looser need may still use it, having
+// decided to.
+type NotConvergedError struct {
+	Value, ErrEstimate, Tolerance float64
+}
+
+func (e *NotConvergedError) Error() string {
+	return ErrNotConverged.Error() + ": error estimate " + strconv.FormatFloat(e.ErrEstimate, 'g', 3, 64) +
+		" above the tolerance " + strconv.FormatFloat(e.Tolerance, 'g', 3, 64)
+}
+
+// Unwrap lets errors.Is(err, ErrNotConverged) match.
+func (e *NotConvergedError) Unwrap() error { return ErrNotConverged }
+
 // Integrate returns ∫ₐᵇ f(x) dx for a smooth f by globally adaptive
 // Gauss–Kronrod quadrature (as QUADPACK's qag): it keeps splitting the
 // subinterval with the largest error estimate until the total estimate is
 // below absTol or maxIntervals is reached. The mechanisms call it on
 // integrands they have scaled so that their peak is 1, which makes an
 // absolute tolerance a relative one.
+//
+// If the final error estimate is above absTol, or the integrand produced
+// NaN or ±Inf, it returns a *NotConvergedError rather than a number that
+// only looks exact.
 func Integrate(f func(float64) float64, a, b, absTol float64) (float64, error) {
 	if err := validate.Finite("a", a); err != nil {
 		return 0, err
@@ -66,7 +98,7 @@ func Integrate(f func(float64) float64, a, b, absTol float64) (float64, error) {
 	}
 	v, e := gk15(f, a, b)
 	parts := []piece{{a, b, v, e}}
-	total, totalErr := v, e
+	totalErr := e
 	for totalErr > absTol && len(parts) < maxIntervals {
 		worst := 0
 		for i, p := range parts {
@@ -75,7 +107,7 @@ func Integrate(f func(float64) float64, a, b, absTol float64) (float64, error) {
 			}
 		}
 		p := parts[worst]
-		m := p.a + (p.b-p.a)/2
+		m := p.a + (p.b/2 - p.a/2)
 		if m <= p.a || m >= p.b {
 			break // the interval cannot be split further in float64
 		}
@@ -83,13 +115,24 @@ func Integrate(f func(float64) float64, a, b, absTol float64) (float64, error) {
 		rv, re := gk15(f, m, p.b)
 		parts[worst] = piece{p.a, m, lv, le}
 		parts = append(parts, piece{m, p.b, rv, re})
-		total += lv + rv - p.value
 		totalErr += le + re - p.err
 	}
-	// Re-add at the end: the running total accumulates rounding.
-	total = 0
+	// Re-add at the end: the running sums accumulate rounding.
+	total := 0.0
+	totalErr = 0
 	for _, p := range parts {
 		total += p.value
+		totalErr += p.err
+	}
+	// Written as !(≤) so that a NaN estimate counts as not converged.
+	if !(totalErr <= absTol) || math.IsInf(total, 0) || math.IsNaN(total) {
+		if math.IsInf(total, 0) || math.IsNaN(total) {
+			total = 0
+		}
+		if !(totalErr <= math.MaxFloat64) {
+			totalErr = math.MaxFloat64 // no NaN or Inf leaves core, even in an error
+		}
+		return total, &NotConvergedError{Value: total, ErrEstimate: totalErr, Tolerance: absTol}
 	}
 	return total, nil
 }

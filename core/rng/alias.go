@@ -12,6 +12,9 @@ import (
 // Walker's alias method (Vose's construction). A draw costs one 64-bit word:
 // its high part (via a 128-bit product) picks a column, its low part decides
 // between the column and its alias, so batches run near the source's rate.
+//
+// The zero value (and a nil *Alias) has no outcomes: Draw returns 0 and Fill
+// an error for any draws. Build tables with NewAlias.
 type Alias struct {
 	columns []column
 }
@@ -81,10 +84,20 @@ func fraction64(p float64) uint64 {
 }
 
 // Len returns the number of outcomes.
-func (a *Alias) Len() int { return len(a.columns) }
+func (a *Alias) Len() int {
+	if a == nil {
+		return 0
+	}
+	return len(a.columns)
+}
 
-// Draw returns one outcome.
-func (a *Alias) Draw(r *mrand.Rand) int { return a.pick(r.Uint64()) }
+// Draw returns one outcome (0 for a table with none).
+func (a *Alias) Draw(r *mrand.Rand) int {
+	if a.Len() == 0 {
+		return 0
+	}
+	return a.pick(r.Uint64())
+}
 
 // pick maps one uniform word to an outcome. For a uniform word x,
 // x·n = col·2^64 + low: col is uniform over the columns and, given col,
@@ -103,11 +116,20 @@ func (a *Alias) pick(x uint64) int {
 
 // Fill adds n draws to counts, which must have one entry per outcome.
 func (a *Alias) Fill(r *mrand.Rand, counts []int, n int) error {
-	if len(counts) != len(a.columns) {
-		return validate.Errorf("counts", "has %d entries for %d outcomes", len(counts), len(a.columns))
+	if len(counts) != a.Len() {
+		return validate.Errorf("counts", "has %d entries for %d outcomes", len(counts), a.Len())
 	}
 	if n < 0 {
 		return validate.Errorf("draws", "must be ≥ 0, got %d", n)
+	}
+	if n == 0 {
+		return nil
+	}
+	if a.Len() == 0 {
+		return validate.Errorf("probabilities", "the table has no outcomes to draw; build it with NewAlias")
+	}
+	if r == nil {
+		return validate.Errorf("source", "is nil; pass a seeded or cryptographic *rand.Rand")
 	}
 	// Two tallies, alternated: consecutive draws of the same outcome (the
 	// usual case, a likely winner) would otherwise wait on each other's

@@ -35,7 +35,8 @@ func bernoulliExpFraction(r *mrand.Rand, num, den uint64) bool {
 //
 // sampled exactly with integer arithmetic only, so that no floating-point
 // rounding can leak anything (lesson 7; Canonne, Kamath and Steinke 2020).
-// The scale σ is held as a rational n/d.
+// The scale σ is held as a rational n/d. The zero value is the distribution
+// with σ = 1.
 type DiscreteLaplace struct {
 	num, den uint64
 }
@@ -44,23 +45,42 @@ type DiscreteLaplace struct {
 // σ is rounded up by at most 1/4096 of a grid step.
 const discreteDenominator = 1 << 12
 
+// MaxDiscreteScale is the largest σ NewDiscreteLaplace accepts, 2^28: it
+// keeps n = 4096·σ ≤ 2^40, so that the integer arithmetic of Sample
+// (products like d·k with k the rare long run of successes) stays far from
+// 2^64.
+const MaxDiscreteScale = 1 << 28
+
 // NewDiscreteLaplace returns the discrete Laplace distribution whose scale
 // is σ rounded up to a multiple of 1/4096. Rounding up only adds noise, so a
 // mechanism built on it keeps (at least) the privacy it asked for; Scale
-// reports the σ actually used.
+// reports the σ actually used. σ must be positive and at most
+// MaxDiscreteScale; any positive σ below 1/4096 becomes 1/4096.
 func NewDiscreteLaplace(scale float64) (DiscreteLaplace, error) {
 	if err := validate.Positive("scale", scale); err != nil {
 		return DiscreteLaplace{}, err
 	}
-	n := math.Ceil(scale * discreteDenominator)
-	if n > 1<<40 {
-		return DiscreteLaplace{}, validate.Errorf("scale", "is %v; at most 2^28 is supported", scale)
+	if scale > MaxDiscreteScale {
+		return DiscreteLaplace{}, validate.Errorf("scale", "is %v; at most 2^28 = %d is supported", scale, MaxDiscreteScale)
 	}
+	n := math.Ceil(scale * discreteDenominator)
 	return DiscreteLaplace{num: uint64(n), den: discreteDenominator}, nil
 }
 
+// params returns n and d, σ = 1 for the zero value (whose n = 0 would make
+// Sample's uniform draw on {0, …, n−1} impossible).
+func (l DiscreteLaplace) params() (num, den uint64) {
+	if l.num == 0 || l.den == 0 {
+		return discreteDenominator, discreteDenominator
+	}
+	return l.num, l.den
+}
+
 // Scale returns the exact scale σ = n/d in use.
-func (l DiscreteLaplace) Scale() float64 { return float64(l.num) / float64(l.den) }
+func (l DiscreteLaplace) Scale() float64 {
+	num, den := l.params()
+	return float64(num) / float64(den)
+}
 
 // LogPMF returns ln Pr[Y = y].
 func (l DiscreteLaplace) LogPMF(y int64) float64 {
@@ -74,16 +94,17 @@ func (l DiscreteLaplace) LogPMF(y int64) float64 {
 // Pr[X = x] ∝ exp(−x·d/n) = exp(−x/σ). A fair sign makes it two-sided,
 // rejecting "−0" so that 0 is not counted twice.
 func (l DiscreteLaplace) Sample(r *mrand.Rand) int64 {
+	num, den := l.params()
 	for {
-		u := r.Uint64N(l.num)
-		if !bernoulliExpFraction(r, u, l.num) {
+		u := r.Uint64N(num)
+		if !bernoulliExpFraction(r, u, num) {
 			continue
 		}
 		v := uint64(0)
 		for bernoulliExpFraction(r, 1, 1) {
 			v++
 		}
-		x := (u + l.num*v) / l.den
+		x := (u + num*v) / den
 		negative := r.Uint64()&1 == 1
 		if negative && x == 0 {
 			continue

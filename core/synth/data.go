@@ -20,13 +20,15 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// MaxAttributes bounds k. A histogram over {0,1}^k has 2^k cells; 20 bits
-// (about a million cells) is far beyond what SmallDB can enumerate anyway.
+// MaxAttributes bounds k. A histogram over {0,1}^k has |X| = 2^k cells; 20
+// bits (about a million cells) is far beyond what SmallDB can enumerate
+// anyway (lesson 8 uses k = 3, 4 or 5).
 const MaxAttributes = 20
 
-// Data is a histogram over the universe {0,1}^k. Point index x stands for the
-// row whose bits, read left to right in column order, spell x in binary: the
-// first column is the most significant bit.
+// Data is a histogram x over the universe X = {0,1}^k, with n = ‖x‖₁ rows
+// (lesson 8's medical table is one). Point index p stands for the row whose
+// bits, read left to right in column order, spell p in binary: the first
+// column is the most significant bit.
 type Data struct {
 	columns []string
 	counts  []int
@@ -34,7 +36,8 @@ type Data struct {
 }
 
 // NewData returns the histogram with the given column names and one count per
-// point of {0,1}^k, k = len(columns).
+// point of {0,1}^k, k = len(columns), so len(counts) = 2^k and n = Σ counts
+// (lesson 8).
 func NewData(columns []string, counts []int) (*Data, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -58,7 +61,8 @@ func NewData(columns []string, counts []int) (*Data, error) {
 	return &Data{columns: append([]string(nil), columns...), counts: append([]int(nil), counts...), n: n}, nil
 }
 
-// FromRows builds the histogram of rows, each a list of k bits (0 or 1).
+// FromRows builds the histogram of rows, each a list of k bits (0 or 1):
+// x(p) = #{rows equal to point p} (lesson 8).
 func FromRows(columns []string, rows [][]int) (*Data, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -81,9 +85,13 @@ func FromRows(columns []string, rows [][]int) (*Data, error) {
 	return NewData(columns, counts)
 }
 
-// ReadCSV reads a table of 0/1 columns with a header row of column names.
+// ReadCSV reads a table of 0/1 columns with a header row of column names
+// into its histogram over {0,1}^k (lesson 8; `dpplay smalldb -data`).
 // Blank lines are skipped; surrounding spaces in a cell are ignored.
 func ReadCSV(r io.Reader) (*Data, error) {
+	if r == nil {
+		return nil, validate.Errorf("csv", "reader is nil")
+	}
 	cr := csv.NewReader(r)
 	cr.TrimLeadingSpace = true
 	cr.FieldsPerRecord = 0
@@ -147,23 +155,73 @@ func checkColumns(columns []string) error {
 	return nil
 }
 
-// Columns returns the column names.
-func (d *Data) Columns() []string { return append([]string(nil), d.columns...) }
+// check reports whether d is a data set made by NewData, FromRows, ReadCSV
+// or Project: a nil *Data or a zero Data{} has no rows, and every method
+// that returns an error refuses it instead of answering for an empty table.
+func (d *Data) check() error {
+	if d == nil {
+		return validate.Errorf("data", "is missing (nil)")
+	}
+	if d.n < 1 || len(d.columns) == 0 || len(d.counts) != 1<<len(d.columns) {
+		return validate.Errorf("data", "is empty; build it with NewData, FromRows or ReadCSV")
+	}
+	return nil
+}
 
-// K returns the number of binary attributes.
-func (d *Data) K() int { return len(d.columns) }
+// The accessors below return zero values (nil, 0) for a nil or zero Data
+// rather than panic; they have no error to report it with, and check()
+// guards every computation that needs rows.
 
-// UniverseSize returns |X| = 2^k.
-func (d *Data) UniverseSize() int { return len(d.counts) }
+// Columns returns the k column names (lesson 8; nil for a nil Data).
+func (d *Data) Columns() []string {
+	if d == nil {
+		return nil
+	}
+	return append([]string(nil), d.columns...)
+}
 
-// N returns the number of rows, ‖x‖₁.
-func (d *Data) N() int { return d.n }
+// K returns the number of binary attributes, k, with |X| = 2^k (lesson 8;
+// 0 for a nil Data).
+func (d *Data) K() int {
+	if d == nil {
+		return 0
+	}
+	return len(d.columns)
+}
 
-// Counts returns the histogram, one count per point of {0,1}^k.
-func (d *Data) Counts() []int { return append([]int(nil), d.counts...) }
+// UniverseSize returns |X| = 2^k, the number of points of {0,1}^k (lesson 8;
+// 0 for a nil or zero Data).
+func (d *Data) UniverseSize() int {
+	if d == nil {
+		return 0
+	}
+	return len(d.counts)
+}
 
-// Fractions returns the histogram divided by n.
+// N returns the number of rows, n = ‖x‖₁, which sets the sensitivity 1/n of
+// every normalised query (lesson 8; 0 for a nil or zero Data).
+func (d *Data) N() int {
+	if d == nil {
+		return 0
+	}
+	return d.n
+}
+
+// Counts returns the histogram x(p), one count per point of {0,1}^k
+// (lesson 8; nil for a nil Data).
+func (d *Data) Counts() []int {
+	if d == nil {
+		return nil
+	}
+	return append([]int(nil), d.counts...)
+}
+
+// Fractions returns the histogram divided by n, x(p)/‖x‖₁ for every point p
+// (lesson 8; nil for a nil or zero Data, which has no rows to divide by).
 func (d *Data) Fractions() []float64 {
+	if d.check() != nil {
+		return nil
+	}
 	f := make([]float64, len(d.counts))
 	for i, c := range d.counts {
 		f[i] = float64(c) / float64(d.n)
@@ -171,8 +229,12 @@ func (d *Data) Fractions() []float64 {
 	return f
 }
 
-// Point returns the k bits of point x in column order.
+// Point returns the k bits of point x in column order: bit j is
+// ⌊x / 2^(k−1−j)⌋ mod 2 (lesson 8).
 func (d *Data) Point(x int) ([]int, error) {
+	if err := d.check(); err != nil {
+		return nil, err
+	}
 	if x < 0 || x >= len(d.counts) {
 		return nil, validate.Errorf("point", "must be in [0, %d), got %d", len(d.counts), x)
 	}
@@ -190,8 +252,12 @@ func bitsOf(x, k int) []int {
 // bit returns attribute j of point x (column j, most significant first).
 func bit(x, j, k int) int { return x >> (k - 1 - j) & 1 }
 
-// Rows expands the histogram into rows in point order.
+// Rows expands the histogram into n rows of k bits in point order (lesson 8;
+// nil for a nil or zero Data).
 func (d *Data) Rows() [][]int {
+	if d.check() != nil {
+		return nil
+	}
 	rows := make([][]int, 0, d.n)
 	for x, c := range d.counts {
 		for i := 0; i < c; i++ {
@@ -205,6 +271,9 @@ func (d *Data) Rows() [][]int {
 // histogram over the others. Lesson 8 uses it to shrink the medical table to
 // four attributes so that SmallDB stays interactive.
 func (d *Data) Project(columns []string) (*Data, error) {
+	if err := d.check(); err != nil {
+		return nil, err
+	}
 	if err := checkColumns(columns); err != nil {
 		return nil, err
 	}

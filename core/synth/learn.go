@@ -6,9 +6,10 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// HalfspaceFit is the article's use case for a released database: learn the
-// halfspace Σ πᵢxᵢ ≥ x_k that the most rows satisfy from the synthetic data,
-// then see how well it does on the real data.
+// HalfspaceFit is the article's use case for a released database (lesson 8,
+// last stage with halfspace queries): learn the halfspace Σ πᵢxᵢ ≥ x_k that
+// the most rows satisfy from the synthetic data, then see how well it does
+// on the real data.
 type HalfspaceFit struct {
 	Learned Halfspace
 	Name    string
@@ -22,15 +23,15 @@ type HalfspaceFit struct {
 	BestAgreement float64
 }
 
-// LearnHalfspace picks π ∈ {−1, 0, 1}^{k−1} maximising the weight of
+// LearnHalfspace (lesson 8) picks π ∈ {−1, 0, 1}^{k−1} maximising the weight of
 // synthetic (a distribution over {0,1}^k, e.g. SyntheticData.Fractions() or
 // MWEM's output) that satisfies Σ πᵢxᵢ ≥ x_k, and scores it on real. Ties go
 // to the first π in HalfspaceGrid order. If the synthetic data answers every
 // halfspace query within α, the learned halfspace's real agreement is at
 // least BestAgreement − 2α.
 func LearnHalfspace(synthetic []float64, real *Data) (HalfspaceFit, error) {
-	if real == nil {
-		return HalfspaceFit{}, validate.Errorf("data", "is missing")
+	if err := real.check(); err != nil {
+		return HalfspaceFit{}, err
 	}
 	k := real.K()
 	if len(synthetic) != real.UniverseSize() {

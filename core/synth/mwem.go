@@ -12,10 +12,11 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// MaxRounds bounds T for MWEM.
+// MaxRounds bounds T for MWEM (lesson 8's widget uses up to 30).
 const MaxRounds = 10000
 
-// MaxReplays bounds MWEMConfig.Replays.
+// MaxReplays bounds MWEMConfig.Replays, the extra multiplicative-weights
+// passes per round (lesson 8).
 const MaxReplays = 1000
 
 // MWEMConfig configures MWEM (Hardt, Ligett & McSherry 2012), lesson 8's
@@ -58,7 +59,8 @@ type MWEMRound struct {
 	MaxError float64
 }
 
-// MWEMResult is a finished run.
+// MWEMResult is a finished run of MWEM (lesson 8): the output Ā = (1/T)·Σ_t A_t,
+// its answers, max_q abs(q(Ā) − q(x)), and the ledger of 2T charges of ε/(2T).
 type MWEMResult struct {
 	Rounds []MWEMRound
 	// Distribution is the output: the average of A_1, …, A_T over the
@@ -77,23 +79,31 @@ type measurement struct {
 	value float64
 }
 
-// MWEMStepper runs MWEM one round per Step.
+// MWEMStepper runs MWEM one round per Step, as lesson 8's MWEM widget shows
+// it: select with exp(ε/(2T)·abs(q(A) − q(x))/(2/n)), measure with
+// Laplace(2T/(ε·n)), update A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2).
 type MWEMStepper struct {
-	cfg       MWEMConfig
-	r         *mrand.Rand
-	acct      *account.Accountant
-	selectEps float64 // ε/(2T) unless a test breaks it
-	noiseEps  float64
-	truth     []float64
-	logA      []float64 // ln A up to a constant: the update is additive here
-	a         []float64 // current distribution A
-	sum       []float64 // Σ of A_1..A_t
-	rounds    []MWEMRound
-	charges   []account.Charge // this run's charges, in order
-	measured  []measurement    // every (query, noisy answer) released so far
+	cfg  MWEMConfig
+	r    *mrand.Rand
+	acct *account.Accountant
+	// chargeEps = ε/(2T) is what each step costs on the ledger; selectEps
+	// and noiseEps are the ε the selection and the noise are calibrated
+	// to, also ε/(2T) unless a test breaks the calibration (and then the
+	// ledger still says ε/(2T), as a buggy mechanism's would).
+	chargeEps, selectEps, noiseEps float64
+	truth                          []float64
+	logA                           []float64 // ln A up to a constant: the update is additive here
+	a                              []float64 // current distribution A
+	sum                            []float64 // Σ of A_1..A_t
+	rounds                         []MWEMRound
+	charges                        []account.Charge // this run's charges, in order
+	measured                       []measurement    // every (query, noisy answer) released so far
 }
 
-// NewMWEMStepper validates cfg; r supplies all randomness.
+// NewMWEMStepper validates cfg and prepares MWEM (Hardt, Ligett and McSherry
+// 2012; lesson 8, A small database that answers everything): A_0 uniform over
+// {0,1}^k, then T rounds at ε/(2T) + ε/(2T) each, checked against the
+// accountant before anything is released. r supplies all randomness.
 func NewMWEMStepper(cfg MWEMConfig, r *mrand.Rand) (*MWEMStepper, error) {
 	return newMWEMStepper(cfg, r, 1, 1)
 }
@@ -128,9 +138,18 @@ func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float
 		if acct, err = account.New(cfg.Epsilon, 0); err != nil {
 			return nil, err
 		}
-	} else if left, _ := acct.Remaining(); left < cfg.Epsilon*(1-1e-12) {
-		// Refuse up front rather than stop half way with rounds released.
-		return nil, validate.Errorf("accountant", "has ε = %g left but MWEM needs ε = %g", left, cfg.Epsilon)
+	}
+	// Refuse up front rather than stop half way with rounds released: the
+	// accountant checks the run's 2T charges by the very rule its Spend
+	// applies, so a run that starts can pay for every round.
+	charge := cfg.Epsilon / (2 * float64(cfg.Rounds))
+	plan := make([]account.Charge, 2*cfg.Rounds)
+	for i := range plan {
+		plan[i] = account.Charge{Label: "MWEM", Epsilon: charge}
+	}
+	if err := acct.CanSpendAll(plan); err != nil {
+		left, _ := acct.Remaining()
+		return nil, validate.Errorf("accountant", "has ε = %g left but MWEM needs ε = %g (%v)", left, cfg.Epsilon, err)
 	}
 	truth, err := cfg.Queries.Answers(cfg.Data)
 	if err != nil {
@@ -138,7 +157,7 @@ func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float
 	}
 	size := cfg.Data.UniverseSize()
 	s := &MWEMStepper{
-		cfg: cfg, r: r, acct: acct, truth: truth,
+		cfg: cfg, r: r, acct: acct, truth: truth, chargeEps: charge,
 		selectEps: selectScale * cfg.Epsilon / (2 * float64(cfg.Rounds)),
 		noiseEps:  noiseScale * cfg.Epsilon / (2 * float64(cfg.Rounds)),
 		logA:      make([]float64, size),
@@ -152,17 +171,39 @@ func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float
 	return s, nil
 }
 
-// Done reports whether all T rounds have run.
-func (s *MWEMStepper) Done() bool { return len(s.rounds) == s.cfg.Rounds }
+// check reports whether s was made by NewMWEMStepper; a nil or zero stepper
+// has no data, queries or accountant, and is refused.
+func (s *MWEMStepper) check() error {
+	if s == nil || s.acct == nil || s.r == nil || s.cfg.Data == nil || s.cfg.Queries == nil || s.cfg.Rounds < 1 {
+		return validate.Errorf("stepper", "is not set up; make it with NewMWEMStepper")
+	}
+	return nil
+}
 
-// Distribution returns the current A (A_0 before the first round).
-func (s *MWEMStepper) Distribution() []float64 { return append([]float64(nil), s.a...) }
+// Done reports whether all T rounds have run, as lesson 8's "All rounds"
+// reaches (false for a nil or zero stepper, whose Step returns an error).
+func (s *MWEMStepper) Done() bool { return s.check() == nil && len(s.rounds) == s.cfg.Rounds }
 
-// Step runs one round: choose the worst-answered query with the exponential
-// mechanism (score abs(q(A) − q(x)), sensitivity 1/n, ε/(2T)), measure it
-// with the Laplace mechanism (sensitivity 1/n, ε/(2T)), and apply the
-// multiplicative-weights update A(p) ∝ A(p)·exp(φ(p)·(m − q(A))/2).
+// Distribution returns the current A, a distribution over {0,1}^k that
+// starts uniform, A_0(p) = 1/|X|, and is updated each round by
+// A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2) (lesson 8; nil for a nil or
+// zero stepper).
+func (s *MWEMStepper) Distribution() []float64 {
+	if s.check() != nil {
+		return nil
+	}
+	return append([]float64(nil), s.a...)
+}
+
+// Step runs one round of lesson 8's MWEM widget: choose the worst-answered
+// query with the exponential mechanism (score abs(q(A) − q(x)), sensitivity
+// 1/n, ε/(2T)), measure it with the Laplace mechanism (sensitivity 1/n,
+// ε/(2T)), and apply the multiplicative-weights update
+// A(p) ∝ A(p)·exp(φ(p)·(m − q(A))/2).
 func (s *MWEMStepper) Step() (MWEMRound, error) {
+	if err := s.check(); err != nil {
+		return MWEMRound{}, err
+	}
 	if s.Done() {
 		return MWEMRound{}, validate.Errorf("stepper", "has already run all %d rounds", s.cfg.Rounds)
 	}
@@ -177,7 +218,7 @@ func (s *MWEMStepper) Step() (MWEMRound, error) {
 	if err != nil {
 		return MWEMRound{}, err
 	}
-	if err := s.spend(fmt.Sprintf("MWEM round %d: choose a query (exponential mechanism)", t), s.selectEps); err != nil {
+	if err := s.spend(fmt.Sprintf("MWEM round %d: choose a query (exponential mechanism)", t), s.chargeEps); err != nil {
 		return MWEMRound{}, err
 	}
 	q := sel.Sample(s.r)
@@ -185,7 +226,7 @@ func (s *MWEMStepper) Step() (MWEMRound, error) {
 	if err != nil {
 		return MWEMRound{}, err
 	}
-	if err := s.spend(fmt.Sprintf("MWEM round %d: measure %q (Laplace)", t, s.cfg.Queries.queries[q].Name), s.noiseEps); err != nil {
+	if err := s.spend(fmt.Sprintf("MWEM round %d: measure %q (Laplace)", t, s.cfg.Queries.queries[q].Name), s.chargeEps); err != nil {
 		return MWEMRound{}, err
 	}
 	meas := lap.Sample(s.r)
@@ -251,8 +292,12 @@ func (s *MWEMStepper) spend(label string, eps float64) error {
 	return nil
 }
 
-// Result returns the finished run.
+// Result returns the finished run: Ā = (1/T)·Σ_t A_t, its max-error and the
+// 2T charges (lesson 8).
 func (s *MWEMStepper) Result() (*MWEMResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	if !s.Done() {
 		return nil, validate.Errorf("stepper", "has run %d of %d rounds", len(s.rounds), s.cfg.Rounds)
 	}
@@ -278,8 +323,16 @@ func (s *MWEMStepper) Result() (*MWEMResult, error) {
 	}, nil
 }
 
-// MWEM runs all rounds. ctx is checked between rounds.
+// MWEM runs all T rounds of MWEM (lesson 8): each round chooses the
+// worst-answered query with the exponential mechanism at ε/(2T) (score
+// abs(q(A) − q(x)), Δ = 1/n), measures it with Laplace noise of scale
+// 2T/(ε·n), and updates A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2); the
+// output is the average of A_1, …, A_T. The whole run is ε-differentially
+// private. ctx is checked between rounds.
 func MWEM(ctx context.Context, cfg MWEMConfig, r *mrand.Rand) (*MWEMResult, error) {
+	if ctx == nil {
+		return nil, validate.Errorf("context", "is nil; pass context.Background()")
+	}
 	s, err := NewMWEMStepper(cfg, r)
 	if err != nil {
 		return nil, err

@@ -278,3 +278,137 @@ func TestMWEMRejects(t *testing.T) {
 		}
 	}
 }
+
+// mwemLogLikelihood returns ln P_x[transcript] for the rounds a run released:
+// the chosen query and the noisy measurement of every round, under data x
+// and the calibration of s (ε/(2T) for each step, unless a test broke it).
+// Given the transcript, every distribution A_t is fixed (the update and the
+// replays use only released numbers), so the likelihood is a product over
+// rounds of the exponential mechanism's probability of the chosen query,
+// with scores abs(q(A_{t−1}) − q(x)) and Δ = 1/n, and the Laplace density
+// of the measurement around q(x) with scale 1/(n·ε_noise).
+func mwemLogLikelihood(t *testing.T, s *MWEMStepper, rounds []MWEMRound, x *Data, qs *QuerySet) float64 {
+	t.Helper()
+	truth, err := qs.Answers(x)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := float64(x.N())
+	b := 1 / (n * s.noiseEps)
+	prev := make([]float64, x.UniverseSize())
+	for i := range prev {
+		prev[i] = 1 / float64(len(prev))
+	}
+	ll := 0.0
+	for _, round := range rounds {
+		est, err := qs.AnswersOn(prev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		scores := make([]float64, len(est))
+		for q := range est {
+			scores[q] = math.Abs(est[q] - truth[q])
+		}
+		sel, err := mech.NewExponential(mech.Config{Scores: scores, Epsilon: s.selectEps, Sensitivity: 1 / n})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ll += sel.LogProbabilities()[round.Query]
+		ll += -math.Log(2*b) - math.Abs(round.Measurement-truth[round.Query])/b
+		prev = round.Distribution
+	}
+	return ll
+}
+
+// neighbours lists every data set that moves one of d's rows to another
+// point of the universe (n stays public, as SmallDB and MWEM assume).
+func neighbours(t *testing.T, d *Data) []*Data {
+	t.Helper()
+	var out []*Data
+	counts := d.Counts()
+	for from, c := range counts {
+		if c == 0 {
+			continue
+		}
+		for to := range counts {
+			if to == from {
+				continue
+			}
+			moved := append([]int(nil), counts...)
+			moved[from]--
+			moved[to]++
+			nd, err := NewData(d.Columns(), moved)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out = append(out, nd)
+		}
+	}
+	return out
+}
+
+// TestMWEMPrivacyOnNeighbours is the empirical privacy check for MWEM: for
+// realised transcripts at fixed seeds, the exact log-likelihood ratio
+// between the data and every neighbouring data set stays within ε. The
+// bound is a theorem (each round costs at most ε/(2T) + ε/(2T)), so a correct
+// MWEM never fails it; the 1e-9 only absorbs rounding. Two broken
+// calibrations, Laplace noise of scale T/(ε·n) instead of 2T/(ε·n) and
+// selection at ε/T instead of ε/(2T), must exceed it on the same data.
+func TestMWEMPrivacyOnNeighbours(t *testing.T) {
+	d := medical(t, "sex", "smoker", "lung_cancer", "over_50")
+	near := neighbours(t, d)
+	worst := func(selectScale, noiseScale float64, width, rounds, replays int, eps float64, seed uint64) float64 {
+		qs, err := Marginals(d.Columns(), width)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := newMWEMStepper(MWEMConfig{Data: d, Queries: qs, Rounds: rounds, Epsilon: eps, Replays: replays}, rng.Seeded(seed), selectScale, noiseScale)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for !s.Done() {
+			if _, err := s.Step(); err != nil {
+				t.Fatal(err)
+			}
+		}
+		base := mwemLogLikelihood(t, s, s.rounds, d, qs)
+		w := 0.0
+		for _, x := range near {
+			w = math.Max(w, math.Abs(base-mwemLogLikelihood(t, s, s.rounds, x, qs)))
+		}
+		return w
+	}
+	type setting struct {
+		width, rounds, replays int
+		eps                    float64
+	}
+	settings := []setting{{1, 1, 0, 1}, {1, 3, 0, 0.5}, {2, 5, 0, 1}, {2, 4, 5, 2}, {1, 2, 0, 5}}
+	for _, c := range settings {
+		most := 0.0
+		for seed := uint64(1); seed <= 6; seed++ {
+			w := worst(1, 1, c.width, c.rounds, c.replays, c.eps, seed)
+			if w > c.eps+1e-9 {
+				t.Errorf("%+v seed %d: log-likelihood ratio %v on a neighbour exceeds ε = %v", c, seed, w, c.eps)
+			}
+			most = math.Max(most, w)
+		}
+		t.Logf("%+v: largest ratio over seeds and %d neighbours %.4f (ε = %v)", c, len(near), most, c.eps)
+	}
+	for _, broken := range []struct {
+		name                    string
+		selectScale, noiseScale float64
+	}{{"noise scale T/(ε·n)", 1, 2}, {"selection at ε/T", 2, 1}} {
+		most, eps := 0.0, 0.0
+		for _, c := range settings {
+			for seed := uint64(1); seed <= 6; seed++ {
+				if w := worst(broken.selectScale, broken.noiseScale, c.width, c.rounds, c.replays, c.eps, seed); w/c.eps > most {
+					most, eps = w/c.eps, c.eps
+				}
+			}
+		}
+		t.Logf("%s: largest ratio %.4f·ε (at ε = %v)", broken.name, most, eps)
+		if most <= 1+1e-9 {
+			t.Errorf("%s: the largest log-likelihood ratio is %v·ε, within the bound", broken.name, most)
+		}
+	}
+}

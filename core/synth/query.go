@@ -9,24 +9,27 @@ import (
 )
 
 // Query is a counting query given by its predicate φ on the universe: on a
-// data set x with n rows its answer is the fraction f(x) = (1/n)·Σ_rows φ(row).
-// Member[p] is φ at point p.
+// data set x with n rows its answer is the fraction f(x) = (1/n)·Σ_rows φ(row)
+// (lesson 8). Member[p] is φ at point p.
 type Query struct {
 	Name   string
 	Member []bool
 }
 
-// QuerySet is a finite class Q of counting queries over {0,1}^k.
+// QuerySet is a finite class Q of counting queries over {0,1}^k, each
+// f(x) = (1/n)·Σ_rows φ(row), so one changed row moves any answer by at most
+// 1/n (lesson 8).
 type QuerySet struct {
 	columns []string
 	queries []Query
 }
 
-// MaxQueries bounds |Q|; more would make every candidate's score slow.
+// MaxQueries bounds |Q|; more would make every candidate's score slow
+// (SmallDB scores max_q over all of Q per candidate; lesson 8).
 const MaxQueries = 1 << 15
 
 // NewQuerySet checks that every query has one membership value per point of
-// {0,1}^k, k = len(columns).
+// {0,1}^k, k = len(columns), i.e. 2^k values (lesson 8).
 func NewQuerySet(columns []string, queries []Query) (*QuerySet, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -93,13 +96,21 @@ func Marginals(columns []string, width int) (*QuerySet, error) {
 }
 
 // Halfspace is the predicate π₁x₁ + … + π_{k−1}x_{k−1} ≥ x_k of the article's
-// release example: the last column is the label, the others the features.
+// release example (lesson 8's halfspace queries): the last column is the
+// label, the others the features.
 type Halfspace struct {
 	Pi []int // one weight per feature column
 }
 
-// Holds reports whether point x (of {0,1}^k) satisfies the inequality.
+// Holds reports whether point x (of {0,1}^k) satisfies the inequality
+// π₁x₁ + … + π_{k−1}x_{k−1} ≥ x_k (lesson 8's halfspace queries). It is false
+// when k does not match the weights (k ≠ len(Pi) + 1, or k outside 2…20),
+// since such a point cannot be read against them; a predicate has no error
+// to return.
 func (h Halfspace) Holds(x, k int) bool {
+	if k < 2 || k > MaxAttributes || len(h.Pi) != k-1 {
+		return false
+	}
 	s := 0
 	for i, p := range h.Pi {
 		s += p * bit(x, i, k)
@@ -133,8 +144,9 @@ func (h Halfspace) name(columns []string) string {
 	return b.String() + " ≥ " + columns[len(columns)-1]
 }
 
-// HalfspaceGrid lists every weight vector π ∈ {−1, 0, 1}^{k−1}, the finite
-// family of halfspaces the playground uses for the article's example.
+// HalfspaceGrid lists every weight vector π ∈ {−1, 0, 1}^{k−1}, 3^(k−1) of
+// them, the finite family of halfspaces the playground uses for the
+// article's example (lesson 8).
 func HalfspaceGrid(k int) ([]Halfspace, error) {
 	if k < 2 || k > 13 {
 		return nil, validate.Errorf("k", "halfspaces need between 2 and 13 columns (one label, the rest features), got %d", k)
@@ -160,7 +172,7 @@ func HalfspaceGrid(k int) ([]Halfspace, error) {
 }
 
 // Halfspaces returns the counting queries "fraction of rows with
-// Σ πᵢxᵢ ≥ x_k" for π ∈ {−1, 0, 1}^{k−1}, the article's halfspace class with
+// Σ πᵢxᵢ ≥ x_k" for π ∈ {−1, 0, 1}^{k−1} (lesson 8), the article's halfspace class with
 // the last column as the label. Queries with the same predicate as an earlier
 // one are dropped, since a repeated query changes no answer but would inflate
 // |Q| in the accuracy bounds.
@@ -195,7 +207,8 @@ func Halfspaces(columns []string) (*QuerySet, error) {
 
 // ParseQueries reads an explicit list of conjunctions separated by ';', each a
 // list of column=bit literals joined by '&', e.g. "smoker=1&lung_cancer=1;
-// sex=0". An empty conjunction is not allowed.
+// sex=0": φ(row) = Π over the literals of 1[row_col = bit] (lesson 8; `dpplay
+// smalldb -queries list:…`). An empty conjunction is not allowed.
 func ParseQueries(columns []string, spec string) (*QuerySet, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -241,14 +254,43 @@ func indexOf(xs []string, s string) int {
 	return -1
 }
 
-// Len returns |Q|.
-func (qs *QuerySet) Len() int { return len(qs.queries) }
+// check reports whether qs is a query set made by NewQuerySet, Marginals,
+// Halfspaces or ParseQueries: a nil *QuerySet or a zero QuerySet{} has no
+// queries, and the methods that return an error refuse it.
+func (qs *QuerySet) check() error {
+	if qs == nil {
+		return validate.Errorf("queries", "are missing (nil)")
+	}
+	if len(qs.queries) == 0 || len(qs.columns) == 0 {
+		return validate.Errorf("queries", "are empty; build them with NewQuerySet, Marginals, Halfspaces or ParseQueries")
+	}
+	return nil
+}
 
-// Columns returns the column names the queries are written over.
-func (qs *QuerySet) Columns() []string { return append([]string(nil), qs.columns...) }
+// Len returns |Q|, the number of queries in lesson 8's bounds (0 for a nil
+// or zero QuerySet).
+func (qs *QuerySet) Len() int {
+	if qs == nil {
+		return 0
+	}
+	return len(qs.queries)
+}
 
-// Names returns the queries' names in order.
+// Columns returns the k column names the queries are written over (lesson 8;
+// nil for a nil QuerySet).
+func (qs *QuerySet) Columns() []string {
+	if qs == nil {
+		return nil
+	}
+	return append([]string(nil), qs.columns...)
+}
+
+// Names returns the queries' names in order, e.g. "smoker=1 ∧ lung_cancer=1"
+// (lesson 8; nil for a nil QuerySet).
 func (qs *QuerySet) Names() []string {
+	if qs == nil {
+		return nil
+	}
 	out := make([]string, len(qs.queries))
 	for i, q := range qs.queries {
 		out[i] = q.Name
@@ -256,8 +298,11 @@ func (qs *QuerySet) Names() []string {
 	return out
 }
 
-// Query returns query i.
+// Query returns query i of Q, with its predicate φ as Member (lesson 8).
 func (qs *QuerySet) Query(i int) (Query, error) {
+	if err := qs.check(); err != nil {
+		return Query{}, err
+	}
 	if i < 0 || i >= len(qs.queries) {
 		return Query{}, validate.Errorf("query", "must be in [0, %d), got %d", len(qs.queries), i)
 	}
@@ -265,8 +310,15 @@ func (qs *QuerySet) Query(i int) (Query, error) {
 	return Query{Name: q.Name, Member: append([]bool(nil), q.Member...)}, nil
 }
 
-// compatible checks that qs is written over the same columns as d.
+// compatible checks that qs and d are both usable and that qs is written
+// over the same columns as d.
 func (qs *QuerySet) compatible(d *Data) error {
+	if err := qs.check(); err != nil {
+		return err
+	}
+	if err := d.check(); err != nil {
+		return err
+	}
 	if len(qs.columns) != len(d.columns) {
 		return validate.Errorf("queries", "are over %d columns but the data has %d", len(qs.columns), len(d.columns))
 	}
@@ -278,8 +330,9 @@ func (qs *QuerySet) compatible(d *Data) error {
 	return nil
 }
 
-// Answers returns f(x) for every query: the fraction of the data's rows that
-// satisfy it.
+// Answers returns f(x) = (1/n)·Σ_rows φ(row) for every query: the fraction
+// of the data's rows that satisfy it (lesson 8). A nil or empty data set or
+// query set is an error.
 func (qs *QuerySet) Answers(d *Data) ([]float64, error) {
 	if err := qs.compatible(d); err != nil {
 		return nil, err
@@ -288,8 +341,12 @@ func (qs *QuerySet) Answers(d *Data) ([]float64, error) {
 }
 
 // AnswersOn returns Σ_p w[p]·φ(p) for every query, for a weight vector w over
-// the universe (a probability distribution gives fractions).
+// the universe (a probability distribution gives fractions): MWEM's q(A) in
+// lesson 8.
 func (qs *QuerySet) AnswersOn(w []float64) ([]float64, error) {
+	if err := qs.check(); err != nil {
+		return nil, err
+	}
 	if len(w) != 1<<len(qs.columns) {
 		return nil, validate.Errorf("weights", "has %d entries for %d points", len(w), 1<<len(qs.columns))
 	}
@@ -334,7 +391,8 @@ func (qs *QuerySet) counts(d *Data) []int {
 }
 
 // MaxError returns max_q abs(f(x) − f(y)) between two data sets over the same
-// columns: the negated SmallDB utility.
+// columns: the negated SmallDB utility −u(x, y) (lesson 8). A nil or empty
+// data set is an error.
 func (qs *QuerySet) MaxError(x, y *Data) (float64, error) {
 	ax, err := qs.Answers(x)
 	if err != nil {

@@ -17,6 +17,9 @@ import (
 // exactly the one a fresh run at the new ε with the same seed makes: lesson 8
 // moves its ε slider this way and stays reproducible from its URL.
 func (s *SmallDBStepper) Reweight(epsilon float64) error {
+	if err := s.check(); err != nil {
+		return err
+	}
 	if s.stage < StageLevels {
 		return validate.Errorf("stepper", "has not finished scoring (stage %v)", s.stage)
 	}
@@ -33,8 +36,14 @@ func (s *SmallDBStepper) Reweight(epsilon float64) error {
 	return nil
 }
 
-// Epsilon returns the ε the stepper currently draws with.
-func (s *SmallDBStepper) Epsilon() float64 { return s.cfg.Epsilon }
+// Epsilon returns the ε the stepper currently draws with, in
+// exp(ε·u/(2Δu)) (lesson 8's ε slider; 0 for a nil or zero stepper).
+func (s *SmallDBStepper) Epsilon() float64 {
+	if s.check() != nil {
+		return 0
+	}
+	return s.cfg.Epsilon
+}
 
 //go:embed testdata/medical.csv
 var medicalCSV string

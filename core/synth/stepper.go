@@ -10,11 +10,13 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Stage is a step of SmallDB as lesson 8 shows it.
+// Stage is a step of SmallDB as lesson 8 shows it, in the order
+// data → queries → count → scoring → levels → draw → compare.
 type Stage int
 
-// The stages in order. A stepper's Stage is the last one whose results are
-// available; Step moves to the next.
+// The stages in order, as lesson 8's stepper numbers them 1 to 7. A
+// stepper's Stage is the last one whose results are available; Step moves to
+// the next.
 const (
 	StageData    Stage = iota // the histogram of the true data
 	StageQueries              // the query set and the true answers f(x)
@@ -27,6 +29,8 @@ const (
 
 var stageNames = [...]string{"data", "queries", "count", "scoring", "levels", "draw", "compare"}
 
+// String returns the stage's name as lesson 8's URL carries it ("data", …,
+// "compare").
 func (s Stage) String() string {
 	if s >= 0 && int(s) < len(stageNames) {
 		return stageNames[s]
@@ -35,13 +39,15 @@ func (s Stage) String() string {
 }
 
 // DefaultChunk is how many candidates Run scores between checks of its
-// context and calls of its progress function.
+// context and calls of its progress function (lesson 8's page asks for
+// slices of about 40 ms instead).
 const DefaultChunk = 1 << 15
 
-// SmallDBStepper runs SmallDB one stage at a time, and the scoring stage a
-// chunk of candidates at a time, so that a page can show each stage and a
-// Web Worker can yield between chunks. With the same seed it produces exactly
-// the draw SmallDB does, whatever the chunk sizes.
+// SmallDBStepper runs SmallDB, Pr[y] ∝ exp(−ε·n·max_q abs(f(x) − f(y))/2),
+// one stage at a time, and the scoring stage a chunk of candidates at a time,
+// so that lesson 8's page can show each stage and a Web Worker can yield
+// between chunks. With the same seed it produces exactly the draw SmallDB
+// does, whatever the chunk sizes.
 type SmallDBStepper struct {
 	cfg    SmallDBConfig
 	e      *enumerator
@@ -54,7 +60,9 @@ type SmallDBStepper struct {
 	result      *SmallDBResult
 }
 
-// NewSmallDBStepper validates cfg and prepares the enumeration. r supplies all
+// NewSmallDBStepper validates cfg and prepares the enumeration of all
+// C(|X|+m−1, m) candidates for the exponential mechanism with
+// u(x, y) = −max_q abs(f(x) − f(y)) and Δu = 1/n (lesson 8). r supplies all
 // randomness (the reservoir draws during scoring and the final level draw).
 func NewSmallDBStepper(cfg SmallDBConfig, r *mrand.Rand) (*SmallDBStepper, error) {
 	return newSmallDBStepper(cfg, r, 0.5)
@@ -72,23 +80,55 @@ func newSmallDBStepper(cfg SmallDBConfig, r *mrand.Rand, lambda float64) (*Small
 	return &SmallDBStepper{cfg: cfg, e: e, lambda: lambda, stage: StageData, trueAnswers: ans}, nil
 }
 
-// Stage returns the last stage whose results are available.
-func (s *SmallDBStepper) Stage() Stage { return s.stage }
+// check reports whether s was made by NewSmallDBStepper: a nil or zero
+// stepper has nothing to enumerate, and the methods that return an error
+// refuse it; the others report zero values.
+func (s *SmallDBStepper) check() error {
+	if s == nil || s.e == nil || s.cfg.Data == nil || s.cfg.Queries == nil {
+		return validate.Errorf("stepper", "is not set up; make it with NewSmallDBStepper")
+	}
+	return nil
+}
 
-// Done reports whether the run has finished (stage StageCompare).
-func (s *SmallDBStepper) Done() bool { return s.stage == StageCompare }
+// Stage returns the last stage whose results are available, lesson 8's
+// current stage (StageData for a nil or zero stepper).
+func (s *SmallDBStepper) Stage() Stage {
+	if s == nil {
+		return StageData
+	}
+	return s.stage
+}
 
-// Candidates returns the total number of candidates.
-func (s *SmallDBStepper) Candidates() uint64 { return s.e.total }
+// Done reports whether the run has finished (stage StageCompare, lesson 8's
+// last).
+func (s *SmallDBStepper) Done() bool { return s.check() == nil && s.stage == StageCompare }
 
-// Scored returns how many candidates have been scored so far.
-func (s *SmallDBStepper) Scored() uint64 { return s.e.scored }
+// Candidates returns the total number of candidates, C(|X|+m−1, m) (lesson 8,
+// stage 3; 0 for a nil or zero stepper).
+func (s *SmallDBStepper) Candidates() uint64 {
+	if s.check() != nil {
+		return 0
+	}
+	return s.e.total
+}
 
-// Step moves to the next stage. In the scoring stage it scores at least
+// Scored returns how many candidates have been scored so far, the numerator
+// of lesson 8's progress bar (0 for a nil or zero stepper).
+func (s *SmallDBStepper) Scored() uint64 {
+	if s.check() != nil {
+		return 0
+	}
+	return s.e.scored
+}
+
+// Step moves to lesson 8's next stage. In the scoring stage it scores at least
 // budget more candidates (whole runs of the last element, so a little more)
 // and stays there until every candidate is scored. Stepping a finished run
 // does nothing.
 func (s *SmallDBStepper) Step(budget uint64) error {
+	if err := s.check(); err != nil {
+		return err
+	}
 	if budget == 0 {
 		return validate.Errorf("budget", "must be at least 1")
 	}
@@ -141,14 +181,16 @@ func (s *SmallDBStepper) draw() {
 	}
 }
 
-// SmallDBSampler draws from SmallDB repeatedly on one configuration. Every
+// SmallDBSampler draws from SmallDB, Pr[y] ∝ exp(ε·u(x, y)/(2Δu)),
+// repeatedly on one configuration (lesson 8's tests chi-square it). Every
 // draw scores all candidates afresh (the reservoir that makes one pass exact
 // cannot be reused), but the tables are built only once.
 type SmallDBSampler struct {
 	s *SmallDBStepper
 }
 
-// NewSmallDBSampler validates cfg and builds the tables.
+// NewSmallDBSampler validates cfg and builds the tables for repeated exact
+// draws from SmallDB (lesson 8).
 func NewSmallDBSampler(cfg SmallDBConfig) (*SmallDBSampler, error) {
 	return newSmallDBSampler(cfg, 0.5)
 }
@@ -162,10 +204,17 @@ func newSmallDBSampler(cfg SmallDBConfig, lambda float64) (*SmallDBSampler, erro
 	return &SmallDBSampler{s: s}, nil
 }
 
-// Sample draws one synthetic database with randomness from r.
+// Sample draws one synthetic database y with probability
+// ∝ exp(−ε·n·max_q abs(f(x) − f(y))/2), with randomness from r (lesson 8).
 func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBResult, error) {
+	if sm == nil || sm.s.check() != nil {
+		return nil, validate.Errorf("sampler", "is not set up; make it with NewSmallDBSampler")
+	}
 	if r == nil {
 		return nil, validate.Errorf("rng", "is missing")
+	}
+	if ctx == nil {
+		return nil, validate.Errorf("context", "is nil; pass context.Background()")
 	}
 	s := sm.s
 	s.e.reset(r)
@@ -173,9 +222,15 @@ func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBRe
 	return s.Run(ctx, nil)
 }
 
-// Run steps to the end, scoring DefaultChunk candidates at a time, checking
-// ctx and calling progress (if not nil) between chunks.
+// Run steps to lesson 8's last stage, scoring DefaultChunk candidates at a
+// time, checking ctx and calling progress (if not nil) between chunks.
 func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total uint64)) (*SmallDBResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
+	if ctx == nil {
+		return nil, validate.Errorf("context", "is nil; pass context.Background()")
+	}
 	for !s.Done() {
 		if err := ctx.Err(); err != nil {
 			return nil, err
@@ -190,8 +245,12 @@ func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total ui
 	return s.Result()
 }
 
-// Result returns the finished run.
+// Result returns the finished run: the draw y, its max-error and the exact
+// level distribution (lesson 8).
 func (s *SmallDBStepper) Result() (*SmallDBResult, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	if s.result == nil || !s.Done() {
 		return nil, validate.Errorf("stepper", "has not finished (stage %v)", s.stage)
 	}
@@ -208,6 +267,9 @@ func (s *SmallDBStepper) Result() (*SmallDBResult, error) {
 // redraws the distribution as the student moves the ε slider without
 // scoring again.
 func (s *SmallDBStepper) LevelsAt(epsilon float64) ([]Level, error) {
+	if err := s.check(); err != nil {
+		return nil, err
+	}
 	if s.stage < StageLevels {
 		return nil, validate.Errorf("stepper", "has not finished scoring (stage %v)", s.stage)
 	}
@@ -218,8 +280,8 @@ func (s *SmallDBStepper) LevelsAt(epsilon float64) ([]Level, error) {
 	return levels, err
 }
 
-// SmallDBSnapshot is what a page shows at a stage. Fields belonging to later
-// stages are zero.
+// SmallDBSnapshot is what lesson 8's page shows at a stage. Fields belonging
+// to later stages are zero.
 type SmallDBSnapshot struct {
 	Stage       Stage
 	Columns     []string
@@ -238,8 +300,12 @@ type SmallDBSnapshot struct {
 	SyntheticAnswers []float64
 }
 
-// Snapshot returns the information available at the current stage.
+// Snapshot returns the information available at lesson 8's current stage
+// (the zero snapshot for a nil or zero stepper).
 func (s *SmallDBStepper) Snapshot() SmallDBSnapshot {
+	if s.check() != nil {
+		return SmallDBSnapshot{}
+	}
 	snap := SmallDBSnapshot{Stage: s.stage, Columns: s.cfg.Data.Columns(), Counts: s.cfg.Data.Counts(), N: s.cfg.Data.N()}
 	if s.stage >= StageQueries {
 		snap.Queries = s.cfg.Queries.Names()
@@ -275,9 +341,10 @@ func (s *SmallDBStepper) Snapshot() SmallDBSnapshot {
 	return snap
 }
 
-// TailProbability returns the exact probability that the max-error exceeds
-// t under a level distribution: the measured counterpart of the β in
-// Proposition 4.4 and Theorem 4.5.
+// TailProbability returns the exact probability Σ_{levels with error > t} P
+// that the max-error exceeds t under a level distribution (lesson 8): the
+// measured counterpart of the β in Proposition 4.4, to be evaluated at the
+// same m as the levels (Theorem 4.5's β is about its own m, Thm45Size).
 func TailProbability(levels []Level, t float64) (float64, error) {
 	if err := validate.Finite("t", t); err != nil {
 		return 0, err
@@ -299,6 +366,9 @@ func TailProbability(levels []Level, t float64) (float64, error) {
 // of y's error level divided by the number of candidates sharing it. Lesson 8
 // uses it to show that a neighbouring data set changes it by at most ε.
 func (s *SmallDBStepper) CandidateLogProbability(y []int) (float64, error) {
+	if err := s.check(); err != nil {
+		return 0, err
+	}
 	if s.stage < StageLevels {
 		return 0, validate.Errorf("stepper", "has not finished scoring (stage %v)", s.stage)
 	}

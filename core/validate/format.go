@@ -93,6 +93,16 @@ func formatArg(verb byte, prec int, arg any) string {
 			}
 			return "[" + strings.Join(parts, " ") + "]"
 		}
+	case interface{ String() string }:
+		// After error, as in fmt: named types such as synth.Stage print by
+		// their String method, not as %!v(unsupported).
+		if verb == 'v' || verb == 's' {
+			return x.String()
+		}
+	case []string:
+		if verb == 'v' || verb == 's' {
+			return "[" + strings.Join(x, " ") + "]"
+		}
 	case []int:
 		if verb == 'v' || verb == 'd' {
 			parts := make([]string, len(x))

@@ -7,6 +7,11 @@ import (
 	"testing"
 )
 
+// stage stands for a named type with a String method, such as synth.Stage.
+type stage int
+
+func (s stage) String() string { return [...]string{"start", "scored", "done"}[s] }
+
 // sprintf must agree with fmt.Sprintf on every verb and argument type the
 // messages use; fmt is the reference here, in a test, where its size costs
 // nothing.
@@ -40,6 +45,11 @@ func TestSprintfAgreesWithFmt(t *testing.T) {
 		{"%s", []any{errors.New("wrapped")}},
 		{"%v", []any{[]float64{1, 0.5, 1e-9}}},
 		{"%v", []any{[]int{3, 1, 2}}},
+		{"choose one of %v", []any{[]string{"exponential", "permute-and-flip"}}},
+		{"%s", []any{[]string{"a", "b c"}}},
+		{"%v", []any{[]string{}}},
+		{"stage %v", []any{stage(2)}},
+		{"stage %s", []any{stage(1)}},
 		{"100%% sure, %v", []any{1}},
 		{"ε = %v, Δ = %v", []any{1.0, 0.25}},
 	}

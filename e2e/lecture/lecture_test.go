@@ -357,7 +357,8 @@ func TestWrangler(t *testing.T) {
 
 	port := freePort(t)
 	dev := exec.Command(wrangler, "dev", "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
-		"--inspector-port", strconv.Itoa(freePort(t)), "--persist-to", state, "--show-interactive-dev-session=false")
+		"--inspector-port", strconv.Itoa(freePort(t)), "--persist-to", state, "--show-interactive-dev-session=false",
+		"--var", "GUESS_LIMIT:"+strconv.Itoa(wranglerGuessLimit))
 	dev.Dir, dev.Env = wdir, env
 	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop the whole group
 	logf, err := os.Create(filepath.Join(state, "wrangler.log"))
@@ -387,7 +388,8 @@ func TestWrangler(t *testing.T) {
 	base := fmt.Sprintf("http://127.0.0.1:%d", port)
 	deadline := time.Now().Add(90 * time.Second)
 	for {
-		resp, err := http.Get(base + "/api/sessions/ZZZZZZZZ")
+		// A malformed code: answered 404 without counting as a guess.
+		resp, err := http.Get(base + "/api/sessions/ZZZZ")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 404 {
@@ -408,10 +410,71 @@ func TestWrangler(t *testing.T) {
 		t.Errorf("CORS preflight: %v %+v", err, resp)
 	}
 	lecturetest.Run(t, base)
+	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, base) })
 	if b, err := os.ReadFile(logf.Name()); err != nil {
 		t.Error(err)
 	} else if leaks := lecturetest.Leaks(string(b)); leaks != nil {
 		t.Errorf("wrangler dev's log contains submitted values %q", leaks)
+	}
+}
+
+// wranglerGuessLimit is the worker's wrong-code limit under test, low
+// enough to reach in one burst; the suite itself makes only a few wrong
+// guesses.
+const wranglerGuessLimit = 40
+
+// testConcurrentGuesses races wrong codes from one address against D1: each
+// must be decided by the count its own increment returned, so exactly the
+// limit get 404 and the rest 429, while a student who joined from the same
+// address keeps polling. The worker takes the address from CF-Connecting-IP,
+// which wrangler dev passes through.
+func testConcurrentGuesses(t *testing.T, base string) {
+	const guesses, polls, ip = 150, 30, "198.51.100.7"
+	c := lecturetest.NewClient(base)
+	s := c.NewSession(t, 0)
+	get := func(code string) int {
+		req, _ := http.NewRequest("GET", base+"/api/sessions/"+code, nil)
+		req.Header.Set("CF-Connecting-IP", ip)
+		resp, err := c.HTTP.Do(req)
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := get(s.Code); st != 200 {
+		t.Fatalf("join: status %d", st)
+	}
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	wrong, poll := map[int]int{}, map[int]int{}
+	start := make(chan struct{})
+	for i := range guesses + polls {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			if i < guesses {
+				st := get(fmt.Sprintf("ZZZZZ%03d", i))
+				mu.Lock()
+				wrong[st]++
+				mu.Unlock()
+			} else {
+				st := get(s.Code)
+				mu.Lock()
+				poll[st]++
+				mu.Unlock()
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if wrong[404] != wranglerGuessLimit || wrong[429] != guesses-wranglerGuessLimit {
+		t.Errorf("%d concurrent wrong guesses, limit %d: statuses %v", guesses, wranglerGuessLimit, wrong)
+	}
+	if poll[200] != polls {
+		t.Errorf("joined student's polls during the flood: statuses %v, want all 200", poll)
 	}
 }
 

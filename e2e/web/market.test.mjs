@@ -59,13 +59,20 @@ test('lesson 9: dragging a report changes the utility, and no lie beats the priv
   assert.match(before, /Buyer 4 values the good at \$4\.01/);
   assert.match(before, /Reporting \$4\.01: .*\(no change\)/);
   const table = await utilityTable(page);
-  assert.equal(table.length, 500, 'one row per report on the $0.01 grid up to $5.00');
-  const truthful = table[400][2];
-  assert.ok(Math.abs(table[400][1] - truthful) <= 1e-3 * Math.max(1, truthful), 'reporting the value is the truthful utility');
-  // The best lie in the table, and the bound the readout states.
+  assert.equal(table.length, 501, 'one row for $0 and one per report on the $0.01 grid up to $5.00');
+  assert.equal(table[0][0], 0, 'the first report is $0, below every price');
+  const truthful = table[401][2];
+  assert.ok(Math.abs(table[401][1] - truthful) <= 1e-3 * Math.max(1, truthful), 'reporting the value is the truthful utility');
+  // The best lie in the table, and the bound the readout states, each named
+  // by its source: the displayed cap, then the slides' ε·B and its proof's
+  // (1 − e^−ε)·B, which are looser.
   const gain = Math.max(...table.map((r) => r[1] - r[2]));
-  const bound = Number(before.match(/·B = ([\d.]+), with B/)[1]);
+  const bound = Number(before.match(/caps every lie's gain at ([\d.]+)/)[1]);
+  const slides = Number(before.match(/slides' theorem gives ε·B = ([\d.]+)/)[1]);
+  const proof = Number(before.match(/\)·B = ([\d.]+)\./)[1]);
   assert.ok(gain <= bound + 1e-3, `best gain ${gain} within the bound ${bound}`);
+  assert.ok(bound <= proof + 1e-3 && proof <= slides + 1e-3, `bounds ordered: ${bound} ≤ ${proof} ≤ ${slides}`);
+  assert.equal(slides, 4, 'ε·B with ε = 1 and B = $4.00');
 
   // Drag the report to the bottom of the grid with the keyboard, then two steps up.
   const slider = page.locator('#w-lie input[type=range]').nth(1);

@@ -63,6 +63,15 @@ test('SmallDB: stages one by one, then a full run with progress to 100% and exac
   const sum = Number(await page.locator('#w-sdb').getAttribute('data-prob-sum'));
   assert.ok(Math.abs(sum - 1) < 1e-9, `error levels sum to ${sum}`);
   assert.match(await page.locator('#w-sdb .synth-progress-text').textContent(), /All 490,314 candidates scored/);
+  // The run is measured against Proposition 4.4 at its own m; Theorem 4.5
+  // is shown with the m it is about (11 rows at ε = 1), not as a bound on
+  // this m = 8 run.
+  const bounds = await page.locator('#w-sdb .loss-line').textContent();
+  assert.match(bounds, /Proposition 4\.4 for this run \(m = 8,/);
+  assert.match(bounds, /Exact probability that this run exceeds it: /);
+  assert.match(bounds, /SmallDB with its own m = ⌈4·ln\|Q\|\/α²⌉ = 11 rows/);
+  assert.match(bounds, /It says nothing about this run, whose m is 8\./);
+  assert.doesNotMatch(bounds, /exceeding Theorem 4\.5/);
   // The CDF in the levels chart's data table ends at 1.
   const lastCdf = await page.locator('#w-sdb .line-chart').first().locator('.data-table table tbody tr:last-child td').first().textContent();
   assert.equal(lastCdf, '1');

@@ -133,8 +133,13 @@ func testPricing(t *testing.T, c *Client) {
 	s := c.NewSession(t, 0)
 	prices := []float64{1, 2, 3, 4, 4.01, 5}
 	a := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": prices})
+	// after_release is the newest release when the answer was stored: 0
+	// before any, so the phone knows the first release holds its answer.
 	for i, v := range []float64{1, 1, 1, 77.7777771} {
-		c.must(t, 200, "PUT", fmt.Sprintf("%s/submissions/b%d", a, i), "", map[string]any{"value": v})
+		m := c.must(t, 200, "PUT", fmt.Sprintf("%s/submissions/b%d", a, i), "", map[string]any{"value": v})
+		if m["after_release"] != 0.0 {
+			t.Errorf("answer before any release: after_release %v, want 0", m["after_release"])
+		}
 	}
 	rel := c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 1})
 	p := rel["result"].(map[string]any)["price"].(float64)
@@ -145,14 +150,24 @@ func testPricing(t *testing.T, c *Client) {
 	if !found {
 		t.Errorf("price %v is not on the grid", p)
 	}
+	// An answer changed after the release was not in it.
+	m := c.must(t, 200, "PUT", a+"/submissions/b0", "", map[string]any{"value": 2})
+	if m["after_release"] != rel["seq"] {
+		t.Errorf("answer after release %v: after_release %v", rel["seq"], m["after_release"])
+	}
 }
 
 func testBudget(t *testing.T, c *Client) {
 	s := c.NewSession(t, 1)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
 	c.must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
-	c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.3})
-	c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.3})
+	// Each reply carries the ledger's total including that release.
+	for k, want := range []float64{0.3, 0.6} {
+		r := c.must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.3})
+		if math.Abs(r["epsilon_spent"].(float64)-want) > 1e-9 || math.Abs(r["epsilon_remaining"].(float64)-(1-want)) > 1e-9 {
+			t.Errorf("release %d: spent %v remaining %v, want %v and %v", k+1, r["epsilon_spent"], r["epsilon_remaining"], want, 1-want)
+		}
+	}
 	// 0.6 spent: 0.5 more would overspend and is refused without a charge.
 	r, err := c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.5})
 	if err != nil || r.Status != http.StatusConflict {
@@ -181,7 +196,7 @@ func testConcurrent(t *testing.T, c *Client) {
 	c.must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
 	const n = 12
 	var wg sync.WaitGroup
-	status := make(chan int, n)
+	replies := make(chan *Response, n)
 	for range n {
 		wg.Add(1)
 		go func() {
@@ -191,19 +206,25 @@ func testConcurrent(t *testing.T, c *Client) {
 				t.Error(err)
 				return
 			}
-			status <- r.Status
+			replies <- r
 		}()
 	}
 	wg.Wait()
-	close(status)
+	close(replies)
 	ok := 0
-	for st := range status {
-		switch st {
+	// Each accepted release reports the total as of itself, in ledger
+	// order: seq k has spent 0.3·k, whichever request read the ledger first.
+	for r := range replies {
+		switch r.Status {
 		case 201:
 			ok++
+			seq, spent := r.JSON["seq"].(float64), r.JSON["epsilon_spent"].(float64)
+			if math.Abs(spent-0.3*seq) > 1e-9 {
+				t.Errorf("concurrent release %v reports ε spent %v, want %v", seq, spent, 0.3*seq)
+			}
 		case http.StatusConflict:
 		default:
-			t.Errorf("concurrent release: status %d", st)
+			t.Errorf("concurrent release: status %d", r.Status)
 		}
 	}
 	_, releases, spent := activityState(t, c, a)

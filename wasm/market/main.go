@@ -8,7 +8,8 @@
 //	    {prices, revenue, probabilities, counts, sensitivity, expectedRevenue, optimalRevenue, optimalPrice,
 //	     threshold, probabilityBelow, expectedGap, beta, epsilons, revenueCurve, guaranteeCurve}
 //	truth({values, maxPrice, step, epsilon, buyer}) →
-//	    {value, reports, utilities, truthfulUtility, bestReport, maxGain, maxUtility, bound, tightBound,
+//	    {value, reports (0, then every grid price), utilities, truthfulUtility, bestReport, maxGain, maxUtility,
+//	     slidesBound (ε·B), proofBound ((1 − e^−ε)·B), tightBound (min((e^ε − 1)·E[u], B·tanh(ε/2))),
 //	     detTruthfulPrice, detTruthfulUtility, detBestReport, detBestPrice, detGain, detMaxShift}
 //	billboard({supply, rounds, epsilon, counter, seed}) →
 //	    {goods, buyers, rounds, prices, demand, noisyDemand, choices, allocation, allocated, overAllocation,
@@ -61,7 +62,7 @@ func init() {
 		return map[string]any{
 			"value": t.Value, "reports": jsio.ToJS(t.Reports), "utilities": jsio.ToJS(t.Utilities),
 			"truthfulUtility": t.TruthfulUtility, "bestReport": t.BestReport, "maxGain": t.MaxGain, "maxUtility": t.MaxUtility,
-			"bound": t.Bound, "tightBound": t.TightBound,
+			"slidesBound": t.SlidesBound, "proofBound": t.ProofBound, "tightBound": t.TightBound,
 			"detTruthfulPrice": d.TruthfulPrice, "detTruthfulUtility": d.TruthfulUtility, "detBestReport": d.BestReport,
 			"detBestPrice": d.BestPrice, "detGain": d.Gain, "detMaxShift": d.MaxShift,
 		}, nil

@@ -67,8 +67,12 @@ func TestTruthSlidesExample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if tr.MaxGain > tr.TightBound+1e-12 || tr.TightBound > tr.Bound+1e-12 {
-		t.Errorf("gain %g, tight bound %g, bound %g", tr.MaxGain, tr.TightBound, tr.Bound)
+	if tr.MaxGain > tr.TightBound+1e-12 || tr.TightBound > tr.ProofBound+1e-12 || tr.ProofBound > tr.SlidesBound+1e-12 {
+		t.Errorf("gain %g, tight bound %g, proof bound %g, slides bound %g", tr.MaxGain, tr.TightBound, tr.ProofBound, tr.SlidesBound)
+	}
+	// The slides' ε·B with B = $4.00 (the $4.01 buyer at a price of $0.01).
+	if math.Abs(tr.SlidesBound-4) > 1e-9 || len(tr.Reports) != 501 || tr.Reports[0] != 0 {
+		t.Errorf("slides bound %g, %d reports starting at %g", tr.SlidesBound, len(tr.Reports), tr.Reports[0])
 	}
 	// Posting the best price outright: the $4.01 buyer reports $0.75 and pays
 	// $0.75, a gain of 3.26 (docs/market.md).

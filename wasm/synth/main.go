@@ -6,10 +6,10 @@
 //
 //	start({k, queries, m, epsilon, seed, probe}) →
 //	    {handle (0 if refused), refused, columns, counts, n, queryNames, trueAnswers, universe, candidates,
-//	     probeRate, probeCandidates, predictedMs, alpha, prop44, thm45, beta}
+//	     probeRate, probeCandidates, predictedMs, alpha, prop44, thm45, thm45Size, beta}
 //	advance({handle, stage, chunk, maxMs}) → view
 //	reweight({handle, epsilon, stage?}) → view (stage 4…6; absent: stay)
-//	curve({handle}) → {epsilons, expected, quantile, thm45, prop44}
+//	curve({handle}) → {epsilons, expected, quantile, prop44, thm45, thm45Size}
 //	close({handle}) → {}
 //	mwem({k, queries, rounds, upto, replays, epsilon, seed, m}) →
 //	    {queryNames, trueAnswers, query, chosen, estimate, measurement, updated, roundError, answers,
@@ -17,8 +17,10 @@
 //	     smalldbExpected, smalldbQuantile, smalldbCandidates (−1 when m's SmallDB is too large to score here)}
 //
 // view = {stage, stageName, scored, candidates, scoringMs, rate, epsilon, levelErrors, levelCounts, levelProbs,
-// expected, quantile, prop44, thm45, tailProp44, tailThm45, level, synthetic, maxError, syntheticAnswers,
-// learned, best, learnedSynthetic, learnedReal, bestReal}. SmallDB's scoring runs only inside advance, for
+// expected, quantile, prop44, tailProp44, thm45, thm45Size, level, synthetic, maxError, syntheticAnswers,
+// learned, best, learnedSynthetic, learnedReal, bestReal}. prop44 is Proposition 4.4 at the run's m and
+// tailProp44 the exact probability of exceeding it; thm45 is Theorem 4.5's bound, about SmallDB with
+// thm45Size rows, not about this run unless m = thm45Size. SmallDB's scoring runs only inside advance, for
 // about maxMs milliseconds a call, so the page shows progress and cancels by not calling again.
 package main
 
@@ -49,8 +51,8 @@ func view(v synthbridge.View) map[string]any {
 		"stage": v.Stage, "stageName": v.StageName, "scored": float64(v.Scored), "candidates": float64(v.Candidates),
 		"scoringMs": v.ScoringMs, "rate": v.Rate, "epsilon": v.Epsilon,
 		"levelErrors": jsio.ToJS(v.LevelErrors), "levelCounts": jsio.ToJS(v.LevelCounts), "levelProbs": jsio.ToJS(v.LevelProbs),
-		"expected": v.Expected, "quantile": v.Quantile, "prop44": v.Prop44, "thm45": v.Thm45,
-		"tailProp44": v.TailProp44, "tailThm45": v.TailThm45,
+		"expected": v.Expected, "quantile": v.Quantile, "prop44": v.Prop44, "tailProp44": v.TailProp44,
+		"thm45": v.Thm45, "thm45Size": v.Thm45Size,
 		"level": v.Level, "synthetic": jsio.ToJS(v.Synthetic), "maxError": v.MaxError,
 		"syntheticAnswers": jsio.ToJS(v.SyntheticAnswers),
 		"learned":          v.Learned, "best": v.Best, "learnedSynthetic": v.LearnedSynthetic, "learnedReal": v.LearnedReal, "bestReal": v.BestReal,
@@ -70,7 +72,7 @@ func init() {
 			"handle": h, "refused": p.Refused, "columns": strings(p.Columns), "counts": jsio.ToJS(p.Counts), "n": p.N,
 			"queryNames": strings(p.Queries), "trueAnswers": jsio.ToJS(p.TrueAnswers), "universe": p.Universe,
 			"candidates": p.Candidates, "probeRate": p.ProbeRate, "probeCandidates": float64(p.ProbeCandidates),
-			"predictedMs": p.PredictedMs, "alpha": p.Alpha, "prop44": p.Prop44, "thm45": p.Thm45, "beta": synthbridge.Beta,
+			"predictedMs": p.PredictedMs, "alpha": p.Alpha, "prop44": p.Prop44, "thm45": p.Thm45, "thm45Size": p.Thm45Size, "beta": synthbridge.Beta,
 		}, nil
 	})
 	jsio.Register("advance", func(a js.Value) (map[string]any, error) {
@@ -96,8 +98,13 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
+		sizes := make([]float64, len(c.Thm45Size))
+		for i, m := range c.Thm45Size {
+			sizes[i] = float64(m)
+		}
 		return map[string]any{"epsilons": jsio.ToJS(c.Epsilons), "expected": jsio.ToJS(c.Expected),
-			"quantile": jsio.ToJS(c.Quantile), "thm45": jsio.ToJS(c.Thm45), "prop44": jsio.ToJS(c.Prop44)}, nil
+			"quantile": jsio.ToJS(c.Quantile), "prop44": jsio.ToJS(c.Prop44), "thm45": jsio.ToJS(c.Thm45),
+			"thm45Size": jsio.ToJS(sizes)}, nil
 	})
 	jsio.Register("close", func(a js.Value) (map[string]any, error) {
 		runs.Close(a.Get("handle").Int())

@@ -111,8 +111,14 @@ type Plan struct {
 	// code runs (see probeRate); PredictedMs is Candidates/ProbeRate.
 	ProbeRate, PredictedMs float64
 	ProbeCandidates        uint64
-	// Alpha = √(ln|Q|/m); Prop44 and Thm45 are the bounds at β = Beta.
-	Alpha, Prop44, Thm45 float64
+	// Alpha = √(ln|Q|/m) and Prop44 is Proposition 4.4 at β = Beta for
+	// this run's m: the bound the page sets beside the measured error.
+	Alpha, Prop44 float64
+	// Thm45 is Theorem 4.5's bound at β = Beta, which covers SmallDB run
+	// with Thm45Size rows (⌈4·ln|Q|/Thm45²⌉), not with this run's m unless
+	// the two agree; the page shows it as that, with its m.
+	Thm45     float64
+	Thm45Size int
 }
 
 func newPlan(s *Setup, m int, epsilon float64) (Plan, error) {
@@ -144,15 +150,11 @@ func newPlan(s *Setup, m int, epsilon float64) (Plan, error) {
 	if p.Candidates > MaxCandidates {
 		p.Refused = "too many candidates to score in a browser; lower m, use fewer attributes, or run MWEM"
 	}
-	if p.Alpha, err = synth.AlphaForSize(qs.Len(), m); err != nil {
+	b, err := bounds(d, qs, m, epsilon)
+	if err != nil {
 		return p, err
 	}
-	if p.Prop44, err = synth.Prop44Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, p.Alpha, Beta); err != nil {
-		return p, err
-	}
-	if p.Thm45, err = synth.Thm45Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, Beta); err != nil {
-		return p, err
-	}
+	p.Alpha, p.Prop44, p.Thm45, p.Thm45Size = b.alpha, b.prop44, b.thm45, b.thm45Size
 	return p, nil
 }
 
@@ -265,12 +267,15 @@ type View struct {
 	ScoringMs, Rate float64
 	Epsilon         float64
 	// From StageLevels on: the exact distribution over error levels, the
-	// expected max-error, its (1−β)-quantile, and the exact probability of
-	// exceeding each bound.
+	// expected max-error, its (1−β)-quantile, Proposition 4.4 at this run's
+	// m and the exact probability of exceeding it, and Theorem 4.5's bound
+	// with the m it is about (Thm45Size; compare with the run's m before
+	// reading it as a bound on this run).
 	LevelErrors, LevelCounts, LevelProbs []float64
 	Expected, Quantile                   float64
-	Prop44, Thm45                        float64
-	TailProp44, TailThm45                float64
+	Prop44, TailProp44                   float64
+	Thm45                                float64
+	Thm45Size                            int
 	// From StageDraw on: the drawn level (index into the level lists), the
 	// synthetic database as m point indices, and its max-error.
 	Level     int
@@ -373,17 +378,17 @@ func (r *run) view() (View, error) {
 		return v, nil
 	}
 	d, qs := r.setup.Data, r.setup.Queries
-	var err error
-	if v.Prop44, v.Thm45, err = bounds(d, qs, r.m, st.Epsilon()); err != nil {
+	b, err := bounds(d, qs, r.m, st.Epsilon())
+	if err != nil {
 		return v, err
 	}
+	v.Prop44, v.Thm45, v.Thm45Size = b.prop44, b.thm45, b.thm45Size
 	sum := summarise(snap.Levels)
 	v.LevelErrors, v.LevelCounts, v.LevelProbs = sum.errors, sum.counts, sum.probs
 	v.Expected, v.Quantile = sum.expected, sum.quantile
+	// The measured error is compared with Proposition 4.4 at the run's own
+	// m only: it holds for any m, and Theorem 4.5 holds for one m.
 	if v.TailProp44, err = synth.TailProbability(snap.Levels, v.Prop44); err != nil {
-		return v, err
-	}
-	if v.TailThm45, err = synth.TailProbability(snap.Levels, v.Thm45); err != nil {
 		return v, err
 	}
 	if snap.Stage < synth.StageDraw {
@@ -412,18 +417,29 @@ func (r *run) view() (View, error) {
 	return v, nil
 }
 
-// bounds returns Proposition 4.4 (with α = √(ln|Q|/m)) and Theorem 4.5 at β.
-func bounds(d *synth.Data, qs *synth.QuerySet, m int, epsilon float64) (float64, float64, error) {
-	alpha, err := synth.AlphaForSize(qs.Len(), m)
-	if err != nil {
-		return 0, 0, err
+// boundSet is what lesson 8 quotes at one ε: Proposition 4.4 at the run's m
+// (α = √(ln|Q|/m)), and Theorem 4.5's bound with the m it is about.
+type boundSet struct {
+	alpha, prop44, thm45 float64
+	thm45Size            int
+}
+
+// bounds returns lesson 8's bounds at β = Beta. Every query class the page
+// offers has |Q| ≥ 3, so the bounds always exist.
+func bounds(d *synth.Data, qs *synth.QuerySet, m int, epsilon float64) (boundSet, error) {
+	var b boundSet
+	var err error
+	if b.alpha, err = synth.AlphaForSize(qs.Len(), m); err != nil {
+		return b, err
 	}
-	p44, err := synth.Prop44Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, alpha, Beta)
-	if err != nil {
-		return 0, 0, err
+	if b.prop44, err = synth.Prop44Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, b.alpha, Beta); err != nil {
+		return b, err
 	}
-	t45, err := synth.Thm45Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, Beta)
-	return p44, t45, err
+	if b.thm45, err = synth.Thm45Bound(d.UniverseSize(), qs.Len(), d.N(), epsilon, Beta); err != nil {
+		return b, err
+	}
+	b.thm45Size, err = synth.Thm45Size(qs.Len(), b.thm45)
+	return b, err
 }
 
 type summary struct {
@@ -454,9 +470,13 @@ func summarise(levels []synth.Level) summary {
 }
 
 // Curve is the bound against the measured error over a grid of ε, from one
-// scoring: the counts per level do not depend on ε.
+// scoring: the counts per level do not depend on ε. Prop44 is Proposition
+// 4.4 at the run's m, the bound that covers the measured curves. Thm45 and
+// Thm45Size are Theorem 4.5's bound at each ε and the m it needs there: a
+// different run at every ε, so the page does not draw it against this run.
 type Curve struct {
-	Epsilons, Expected, Quantile, Thm45, Prop44 []float64
+	Epsilons, Expected, Quantile, Prop44, Thm45 []float64
+	Thm45Size                                   []int
 }
 
 // CurveEpsilons is the grid lesson 8 draws the bound-against-error chart on.
@@ -465,8 +485,8 @@ func CurveEpsilons() []float64 {
 }
 
 // Curve computes, for every ε of CurveEpsilons, SmallDB's exact expected
-// max-error and (1−β)-quantile at run h's m, beside Theorem 4.5's and
-// Proposition 4.4's bounds at β.
+// max-error and (1−β)-quantile at run h's m, beside Proposition 4.4's bound
+// at the same m and β, and Theorem 4.5's bound with its own m.
 func (rs *Runs) Curve(h int) (Curve, error) {
 	r, err := rs.get(h)
 	if err != nil {
@@ -479,14 +499,15 @@ func (rs *Runs) Curve(h int) (Curve, error) {
 			return Curve{}, err
 		}
 		s := summarise(levels)
-		p44, t45, err := bounds(r.setup.Data, r.setup.Queries, r.m, eps)
+		b, err := bounds(r.setup.Data, r.setup.Queries, r.m, eps)
 		if err != nil {
 			return Curve{}, err
 		}
 		c.Expected = append(c.Expected, s.expected)
 		c.Quantile = append(c.Quantile, s.quantile)
-		c.Thm45 = append(c.Thm45, t45)
-		c.Prop44 = append(c.Prop44, p44)
+		c.Prop44 = append(c.Prop44, b.prop44)
+		c.Thm45 = append(c.Thm45, b.thm45)
+		c.Thm45Size = append(c.Thm45Size, b.thm45Size)
 	}
 	return c, nil
 }

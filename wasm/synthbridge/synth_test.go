@@ -255,10 +255,19 @@ func TestCurve(t *testing.T) {
 		t.Fatal(err)
 	}
 	s, _ := NewSetup(4, "marginals:2")
+	alpha, _ := synth.AlphaForSize(24, 5)
 	for i, eps := range c.Epsilons {
+		// Proposition 4.4 at the run's own m is the bound on the curves;
+		// Theorem 4.5 comes with the m it is about.
+		p44, _ := synth.Prop44Bound(16, 24, 120, eps, alpha, Beta)
 		t45, _ := synth.Thm45Bound(16, 24, 120, eps, Beta)
-		if c.Thm45[i] != t45 || c.Quantile[i] < c.Expected[i]*0.5 {
-			t.Errorf("ε = %v: Thm 4.5 %v (want %v), quantile %v, expected %v", eps, c.Thm45[i], t45, c.Quantile[i], c.Expected[i])
+		m45, _ := synth.Thm45Size(24, t45)
+		if c.Prop44[i] != p44 || c.Thm45[i] != t45 || c.Thm45Size[i] != m45 || c.Quantile[i] < c.Expected[i]*0.5 {
+			t.Errorf("ε = %v: Prop 4.4 %v (want %v), Thm 4.5 %v at m = %d (want %v at %d), quantile %v, expected %v",
+				eps, c.Prop44[i], p44, c.Thm45[i], c.Thm45Size[i], t45, m45, c.Quantile[i], c.Expected[i])
+		}
+		if c.Quantile[i] > c.Prop44[i] {
+			t.Errorf("ε = %v: the exact %v-quantile %v is above Proposition 4.4's %v", eps, 1-Beta, c.Quantile[i], c.Prop44[i])
 		}
 		if i > 0 && c.Expected[i] > c.Expected[i-1]+1e-12 {
 			t.Errorf("expected error rose from %v to %v as ε grew to %v", c.Expected[i-1], c.Expected[i], eps)
@@ -340,5 +349,31 @@ func TestReference(t *testing.T) {
 	}
 	if _, _, _, err := ref.Expected(5, "marginals:2", 8, 1); err == nil {
 		t.Error("61.5 million candidates accepted for the reference")
+	}
+}
+
+// TestTheoremSizeIsNamed is the case that Theorem 4.5 must not be read as a
+// bound on: three attributes, 1-way marginals, ε = 50 and m = 1. The
+// theorem's α = 0.229 is about SmallDB with its own m (138 rows), while this
+// run errs by 0.433 with probability 1. The view names that m and compares
+// the run only with Proposition 4.4 at m = 1, which holds.
+func TestTheoremSizeIsNamed(t *testing.T) {
+	rs := NewRuns()
+	h, plan, err := rs.Start(Spec{K: 3, Kind: "marginals:1", Size: 1, Epsilon: 50, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := rs.Advance(h, int(synth.StageCompare), 0, 1e6)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if math.Abs(v.Thm45-0.2285) > 1e-3 || v.Thm45Size != 138 || plan.Thm45Size != 138 || plan.Thm45 != v.Thm45 {
+		t.Errorf("Theorem 4.5: %v at m = %d (plan %v at %d); want 0.229 at m = 138", v.Thm45, v.Thm45Size, plan.Thm45, plan.Thm45Size)
+	}
+	if math.Abs(v.MaxError-0.4333) > 1e-3 || v.MaxError <= v.Thm45 {
+		t.Errorf("the m = 1 run erred by %v", v.MaxError)
+	}
+	if v.TailProp44 > Beta || v.Prop44 < v.MaxError {
+		t.Errorf("Proposition 4.4 at m = 1: %v, exceeded with probability %v", v.Prop44, v.TailProp44)
 	}
 }

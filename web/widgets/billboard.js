@@ -109,8 +109,17 @@ export async function mount(ctx) {
         + `<p class="hint">Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>: their choice in a round drawn at random.</p>`;
       finalBox.hidden = false;
       const share = r.feasibleWelfare / r.optimalWelfare;
+      let ones = 0;
+      for (let x = T; x > 0; x >>= 1) ones += x & 1;
+      // Per round: T releases; tree: one node per binary digit 1 of T.
+      const terms = r.counter === 'tree' ? ones : T;
+      const countSD = Math.sqrt(2 * terms) * r.noiseScale;
       finalBox.innerHTML = `<p>Welfare (sum of the values of the goods received): <strong>${fmt(r.welfare, 4)}</strong>; after turning away the excess holders of over-allocated goods, <strong>${fmt(r.feasibleWelfare, 4)}</strong>, which is ${(100 * share).toFixed(0)}% of the best possible ${fmt(r.optimalWelfare, 4)}.</p>`
-        + `<p>Privacy: ε spent <strong>${fmt(r.epsilonSpent, 4)}</strong> in ${r.charges} release${r.charges === 1 ? '' : 's'} of ε/${r.charges} = ${fmt(r.epsilonSpent / r.charges, 4)} each (${r.counter} counter), Laplace noise of scale ${fmt(r.noiseScale, 4)} on every count.</p>`;
+        + `<p>Privacy: ε spent <strong>${fmt(r.epsilonSpent, 4)}</strong> in ${r.charges} release${r.charges === 1 ? '' : 's'} of ε/${r.charges} = ${fmt(r.epsilonSpent / r.charges, 4)} each (${r.counter} counter), Laplace noise of scale ${fmt(r.noiseScale, 4)} on every count.</p>`
+        // The last prices are η times the noisy running count of all T rounds:
+        // its noise is a sum of T draws per round (or popcount(T) tree nodes),
+        // which grows with T rather than averaging out.
+        + `<p>Noise in the final prices: the running count behind them adds up ${terms} noisy release${terms === 1 ? '' : 's'}, so it is off by <strong>${fmtInt(countSD)}</strong> buyers (standard deviation √(2·${terms}) × ${fmt(r.noiseScale, 4)}). Times the step η = ${fmt(r.step, 3)}, each price is off by about <strong>${fmt(r.step * countSD, 2)}</strong>, on values between 0 and 1.</p>`;
     }
     status.textContent = t <= T ? `round ${t} of ${T} · seed ${v.seed}` : `allocation after ${T} rounds · seed ${v.seed}`;
     ctx.announce(t <= T ? `Round ${t}.` : `Welfare ${fmt(r.feasibleWelfare, 3)} of ${fmt(r.optimalWelfare, 3)}.`);

@@ -119,7 +119,7 @@ export async function mount(ctx) {
   const pCount = panel('3 · Candidates: every multiset of m rows');
   const pScore = panel('4 · Scoring: the max-error of every candidate');
   const pLevels = panel('5 · The exact distribution over error levels', 'synth-wide');
-  const pCurve = panel('Theorem 4.5’s bound against the exact error, over ε', 'synth-wide');
+  const pCurve = panel('Proposition 4.4 at this m against the exact error, over ε', 'synth-wide');
   const pDraw = panel('6 · The draw: one synthetic database');
   const pCompare = panel('7 · Synthetic against true, query by query');
 
@@ -166,7 +166,7 @@ export async function mount(ctx) {
   const curveHost = document.createElement('div');
   pCurve.inner.append(curveText, curveHost);
   const curveChart = new LineChart(curveHost, {
-    title: 'Theorem 4.5’s bound on the max-error against SmallDB’s exact error, for ε from 0.05 to 50',
+    title: 'Proposition 4.4’s bound on the max-error at this run’s m against SmallDB’s exact error, for ε from 0.05 to 50',
     xLabel: 'ε (log scale)', yLabel: 'max-error', logX: true, describe: (d) => d.note,
   });
   const drawText = document.createElement('div');
@@ -425,6 +425,7 @@ export async function mount(ctx) {
     pLevels.el.hidden = s < 4;
     pCurve.el.hidden = s < 4 || !curve;
     if (s >= 4 && view.levelErrors) {
+      const own = view.thm45Size === m; // this run has Theorem 4.5's m
       const errs = Array.from(view.levelErrors), probs = Array.from(view.levelProbs), counts = Array.from(view.levelCounts);
       const total = counts.reduce((a, b) => a + b, 0);
       let cp = 0, cc = 0;
@@ -446,23 +447,28 @@ export async function mount(ctx) {
         note: `${errs.length} error levels. At ε = ${view.epsilon} the expected max-error is ${fmt(view.expected)}; the best candidate has ${fmt(errs[0])} and the median candidate about ${fmt(errs[share.findIndex((x) => x >= 0.5)])}.`,
       });
       levelsText.innerHTML = `<p>Expected max-error <strong>${fmt(view.expected)}</strong>; with probability ${1 - plan.beta} at most <strong>${fmt(view.quantile)}</strong> (exact, from ${errs.length} levels). Best candidate: ${fmt(errs[0])}; the typical candidate: ${fmt(errs[share.findIndex((x) => x >= 0.5)])}.</p>`
-        + `<p>Bounds at β = ${plan.beta}: Proposition 4.4 (α = √(ln|Q|/m) = ${fmt(plan.alpha)}) gives ${fmt(view.prop44)}, Theorem 4.5 gives ${fmt(view.thm45)}${view.thm45 >= 1 ? ', which says nothing: every error is at most 1' : ''}. Exact probability of exceeding Theorem 4.5: ${fmt(view.tailThm45)}.</p>`;
+        // Proposition 4.4 holds at any m, so it is the bound this run is
+        // measured against; Theorem 4.5 is about SmallDB with its own m and
+        // is shown as that, never as a bound on a run with another m.
+        + `<p>Proposition 4.4 for this run (m = ${m}, α = √(ln|Q|/m) = ${fmt(plan.alpha)}, β = ${plan.beta}): the max-error is at most <strong>${fmt(view.prop44)}</strong> with probability at least ${1 - plan.beta}${view.prop44 >= 1 ? ', which says nothing: every error is at most 1' : ''}. Exact probability that this run exceeds it: ${fmt(view.tailProp44)}.</p>`
+        + `<p>Theorem 4.5 ${own ? `chooses m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows, this run's m,` : `is about a different run: SmallDB with its own m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows,`} and promises max-error at most α = ${fmt(view.thm45)} with probability at least ${1 - plan.beta}${view.thm45 >= 1 ? ', which says nothing' : ''}. ${own ? 'For a whole number of rows the exact form of that promise is Proposition 4.4 above.' : `It says nothing about this run, whose m is ${m}.`}</p>`;
     }
     if (s >= 4 && curve) {
       const eps = Array.from(curve.epsilons);
-      const thm = Array.from(curve.thm45), q = Array.from(curve.quantile), ex = Array.from(curve.expected);
-      const useful = eps.find((e, i) => thm[i] < 1);
+      const p44 = Array.from(curve.prop44), q = Array.from(curve.quantile), ex = Array.from(curve.expected);
+      const sizes = Array.from(curve.thm45Size);
+      const useful = eps.find((e, i) => p44[i] < 1);
       curveChart.update({
         x: eps,
         series: [
-          { label: `Theorem 4.5 bound, β = ${plan.beta} (cut at 1)`, short: 'Theorem 4.5', values: thm.map((t) => Math.min(t, 1)) },
+          { label: `Proposition 4.4 at m = ${v.m}, β = ${plan.beta} (cut at 1)`, short: 'Proposition 4.4', values: p44.map((t) => Math.min(t, 1)) },
           { label: `SmallDB, exact ${100 * (1 - plan.beta)}% quantile`, short: `${100 * (1 - plan.beta)}% quantile`, values: q },
           { label: 'SmallDB, exact expected max-error', short: 'expected', values: ex },
         ],
         yMax: 1, marker: v.eps, markerLabel: `ε = ${v.eps}`,
-        note: `The bound falls below 1 only from ε = ${useful ?? 'beyond 50'}; the exact ${100 * (1 - plan.beta)}% quantile at ε = 1 is ${fmt(q[eps.indexOf(1)])}.`,
+        note: `At m = ${v.m} the bound falls below 1 only from ε = ${useful ?? 'beyond 50'} and never below √(ln|Q|/m) = ${fmt(plan.alpha)}; the exact ${100 * (1 - plan.beta)}% quantile at ε = 1 is ${fmt(q[eps.indexOf(1)])}.`,
       });
-      curveText.textContent = `The theorem's bound holds for SmallDB run with its own m, for any data of ${plan.n} rows; the curves below it are this data at m = ${v.m}, computed exactly from one scoring (the counts per level do not depend on ε).`;
+      curveText.textContent = `Proposition 4.4 holds for SmallDB with any m and any data of ${plan.n} rows; here it is worked out at this run's m = ${v.m}. The curves below it are this data at the same m, computed exactly from one scoring (the counts per level do not depend on ε). Theorem 4.5 has no line here: it chooses its own m for each ε (${fmtInt(sizes[0])} rows at ε = ${eps[0]}, ${fmtInt(sizes[sizes.length - 1])} at ε = ${eps[eps.length - 1]}), so at every ε it is about a different run.`;
     }
 
     // 6. Draw.

@@ -1,8 +1,9 @@
-// Lesson 9: how little lying helps. One buyer's report is dragged across the
-// price grid; the chart is their exact expected utility E[(v − p)·1[v ≥ p]]
-// for every report, with the truthful one marked, and the readout puts the
-// largest gain next to the bounds ε-differential privacy gives, and next to
-// the deterministic best price, where one lie pays a lot.
+// Lesson 9: how little lying helps. One buyer's report is dragged from $0
+// (below every price: as if they left) across the price grid; the chart is
+// their exact expected utility E[(v − p)·1[v ≥ p]] for every report, with the
+// truthful one marked, and the readout puts the largest gain next to the
+// bounds ε-differential privacy gives, each named by where it comes from, and
+// next to the deterministic best price, where one lie pays a lot.
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, numberInput, refresher, fmt } from './controls.js';
 import { GRID, money, valuesInput } from './pricing.js';
@@ -11,7 +12,7 @@ export const schema = {
   values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
   eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
   buyer: { type: 'int', min: 1, max: 40, default: 4, label: 'buyer' },
-  report: { type: 'number', min: 0.01, max: 5, default: 4.01, digits: 3, label: 'report' },
+  report: { type: 'number', min: 0, max: 5, default: 4.01, digits: 3, label: 'report' },
 };
 
 export async function mount(ctx) {
@@ -29,7 +30,7 @@ export async function mount(ctx) {
     onChange: (x) => { ctx.set('buyer', Math.round(x)); refresh(); },
   });
   const report = linearSlider({
-    id: ctx.uid('report'), label: 'Their report', min: GRID.step, max: GRID.maxPrice, value: v.report, digits: 3,
+    id: ctx.uid('report'), label: 'Their report', min: 0, max: GRID.maxPrice, value: v.report, digits: 3,
     describe: (x) => money(x), onInput: (x) => { ctx.set('report', +x.toFixed(2)); refresh(); },
   });
   controls.append(values.el, eps.el, buyer.el, report.el);
@@ -49,7 +50,8 @@ export async function mount(ctx) {
       const t = await bridge.call('market', 'truth', { values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, buyer: b - 1 });
       error.textContent = '';
       const reports = Array.from(t.reports), util = Array.from(t.utilities);
-      const k = Math.min(Math.max(Math.round(v.report / GRID.step) - 1, 0), reports.length - 1);
+      // reports[0] is $0, reports[j] the j-th grid price.
+      const k = Math.min(Math.max(Math.round(v.report / GRID.step), 0), reports.length - 1);
       const gain = util[k] - t.truthfulUtility;
       chart.update({
         x: reports,
@@ -60,7 +62,7 @@ export async function mount(ctx) {
         marker: reports[k], markerLabel: `report ${money(reports[k])}`,
       });
       readout.innerHTML = `<p>Buyer ${b} values the good at <strong>${money(t.value)}</strong>. Truthful: expected utility <strong>${fmt(t.truthfulUtility, 4)}</strong>. Reporting ${money(reports[k])}: <strong>${fmt(util[k], 4)}</strong> (${gain > 1e-12 ? `a gain of ${fmt(gain, 3)}` : gain < -1e-12 ? `a loss of ${fmt(-gain, 3)}` : 'no change'}).</p>`
-        + `<p>The best lie, ${money(t.bestReport)}, gains <strong>${fmt(t.maxGain, 3)}</strong>. Privacy bounds every lie's gain: by ${fmt(t.tightBound, 3)} (the smaller of (e<sup>ε</sup> − 1)·E[u] and B·tanh(ε/2)) and by (e<sup>ε</sup> − 1)·B = ${fmt(t.bound, 3)}, with B = ${money(t.maxUtility)}.</p>`
+        + `<p>The best lie, ${money(t.bestReport)}, gains <strong>${fmt(t.maxGain, 3)}</strong>. ε-differential privacy caps every lie's gain at <strong>${fmt(t.tightBound, 3)}</strong>, the smaller of (e<sup>ε</sup> − 1)·E[u] and B·tanh(ε/2), with B = ${money(t.maxUtility)}, the most this buyer can get from any price. The slides' theorem gives ε·B = ${fmt(t.slidesBound, 3)}; its proof, done exactly, gives (1 − e<sup>−ε</sup>)·B = ${fmt(t.proofBound, 3)}.</p>`
         + `<p>Without privacy, posting the best price: truthful price ${money(t.detTruthfulPrice)}, utility ${fmt(t.detTruthfulUtility, 3)}; reporting ${money(t.detBestReport)} moves the price to ${money(t.detBestPrice)} and gains <strong>${fmt(t.detGain, 3)}</strong>.</p>`;
       ctx.announce(`Report ${money(reports[k])}: expected utility ${fmt(util[k], 3)}; truthful ${fmt(t.truthfulUtility, 3)}.`);
     } catch (err) {
