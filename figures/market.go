@@ -44,7 +44,7 @@ func init() {
 			valuesParam,
 			marketEpsParam,
 			{Key: "buyer", Kind: Int, Min: 1, Max: 40, Default: "4"},
-			{Key: "report", Kind: Number, Min: 0.01, Max: 5, Digits: 3, Default: "4.01"},
+			{Key: "report", Kind: Number, Min: 0, Max: 5, Digits: 3, Default: "4.01"},
 		},
 		names: []string{"utility"},
 		build: truthfulUtility,
@@ -197,17 +197,18 @@ func pricingFigures(v Values) ([]*Figure, error) {
 	return []*Figure{revenue, dist, curve}, nil
 }
 
-// reportIndex is the grid index the truthfulness widget shows for a report:
-// round(report/step) − 1, kept on the grid (web/widgets/truthful.js).
+// reportIndex is the row the truthfulness widget shows for a report: row 0
+// is a report of $0, row j the j-th grid price, so round(report/step), kept
+// in the table (web/widgets/truthful.js).
 func reportIndex(report float64, m int) int {
-	return min(max(int(math.Round(report/pricingStep))-1, 0), m-1)
+	return min(max(int(math.Round(report/pricingStep)), 0), m-1)
 }
 
 // truthfulUtility is lesson 9's approximate truthfulness: buyer i's exact
 // expected utility E[(vᵢ − p̂)·1[vᵢ ≥ p̂]] when they report x and the others
 // report truthfully, for every grid report x, beside the truthful utility
 // and the report the page shows. The widget's readout bounds every lie's
-// gain by ε-DP: by min((e^ε − 1)·E_v[u], B·tanh(ε/2)) and by (e^ε − 1)·B,
+// gain by ε-DP: by min((e^ε − 1)·E_v[u], B·tanh(ε/2)), and the slides' ε·B,
 // B = max_p u(p); the figure draws the first as truthful + bound, and marks
 // the best lie, so the gap between the two is in view.
 func truthfulUtility(v Values) ([]*Figure, error) {
@@ -248,7 +249,7 @@ func truthfulUtility(v Values) ([]*Figure, error) {
 		Series: []Series{
 			{Name: "Expected utility when reporting x", Kind: Line, Colour: 0, X: t.Reports, Y: t.Utilities},
 			{Name: fmt.Sprintf("Telling the truth: %s", fmtSig(t.TruthfulUtility, 4)), Kind: Line, Colour: 3, Dashed: true, X: t.Reports, Y: flat(t.TruthfulUtility)},
-			{Name: fmt.Sprintf("Truth + privacy bound min((e^ε − 1)·E[u], B·tanh(ε/2)) = %s; (e^ε − 1)·B = %s", fmtSig(t.TightBound, 3), fmtSig(t.Bound, 3)), Kind: Line, Colour: 2, Dashed: true,
+			{Name: fmt.Sprintf("Truth + privacy cap min((e^ε − 1)·E[u], B·tanh(ε/2)) = %s; slides' εB = %s", fmtSig(t.TightBound, 3), fmtSig(t.SlidesBound, 3)), Kind: Line, Colour: 2, Dashed: true,
 				X: t.Reports, Y: flat(t.TruthfulUtility + t.TightBound)},
 			{Name: fmt.Sprintf("Best lie %s: gain %s", usd(t.BestReport), fmtSig(t.MaxGain, 3)), Kind: Points, Colour: 7, X: []float64{t.Reports[best]}, Y: []float64{t.Utilities[best]}},
 			{Name: fmt.Sprintf("Report shown %s: %s (%s)", usd(t.Reports[k]), fmtSig(t.Utilities[k], 4), change), Kind: Rule, Colour: 7, X: []float64{t.Reports[k]}},

@@ -198,8 +198,8 @@ func TestLesson9Truthful(t *testing.T) {
 		if gain := best.Y[0] - truth.Y[0]; gain > bound.Y[0]-truth.Y[0]+1e-12 {
 			t.Errorf("%q: the best lie gains %v, above the bound %v", tc.params, gain, bound.Y[0]-truth.Y[0])
 		}
-		if !strings.Contains(f.Series[2].Name, fmtSig(tr.Bound, 3)) || !strings.Contains(f.Title, fmt.Sprintf("Buyer %d ", tc.buyer)) {
-			t.Errorf("%q: the loose bound %v or the buyer %d is not named: %q, %q", tc.params, tr.Bound, tc.buyer, f.Series[2].Name, f.Title)
+		if !strings.Contains(f.Series[2].Name, fmtSig(tr.SlidesBound, 3)) || !strings.Contains(f.Title, fmt.Sprintf("Buyer %d ", tc.buyer)) {
+			t.Errorf("%q: the slides' bound %v or the buyer %d is not named: %q, %q", tc.params, tr.SlidesBound, tc.buyer, f.Series[2].Name, f.Title)
 		}
 		if want := math.Round(tc.report*100) / 100; math.Abs(shown.X[0]-want) > 1e-9 {
 			t.Errorf("%q: report ruled at %v, want %v", tc.params, shown.X[0], want)
@@ -212,13 +212,14 @@ func TestLesson9Truthful(t *testing.T) {
 	}
 }
 
-// The widget's report index, round(report/step) − 1 kept on the grid.
+// The widget's report row: row 0 is $0, row j the j-th grid price, so
+// round(report/step) kept in the table.
 func TestReportIndex(t *testing.T) {
 	for _, tc := range []struct {
 		report float64
 		want   int
-	}{{0.01, 0}, {1.234, 122}, {4.01, 400}, {5, 499}, {0.004, 0}, {7, 499}} {
-		if got := reportIndex(tc.report, 500); got != tc.want {
+	}{{0, 0}, {0.004, 0}, {0.01, 1}, {1.234, 123}, {4.01, 401}, {5, 500}, {7, 500}} {
+		if got := reportIndex(tc.report, 501); got != tc.want {
 			t.Errorf("reportIndex(%v) = %d, want %d", tc.report, got, tc.want)
 		}
 	}
