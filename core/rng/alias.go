@@ -131,17 +131,29 @@ func (a *Alias) Fill(r *mrand.Rand, counts []int, n int) error {
 	if r == nil {
 		return validate.Errorf("source", "is nil; pass a seeded or cryptographic *rand.Rand")
 	}
-	// Two tallies, alternated: consecutive draws of the same outcome (the
-	// usual case, a likely winner) would otherwise wait on each other's
-	// increment of one memory word.
+	// Draws are picked into a block first and counted in a second pass. A
+	// store to counts[pick] right after each call into the source makes the
+	// processor wait to learn whether the source's next loads alias it, which
+	// costs more than the pick itself; sequential stores into the block do
+	// not. The count alternates two tallies: consecutive draws of the same
+	// outcome (the usual case, a likely winner) would otherwise wait on each
+	// other's increment of one memory word.
+	var block [256]int32
 	other := make([]int, len(counts))
-	i := 0
-	for ; i+1 < n; i += 2 {
-		counts[a.pick(r.Uint64())]++
-		other[a.pick(r.Uint64())]++
-	}
-	if i < n {
-		counts[a.pick(r.Uint64())]++
+	for n > 0 {
+		k := min(n, len(block))
+		for j := range k {
+			block[j] = int32(a.pick(r.Uint64()))
+		}
+		j := 0
+		for ; j+1 < k; j += 2 {
+			counts[block[j]]++
+			other[block[j+1]]++
+		}
+		if j < k {
+			counts[block[j]]++
+		}
+		n -= k
 	}
 	for k, c := range other {
 		counts[k] += c
