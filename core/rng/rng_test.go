@@ -1,6 +1,7 @@
 package rng
 
 import (
+	"slices"
 	"bufio"
 	"flag"
 	"fmt"
@@ -188,4 +189,28 @@ func BenchmarkChaCha8Direct(b *testing.B) {
 		sink += src.Uint64()
 	}
 	_ = sink
+}
+
+// Fill counts exactly the draws Draw makes from the same stream, whatever
+// the batch size, so the page's histogram is the same however its draws
+// were batched.
+func TestAliasFillIsDrawByDraw(t *testing.T) {
+	a, err := NewAlias([]float64{0.6, 0.25, 0.1, 0.04, 0.01})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, n := range []int{0, 1, 2, 255, 256, 257, 1000} {
+		want := make([]int, a.Len())
+		r := Seeded(9)
+		for range n {
+			want[a.Draw(r)]++
+		}
+		got := make([]int, a.Len())
+		if err := a.Fill(Seeded(9), got, n); err != nil {
+			t.Fatal(err)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("n = %d: Fill counted %v, Draw %v", n, got, want)
+		}
+	}
 }
