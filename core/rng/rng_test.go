@@ -1,13 +1,13 @@
 package rng
 
 import (
-	"slices"
 	"bufio"
 	"flag"
 	"fmt"
 	"math"
 	mrand "math/rand/v2"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
