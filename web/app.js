@@ -53,8 +53,8 @@ async function lessonHTML(slug) {
 }
 
 async function showLesson(hash, focus) {
-  let { slug, params } = parseHash(hash);
-  state.notes = [];
+  let { slug, params, notes } = parseHash(hash);
+  state.notes = notes;
   if (!lessonsBySlug.has(slug)) {
     if (slug) state.notes.push(`There is no lesson called “${slug}”, so the first lesson is shown.`);
     slug = index.lessons[0].slug;
@@ -313,8 +313,9 @@ $('#lesson-nav').addEventListener('click', (e) => {
   if (e.target.closest('a')) { navToggle.setAttribute('aria-expanded', 'false'); document.body.classList.remove('nav-open'); }
 });
 window.addEventListener('hashchange', () => {
-  const { slug } = parseHash(location.hash);
   // Our own replaceState never fires hashchange: this is a link or the user.
+  // parseHash never throws, whatever the hash holds.
+  const { slug } = parseHash(location.hash);
   showLesson(location.hash, slug !== state.slug).catch(reportError);
 });
 $('.brand').addEventListener('click', (e) => { e.preventDefault(); location.hash = `#/${index.lessons[0].slug}`; });
