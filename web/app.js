@@ -287,17 +287,20 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && document.body.classList.contains('presenting')) { setPresenting(false); return; }
   if (e.key === 'Escape' && document.body.classList.contains('nav-open')) { navToggle.click(); navToggle.focus(); return; }
   const onControl = t.closest?.('button, a, summary, input, [role=button]');
+  // A focusable region (a data table, a readout) scrolls with the arrow keys
+  // and Space; leave those keys to it.
+  const inRegion = t.closest?.('[role=region], .table-wrap');
   const c = state.active?.controller;
   switch (e.key) {
     case 'f': e.preventDefault(); setPresenting(!document.body.classList.contains('presenting')); break;
     case ' ':
-      if (onControl || !c?.draw) return;
+      if (onControl || inRegion || !c?.draw) return;
       e.preventDefault(); c.draw(); break;
     case 'r': if (c?.reset) { e.preventDefault(); c.reset(); } break;
     case 'n': e.preventDefault(); moveActive(1); break;
     case 'p': e.preventDefault(); moveActive(-1); break;
     case 'ArrowRight': case 'ArrowLeft':
-      if (t.matches?.('input[type=range], input[type=radio]') || !c?.step) return;
+      if (t.matches?.('input[type=range], input[type=radio]') || inRegion || !c?.step) return;
       e.preventDefault(); c.step(e.key === 'ArrowRight' ? 1 : -1); break;
   }
 });
