@@ -247,6 +247,28 @@ test('in a focused data table, ←/→ and Space scroll the table and leave the 
   await context.close();
 });
 
+test('the formula switch keeps the mechanism: ε converts exactly and the histogram does not change', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=1&meet.delta=3&meet.step=5');
+  await ready(page, 'exponential-mechanism');
+  const w = '#w-meet';
+  await settled(page, w, /meet\.step=5/);
+  const table = await tableText(page, w);
+  const article = page.locator(`${w} input[type=radio][value=article]`);
+  await article.check();
+  await settled(page, w, /meet\.form=article/);
+  // 1/(2·3) kept to the last digit, not rounded to 0.167.
+  await settled(page, w, /meet\.eps=0\.16666666666666666(&|$)/);
+  assert.equal(await tableText(page, w), table, 'the histogram changed when the formula switch moved');
+  await page.reload();
+  await ready(page, 'exponential-mechanism');
+  assert.equal(await tableText(page, w), table, 'a reload in the article form changed the histogram');
+  await page.locator(`${w} input[type=radio][value=dp]`).check();
+  await settled(page, w, /meet\.form=dp&meet\.eps=1&/);
+  assert.equal(await tableText(page, w), table);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('360 and 390 px phones: no horizontal scroll; screenshots at 390 and 1280', async () => {
   for (const slug of slugs) {
     for (const width of [360, 390, 1280]) {
