@@ -62,8 +62,8 @@ async function lessonHTML(slug) {
 }
 
 async function showLesson(hash, focus) {
-  let { slug, params } = parseHash(hash);
-  state.notes = [];
+  let { slug, params, notes } = parseHash(hash);
+  state.notes = notes;
   if (!lessonsBySlug.has(slug)) {
     if (slug) state.notes.push(`There is no lesson called “${slug}”, so the first lesson is shown.`);
     slug = index.lessons[0].slug;
@@ -296,17 +296,20 @@ document.addEventListener('keydown', (e) => {
   if (e.key === 'Escape' && document.body.classList.contains('presenting')) { setPresenting(false); return; }
   if (e.key === 'Escape' && document.body.classList.contains('nav-open')) { navToggle.click(); navToggle.focus(); return; }
   const onControl = t.closest?.('button, a, summary, input, [role=button]');
+  // A focusable region (a data table, a readout) scrolls with the arrow keys
+  // and Space; leave those keys to it.
+  const inRegion = t.closest?.('[role=region], .table-wrap');
   const c = state.active?.controller;
   switch (e.key) {
     case 'f': e.preventDefault(); setPresenting(!document.body.classList.contains('presenting')); break;
     case ' ':
-      if (onControl || !c?.draw) return;
+      if (onControl || inRegion || !c?.draw) return;
       e.preventDefault(); c.draw(); break;
     case 'r': if (c?.reset) { e.preventDefault(); c.reset(); } break;
     case 'n': e.preventDefault(); moveActive(1); break;
     case 'p': e.preventDefault(); moveActive(-1); break;
     case 'ArrowRight': case 'ArrowLeft':
-      if (t.matches?.('input[type=range], input[type=radio]') || !c?.step) return;
+      if (t.matches?.('input[type=range], input[type=radio]') || inRegion || !c?.step) return;
       e.preventDefault(); c.step(e.key === 'ArrowRight' ? 1 : -1); break;
   }
 });
@@ -322,8 +325,9 @@ $('#lesson-nav').addEventListener('click', (e) => {
   if (e.target.closest('a')) { navToggle.setAttribute('aria-expanded', 'false'); document.body.classList.remove('nav-open'); }
 });
 window.addEventListener('hashchange', () => {
-  const { slug } = parseHash(location.hash);
   // Our own replaceState never fires hashchange: this is a link or the user.
+  // parseHash never throws, whatever the hash holds.
+  const { slug } = parseHash(location.hash);
   showLesson(location.hash, slug !== state.slug).catch(reportError);
 });
 $('.brand').addEventListener('click', (e) => { e.preventDefault(); location.hash = `#/${index.lessons[0].slug}`; });

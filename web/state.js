@@ -4,21 +4,68 @@
 // default) and a visible note says what was changed. Nothing in a hash can
 // crash the page.
 
-/** parseHash(hash) → {slug, params: Map<string,string>} */
+// A hash longer than this is cut (at the last "&" before the limit) with a
+// note: no lesson link comes near it, and it bounds the work one link can ask for.
+export const MAX_HASH = 16000;
+const MAX_PARAMS = 200;
+const MAX_NOTES = 8;
+
+/** decode is decodeURIComponent that returns null instead of throwing. */
+function decode(s) {
+  try { return decodeURIComponent(s); } catch { return null; }
+}
+
+/** quote shows a piece of a link in a note: short, and never mistaken for markup (notes are text). */
+const quote = (s) => `“${s.length > 40 ? s.slice(0, 40) + '…' : s}”`;
+
+/**
+ * parseHash(hash) → {slug, params: Map<string,string>, notes: [string]}.
+ * It never throws. Whatever it cannot read (a malformed percent-escape in a
+ * name or a value, an unreadable lesson name, more than MAX_PARAMS settings,
+ * a hash longer than MAX_HASH) is dropped and described in notes, which the
+ * page shows above the lesson together with coerce's clamping notes.
+ */
 export function parseHash(hash) {
-  const h = (hash || '').replace(/^#/, '');
-  const [path, query = ''] = h.split('?');
-  const slug = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  const notes = [];
+  const note = (text) => {
+    if (notes.length < MAX_NOTES) notes.push(text);
+    else if (notes.length === MAX_NOTES) notes.push('More of the link could not be read; those parts were ignored too.');
+  };
+  let h = String(hash ?? '').replace(/^#/, '');
+  if (h.length > MAX_HASH) {
+    const cut = h.lastIndexOf('&', MAX_HASH);
+    note(`The link is ${h.length.toLocaleString('en-US')} characters long; only its first ${MAX_HASH.toLocaleString('en-US')} were read.`);
+    h = h.slice(0, cut > 0 ? cut : MAX_HASH);
+  }
+  const q = h.indexOf('?');
+  const path = q < 0 ? h : h.slice(0, q);
+  const query = q < 0 ? '' : h.slice(q + 1);
+  let slug = path.replace(/^\/+/, '').replace(/\/+$/, '');
+  if (!/^[a-z0-9-]{0,80}$/.test(slug)) {
+    note(`The lesson name ${quote(decode(slug) ?? slug)} in the link cannot be read, so the first lesson is shown.`);
+    slug = '';
+  }
   const params = new Map();
+  let dropped = 0;
   for (const part of query.split('&')) {
     if (!part) continue;
     const eq = part.indexOf('=');
-    const k = decodeURIComponent(eq < 0 ? part : part.slice(0, eq));
-    let v = '';
-    try { v = decodeURIComponent(eq < 0 ? '' : part.slice(eq + 1)); } catch { v = ''; }
-    if (params.size < 200) params.set(k, v);
+    const rawKey = eq < 0 ? part : part.slice(0, eq);
+    const k = decode(rawKey);
+    if (k === null) {
+      note(`The setting name ${quote(rawKey)} in the link is not validly encoded, so it was ignored.`);
+      continue;
+    }
+    const v = decode(eq < 0 ? '' : part.slice(eq + 1));
+    if (v === null) {
+      note(`The value of ${quote(k)} in the link is not validly encoded, so it was ignored and the usual value is used.`);
+      continue;
+    }
+    if (params.size < MAX_PARAMS || params.has(k)) params.set(k, v);
+    else dropped++;
   }
-  return { slug: /^[a-z0-9-]{0,80}$/.test(slug) ? slug : '', params };
+  if (dropped) note(`The link has more than ${MAX_PARAMS} settings; the last ${dropped} were ignored.`);
+  return { slug, params, notes };
 }
 
 /** formatHash(slug, params) is the inverse of parseHash. */

@@ -11,7 +11,10 @@ export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'adult', label: 'data set' },
   u: { type: 'list', min: -1e6, max: 1e6, maxLength: 64, default: null, label: 'edited scores' },
   form: { type: 'enum', values: ['dp', 'article'], default: 'dp', label: 'parametrisation' },
-  eps: { type: 'number', min: 0.01, max: 20, default: 1, digits: 3, label: 'ε' },
+  // 17 digits: the URL keeps ε exactly (as the shortest decimal that reads
+  // back to the same double), so a value converted by the formula switch
+  // survives a reload. The slider itself still moves in 3-digit steps.
+  eps: { type: 'number', min: 0.01, max: 20, default: 1, digits: 17, label: 'ε' },
   delta: { type: 'number', min: 0.001, max: 10000, default: 1, digits: 4, label: 'Δ' },
   batch: { type: 'enum', values: ['1', '10', '100', '1000', '10000'], default: '1000', label: 'draws per batch' },
   seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
@@ -28,6 +31,26 @@ async function mechanismEpsilon(bridge, v) {
   return r.epsilon;
 }
 
+/**
+ * articleEpsilon(e, delta) is the article's ε_a for the notebook's ε = e,
+ * chosen so that flipping the formula switch runs the same mechanism: among
+ * e/(2Δ) and the doubles next to it, one whose conversion back, 2·ε_a·Δ as
+ * core/mech.FromArticle computes it, gives e exactly. For some Δ no double
+ * does (multiplying by Δ steps over e); then e/(2Δ) is used and ε comes back
+ * one unit in the last place off (about 1e-16 relative), which moves the
+ * probabilities by as little and, in practice, no draw.
+ */
+export function articleEpsilon(e, delta) {
+  const q = e / (2 * delta);
+  if (2 * q * delta === e) return q;
+  const buf = new DataView(new ArrayBuffer(8));
+  const near = (x, k) => { buf.setFloat64(0, x); buf.setBigInt64(0, buf.getBigInt64(0) + BigInt(k)); return buf.getFloat64(0); };
+  for (let k = 1; k <= 16; k++) {
+    for (const c of [near(q, k), near(q, -k)]) if (c > 0 && 2 * c * delta === e) return c;
+  }
+  return q;
+}
+
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
@@ -42,18 +65,21 @@ export async function mount(ctx) {
     name: ctx.uid('form'), legend: 'Formula on screen', value: v.form,
     options: [['dp', 'Notebook: exp(ε·u/(2Δ)), ε-DP'], ['article', 'Article: exp(ε·q), 2εΔ-DP']],
     onChange: async (x) => {
-      // Keep the same mechanism: only the number on the slider changes.
+      // Keep the same mechanism: only the number on the slider changes. The
+      // converted ε is kept exactly (not rounded for the slider), so the
+      // histogram stays the same draw for draw, unless the number falls off
+      // the slider's range and has to be clamped.
       const e = await mechanismEpsilon(bridge, v);
-      const next = x === 'article' ? e / (2 * v.delta) : e;
+      const next = x === 'article' ? articleEpsilon(e, v.delta) : e;
       ctx.set('form', x);
-      ctx.set('eps', Math.min(Math.max(+next.toPrecision(3), schema.eps.min), schema.eps.max));
+      ctx.set('eps', Math.min(Math.max(next, schema.eps.min), schema.eps.max));
       eps.set(v.eps);
       refresh();
     },
   });
   const eps = logSlider({
     id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`,
+    describe: (x) => `ε = ${fmt(x, 4)}`,
     onInput: (x) => { ctx.set('eps', x); refresh(); },
   });
   const delta = numberInput({
@@ -149,8 +175,8 @@ export async function mount(ctx) {
       error.textContent = '';
       formula.innerHTML = (v.form === 'dp' ? MATH_DP : MATH_ARTICLE) + ' <span class="formula-values"></span>';
       formula.lastChild.textContent = v.form === 'dp'
-        ? `with ε = ${v.eps}, Δ = ${v.delta}: this is ε-differentially private, ε = ${v.eps}.`
-        : `with ε = ${v.eps}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
+        ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
+        : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
       chart.update({
         categories: d.candidates,
         marks: Array.from(p),

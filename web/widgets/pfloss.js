@@ -24,7 +24,7 @@ export const schema = {
 export const curves = [
   { mechanism: 'exponential', factor: 1, short: 'Exponential mechanism', label: 'Exponential mechanism (Gumbel 2Δ/ε)', guarantee: 'ε-DP for any scores' },
   { mechanism: 'permute-and-flip', factor: 1, short: 'Permute-and-flip', label: 'Permute-and-flip (exponential 2Δ/ε)', guarantee: 'ε-DP for any scores' },
-  { mechanism: 'report-noisy-max-laplace', factor: 1, short: 'Noisy max, Laplace Δ/ε', label: 'Noisy max, Laplace Δ/ε', guarantee: 'ε-DP for counts; only 2ε in general' },
+  { mechanism: 'report-noisy-max-laplace', factor: 1, short: 'Noisy max, Laplace Δ/ε', label: 'Noisy max, Laplace Δ/ε', guarantee: 'ε-DP for counts with add/remove neighbours; only 2ε in general' },
   { mechanism: 'report-noisy-max-laplace', factor: 0.5, short: 'Noisy max, Laplace 2Δ/ε', label: 'Noisy max, Laplace 2Δ/ε', guarantee: 'ε-DP for any scores' },
 ];
 
