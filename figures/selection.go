@@ -29,7 +29,8 @@ func init() {
 			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "adult"},
 			{Key: "u", Kind: List, Min: -1e6, Max: 1e6, MaxLen: 64},
 			{Key: "form", Kind: Enum, Values: []string{"dp", "article"}, Default: "dp"},
-			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Digits: 3, Default: "1"},
+			// 17 digits: switching the formula keeps the converted ε exact.
+			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Digits: 17, Default: "1"},
 			{Key: "delta", Kind: Number, Min: 0.001, Max: 10000, Digits: 4, Default: "1"},
 			batchParam("1000", "1", "10", "100", "1000", "10000"),
 			seedParam,
