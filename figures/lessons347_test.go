@@ -220,24 +220,13 @@ func laplaceBinMasses(f *Figure, q bridge.LaplaceEMRequest, eps float64) []float
 			inside += masses[i]
 		}
 	} else {
+		// Each grid point's mass goes to the bar whose edges hold it.
 		points, m, _ := mech.LaplaceOnGrid(q.Value, q.Sensitivity, eps, q.Lo, q.Hi, q.Spacing)
 		p := m.Probabilities()
-		curve := kindOf(f, Line)[0].X
-		wlo, whi := curve[0], curve[len(curve)-1]
-		first := int(math.Ceil((wlo - q.Lo) / q.Spacing))
-		last := min(int(math.Floor((whi-q.Lo)/q.Spacing)), len(points)-1)
-		if last-first+1 == k {
-			for i := 0; i < k; i++ {
-				masses[i] = p[first+i]
-				inside += p[first+i]
-			}
-		} else {
-			width := (whi - wlo) / float64(k)
-			for j, x := range points {
-				if x >= wlo && x < whi {
-					masses[min(int((x-wlo)/width), k-1)] += p[j]
-					inside += p[j]
-				}
+		for j, x := range points {
+			if i := sort.SearchFloat64s(edges, x) - 1; i >= 0 && i < k && x < edges[i+1] {
+				masses[i] += p[j]
+				inside += p[j]
 			}
 		}
 	}

@@ -171,8 +171,10 @@ func (out *LaplaceEM) grid(q LaplaceEMRequest, run, wlo, whi float64, r *mrand.R
 		}
 		out.Loss = math.Max(out.Loss, l)
 	}
-	// One bin per grid point in the window, edges half a spacing either
-	// side, when they are few enough to see; otherwise equal bins.
+	// Bins of whole grid points, edges half a spacing either side: one
+	// point a bin when they are few enough to see, otherwise the same number
+	// of consecutive points in every bin, so that no bar is taller only
+	// because its bin happens to hold one more point.
 	first := int(math.Ceil((wlo - q.Lo) / q.Spacing))
 	last := int(math.Floor((whi - q.Lo) / q.Spacing))
 	last = min(last, len(points)-1)
@@ -180,26 +182,23 @@ func (out *LaplaceEM) grid(q LaplaceEMRequest, run, wlo, whi float64, r *mrand.R
 	for i := 0; i < q.Draws; i++ {
 		counts[m.Sample(r)]++
 	}
-	if first <= last && last-first+1 <= laplaceEMGridBins {
-		out.Edges = []float64{points[first] - q.Spacing/2}
-		var c []float64
-		for k := first; k <= last; k++ {
-			out.Edges = append(out.Edges, points[k]+q.Spacing/2)
-			c = append(c, float64(counts[k]))
-		}
-		out.Density = densities(c, q.Draws, out.Edges)
-		return nil
+	if first > last {
+		return validate.Errorf("range", "leaves no grid point in view around q(x) = %v", q.Value)
 	}
-	out.Edges = make([]float64, laplaceEMBins+1)
-	for i := range out.Edges {
-		out.Edges[i] = wlo + (whi-wlo)*float64(i)/laplaceEMBins
-	}
-	c := make([]float64, laplaceEMBins)
-	width := (whi - wlo) / laplaceEMBins
-	for k, x := range points {
-		if x >= wlo && x < whi {
-			c[min(int((x-wlo)/width), laplaceEMBins-1)] += float64(counts[k])
+	// The points left over past the last whole bin fall outside the view,
+	// so every bin has the same width.
+	per := (last - first + laplaceEMGridBins) / laplaceEMGridBins
+	last = first + (last-first+1)/per*per - 1
+	out.Edges = []float64{points[first] - q.Spacing/2}
+	var c []float64
+	for k := first; k <= last; k += per {
+		end := min(k+per-1, last)
+		sum := 0
+		for _, n := range counts[k : end+1] {
+			sum += n
 		}
+		c = append(c, float64(sum))
+		out.Edges = append(out.Edges, points[end]+q.Spacing/2)
 	}
 	out.Density = densities(c, q.Draws, out.Edges)
 	return nil
