@@ -40,7 +40,7 @@ bridge.onStatus((msg) => {
 bridge.load('core');
 
 // ---- Lessons and widgets --------------------------------------------------
-const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0 };
+const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0 };
 let uidCount = 0;
 
 // Lesson articles as first rendered, so that showing a lesson again (a new
@@ -62,6 +62,9 @@ async function lessonHTML(slug) {
 }
 
 async function showLesson(hash, focus) {
+  // A newer call (the hash changed again while this one waited) wins: this
+  // one stops at its next await rather than overwrite the newer lesson.
+  const call = ++state.shown;
   let { slug, params, notes } = parseHash(hash);
   state.notes = notes;
   if (!lessonsBySlug.has(slug)) {
@@ -69,7 +72,9 @@ async function showLesson(hash, focus) {
     slug = index.lessons[0].slug;
     params = new Map();
   }
-  $('#lesson').innerHTML = await lessonHTML(slug);
+  const html = await lessonHTML(slug);
+  if (call !== state.shown) return;
+  $('#lesson').innerHTML = html;
   for (const w of state.widgets) w.controller?.destroy?.();
   state.slug = slug;
   state.widgets = [];
@@ -87,6 +92,10 @@ async function showLesson(hash, focus) {
   // Mounts finish in any order; keep the widgets in reading order so that
   // "active", n and p do not depend on which wasm call returned first.
   const mounted = await Promise.all(figures.map((fig) => mountWidget(fig, params)));
+  if (call !== state.shown) {
+    for (const w of mounted) w?.controller?.destroy?.();
+    return;
+  }
   state.widgets = mounted.filter(Boolean);
   state.active = state.widgets.find((w) => w.controller?.draw) || state.widgets[0] || null;
   showNotes();
