@@ -356,6 +356,14 @@ test('works offline after the first visit (service worker)', async () => {
   await page.locator('#lesson-nav a[data-slug="report-noisy-max"]').click();
   await ready(page, 'report-noisy-max');
   assert.equal(await page.locator('#w-rnm .widget-error:not(:empty)').count(), 0);
+  // Lessons never opened online, whose modules load on demand, work too.
+  await page.locator('#lesson-nav a[data-slug="small-database"]').click();
+  await ready(page, 'small-database');
+  await page.waitForFunction(() => Number(document.querySelector('#w-sdb')?.dataset.renders) > 0, null, { timeout: 20000 });
+  await page.locator('#lesson-nav a[data-slug="private-pricing"]').click();
+  await ready(page, 'private-pricing');
+  await page.waitForFunction(() => Number(document.querySelector('#w-price')?.dataset.renders) > 0, null, { timeout: 20000 });
+  assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -237,10 +237,12 @@ func prepareOut(out string) error {
 	return nil
 }
 
-// lazyModule reports whether a built file is a WebAssembly module other than
-// the first-load core: the figures, machine and heavy-lesson modules are
-// several MB each, so the service worker caches them on first use instead
-// of downloading all of them on a student's first visit.
+// lazyModule reports whether a built file is one of the optional extras,
+// figure export and the sampling machine (about 5 and 2.5 MB gzipped): the
+// service worker keeps them after their first use instead of downloading
+// them on every student's first visit. The lessons' own modules are
+// precached with the rest, so that every lesson works offline after the
+// first visit, whichever lessons were opened.
 func lazyModule(name string) bool {
-	return strings.HasPrefix(name, "wasm/") && strings.HasSuffix(name, ".wasm") && name != "wasm/core.wasm"
+	return name == "wasm/figures.wasm" || name == "wasm/machine.wasm"
 }
