@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dpplay/dpplay/core/internal/calltest"
 	"github.com/dpplay/dpplay/core/rng"
 )
 
@@ -62,16 +63,7 @@ func TestNilAndZeroValues(t *testing.T) {
 		{"ParseValuations(nil)", func() error { _, err := ParseValuations(nil); return err }},
 	}
 	for _, c := range errs {
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Errorf("%s panicked: %v", c.name, p)
-				}
-			}()
-			if err := c.call(); err == nil {
-				t.Errorf("%s returned no error", c.name)
-			}
-		}()
+		calltest.Fails(t, c.name, c.call)
 	}
 	zeroes := []struct {
 		name string
@@ -92,18 +84,13 @@ func TestNilAndZeroValues(t *testing.T) {
 		{"zero Pricing.Optimal", func() []float64 { a, b := (&Pricing{}).Optimal(); return []float64{a, b} }},
 	}
 	for _, c := range zeroes {
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Errorf("%s panicked: %v", c.name, p)
-				}
-			}()
+		calltest.NoPanic(t, c.name, func() {
 			for _, v := range c.call() {
 				if v != 0 {
 					t.Errorf("%s gave %v, want 0 or nothing", c.name, v)
 				}
 			}
-		}()
+		})
 	}
 	// A real Pricing still samples.
 	if j, err := good.Sample(r); err != nil || j < 0 || j > 1 {

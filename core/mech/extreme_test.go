@@ -7,42 +7,21 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpplay/dpplay/core/internal/calltest"
 	"github.com/dpplay/dpplay/core/numeric"
 	"github.com/dpplay/dpplay/core/rng"
 )
 
-// constSource returns the same word forever: 1<<11 makes OpenUnit return
-// 2^−53 (the largest exponential draw, 36.7), MaxUint64 its largest value.
-type constSource uint64
-
-func (c constSource) Uint64() uint64 { return uint64(c) }
-
-// sources are the streams every sampler runs on below: a seeded one and
-// the two extremes of OpenUnit with either sign bit.
+// sources are the streams every sampler runs on below: a seeded one and the
+// two extremes of OpenUnit with either sign bit (1<<11 makes OpenUnit return
+// 2^−53, the largest exponential draw 36.7; MaxUint64 its largest value).
 func sources() []*mrand.Rand {
 	return []*mrand.Rand{
 		rng.Seeded(77),
-		mrand.New(constSource(1 << 11)),
-		mrand.New(constSource(1<<11 | 1)),
-		mrand.New(constSource(math.MaxUint64)),
-		mrand.New(constSource(math.MaxUint64 - 1)),
-	}
-}
-
-// finite runs f, turning a panic into a test failure, and checks that every
-// number it returns is finite.
-func finite(t *testing.T, what string, f func() []float64) {
-	t.Helper()
-	defer func() {
-		if p := recover(); p != nil {
-			t.Errorf("%s: panic: %v", what, p)
-		}
-	}()
-	for i, x := range f() {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			t.Errorf("%s: value %d is %v", what, i, x)
-			return
-		}
+		mrand.New(calltest.Const(1 << 11)),
+		mrand.New(calltest.Const(1<<11 | 1)),
+		mrand.New(calltest.Const(math.MaxUint64)),
+		mrand.New(calltest.Const(math.MaxUint64 - 1)),
 	}
 }
 
@@ -83,7 +62,7 @@ func TestExtremeInputsSelection(t *testing.T) {
 				c := Config{Scores: scores, Epsilon: eps, Sensitivity: sen}
 				what := g(eps) + "/" + g(sen) + " on " + strings.Trim(strings.Join(strings.Fields(strings.Trim(strconv.Quote(stringOf(scores)), `"`)), " "), " ")
 				for _, name := range Names() {
-					finite(t, name+" ε/Δ = "+what, func() []float64 {
+					calltest.Finite(t, name+" ε/Δ = "+what, func() []float64 {
 						m, err := New(name, c)
 						if err != nil {
 							return nil
@@ -108,16 +87,16 @@ func TestExtremeInputsSelection(t *testing.T) {
 						return out
 					})
 				}
-				finite(t, "SampleExponentialOnce "+what, func() []float64 {
+				calltest.Finite(t, "SampleExponentialOnce "+what, func() []float64 {
 					k, _ := SampleExponentialOnce(c, rng.Seeded(2))
 					return []float64{float64(k)}
 				})
-				finite(t, "article conversions "+what, func() []float64 {
+				calltest.Finite(t, "article conversions "+what, func() []float64 {
 					a, _ := FromArticle(eps, sen)
 					b, _ := ToArticle(eps, sen)
 					return []float64{a, b}
 				})
-				finite(t, "accuracy "+what, func() []float64 {
+				calltest.Finite(t, "accuracy "+what, func() []float64 {
 					opt, count, _ := OptimalCount(scores)
 					x, _ := AccuracyThreshold(opt, eps, sen, len(scores), count, 3)
 					bound, exact, _ := MeasureTailBound(scores, nil, eps, sen)
@@ -130,7 +109,7 @@ func TestExtremeInputsSelection(t *testing.T) {
 				})
 			}
 		}
-		finite(t, "neighbours and empirical scores", func() []float64 {
+		calltest.Finite(t, "neighbours and empirical scores", func() []float64 {
 			_ = CheckNeighbours(scores, scores, math.MaxFloat64)
 			counts := make([]int, len(scores))
 			counts[0] = 3
@@ -161,7 +140,7 @@ func TestExtremeInputsLaplace(t *testing.T) {
 		for _, sen := range extremeDeltas {
 			for _, q := range values {
 				what := "q = " + g(q) + ", Δ = " + g(sen) + ", ε = " + g(eps)
-				finite(t, "Laplace "+what, func() []float64 {
+				calltest.Finite(t, "Laplace "+what, func() []float64 {
 					l, err := NewLaplace(q, sen, eps)
 					if err != nil {
 						return nil
@@ -176,7 +155,7 @@ func TestExtremeInputsLaplace(t *testing.T) {
 					return out
 				})
 				for _, rg := range ranges {
-					finite(t, "LaplaceAsExponential on ["+g(rg[0])+", "+g(rg[1])+"] "+what, func() []float64 {
+					calltest.Finite(t, "LaplaceAsExponential on ["+g(rg[0])+", "+g(rg[1])+"] "+what, func() []float64 {
 						m, err := NewLaplaceAsExponential(q, sen, eps, rg[0], rg[1])
 						if err != nil {
 							return nil
@@ -195,21 +174,21 @@ func TestExtremeInputsLaplace(t *testing.T) {
 						return out
 					})
 				}
-				finite(t, "LaplaceOnGrid "+what, func() []float64 {
+				calltest.Finite(t, "LaplaceOnGrid "+what, func() []float64 {
 					grid, m, err := LaplaceOnGrid(q, sen, eps, -1e308, 1e308, 1e303)
 					if err != nil {
 						return nil
 					}
 					return append(append(grid, m.LogProbabilities()...), float64(m.Sample(rng.Seeded(3))))
 				})
-				finite(t, "floating-point attack "+what, func() []float64 {
+				calltest.Finite(t, "floating-point attack "+what, func() []float64 {
 					n, _ := FloatingPointAttack(q, q+sen, sen, eps, 3, rng.Seeded(4))
 					ok, _ := NaiveLaplaceCouldOutput(q, q, sen/eps)
 					return []float64{float64(n), map[bool]float64{true: 1}[ok]}
 				})
 			}
 			for _, d := range []int64{1, 1000, math.MaxInt64} {
-				finite(t, "DiscreteLaplace Δ = "+strconv.FormatInt(d, 10)+", ε = "+g(eps), func() []float64 {
+				calltest.Finite(t, "DiscreteLaplace Δ = "+strconv.FormatInt(d, 10)+", ε = "+g(eps), func() []float64 {
 					m, err := NewDiscreteLaplace(7, d, eps)
 					if err != nil {
 						return nil
@@ -229,26 +208,26 @@ func TestExtremeInputsLaplace(t *testing.T) {
 // numbers, no panic.
 func TestZeroValues(t *testing.T) {
 	r := rng.Seeded(6)
-	finite(t, "DiscreteLaplace{}", func() []float64 {
+	calltest.Finite(t, "DiscreteLaplace{}", func() []float64 {
 		var m DiscreteLaplace
 		return []float64{m.Epsilon(), m.Scale(), m.LogPMF(0), m.LogPMF(math.MinInt64), float64(m.Sample(r))}
 	})
-	finite(t, "Laplace{}", func() []float64 {
+	calltest.Finite(t, "Laplace{}", func() []float64 {
 		var l Laplace
 		return []float64{l.Scale(), l.LogDensity(0), l.Density(0), l.CDF(0), l.Sample(r)}
 	})
-	finite(t, "LaplaceAsExponential{}", func() []float64 {
+	calltest.Finite(t, "LaplaceAsExponential{}", func() []float64 {
 		var m LaplaceAsExponential
 		return []float64{m.LogDensity(0), m.Density(0), m.CDF(0), m.CDF(1), m.Sample(r)}
 	})
-	finite(t, "Exponential{}", func() []float64 {
+	calltest.Finite(t, "Exponential{}", func() []float64 {
 		var m Exponential
 		if err := m.Fill(r, nil, 3); err == nil {
 			t.Error("Exponential{}.Fill drew from no candidates")
 		}
 		return append(m.Probabilities(), float64(m.Sample(r)))
 	})
-	finite(t, "ReportNoisyMax{}", func() []float64 {
+	calltest.Finite(t, "ReportNoisyMax{}", func() []float64 {
 		var m ReportNoisyMax
 		return append(m.Probabilities(), float64(m.Sample(r)))
 	})

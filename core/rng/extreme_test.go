@@ -5,40 +5,20 @@ import (
 	mrand "math/rand/v2"
 	"strconv"
 	"testing"
+
+	"github.com/dpplay/dpplay/core/internal/calltest"
 )
 
-// constSource returns the same word forever: with 1<<11 OpenUnit gives its
-// smallest value 2^−53 (so −ln U = 36.7, the largest exponential draw), with
-// MaxUint64 its largest. These reach the extremes a seeded stream would only
-// reach after about 2^53 draws.
-type constSource uint64
-
-func (c constSource) Uint64() uint64 { return uint64(c) }
-
-// extremeSources are the streams every sampler is run on below.
+// extremeSources are the streams every sampler is run on below: a seeded
+// one and constant words. With 1<<11 OpenUnit gives its smallest value 2^−53
+// (so −ln U = 36.7, the largest exponential draw), with MaxUint64 its
+// largest: extremes a seeded stream would only reach after about 2^53 draws.
 func extremeSources() map[string]*mrand.Rand {
 	return map[string]*mrand.Rand{
 		"seeded":       Seeded(99),
-		"smallest U":   mrand.New(constSource(1 << 11)),
-		"largest U":    mrand.New(constSource(math.MaxUint64)),
-		"smallest U+1": mrand.New(constSource(1<<11 | 1)), // odd: the other sign
-	}
-}
-
-// finiteCall runs f, turning a panic into a test failure, and checks that
-// every number it returns is finite.
-func finiteCall(t *testing.T, what string, f func() []float64) {
-	t.Helper()
-	defer func() {
-		if p := recover(); p != nil {
-			t.Errorf("%s: panic: %v", what, p)
-		}
-	}()
-	for i, x := range f() {
-		if math.IsNaN(x) || math.IsInf(x, 0) {
-			t.Errorf("%s: value %d is %v", what, i, x)
-			return // one report per call is enough
-		}
+		"smallest U":   mrand.New(calltest.Const(1 << 11)),
+		"largest U":    mrand.New(calltest.Const(math.MaxUint64)),
+		"smallest U+1": mrand.New(calltest.Const(1<<11 | 1)), // odd: the other sign
 	}
 }
 
@@ -56,7 +36,7 @@ func TestExtremeInputsRng(t *testing.T) {
 		}
 		if err == nil {
 			for name, r := range extremeSources() {
-				finiteCall(t, "Laplace("+ftoa(b)+").Sample on "+name, func() []float64 {
+				calltest.Finite(t, "Laplace("+ftoa(b)+").Sample on "+name, func() []float64 {
 					xs := []float64{l.Scale()}
 					for i := 0; i < 200; i++ {
 						xs = append(xs, l.Sample(r))
@@ -67,7 +47,7 @@ func TestExtremeInputsRng(t *testing.T) {
 		}
 		d, err := NewDiscreteLaplace(b)
 		if err == nil {
-			finiteCall(t, "DiscreteLaplace("+ftoa(b)+")", func() []float64 {
+			calltest.Finite(t, "DiscreteLaplace("+ftoa(b)+")", func() []float64 {
 				r := Seeded(98)
 				xs := []float64{d.Scale()}
 				for _, y := range []int64{0, 1, -1, 1 << 40, math.MaxInt64, math.MinInt64} {
@@ -81,28 +61,28 @@ func TestExtremeInputsRng(t *testing.T) {
 		}
 	}
 	// Zero values: usable (unit scale, as documented), never NaN or a panic.
-	finiteCall(t, "Laplace{}", func() []float64 {
+	calltest.Finite(t, "Laplace{}", func() []float64 {
 		var l Laplace
 		if l.Scale() != 1 {
 			t.Errorf("Laplace{} has scale %v, want 1", l.Scale())
 		}
 		return []float64{l.Scale(), l.Sample(Seeded(1))}
 	})
-	finiteCall(t, "DiscreteLaplace{}", func() []float64 {
+	calltest.Finite(t, "DiscreteLaplace{}", func() []float64 {
 		var d DiscreteLaplace
 		if d.Scale() != 1 {
 			t.Errorf("DiscreteLaplace{} has scale %v, want 1", d.Scale())
 		}
 		return []float64{d.Scale(), d.LogPMF(0), d.LogPMF(3), float64(d.Sample(Seeded(1)))}
 	})
-	finiteCall(t, "nil *Alias", func() []float64 {
+	calltest.Finite(t, "nil *Alias", func() []float64 {
 		var a *Alias
 		if err := a.Fill(Seeded(1), nil, 5); err == nil {
 			t.Error("nil table filled 5 draws")
 		}
 		return []float64{float64(a.Len()), float64(a.Draw(Seeded(1)))}
 	})
-	finiteCall(t, "Alias{}", func() []float64 {
+	calltest.Finite(t, "Alias{}", func() []float64 {
 		var a Alias
 		counts := []int{}
 		err := a.Fill(Seeded(1), counts, 5)
@@ -117,7 +97,7 @@ func TestExtremeInputsRng(t *testing.T) {
 			continue
 		}
 		for name, r := range extremeSources() {
-			finiteCall(t, "Alias draws on "+name, func() []float64 {
+			calltest.Finite(t, "Alias draws on "+name, func() []float64 {
 				counts := make([]int, len(probs))
 				if err := a.Fill(r, counts, 100); err != nil {
 					t.Error(err)
@@ -127,7 +107,7 @@ func TestExtremeInputsRng(t *testing.T) {
 		}
 	}
 	for name, r := range extremeSources() {
-		finiteCall(t, "Gumbel, Exponential and OpenUnit on "+name, func() []float64 {
+		calltest.Finite(t, "Gumbel, Exponential and OpenUnit on "+name, func() []float64 {
 			return []float64{Gumbel(r), Exponential(r), OpenUnit(r)}
 		})
 	}

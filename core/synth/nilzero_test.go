@@ -6,6 +6,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dpplay/dpplay/core/internal/calltest"
 	"github.com/dpplay/dpplay/core/rng"
 )
 
@@ -141,16 +142,7 @@ func TestNilAndZeroValues(t *testing.T) {
 		{"Thm45MinRows(zeros)", func() error { _, err := Thm45MinRows(0, 0, 0, 0, 0); return err }},
 	}
 	for _, c := range errs {
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Errorf("%s panicked: %v", c.name, p)
-				}
-			}()
-			if err := c.call(); err == nil {
-				t.Errorf("%s returned no error", c.name)
-			}
-		}()
+		calltest.Fails(t, c.name, c.call)
 	}
 
 	// Accessors with no error to return: zero values, no panic.
@@ -188,12 +180,7 @@ func TestNilAndZeroValues(t *testing.T) {
 		{"Stage(99).String", func() any { return Stage(99).String() }},
 	}
 	for _, c := range zeroes {
-		func() {
-			defer func() {
-				if p := recover(); p != nil {
-					t.Errorf("%s panicked: %v", c.name, p)
-				}
-			}()
+		calltest.NoPanic(t, c.name, func() {
 			switch v := c.call().(type) {
 			case float64:
 				if v != 0 || math.IsNaN(v) {
@@ -216,6 +203,6 @@ func TestNilAndZeroValues(t *testing.T) {
 					t.Errorf("%s = %v, want empty", c.name, v)
 				}
 			}
-		}()
+		})
 	}
 }
