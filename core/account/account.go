@@ -11,29 +11,36 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Charge is one release recorded against the budget.
+// Charge is one release recorded against the budget, one term εᵢ, δᵢ of the
+// sums: lesson 8 plans MWEM's rounds as charges, and lesson 10 the levels of
+// the billboard's counter.
 type Charge struct {
 	Label   string
 	Epsilon float64
 	Delta   float64
 }
 
-// Accountant tracks spending against a fixed (ε, δ) budget. It is not safe
-// for concurrent use.
+// Accountant tracks spending against a fixed (ε, δ) budget, spent =
+// (Σεᵢ, Σδᵢ): lesson 2's budget widget, MWEM's rounds (lesson 8), the
+// billboard's counter (lesson 10) and each live session's budget (the class
+// activities of lessons 1, 4 and 9). It is not safe for concurrent use.
 type Accountant struct {
 	budgetEps, budgetDelta float64
 	spentEps, spentDelta   float64
 	ledger                 []Charge
 }
 
-// ErrBudget is returned (wrapped) when a charge would exceed the budget.
+// ErrBudget is returned (wrapped) when a charge would exceed the budget: the
+// refused charges of lesson 2's ledger, and the live lecture's "budget
+// exhausted" (the activities of lessons 1, 4 and 9).
 var ErrBudget = errors.New("privacy budget exceeded")
 
 // slack absorbs rounding when charges are meant to add up to the budget
 // exactly, e.g. ten charges of ε/10.
 const slack = 1e-9
 
-// New returns an accountant with budget ε > 0 and δ in [0, 1).
+// New returns an accountant with budget ε > 0 and δ in [0, 1) (lessons 2, 8
+// and 10, and the live activities of lessons 1, 4 and 9).
 func New(epsilonBudget, deltaBudget float64) (*Accountant, error) {
 	if err := validate.Positive("ε budget", epsilonBudget); err != nil {
 		return nil, err
@@ -44,8 +51,11 @@ func New(epsilonBudget, deltaBudget float64) (*Accountant, error) {
 	return &Accountant{budgetEps: epsilonBudget, budgetDelta: deltaBudget}, nil
 }
 
-// Spend records a release with guarantee (ε, δ). If it would take the total
-// past the budget nothing is recorded and the error wraps ErrBudget.
+// Spend records a release with guarantee (ε, δ), adding it to (Σεᵢ, Σδᵢ). If
+// it would take the total past the budget nothing is recorded and the error
+// wraps ErrBudget. Lesson 2's budget widget replays its charges through it,
+// MWEM charges each round with it (lesson 8), and the live lecture each
+// release (lessons 1, 4 and 9).
 func (a *Accountant) Spend(label string, epsilon, delta float64) error {
 	if err := validate.Positive("ε", epsilon); err != nil {
 		return err
@@ -69,7 +79,8 @@ func (a *Accountant) Spend(label string, epsilon, delta float64) error {
 // uses it so that a run the budget cannot pay for leaves no partial charges
 // behind. The check is Spend's own rule applied to the running totals in the
 // order given, so SpendAll accepts exactly the sequences that the same Spend
-// calls would accept, rounding included.
+// calls would accept, rounding included. Lesson 10's billboard pays for its
+// counter's levels with it.
 func (a *Accountant) SpendAll(charges []Charge) error {
 	if err := a.CanSpendAll(charges); err != nil {
 		return err
@@ -84,8 +95,8 @@ func (a *Accountant) SpendAll(charges []Charge) error {
 
 // CanSpendAll reports, without recording anything, whether SpendAll(charges)
 // would succeed: nil if it would, otherwise the error it would return.
-// Callers that charge as they release (MWEM charges round by round) check
-// the whole run with it first.
+// Callers that charge as they release (lesson 8's MWEM charges round by
+// round) check the whole run with it first.
 func (a *Accountant) CanSpendAll(charges []Charge) error {
 	if a == nil {
 		return validate.Errorf("accountant", "is nil")
@@ -111,11 +122,14 @@ func (a *Accountant) CanSpendAll(charges []Charge) error {
 	return nil
 }
 
-// Spent returns the total (ε, δ) spent so far.
+// Spent returns the total (Σεᵢ, Σδᵢ) spent so far, which lesson 2's ledger
+// and lesson 8's MWEM show.
 func (a *Accountant) Spent() (epsilon, delta float64) { return a.spentEps, a.spentDelta }
 
-// Remaining returns what is left of the budget. Leftovers within rounding
-// of zero are zero, so a budget split into equal parts is used up exactly.
+// Remaining returns what is left of the budget, (ε − Σεᵢ, δ − Σδᵢ): lesson
+// 2's ledger shows it, and lesson 8's MWEM names it when a run does not fit.
+// Leftovers within rounding of zero are zero, so a budget split into equal
+// parts is used up exactly.
 func (a *Accountant) Remaining() (epsilon, delta float64) {
 	return left(a.budgetEps, a.spentEps), left(a.budgetDelta, a.spentDelta)
 }
@@ -127,5 +141,6 @@ func left(budget, spent float64) float64 {
 	return 0
 }
 
-// Ledger returns a copy of the charges in the order they were made.
+// Ledger returns a copy of the charges in the order they were made (lesson
+// 8's MWEM counts its charges with it).
 func (a *Accountant) Ledger() []Charge { return append([]Charge(nil), a.ledger...) }

@@ -76,7 +76,7 @@ func DefaultStep(maxValue float64, buyers, rounds int) (float64, error) {
 
 // AllocationRun is the full record of one run of Allocate: what was posted on
 // the billboard (public), and what each buyer did (each buyer's own, private
-// view, shown in the lesson for teaching).
+// view, shown in lesson 10 for teaching).
 type AllocationRun struct {
 	Goods, Buyers, Rounds int
 	Supply                []int

@@ -39,7 +39,8 @@ func AccuracyThreshold(opt, epsilon, sensitivity float64, candidates, optimal in
 }
 
 // OptimalCount returns OPT = max u and |R_OPT|, the number of candidates
-// attaining it.
+// attaining it: the accuracy theorem's OPT and |R_OPT| in lesson 5, and the
+// OPT of lesson 6's expected loss.
 func OptimalCount(scores []float64) (opt float64, count int, err error) {
 	if err := validate.Scores("scores", scores); err != nil {
 		return 0, 0, err
@@ -58,7 +59,8 @@ func OptimalCount(scores []float64) (opt float64, count int, err error) {
 
 // TailProbability returns the exact Pr[u(output) ≤ threshold] for a
 // mechanism with the given output probabilities over candidates with these
-// scores: the quantity the accuracy theorem bounds.
+// scores, Σ_{r : u(r) ≤ threshold} Pr[r]: the quantity the accuracy theorem
+// bounds (lesson 5, and lesson 9's price accuracy).
 func TailProbability(probs, scores []float64, threshold float64) (float64, error) {
 	if err := validate.Scores("scores", scores); err != nil {
 		return 0, err
@@ -133,7 +135,8 @@ func MeasureTailBound(scores, measure []float64, epsArticle, t float64) (bound, 
 	return bound, exact, err
 }
 
-// ScoreMass is one step of an empirical score distribution.
+// ScoreMass is one step of an empirical score distribution, the draws' line
+// in lesson 5's accuracy widget.
 type ScoreMass struct {
 	Score      float64
 	Fraction   float64 // share of draws that achieved exactly this score

@@ -106,6 +106,8 @@ type DiscreteLaplace struct {
 // sensitivity Δ ≥ 1. The scale σ = Δ/ε is rounded up to a multiple of
 // 1/4096 and must be at most rng.MaxDiscreteScale = 2^28, so ε ≥ Δ/2^28;
 // Epsilon reports the ε actually achieved, never above the one asked.
+// Lesson 7 draws it, and the live histogram activity (lesson 4) releases
+// every bin with it.
 func NewDiscreteLaplace(value, sensitivity int64, epsilon float64) (*DiscreteLaplace, error) {
 	if sensitivity < 1 {
 		return nil, validate.Errorf("Δ (sensitivity)", "must be a whole number ≥ 1, got %d", sensitivity)
@@ -137,14 +139,16 @@ func (m *DiscreteLaplace) delta() int64 {
 	return m.sensitivity
 }
 
-// Epsilon returns the privacy parameter achieved, Δ/σ.
+// Epsilon returns the privacy parameter achieved, Δ/σ, which lesson 7 shows
+// beside the ε asked for.
 func (m *DiscreteLaplace) Epsilon() float64 { return float64(m.delta()) / m.noise.Scale() }
 
-// Scale returns σ.
+// Scale returns σ, the rounded-up scale of lesson 7's exact sampler.
 func (m *DiscreteLaplace) Scale() float64 { return m.noise.Scale() }
 
 // LogPMF returns ln Pr[output = y] = ln tanh(1/(2σ)) − |y − q|/σ. The
 // distance is taken in floating point when y − q would overflow int64.
+// Lesson 7 charts these exact probabilities under its draws.
 func (m *DiscreteLaplace) LogPMF(y int64) float64 {
 	d := y - m.value
 	if (y >= 0) != (m.value >= 0) && (d >= 0) != (y >= 0) {
@@ -154,5 +158,6 @@ func (m *DiscreteLaplace) LogPMF(y int64) float64 {
 	return m.noise.LogPMF(d)
 }
 
-// Sample releases one noisy integer answer.
+// Sample releases one noisy integer answer q + Y: lesson 7's draws, and each
+// bin of the live histogram activity (lesson 4).
 func (m *DiscreteLaplace) Sample(r *mrand.Rand) int64 { return m.value + m.noise.Sample(r) }

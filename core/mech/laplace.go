@@ -57,7 +57,10 @@ type Laplace struct {
 // NewLaplace returns the Laplace mechanism for the true answer value, the
 // query's sensitivity Δq and ε. The scale Δq/ε must lie in
 // [rng.MinScale, rng.MaxScale] and q(x) ± 36.7·Δq/ε (the farthest a draw
-// can land) within the doubles, so that every output is finite.
+// can land) within the doubles, so that every output is finite. Lesson 4
+// draws its density beside the exponential mechanism's, lesson 7 attacks its
+// floating-point draws, and MWEM measures its chosen queries with it
+// (lesson 8).
 func NewLaplace(value, sensitivity, epsilon float64) (*Laplace, error) {
 	if err := validate.Finite("q(x)", value); err != nil {
 		return nil, err
@@ -76,13 +79,13 @@ func NewLaplace(value, sensitivity, epsilon float64) (*Laplace, error) {
 	return &Laplace{center: value, noise: noise}, nil
 }
 
-// Scale returns the noise scale b = Δq/ε.
+// Scale returns the noise scale b = Δq/ε (lessons 4 and 7).
 func (l *Laplace) Scale() float64 { return l.noise.Scale() }
 
-// LogDensity returns ln p(r) = ln(1/(2b)) − |r − q(x)|/b. Where p underflows
-// (far tails, r = ±Inf) it returns numeric.LogZero, the most negative
-// double, as for every impossible event in core; NaN is not an output, so
-// LogDensity(NaN) is LogZero too.
+// LogDensity returns ln p(r) = ln(1/(2b)) − |r − q(x)|/b (lesson 4). Where p
+// underflows (far tails, r = ±Inf) it returns numeric.LogZero, the most
+// negative double, as for every impossible event in core; NaN is not an
+// output, so LogDensity(NaN) is LogZero too.
 func (l *Laplace) LogDensity(r float64) float64 {
 	if math.IsNaN(r) {
 		return numeric.LogZero
@@ -91,12 +94,14 @@ func (l *Laplace) LogDensity(r float64) float64 {
 	return math.Max(numeric.LogZero, numeric.Log(0.5/b)-math.Abs(r-l.center)/b)
 }
 
-// Density returns p(r), 0 where LogDensity is LogZero.
+// Density returns p(r) = exp(−|r − q(x)|/b)/(2b), 0 where LogDensity is
+// LogZero: lesson 4's Lap(Δq/ε) curve.
 func (l *Laplace) Density(r float64) float64 { return math.Exp(l.LogDensity(r)) }
 
 // CDF returns Pr[output ≤ r]: ½·e^z below q(x) and 1 − ½·e^−z above, with
 // z = (r − q(x))/b. CDF(−Inf) = 0, CDF(+Inf) = 1, and CDF(NaN) = 0, since
-// no output is ≤ NaN.
+// no output is ≤ NaN. The tests hold the draws of lessons 7 and 8 to it
+// (Kolmogorov–Smirnov).
 func (l *Laplace) CDF(r float64) float64 {
 	if math.IsNaN(r) {
 		return 0
@@ -108,7 +113,8 @@ func (l *Laplace) CDF(r float64) float64 {
 	return 1 - 0.5*math.Exp(-z)
 }
 
-// Sample releases one noisy answer, finite by the constructor's checks.
+// Sample releases one noisy answer q(x) + Lap(b), finite by the constructor's
+// checks: lesson 7's attacked draws and MWEM's measurements (lesson 8).
 func (l *Laplace) Sample(r *mrand.Rand) float64 { return l.center + l.noise.Sample(r) }
 
 // LaplaceAsExponential is the exponential mechanism on a continuous range
@@ -132,7 +138,8 @@ type LaplaceAsExponential struct {
 	logLeftShare float64 // ln Pr[r < center | r ∈ [lo, hi]]
 }
 
-// NewLaplaceAsExponential returns the continuous exponential mechanism above.
+// NewLaplaceAsExponential returns the continuous exponential mechanism above
+// (lesson 4).
 // Its scale 2Δq/ε must lie in [rng.MinScale, rng.MaxScale], and on an
 // unbounded side the farthest draw, 36.7·2Δq/ε beyond q(x) or the nearer
 // end, must be a finite double.
@@ -184,8 +191,10 @@ func (m *LaplaceAsExponential) logSideMass(a, b float64) float64 {
 	return numeric.Log(0.5) - m.rate*near + numeric.Log(-math.Expm1(-m.rate*(b-a)))
 }
 
-// LogDensity returns ln p(r): numeric.LogZero outside [lo, hi], where p
-// underflows, and at NaN, which is never an output.
+// LogDensity returns ln p(r) = ln(λ/2) − λ·|r − q(x)| − ln Z, with λ = ε/(2Δq)
+// and Z the unit Laplace(λ) mass on [lo, hi]; numeric.LogZero outside
+// [lo, hi], where p underflows, and at NaN, which is never an output. Lesson
+// 4's loss on neighbours is the largest difference of two of these.
 func (m *LaplaceAsExponential) LogDensity(r float64) float64 {
 	if r < m.lo || r > m.hi || math.IsNaN(r) {
 		return numeric.LogZero
@@ -193,11 +202,13 @@ func (m *LaplaceAsExponential) LogDensity(r float64) float64 {
 	return math.Max(numeric.LogZero, numeric.Log(m.rate/2)-m.rate*math.Abs(r-m.center)-m.logMass)
 }
 
-// Density returns p(r).
+// Density returns p(r) = exp(LogDensity(r)), lesson 4's exponential-mechanism
+// curve.
 func (m *LaplaceAsExponential) Density(r float64) float64 { return math.Exp(m.LogDensity(r)) }
 
-// CDF returns Pr[output ≤ r]: 0 up to lo, 1 from hi on, and 0 at NaN, since
-// no output is ≤ NaN.
+// CDF returns Pr[output ≤ r] = ∫_lo^r p: 0 up to lo, 1 from hi on, and 0 at
+// NaN, since no output is ≤ NaN. The tests hold lesson 4's draws to it
+// (Kolmogorov–Smirnov).
 func (m *LaplaceAsExponential) CDF(r float64) float64 {
 	switch {
 	case math.IsNaN(r) || r <= m.lo:
@@ -215,7 +226,8 @@ func (m *LaplaceAsExponential) CDF(r float64) float64 {
 // Sample draws exactly: pick the side of q(x) by its mass, then draw a
 // truncated exponential distance on that side by inverting its CDF. The
 // result is clamped to [lo, hi] against rounding at the far end. The zero
-// value, whose range [0, 0] holds no mass, always returns 0.
+// value, whose range [0, 0] holds no mass, always returns 0. Lesson 4's
+// histogram is made of these draws.
 func (m *LaplaceAsExponential) Sample(r *mrand.Rand) float64 {
 	if !(m.rate > 0) {
 		return m.lo

@@ -24,6 +24,8 @@ import (
 // Config describes a selection problem: one score u(r) per candidate r, the
 // privacy parameter ε, the sensitivity Δ of the scores (how far one person
 // can move any score) and an optional base measure μ (nil means uniform).
+// Lessons 1–6, 8 (MWEM's choice of query) and 9 (the price) pose their
+// selections as a Config.
 type Config struct {
 	Scores      []float64
 	Epsilon     float64
@@ -44,7 +46,10 @@ func (c Config) validate() error {
 	return validate.Measure("measure μ", c.Measure, len(c.Scores))
 }
 
-// A Selector is a mechanism that outputs the index of one candidate.
+// A Selector is a mechanism that outputs the index of one candidate: the
+// exponential mechanism or report noisy max, which lessons 1, 2 and 6 run side
+// by side (New), lessons 3 and 4 compare on neighbours (PrivacyLoss) and
+// lesson 6 scores by expected loss (ExpectedLoss).
 type Selector interface {
 	// Probabilities returns the exact probability of each output.
 	Probabilities() []float64
@@ -55,7 +60,11 @@ type Selector interface {
 	Sample(r *mrand.Rand) int
 }
 
-// Mechanism names accepted by New, as used by the command line and the page.
+// Mechanism names accepted by New, as used by the command line and the page:
+// the exponential mechanism (lessons 1, 2, 3, 5 and 6), report noisy max
+// with Laplace noise of scale Δ/ε (the machine of lesson 1, lessons 2 and 6)
+// or Gumbel noise of scale 2Δ/ε (lesson 2), and permute-and-flip, report
+// noisy max with exponential noise of scale 2Δ/ε (lessons 2 and 6).
 const (
 	NameExponential           = "exponential"
 	NameReportNoisyMaxLaplace = "report-noisy-max-laplace"
@@ -63,12 +72,15 @@ const (
 	NamePermuteAndFlip        = "permute-and-flip"
 )
 
-// Names lists the selection mechanisms New knows, in teaching order.
+// Names lists the selection mechanisms New knows, in teaching order (lessons
+// 1, 2 and 6 in turn; the command line's -mechanism lists them).
 func Names() []string {
 	return []string{NameExponential, NameReportNoisyMaxLaplace, NameReportNoisyMaxGumbel, NamePermuteAndFlip}
 }
 
-// New returns the named selection mechanism for c.
+// New returns the named selection mechanism for c. Every selection the page
+// asks for by name goes through it: lessons 1, 2, 3, 5 and 6, and the
+// sampling machine.
 func New(name string, c Config) (Selector, error) {
 	switch name {
 	case NameExponential:
@@ -85,7 +97,9 @@ func New(name string, c Config) (Selector, error) {
 	return nil, validate.Errorf("mechanism", "unknown mechanism %q; choose one of %s", name, strings.Join(Names(), ", "))
 }
 
-// Draw runs s n times and returns how often each candidate was chosen.
+// Draw runs s n times and returns how often each candidate was chosen, in one
+// batch (the alias table's Fill) when s has one: lesson 9's price draws and
+// `dpplay sample`.
 func Draw(s Selector, r *mrand.Rand, n int) ([]int, error) {
 	if n < 0 {
 		return nil, validate.Errorf("draws", "must be ≥ 0, got %d", n)
@@ -132,7 +146,10 @@ func standardScores(c Config, scale float64) []float64 {
 }
 
 // ErrUnboundedLoss reports that an output is possible on one input and
-// impossible on the other, so no finite ε covers the pair.
+// impossible on the other, so no finite ε covers the pair: |ln(Pa/Pb)| = ∞.
+// PrivacyLoss returns it (lessons 3 and 4); it is the case lesson 3 shows the
+// exponential mechanism never reaches and lesson 7's floating-point attack
+// exploits.
 var ErrUnboundedLoss = errors.New("an output is possible on one input and impossible on the other: the privacy loss is unbounded")
 
 // PrivacyLoss returns the largest absolute log-ratio of output probabilities,
@@ -159,7 +176,8 @@ func PrivacyLoss(a, b Selector) (float64, error) {
 }
 
 // CheckNeighbours reports whether two score vectors could come from
-// neighbouring data sets: the same candidates, each score moved by at most Δ.
+// neighbouring data sets: the same candidates, each score moved by at most Δ,
+// |uᵢ − vᵢ| ≤ Δ. Lesson 3 checks the student's x and x′ with it.
 func CheckNeighbours(u, v []float64, sensitivity float64) error {
 	if err := validate.Scores("scores", u); err != nil {
 		return err

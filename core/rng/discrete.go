@@ -48,14 +48,15 @@ const discreteDenominator = 1 << 12
 // MaxDiscreteScale is the largest σ NewDiscreteLaplace accepts, 2^28: it
 // keeps n = 4096·σ ≤ 2^40, so that the integer arithmetic of Sample
 // (products like d·k with k the rare long run of successes) stays far from
-// 2^64.
+// 2^64. With σ = Δ/ε it is lesson 7's ε ≥ Δ/2^28.
 const MaxDiscreteScale = 1 << 28
 
 // NewDiscreteLaplace returns the discrete Laplace distribution whose scale
 // is σ rounded up to a multiple of 1/4096. Rounding up only adds noise, so a
 // mechanism built on it keeps (at least) the privacy it asked for; Scale
 // reports the σ actually used. σ must be positive and at most
-// MaxDiscreteScale; any positive σ below 1/4096 becomes 1/4096.
+// MaxDiscreteScale; any positive σ below 1/4096 becomes 1/4096. It is the
+// noise of lesson 7's fix and of the live histogram activity (lesson 4).
 func NewDiscreteLaplace(scale float64) (DiscreteLaplace, error) {
 	if err := validate.Positive("scale", scale); err != nil {
 		return DiscreteLaplace{}, err
@@ -76,13 +77,14 @@ func (l DiscreteLaplace) params() (num, den uint64) {
 	return l.num, l.den
 }
 
-// Scale returns the exact scale σ = n/d in use.
+// Scale returns the exact scale σ = n/d in use; lesson 7's achieved ε is
+// Δ/σ.
 func (l DiscreteLaplace) Scale() float64 {
 	num, den := l.params()
 	return float64(num) / float64(den)
 }
 
-// LogPMF returns ln Pr[Y = y].
+// LogPMF returns ln Pr[Y = y] = ln tanh(1/(2σ)) − |y|/σ (lesson 7).
 func (l DiscreteLaplace) LogPMF(y int64) float64 {
 	s := l.Scale()
 	return math.Log(math.Tanh(1/(2*s))) - math.Abs(float64(y))/s
@@ -92,7 +94,8 @@ func (l DiscreteLaplace) LogPMF(y int64) float64 {
 // with probability exp(−U/n); add n·V with V geometric, Pr[V = v] ∝ e^−v;
 // then W = U + n·V has Pr[W = w] ∝ exp(−w/n) on w ≥ 0, and X = ⌊W/d⌋ has
 // Pr[X = x] ∝ exp(−x·d/n) = exp(−x/σ). A fair sign makes it two-sided,
-// rejecting "−0" so that 0 is not counted twice.
+// rejecting "−0" so that 0 is not counted twice. Lesson 7's draws and the
+// live histogram activity (lesson 4) come from it.
 func (l DiscreteLaplace) Sample(r *mrand.Rand) int64 {
 	num, den := l.params()
 	for {

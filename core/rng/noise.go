@@ -21,7 +21,8 @@ func Exponential(r *mrand.Rand) float64 {
 }
 
 // MaxUnitExponential is the largest value Exponential can return,
-// −ln 2^−53 = 53·ln 2 ≈ 36.7, since OpenUnit never goes below 2^−53.
+// −ln 2^−53 = 53·ln 2 ≈ 36.7, since OpenUnit never goes below 2^−53. The
+// Laplace mechanism of lessons 4, 7 and 8 checks that q(x) ± 36.7·b is finite.
 const MaxUnitExponential = 53 * math.Ln2
 
 // MinScale and MaxScale bound the scale of a Laplace distribution. Below
@@ -41,7 +42,9 @@ const (
 type Laplace struct{ scale float64 }
 
 // NewLaplace returns the Laplace distribution with scale b, which must lie
-// in [MinScale, MaxScale] so that every draw is a finite double.
+// in [MinScale, MaxScale] so that every draw is a finite double: the noise of
+// the Laplace mechanism (lessons 4, 7 and 8), of report noisy max (lessons 1,
+// 2 and 6) and of the billboard's counters (lesson 10).
 func NewLaplace(scale float64) (Laplace, error) {
 	if err := CheckScale("scale", scale); err != nil {
 		return Laplace{}, err
@@ -65,7 +68,8 @@ func CheckScale(param string, b float64) error {
 	return nil
 }
 
-// Scale returns b (1 for the zero value).
+// Scale returns b (1 for the zero value), the scale of Lap(b) in lessons 4
+// and 7.
 func (l Laplace) Scale() float64 {
 	if l.scale == 0 {
 		return 1

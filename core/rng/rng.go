@@ -15,7 +15,8 @@ import (
 
 // NewSeededSource returns a ChaCha8 stream keyed by seed. The 64-bit seed is
 // spread over the 32-byte key with a SplitMix64 sequence so that nearby seeds
-// give unrelated streams.
+// give unrelated streams. SmallDB's stepper (lesson 8) draws from one
+// directly; the page's other draws, in every lesson, come through Seeded.
 func NewSeededSource(seed uint64) *mrand.ChaCha8 {
 	var key [32]byte
 	x := seed
@@ -29,12 +30,17 @@ func NewSeededSource(seed uint64) *mrand.ChaCha8 {
 	return mrand.NewChaCha8(key)
 }
 
-// Seeded returns a reproducible generator for lessons, tests and scripts.
+// Seeded returns a reproducible generator, rand.New(NewSeededSource(seed)):
+// the page draws every lesson's samples from one (SmallDB's stepper in lesson
+// 8 from the source itself), so that a lesson's URL, which holds the seed,
+// reproduces them. Tests and scripts use it too.
 func Seeded(seed uint64) *mrand.Rand { return mrand.New(NewSeededSource(seed)) }
 
 // OpenUnit returns a uniform draw from the open interval (0, 1): one of the
 // 2^53 − 1 values k·2^-53 with k ≥ 1. Noise samplers need the open interval
-// because they take logarithms of it.
+// because they take logarithms of it. The noise of lessons 1 (the machine),
+// 2, 4, 6, 7, 8 and 10 is built on it, and lesson 7's floating-point attack
+// inverts exactly this grid (mech.NaiveLaplaceCouldOutput).
 func OpenUnit(r *mrand.Rand) float64 {
 	for {
 		if k := r.Uint64() >> 11; k != 0 {

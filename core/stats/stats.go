@@ -10,7 +10,8 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Result is the outcome of a goodness-of-fit test.
+// Result is the outcome of a goodness-of-fit test, ChiSquare or KS: the tests
+// behind every lesson's sampler reject a draw stream whose PValue is tiny.
 type Result struct {
 	Statistic float64
 	DF        int     // degrees of freedom (chi-square only)
@@ -24,7 +25,8 @@ const minExpected = 5
 // ChiSquare tests observed counts against exact probabilities with Pearson's
 // statistic Σ (Oᵢ − Eᵢ)²/Eᵢ, Eᵢ = N·pᵢ. Cells whose expected count is under
 // 5 are pooled into one. A draw of an outcome with probability 0 gives
-// p-value 0: it should never happen.
+// p-value 0: it should never happen. The tests check every lesson's discrete
+// draws (lessons 1–10) against core's exact probabilities with it.
 func ChiSquare(counts []int, probs []float64) (Result, error) {
 	if len(counts) != len(probs) || len(counts) == 0 {
 		return Result{}, validate.Errorf("counts", "has %d entries for %d probabilities", len(counts), len(probs))
@@ -74,6 +76,7 @@ func ChiSquare(counts []int, probs []float64) (Result, error) {
 
 // ChiSquareSurvival returns P[X ≥ x] for X chi-square with df degrees of
 // freedom: the regularised upper incomplete gamma function Q(df/2, x/2).
+// It is ChiSquare's p-value, so every lesson's sampler test rests on it.
 func ChiSquareSurvival(x, df float64) float64 {
 	if x <= 0 {
 		return 1
@@ -125,7 +128,10 @@ func upperGammaQ(a, x float64) float64 {
 
 // KS is the one-sample Kolmogorov–Smirnov test of samples against a
 // continuous CDF. The p-value uses Kolmogorov's limiting distribution with
-// Stephens' finite-sample correction λ = (√n + 0.12 + 0.11/√n)·D.
+// Stephens' finite-sample correction λ = (√n + 0.12 + 0.11/√n)·D. The tests
+// check the continuous draws with it: the Gumbel, exponential and Laplace
+// noise of lessons 2, 4, 6, 7, 8 and 10, and lesson 4's continuous
+// exponential mechanism.
 func KS(samples []float64, cdf func(float64) float64) (Result, error) {
 	if len(samples) == 0 {
 		return Result{}, validate.Errorf("samples", "holds no draws")
@@ -147,7 +153,8 @@ func KS(samples []float64, cdf func(float64) float64) (Result, error) {
 	return Result{Statistic: d, PValue: KolmogorovSurvival((sn + 0.12 + 0.11/sn) * d)}, nil
 }
 
-// KolmogorovSurvival returns P[K > λ] = 2 Σ_{k≥1} (−1)^(k−1) exp(−2k²λ²).
+// KolmogorovSurvival returns P[K > λ] = 2 Σ_{k≥1} (−1)^(k−1) exp(−2k²λ²),
+// KS's p-value for the continuous noise of lessons 2, 4, 6, 7, 8 and 10.
 func KolmogorovSurvival(lambda float64) float64 {
 	if lambda < 0.2 {
 		return 1

@@ -9,20 +9,24 @@ import (
 
 // Error says which parameter was wrong and why. Every input error returned by
 // a core package is an *Error, so callers can use errors.As to tell bad input
-// from other failures.
+// from other failures. Its text, "param: reason", is what every lesson's
+// widget shows when it refuses a student's input.
 type Error struct {
 	Param  string // the parameter's name as the student sees it, e.g. "ε" or "scores[3]"
 	Reason string
 }
 
+// Error returns "param: reason", the message every lesson's widget shows.
 func (e *Error) Error() string { return e.Param + ": " + e.Reason }
 
-// Errorf returns an *Error for param with a formatted reason.
+// Errorf returns an *Error for param with a formatted reason: every lesson's
+// input messages are built with it.
 func Errorf(param, format string, args ...any) error {
 	return &Error{Param: param, Reason: sprintf(format, args...)}
 }
 
-// Positive checks that x is finite and strictly greater than zero.
+// Positive checks that x is finite and strictly greater than zero: ε, Δ and
+// the noise scales of every lesson.
 func Positive(param string, x float64) error {
 	switch {
 	case math.IsNaN(x):
@@ -35,7 +39,8 @@ func Positive(param string, x float64) error {
 	return nil
 }
 
-// Finite checks that x is a finite number.
+// Finite checks that x is a finite number: q(x) in lessons 4 and 7, OPT and
+// t in lesson 5, the prices and values of lessons 9 and 10, among others.
 func Finite(param string, x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return Errorf(param, "must be a finite number, got %v", x)
@@ -43,7 +48,8 @@ func Finite(param string, x float64) error {
 	return nil
 }
 
-// Probability checks that x lies in [0, 1].
+// Probability checks that x lies in [0, 1]: the δ of every accountant
+// (lessons 2, 8 and 10).
 func Probability(param string, x float64) error {
 	if !(x >= 0 && x <= 1) {
 		return Errorf(param, "must be between 0 and 1, got %v", x)
@@ -51,7 +57,8 @@ func Probability(param string, x float64) error {
 	return nil
 }
 
-// Scores checks that xs is non-empty and every entry is finite.
+// Scores checks that xs is non-empty and every entry is finite: the scores
+// u(r) of every selection problem (lessons 1–6, 8 and 9).
 func Scores(param string, xs []float64) error {
 	if len(xs) == 0 {
 		return Errorf(param, "needs at least one candidate")
@@ -66,7 +73,9 @@ func Scores(param string, xs []float64) error {
 
 // Measure checks a base measure μ over n candidates: one finite, non-negative
 // weight per candidate with positive total mass. A nil measure means the
-// uniform measure and is always valid.
+// uniform measure and is always valid. It checks the μ of lesson 5's
+// base-measure bound, and the probabilities behind every alias table
+// (lessons 1–6, 8 and 9).
 func Measure(param string, mu []float64, n int) error {
 	if mu == nil {
 		return nil
@@ -87,12 +96,15 @@ func Measure(param string, mu []float64, n int) error {
 	return nil
 }
 
-// Index names element i of the parameter param, as in "scores[3]".
+// Index names element i of the parameter param, as in "scores[3]" or
+// lesson 3's "neighbour's scores[2]", so that a message points at the entry
+// to fix.
 func Index(param string, i int) string { return param + "[" + strconv.Itoa(i) + "]" }
 
 // Wrapf returns an error that reads "sentinel: detail" and that errors.Is
 // matches to sentinel: fmt.Errorf("%w: …") for packages linked into the
-// first-load module, which do without fmt.
+// first-load module, which do without fmt. Lesson 2's refused charges
+// (account.ErrBudget) are built with it.
 func Wrapf(sentinel error, format string, args ...any) error {
 	return &wrapped{sentinel, sprintf(format, args...)}
 }
@@ -102,5 +114,11 @@ type wrapped struct {
 	detail   string
 }
 
+// Error reads "sentinel: detail", e.g. "privacy budget exceeded: …" for a
+// charge that lesson 2's ledger refuses.
 func (w *wrapped) Error() string { return w.sentinel.Error() + ": " + w.detail }
+
+// Unwrap returns the sentinel, so that errors.Is(err, account.ErrBudget)
+// holds: the live lecture answers 409 on it (the activities of lessons 1, 4
+// and 9).
 func (w *wrapped) Unwrap() error { return w.sentinel }
