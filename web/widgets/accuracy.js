@@ -6,7 +6,7 @@
 // mechanism; the threshold, the exact tail and the CDFs come from core/mech.
 import { LineChart } from '../charts/line.js';
 import { fmtInt } from '../chart.js';
-import { logSlider, numberInput, select, button, refresher, fmt } from './controls.js';
+import { logSlider, numberInput, select, button, refresher, fmt, tableRegion } from './controls.js';
 
 export const schema = {
   eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
@@ -67,11 +67,7 @@ export async function mount(ctx) {
   const error = document.createElement('p');
   error.className = 'widget-error';
   error.setAttribute('role', 'alert');
-  const readout = document.createElement('div');
-  readout.className = 'table-wrap pf-readout';
-  readout.tabIndex = 0;
-  readout.setAttribute('role', 'region');
-  readout.setAttribute('aria-label', 'The accuracy bound and the probabilities it bounds');
+  const readout = tableRegion('The accuracy bound and the probabilities it bounds');
   const host = document.createElement('div');
   const chart = new LineChart(host, {
     title: 'Distribution of the achieved score: share of outputs with score at most x',

@@ -100,3 +100,32 @@ export function refresher(job, el) {
 }
 
 export const fmt = (v, d = 3) => (Number.isFinite(v) ? String(+v.toPrecision(d)) : '–');
+
+/**
+ * panel(ctx, titleHTML, className) is a titled section of a small-multiples
+ * grid, named for assistive technology by its heading. Returns the section
+ * and the host to draw into.
+ */
+export function panel(ctx, titleHTML, className = '') {
+  const el = document.createElement('section');
+  el.className = `panel ${className}`.trim();
+  const hid = ctx.uid('panel');
+  el.setAttribute('aria-labelledby', hid);
+  el.innerHTML = `<h4 id="${hid}">${titleHTML}</h4>`;
+  const host = document.createElement('div');
+  el.append(host);
+  return { el, host };
+}
+
+/**
+ * tableRegion(label, className) is a scrollable box for a wide table: a
+ * labelled region in the tab order, so a keyboard can reach and scroll it.
+ */
+export function tableRegion(label, className = 'pf-readout') {
+  const el = document.createElement('div');
+  el.className = `table-wrap ${className}`;
+  el.tabIndex = 0;
+  el.setAttribute('role', 'region');
+  el.setAttribute('aria-label', label);
+  return el;
+}

@@ -6,7 +6,7 @@
 // by exp(ε·u/Δ) while still claiming ε, and the band is breached.
 import { BarChart, fmtInt } from '../chart.js';
 import { BandChart } from '../charts/band.js';
-import { logSlider, select, numberInput, radios, button, refresher, fmt } from './controls.js';
+import { logSlider, select, numberInput, radios, button, refresher, fmt, panel } from './controls.js';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
 // How many of the other eleven students can make each day.
@@ -96,15 +96,9 @@ export async function mount(ctx) {
   const grid = document.createElement('div');
   grid.className = 'small-multiples';
   const panels = ['x', 'x′'].map((name) => {
-    const cell = document.createElement('section');
-    cell.className = 'panel';
-    const hid = ctx.uid('panel');
-    cell.setAttribute('aria-labelledby', hid);
-    cell.innerHTML = `<h4 id="${hid}">Data set ${name}<span class="panel-detail"></span></h4>`;
-    const host = document.createElement('div');
-    cell.append(host);
-    grid.append(cell);
-    return { detail: cell.querySelector('.panel-detail'), chart: new BarChart(host, { title: `Output distribution on data set ${name}: share of draws and exact probability`, compact: true }) };
+    const { el, host } = panel(ctx, `Data set ${name}<span class="panel-detail"></span>`);
+    grid.append(el);
+    return { detail: el.querySelector('.panel-detail'), chart: new BarChart(host, { title: `Output distribution on data set ${name}: share of draws and exact probability`, compact: true }) };
   });
   const bandHost = document.createElement('div');
   const band = new BandChart(bandHost, { title: `${ctx.title}: log-ratio of each day’s probability on x and on x′, against ±ε`, yLabel: 'ln(P[x] / P[x′])' });

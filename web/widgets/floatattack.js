@@ -3,7 +3,7 @@
 // q, seeded, and asks core of every output whether the neighbouring count
 // q + 1 could ever have produced that exact double.
 import { fmtInt, pct } from '../chart.js';
-import { logSlider, numberInput, select, refresher, fmt } from './controls.js';
+import { logSlider, numberInput, select, refresher, fmt, tableRegion } from './controls.js';
 
 export const schema = {
   q: { type: 'int', min: -1000000, max: 1000000, default: 0, label: 'true count q' },
@@ -40,11 +40,7 @@ export async function mount(ctx) {
   error.setAttribute('role', 'alert');
   const stat = document.createElement('p');
   stat.className = 'fp-stat';
-  const out = document.createElement('div');
-  out.className = 'table-wrap pf-readout';
-  out.tabIndex = 0;
-  out.setAttribute('role', 'region');
-  out.setAttribute('aria-label', 'The first outputs and what each one proves');
+  const out = tableRegion('The first outputs and what each one proves');
   body.append(controls, error, stat, out);
 
   let renders = 0;

@@ -3,7 +3,7 @@
 // shapes: a gentle slope (much near-optimal mass) and a needle (one good
 // candidate among poor ones). core/mech.MeasureTailBound computes the bound
 // exp(−ε_a·t)/μ(S_t) and the exact probability it bounds.
-import { logSlider, numberInput, refresher, fmt } from './controls.js';
+import { logSlider, numberInput, refresher, fmt, tableRegion } from './controls.js';
 
 export const schema = {
   ea: { type: 'number', min: 1, max: 500, default: 100, digits: 3, label: 'ε_a' },
@@ -34,11 +34,7 @@ export async function mount(ctx) {
   const error = document.createElement('p');
   error.className = 'widget-error';
   error.setAttribute('role', 'alert');
-  const out = document.createElement('div');
-  out.className = 'table-wrap pf-readout';
-  out.tabIndex = 0;
-  out.setAttribute('role', 'region');
-  out.setAttribute('aria-label', 'Base-measure bound for a slope and a needle');
+  const out = tableRegion('Base-measure bound for a slope and a needle');
   body.append(controls, error, out);
 
   let renders = 0;

@@ -7,7 +7,7 @@
 // SmallDB's exact expected error at the same ε, from the same module.
 import { escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, select, numberInput, button, refresher, fmt } from './controls.js';
+import { logSlider, linearSlider, select, numberInput, button, refresher, fmt, panel, tableRegion } from './controls.js';
 import { ATTRIBUTES, QUERY_SETS, niceQuery } from './smalldb.js';
 
 export const schema = {
@@ -75,14 +75,8 @@ export async function mount(ctx) {
   const grid = document.createElement('div');
   grid.className = 'small-multiples';
   const cell = (title) => {
-    const c = document.createElement('section');
-    c.className = 'panel';
-    const hid = ctx.uid('panel');
-    c.setAttribute('aria-labelledby', hid);
-    c.innerHTML = `<h4 id="${hid}">${title}</h4>`;
-    const host = document.createElement('div');
-    c.append(host);
-    grid.append(c);
+    const { el, host } = panel(ctx, title);
+    grid.append(el);
     return host;
   };
   const chartHost = cell('Max-error: MWEM round by round, SmallDB exactly');
@@ -91,11 +85,7 @@ export async function mount(ctx) {
     xLabel: 'round', yLabel: 'max-error over the queries', describe: (d) => d.note,
   });
   const tableHost = cell('Every query: true answer and MWEM’s');
-  const table = document.createElement('div');
-  table.className = 'table-wrap synth-scroll';
-  table.tabIndex = 0;
-  table.setAttribute('role', 'region');
-  table.setAttribute('aria-label', 'Every query with its true answer and MWEM’s answer');
+  const table = tableRegion('Every query with its true answer and MWEM’s answer', 'synth-scroll');
   tableHost.append(table);
   body.append(controls, actions, error, budget, readout, grid);
 

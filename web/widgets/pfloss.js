@@ -4,7 +4,7 @@
 // and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.
 import { LineChart } from '../charts/line.js';
 import { datasets } from './datasets.js';
-import { logSlider, select, refresher, fmt } from './controls.js';
+import { logSlider, select, refresher, fmt, tableRegion } from './controls.js';
 
 // Two candidates with scores 1 and 0: the losses have closed forms
 // (1/(1+e^{ε/2}) and ½e^{−ε/2}), which the exercise uses.
@@ -62,11 +62,7 @@ export async function mount(ctx) {
   error.className = 'widget-error';
   error.setAttribute('role', 'alert');
   const host = document.createElement('div');
-  const readout = document.createElement('div');
-  readout.className = 'table-wrap pf-readout';
-  readout.tabIndex = 0;
-  readout.setAttribute('role', 'region');
-  readout.setAttribute('aria-label', 'Expected loss at the chosen ε');
+  const readout = tableRegion('Expected loss at the chosen ε');
   const chart = new LineChart(host, {
     title: 'Expected score loss against ε for four selection mechanisms',
     xLabel: 'ε (log scale)', yLabel: 'expected loss', logX: true,

@@ -5,7 +5,7 @@
 // The numbers come from the lazily loaded market module.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
+import { logSlider, select, numberInput, button, refresher, fmt, panel } from './controls.js';
 
 export const schema = {
   values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
@@ -75,14 +75,8 @@ export async function mount(ctx) {
   const grid = document.createElement('div');
   grid.className = 'small-multiples';
   const cell = (title) => {
-    const c = document.createElement('section');
-    c.className = 'panel';
-    const hid = ctx.uid('panel');
-    c.setAttribute('aria-labelledby', hid);
-    c.innerHTML = `<h4 id="${hid}">${title}</h4>`;
-    const host = document.createElement('div');
-    c.append(host);
-    grid.append(c);
+    const { el, host } = panel(ctx, title);
+    grid.append(el);
     return host;
   };
   const revChart = new LineChart(cell('Revenue at each fixed price'), { title: 'Revenue p × (buyers with value ≥ p) at each price', xLabel: 'price ($)', yLabel: 'revenue ($)', steps: true });

@@ -4,7 +4,7 @@
 // noisy scores are really drawn; nothing is sampled from the exact table).
 import { BarChart, fmtInt } from '../chart.js';
 import { datasets, datasetNames } from './datasets.js';
-import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
+import { logSlider, select, numberInput, button, refresher, fmt, panel } from './controls.js';
 
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
@@ -70,15 +70,12 @@ export async function mount(ctx) {
   const grid = document.createElement('div');
   grid.className = 'small-multiples';
   const charts = panels.map((pnl) => {
-    const cell = document.createElement('section');
-    cell.className = 'panel';
-    const hid = ctx.uid('panel');
-    cell.setAttribute('aria-labelledby', hid);
-    cell.innerHTML = `<h4 id="${hid}">${pnl.title}<span class="panel-detail">${pnl.detail}</span></h4><p class="panel-stat"></p>`;
-    const host = document.createElement('div');
-    cell.append(host);
-    grid.append(cell);
-    return { pnl, chart: new BarChart(host, { title: `${pnl.title} (${pnl.detail}): share of draws and exact probability`, compact: true }), stat: cell.querySelector('.panel-stat') };
+    const { el, host } = panel(ctx, `${pnl.title}<span class="panel-detail">${pnl.detail}</span>`);
+    const stat = document.createElement('p');
+    stat.className = 'panel-stat';
+    el.insertBefore(stat, host);
+    grid.append(el);
+    return { pnl, chart: new BarChart(host, { title: `${pnl.title} (${pnl.detail}): share of draws and exact probability`, compact: true }), stat };
   });
   body.append(controls, actions, error, grid);
 

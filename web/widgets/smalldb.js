@@ -6,7 +6,7 @@
 // and, above ASK_MS, asks first and offers MWEM instead.
 import { fmtInt, escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, select, numberInput, button, fmt } from './controls.js';
+import { logSlider, linearSlider, select, numberInput, button, fmt, panel, tableRegion } from './controls.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
@@ -103,34 +103,21 @@ export async function mount(ctx) {
   error.setAttribute('role', 'alert');
 
   // ---- Panels, one per stage ----
-  const panel = (title, cls = '') => {
-    const c = document.createElement('section');
-    c.className = `panel synth-panel ${cls}`;
-    const hid = ctx.uid('panel');
-    c.setAttribute('aria-labelledby', hid);
-    c.innerHTML = `<h4 id="${hid}">${title}</h4>`;
-    const inner = document.createElement('div');
-    c.append(inner);
-    c.hidden = true;
-    return { el: c, inner };
+  const stagePanel = (title, cls = '') => {
+    const { el, host } = panel(ctx, title, `synth-panel ${cls}`);
+    el.hidden = true;
+    return { el, inner: host };
   };
-  const pData = panel('1 · The data: 120 patients as a histogram');
-  const pQueries = panel('2 · The queries and their true answers');
-  const pCount = panel('3 · Candidates: every multiset of m rows');
-  const pScore = panel('4 · Scoring: the max-error of every candidate');
-  const pLevels = panel('5 · The exact distribution over error levels', 'synth-wide');
-  const pCurve = panel('Proposition 4.4 at this m against the exact error, over ε', 'synth-wide');
-  const pDraw = panel('6 · The draw: one synthetic database');
-  const pCompare = panel('7 · Synthetic against true, query by query');
+  const pData = stagePanel('1 · The data: 120 patients as a histogram');
+  const pQueries = stagePanel('2 · The queries and their true answers');
+  const pCount = stagePanel('3 · Candidates: every multiset of m rows');
+  const pScore = stagePanel('4 · Scoring: the max-error of every candidate');
+  const pLevels = stagePanel('5 · The exact distribution over error levels', 'synth-wide');
+  const pCurve = stagePanel('Proposition 4.4 at this m against the exact error, over ε', 'synth-wide');
+  const pDraw = stagePanel('6 · The draw: one synthetic database');
+  const pCompare = stagePanel('7 · Synthetic against true, query by query');
 
-  const scrollTable = (label) => {
-    const w = document.createElement('div');
-    w.className = 'table-wrap synth-scroll';
-    w.tabIndex = 0;
-    w.setAttribute('role', 'region');
-    w.setAttribute('aria-label', label);
-    return w;
-  };
+  const scrollTable = (label) => tableRegion(label, 'synth-scroll');
   const dataTable = scrollTable('The data as a histogram, with the synthetic rows');
   const dataNote = document.createElement('p');
   dataNote.className = 'panel-stat';
