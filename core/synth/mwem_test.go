@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"math"
-	"os"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/account"
@@ -14,14 +13,10 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
+// medical is lesson 8's table (Medical), projected on columns if any.
 func medical(t testing.TB, columns ...string) *Data {
 	t.Helper()
-	f, err := os.Open("testdata/medical.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	d, err := ReadCSV(f)
+	d, err := Medical()
 	if err != nil {
 		t.Fatal(err)
 	}

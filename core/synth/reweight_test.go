@@ -33,14 +33,7 @@ func TestMedicalMatchesTheFile(t *testing.T) {
 // values of ε with the source rewound to where scoring left it, and compares
 // every draw and level distribution with a fresh run at that ε.
 func TestReweightMatchesAFreshRun(t *testing.T) {
-	full, err := Medical()
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := full.Project([]string{"sex", "smoker", "lung_cancer", "over_50"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := medical(t, "sex", "smoker", "lung_cancer", "over_50")
 	qs, err := Marginals(d.Columns(), 2)
 	if err != nil {
 		t.Fatal(err)

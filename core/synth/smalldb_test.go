@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"os"
 	"sort"
 	"strings"
 	"testing"
@@ -367,19 +366,7 @@ func TestSmallDBPrivacy(t *testing.T) {
 // TestStepperMatchesRun steps with irregular chunk sizes and checks every
 // stage against a direct run with the same seed.
 func TestStepperMatchesRun(t *testing.T) {
-	f, err := os.Open("testdata/medical.csv")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	full, err := ReadCSV(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	d, err := full.Project([]string{"sex", "smoker", "lung_cancer", "over_50"})
-	if err != nil {
-		t.Fatal(err)
-	}
+	d := medical(t, "sex", "smoker", "lung_cancer", "over_50")
 	qs, err := Marginals(d.Columns(), 2)
 	if err != nil {
 		t.Fatal(err)
