@@ -40,7 +40,7 @@ bridge.onStatus((msg) => {
 bridge.load('core');
 
 // ---- Lessons and widgets --------------------------------------------------
-const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0 };
+const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '' };
 let uidCount = 0;
 
 // Lesson articles as first rendered, so that showing a lesson again (a new
@@ -65,6 +65,7 @@ async function showLesson(hash, focus) {
   // A newer call (the hash changed again while this one waited) wins: this
   // one stops at its next await rather than overwrite the newer lesson.
   const call = ++state.shown;
+  state.hash = location.hash;
   let { slug, params, notes } = parseHash(hash);
   state.notes = notes;
   if (!lessonsBySlug.has(slug)) {
@@ -161,6 +162,9 @@ function scheduleWrite() {
 }
 
 function writeURL() {
+  // A hash set since the one shown or written (a link, the user) waits for
+  // its hashchange: writing now would replace it with the old lesson's.
+  if (location.hash !== state.hash) return;
   const params = new Map();
   for (const w of state.widgets) {
     for (const [key, spec] of Object.entries(w.schema)) {
@@ -170,6 +174,7 @@ function writeURL() {
   }
   const hash = formatHash(state.slug, params);
   if (location.hash !== hash) history.replaceState(null, '', hash);
+  state.hash = location.hash;
 }
 
 function showNotes() {

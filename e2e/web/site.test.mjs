@@ -171,9 +171,12 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
     await fresh.context.close();
     // ... and by hashchange on a page already open (from another lesson, so the change is seen).
     const away = slug === 'report-noisy-max' ? 'exponential-mechanism' : 'report-noisy-max';
-    await page.evaluate((h) => { location.hash = h; }, `#/${away}`);
+    // lessonReady is cleared first: the previous case may have left it at
+    // `away` already, and ready() would not wait for this navigation.
+    const go = (h) => page.evaluate((x) => { delete document.body.dataset.lessonReady; location.hash = x; }, h);
+    await go(`#/${away}`);
     await ready(page, away);
-    await page.evaluate((h) => { location.hash = h; }, hash);
+    await go(hash);
     assert.match(await check(page, slug, widget), note, `note after hashchange to ${hash.slice(0, 60)}`);
   }
   assert.deepEqual(errors, []);
