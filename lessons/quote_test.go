@@ -1,0 +1,45 @@
+package lessons
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// lessonText returns the lesson file whose slug (front matter `slug:`) is
+// slug, with runs of white space collapsed to one space so that a quoted
+// figure may wrap across lines.
+func lessonText(t *testing.T, slug string) string {
+	t.Helper()
+	files, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := string(b)
+		if strings.Contains(s, "\nslug: "+slug+"\n") {
+			return strings.Join(strings.Fields(s), " ")
+		}
+	}
+	t.Fatalf("no lesson has slug %q", slug)
+	return ""
+}
+
+// quoted fails t unless the lesson with the given slug contains every one of
+// texts. Each text is what the lesson says, built by the caller from a value
+// the test computed (for example fmt.Sprintf("about %.0f%%", 100*p)), so a
+// change in the code that moves the value breaks the test.
+func quoted(t *testing.T, slug string, texts ...string) {
+	t.Helper()
+	s := lessonText(t, slug)
+	for _, x := range texts {
+		if !strings.Contains(s, strings.Join(strings.Fields(x), " ")) {
+			t.Errorf("lesson %s does not say %q", slug, x)
+		}
+	}
+}
