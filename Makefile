@@ -8,9 +8,10 @@ JS_ENV := PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm
 
 test: test-go test-js test-lecture
 
-# Native tests with the race detector, plus formatting, vet, and no committed
-# file that .gitignore excludes (a compiled mech.test once slipped in by -f).
+# Native tests with the race detector, plus formatting, vet, a tidy go.mod, and
+# no committed file that .gitignore excludes (git add -f can add a compiled test).
 test-go:
+	$(GO) mod tidy -diff
 	@ignored=$$(git ls-files -ci --exclude-standard 2>/dev/null); \
 	  if [ -n "$$ignored" ]; then echo "committed but ignored (git rm --cached them): $$ignored"; exit 1; fi
 	@unformatted=$$(gofmt -l $$(git ls-files '*.go' 2>/dev/null || find . -name '*.go')); \
