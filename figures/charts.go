@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/validate"
 )
 
@@ -14,7 +15,7 @@ import (
 // parameters of its state, and how its figures are computed from them.
 type chart struct {
 	params []Param
-	// names lists the figures build returns, in order.
+	// names lists the figures build returns, in order: widget.Figures.
 	names []string
 	build func(v Values) ([]*Figure, error)
 }
@@ -23,14 +24,18 @@ type chart struct {
 // no "Export figure" button (the page asks HasChart through the site build).
 var charts = map[string]chart{}
 
-// register adds a widget's chart; each lesson's file calls it from init.
-func register(widget string, c chart) { charts[widget] = c }
+// register adds a widget's chart, whose figures are those package widget
+// lists for it; each file of charts calls it from init.
+func register(name string, c chart) {
+	c.names = widget.Figures(name)
+	charts[name] = c
+}
 
 // Widgets lists the widgets that have figures, sorted.
 func Widgets() []string { return slices.Sorted(maps.Keys(charts)) }
 
 // Names lists the figures of a widget, or nil if it has none.
-func Names(widget string) []string { return charts[widget].names }
+func Names(name string) []string { return charts[name].names }
 
 // Request asks for the figures of one widget in one lesson.
 type Request struct {

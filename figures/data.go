@@ -140,7 +140,7 @@ func thousands(n int) string {
 
 // drawCounts returns the counts of the first n draws of sel from
 // rng.Seeded(seed), one Sample per draw: the stream the page's bridge uses
-// (wasm/bridge), so a figure matches the page's histogram bit for bit.
+// (app/selection), so a figure matches the page's histogram bit for bit.
 func drawCounts(sel mech.Selector, k int, seed uint64, n int) []int {
 	r := rng.Seeded(seed)
 	counts := make([]int, k)

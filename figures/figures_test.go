@@ -3,15 +3,16 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"github.com/dpplay/dpplay/app/widget"
 	"math"
 	"os"
 	"slices"
 	"strings"
 	"testing"
 
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/core/stats"
-	"github.com/dpplay/dpplay/wasm/bridge"
 )
 
 // pFalse is the false-failure probability every statistical test here allows.
@@ -103,6 +104,14 @@ func TestBuildChecksParams(t *testing.T) {
 	}
 	if _, err := Build(Request{Widget: "expmech", Figure: "nope"}); err == nil {
 		t.Error("an unknown figure name was accepted")
+	}
+}
+
+// The charts are those of the widgets package widget lists with figures,
+// which is what the site builder gives an "Export figure" control.
+func TestChartsAreTheWidgetsWithFigures(t *testing.T) {
+	if got, want := strings.Join(Widgets(), ","), strings.Join(widget.WithFigures(), ","); got != want {
+		t.Errorf("charts for %s; package widget lists %s", got, want)
 	}
 }
 
@@ -311,9 +320,9 @@ func TestPaletteCSS(t *testing.T) {
 // counts as the browser bridge's seeded stream.
 func TestHistogramEqualsBridge(t *testing.T) {
 	f := one(t, "rnm", "seed=77&step=3&batch=1000")
-	b := bridge.New()
+	b := selection.New()
 	for j, nm := range noisyMaxMechanisms {
-		got, err := b.Draws(nm.name, bridge.Request{Mechanism: nm.name, Scores: dataSets["meeting"].Scores, Epsilon: 1, Sensitivity: 1}, 77, 3000)
+		got, err := b.Draws(nm.name, selection.Request{Mechanism: nm.name, Scores: dataSets["meeting"].Scores, Epsilon: 1, Sensitivity: 1}, 77, 3000)
 		if err != nil {
 			t.Fatal(err)
 		}

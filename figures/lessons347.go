@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/app/selection"
 )
 
 // Figures of lesson 3 (epsband: what ε promises on two neighbouring polls),
@@ -26,7 +26,6 @@ func init() {
 			seedDefault("3"),
 			stepParam(100),
 		},
-		names: []string{"distributions", "logratio"},
 		build: neighbourFigures,
 	})
 	register("laplaceem", chart{
@@ -41,7 +40,6 @@ func init() {
 			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "10000"},
 			seedDefault("2"),
 		},
-		names: []string{"density"},
 		build: laplaceEMDensity,
 	})
 	register("dlaplace", chart{
@@ -52,7 +50,6 @@ func init() {
 			seedParam,
 			stepParam(100),
 		},
-		names: []string{"pmf"},
 		build: discreteLaplacePMF,
 	})
 }
@@ -127,7 +124,7 @@ func toInts(xs []float64) []int {
 // on each side; "logratio" shows ln(P[r | x]/P[r | x′]) for each day r
 // against the band [−ε, ε], which ε-DP promises it never leaves, with the
 // estimate ln(share on x / share on x′) ± IntervalZ standard errors. Both
-// come from bridge.CompareNeighbours, called as the widget calls it, so the
+// come from selection.CompareNeighbours, called as the widget calls it, so the
 // draws are the page's (seed on x, seed ^ 0x5bd1e995 on x′).
 func neighbourFigures(v Values) ([]*Figure, error) {
 	ax, ay := v.List("ax"), v.List("ay")
@@ -136,7 +133,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 	broken := v.Str("scale") == "broken"
 	// The slot only names the page's draw stream; a fresh bridge starts it
 	// from the seed whatever its name.
-	r, err := bridge.New().CompareNeighbours("epsband", x, y, eps, 1, broken, seed, n)
+	r, err := selection.New().CompareNeighbours("epsband", x, y, eps, 1, broken, seed, n)
 	if err != nil {
 		return nil, err
 	}
@@ -231,7 +228,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 		s.X = append(s.X, days[i]-0.13)
 		s.Y = append(s.Y, l)
 	}
-	est := Series{Name: fmt.Sprintf("Estimate from %s draws on each side, ±%d standard errors", thousands(n), bridge.IntervalZ), Kind: ErrorBars, Colour: 0}
+	est := Series{Name: fmt.Sprintf("Estimate from %s draws on each side, ±%d standard errors", thousands(n), selection.IntervalZ), Kind: ErrorBars, Colour: 0}
 	estOut := Series{Name: "Estimate whose whole interval lies outside the band: the draws prove a breach", Kind: ErrorBars, Colour: 3}
 	for i := range r.Drawn {
 		if r.Drawn[i] == 0 {
@@ -269,14 +266,14 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 // laplaceEMRanges are the widget's output ranges.
 var laplaceEMRanges = map[string][2]float64{"wide": {-1000, 1000}, "bounded": {0, 100}}
 
-// laplaceEMRequest is the widget's call of bridge.LaplaceFromExponential.
-func laplaceEMRequest(v Values) bridge.LaplaceEMRequest {
+// laplaceEMRequest is the widget's call of selection.LaplaceFromExponential.
+func laplaceEMRequest(v Values) selection.LaplaceEMRequest {
 	rg := laplaceEMRanges[v.Str("range")]
 	spacing := 0.0
 	if v.Str("mode") == "grid" {
 		spacing = v.Float("h")
 	}
-	return bridge.LaplaceEMRequest{
+	return selection.LaplaceEMRequest{
 		Value: v.Float("q"), Sensitivity: v.Float("dq"), Epsilon: v.Float("eps"),
 		Lo: rg[0], Hi: rg[1], Spacing: spacing, Tight: v.Str("run") == "tight",
 		Seed: v.Seed("seed"), Draws: v.Int("draws"),
@@ -293,7 +290,7 @@ func laplaceEMRequest(v Values) bridge.LaplaceEMRequest {
 // and the bins are the bridge's, as on the page.
 func laplaceEMDensity(v Values) ([]*Figure, error) {
 	q := laplaceEMRequest(v)
-	r, err := bridge.LaplaceFromExponential(q)
+	r, err := selection.LaplaceFromExponential(q)
 	if err != nil {
 		return nil, err
 	}
@@ -364,11 +361,11 @@ func discreteLaplaceWindow(value int64, eps float64) (lo, hi int64, half int) {
 // (Canonne, Kamath and Steinke 2020) at sensitivity 1,
 // Pr[output = y] = tanh(1/(2σ))·exp(−|y − value|/σ) with σ = 1/ε rounded up
 // to a multiple of 1/4096, on the widget's window, and the shares of
-// n = step × batch seeded draws (bridge.DiscreteLaplaceHistogram).
+// n = step × batch seeded draws (selection.DiscreteLaplaceHistogram).
 func discreteLaplacePMF(v Values) ([]*Figure, error) {
 	value, eps, seed, n := int64(v.Int("value")), v.Float("eps"), v.Seed("seed"), v.Draws()
 	lo, hi, _ := discreteLaplaceWindow(value, eps)
-	pmf, fc, outside, achieved, err := bridge.DiscreteLaplaceHistogram(value, 1, eps, n, seed, lo, hi)
+	pmf, fc, outside, achieved, err := selection.DiscreteLaplaceHistogram(value, 1, eps, n, seed, lo, hi)
 	if err != nil {
 		return nil, err
 	}

@@ -7,10 +7,10 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/core/rng"
 	"github.com/dpplay/dpplay/core/stats"
-	"github.com/dpplay/dpplay/wasm/bridge"
 )
 
 // figsOf builds every figure of a widget from a hash of its params, by name.
@@ -70,7 +70,7 @@ func TestLesson3Neighbours(t *testing.T) {
 		x, y := pollScores(tc.ax), pollScores(tc.ay)
 		v := mustResolve(t, "epsband", tc.params)
 		seed, n := v.Seed("seed"), v.Draws()
-		r, err := bridge.New().CompareNeighbours("band", x, y, tc.eps, 1, tc.broken, seed, n)
+		r, err := selection.New().CompareNeighbours("band", x, y, tc.eps, 1, tc.broken, seed, n)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -145,7 +145,7 @@ func TestLesson3Neighbours(t *testing.T) {
 			for k, xv := range s.X {
 				i := int(math.Round(xv))
 				drawn++
-				se := (s.Hi[k] - s.Lo[k]) / (2 * bridge.IntervalZ)
+				se := (s.Hi[k] - s.Lo[k]) / (2 * selection.IntervalZ)
 				if math.Abs(s.Y[k]-r.LogRatio[i]) > z*se {
 					t.Errorf("%s day %d: estimate %v is %.1f standard errors from %v", tc.params, i, s.Y[k], math.Abs(s.Y[k]-r.LogRatio[i])/se, r.LogRatio[i])
 				}
@@ -203,7 +203,7 @@ func TestLesson3NoDraws(t *testing.T) {
 // range it integrates the density by the CDF; on a grid it adds up the grid
 // points' probabilities the way the bridge bins them: one bin per grid point
 // when they are few, else by int((x − lo)/width) over 60 equal bins.
-func laplaceBinMasses(f *Figure, q bridge.LaplaceEMRequest, eps float64) []float64 {
+func laplaceBinMasses(f *Figure, q selection.LaplaceEMRequest, eps float64) []float64 {
 	hist := kindOf(f, Bars)[0]
 	k := len(hist.X)
 	edges := make([]float64, k+1)
@@ -255,7 +255,7 @@ func TestLesson4Density(t *testing.T) {
 	} {
 		f := figsOf(t, "laplaceem", tc.params)["density"]
 		q := laplaceEMRequest(mustResolve(t, "laplaceem", tc.params))
-		r, err := bridge.LaplaceFromExponential(q)
+		r, err := selection.LaplaceFromExponential(q)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -326,7 +326,7 @@ func TestLesson4TightIsLaplace(t *testing.T) {
 	if len(kindOf(f, Bars)) != 0 {
 		t.Error("draws = 0 still has a histogram")
 	}
-	r, _ := bridge.LaplaceFromExponential(laplaceEMRequest(mustResolve(t, "laplaceem", "eps=0.7&draws=0")))
+	r, _ := selection.LaplaceFromExponential(laplaceEMRequest(mustResolve(t, "laplaceem", "eps=0.7&draws=0")))
 	if math.Abs(r.Loss-0.35) > 1e-9 || !strings.Contains(general[0].Name, "exact loss 0.35") {
 		t.Errorf("general run's loss %v (legend %q), want ε/2", r.Loss, general[0].Name)
 	}
@@ -376,7 +376,7 @@ func TestLesson7PMF(t *testing.T) {
 			t.Errorf("%s: labels %q", tc.params, f.Categories)
 		}
 		m, _ := mech.NewDiscreteLaplace(tc.value, 1, tc.eps)
-		_, fc, outside, _, err := bridge.DiscreteLaplaceHistogram(tc.value, 1, tc.eps, tc.n, tc.seed, lo, hi)
+		_, fc, outside, _, err := selection.DiscreteLaplaceHistogram(tc.value, 1, tc.eps, tc.n, tc.seed, lo, hi)
 		if err != nil {
 			t.Fatal(err)
 		}

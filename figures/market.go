@@ -6,12 +6,12 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpplay/dpplay/wasm/marketbridge"
+	"github.com/dpplay/dpplay/app/market"
 )
 
 // Figures of the market lessons: lesson 9's private pricing (pricing) and
 // approximate truthfulness (truthful), lesson 10's billboard prices
-// (billboard). Every number comes from wasm/marketbridge, the plain-Go half
+// (billboard). Every number comes from app/market, the application layer
 // of the market module the widgets call, with the widgets' own grid, so a
 // figure shows what the page shows for the same state.
 
@@ -36,7 +36,6 @@ func init() {
 			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "100000"},
 			seedParam,
 		},
-		names: []string{"revenue", "distribution", "curve"},
 		build: pricingFigures,
 	})
 	register("truthful", chart{
@@ -46,7 +45,6 @@ func init() {
 			{Key: "buyer", Kind: Int, Min: 1, Max: 40, Default: "4"},
 			{Key: "report", Kind: Number, Min: 0, Max: 5, Digits: 3, Default: "4.01"},
 		},
-		names: []string{"utility"},
 		build: truthfulUtility,
 	})
 	register("billboard", chart{
@@ -59,7 +57,6 @@ func init() {
 			seedParam,
 			{Key: "t", Kind: Int, Min: 1, Max: 129, Default: "1"},
 		},
-		names: []string{"prices"},
 		build: billboardPrices,
 	})
 }
@@ -113,7 +110,7 @@ func buyersText(values []float64) string {
 // the accuracy theorem's guarantee E[rev] ≥ OPT − 2Δ(ln|R| + 1)/ε.
 func pricingFigures(v Values) ([]*Figure, error) {
 	values, eps, seed, n := v.List("values"), v.Float("eps"), v.Seed("seed"), v.Int("draws")
-	r, err := marketbridge.Pricing(values, pricingMaxPrice, pricingStep, eps, seed, n)
+	r, err := market.Pricing(values, pricingMaxPrice, pricingStep, eps, seed, n)
 	if err != nil {
 		return nil, err
 	}
@@ -214,7 +211,7 @@ func reportIndex(report float64, m int) int {
 func truthfulUtility(v Values) ([]*Figure, error) {
 	values, eps := v.List("values"), v.Float("eps")
 	b := min(v.Int("buyer"), len(values))
-	t, err := marketbridge.Truth(values, pricingMaxPrice, pricingStep, eps, b-1)
+	t, err := market.Truth(values, pricingMaxPrice, pricingStep, eps, b-1)
 	if err != nil {
 		return nil, err
 	}
@@ -270,7 +267,7 @@ func truthfulUtility(v Values) ([]*Figure, error) {
 // and the ε spent, as the widget's readout does.
 func billboardPrices(v Values) ([]*Figure, error) {
 	eps, T, s, seed := v.Float("eps"), v.Int("rounds"), v.Int("supply"), v.Seed("seed")
-	run, goods, err := marketbridge.Billboard([]int{s, s, s}, T, eps, v.Str("counter"), seed)
+	run, goods, err := market.Billboard([]int{s, s, s}, T, eps, v.Str("counter"), seed)
 	if err != nil {
 		return nil, err
 	}

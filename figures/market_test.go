@@ -8,9 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	marketapp "github.com/dpplay/dpplay/app/market"
 	"github.com/dpplay/dpplay/core/market"
 	"github.com/dpplay/dpplay/core/stats"
-	"github.com/dpplay/dpplay/wasm/marketbridge"
 )
 
 // pricingStates are lesson 9 states: the slides' four buyers at the page's
@@ -63,7 +63,7 @@ func TestLesson9PricingExact(t *testing.T) {
 
 		curve := one(t, "pricing", tc.params, "curve")
 		opt, exp, guar := series(t, curve, Line, 0), series(t, curve, Line, 1), series(t, curve, Line, 2)
-		b, err := marketbridge.Pricing(tc.values, pricingMaxPrice, pricingStep, tc.eps, 1, 0)
+		b, err := marketapp.Pricing(tc.values, pricingMaxPrice, pricingStep, tc.eps, 1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +110,7 @@ func TestLesson9PricingDraws(t *testing.T) {
 		params := fmt.Sprintf("eps=1&draws=100000&seed=%d", seed)
 		f := one(t, "pricing", params, "distribution")
 		bars, exact := series(t, f, Bars, 0), series(t, f, Line, 0)
-		b, err := marketbridge.Pricing(values, pricingMaxPrice, pricingStep, 1, uint64(seed), 100000)
+		b, err := marketapp.Pricing(values, pricingMaxPrice, pricingStep, 1, uint64(seed), 100000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -173,7 +173,7 @@ func TestLesson9Truthful(t *testing.T) {
 		{"values=3,0.004&eps=2&buyer=2&report=5", []float64{3, 0.004}, 2, 2, 5},
 	} {
 		f := one(t, "truthful", tc.params)
-		tr, err := marketbridge.Truth(tc.values, pricingMaxPrice, pricingStep, tc.eps, tc.buyer-1)
+		tr, err := marketapp.Truth(tc.values, pricingMaxPrice, pricingStep, tc.eps, tc.buyer-1)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -247,7 +247,7 @@ func TestLesson10Billboard(t *testing.T) {
 	} {
 		f := one(t, "billboard", tc.params)
 		figs[tc.params] = f
-		run, goods, err := marketbridge.Billboard([]int{tc.supply, tc.supply, tc.supply}, tc.rounds, tc.eps, tc.counter, tc.seed)
+		run, goods, err := marketapp.Billboard([]int{tc.supply, tc.supply, tc.supply}, tc.rounds, tc.eps, tc.counter, tc.seed)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"math"
 
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/core/mech"
-	"github.com/dpplay/dpplay/wasm/bridge"
 )
 
 // Figures of the finite selection widgets: lesson 1 (expmech), lesson 2
@@ -36,7 +36,6 @@ func init() {
 			seedParam,
 			stepParam(1000),
 		},
-		names: []string{"histogram"},
 		build: histogram,
 	})
 	register("rnm", chart{
@@ -47,7 +46,6 @@ func init() {
 			seedParam,
 			stepParam(200),
 		},
-		names: []string{"histogram"},
 		build: noisyMaxHistogram,
 	})
 	register("accuracy", chart{
@@ -59,7 +57,6 @@ func init() {
 			seedParam,
 			stepParam(100),
 		},
-		names: []string{"cdf"},
 		build: accuracyCDF,
 	})
 	register("pfloss", chart{
@@ -67,7 +64,6 @@ func init() {
 			{Key: "data", Kind: Enum, Values: lossSetNames, Default: "meeting"},
 			{Key: "eps", Kind: Number, Min: 0.05, Max: 20, Digits: 3, Default: "1"},
 		},
-		names: []string{"loss"},
 		build: loss,
 	})
 }
@@ -184,11 +180,11 @@ func accuracyCDF(v Values) ([]*Figure, error) {
 	var counts []float64
 	if n > 0 {
 		var err error
-		if counts, err = bridge.New().Draws("accuracy", bridge.Request{Mechanism: mech.NameExponential, Scores: scores, Epsilon: eps, Sensitivity: 1}, seed, n); err != nil {
+		if counts, err = selection.New().Draws("accuracy", selection.Request{Mechanism: mech.NameExponential, Scores: scores, Epsilon: eps, Sensitivity: 1}, seed, n); err != nil {
 			return nil, err
 		}
 	}
-	r, err := bridge.AccuracyReport(scores, eps, 1, t, counts)
+	r, err := selection.AccuracyReport(scores, eps, 1, t, counts)
 	if err != nil {
 		return nil, err
 	}
@@ -258,7 +254,7 @@ func loss(v Values) ([]*Figure, error) {
 		for i, e := range grid {
 			eps[i] = e * c.factor
 		}
-		y, err := bridge.LossCurve(d.Scores, d.Delta, []string{c.name}, eps)
+		y, err := selection.LossCurve(d.Scores, d.Delta, []string{c.name}, eps)
 		if err != nil {
 			return nil, err
 		}

@@ -6,15 +6,15 @@ import (
 	"strconv"
 	"strings"
 
+	synthapp "github.com/dpplay/dpplay/app/synth"
 	"github.com/dpplay/dpplay/core/synth"
 	"github.com/dpplay/dpplay/core/validate"
-	"github.com/dpplay/dpplay/wasm/synthbridge"
 )
 
 // Figures of lesson 8's synthetic-data widgets: smalldb (SmallDB stage by
 // stage, web/widgets/smalldb.js) and mwem (MWEM round by round beside
 // SmallDB's exact error, web/widgets/mwem.js). Both compute through
-// wasm/synthbridge, the plain-Go half of the synth module the page loads, so
+// app/synth, the application layer of the synth module the page loads, so
 // a figure shows the page's numbers and the page's seeded draw.
 
 // synthQuerySets are the widgets' query classes (QUERY_SETS in smalldb.js)
@@ -69,7 +69,6 @@ func init() {
 			seedParam,
 			Param{Key: "stage", Kind: Enum, Values: smallDBStops, Default: "data"},
 		),
-		names: []string{"levels", "draw"},
 		build: smallDB,
 	})
 	// The mwem widget's keys come in its schema's order: k, q, eps, rounds,
@@ -84,7 +83,6 @@ func init() {
 			seedParam,
 			{Key: "t", Kind: Int, Min: 0, Max: 40, Default: "0"},
 		},
-		names: []string{"rounds"},
 		build: mwemRounds,
 	})
 }
@@ -125,27 +123,27 @@ func synthWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// smallDBRun runs SmallDB through the page's bridge (synthbridge.Runs) to
+// smallDBRun runs SmallDB through the page's bridge (synthapp.Runs) to
 // stage target and returns the plan and the view there. The seeded source
 // is consumed only by the scoring pass's reservoirs and by the draw, and the
 // bridge's tests show that neither the chunking of the scoring nor a later
 // change of ε alters it, so this is the page's draw for the same seed. The
 // time prediction's throwaway run (Spec.Probe) has its own source and is
 // skipped. An instance the page refuses to score (more than
-// synthbridge.MaxCandidates candidates) is an error: the widget stops at
+// synthapp.MaxCandidates candidates) is an error: the widget stops at
 // the count and draws no chart.
-func smallDBRun(k int, kind string, m int, eps float64, seed uint64, target synth.Stage) (synthbridge.Plan, synthbridge.View, error) {
-	rs := synthbridge.NewRuns()
-	h, plan, err := rs.Start(synthbridge.Spec{K: k, Kind: kind, Size: m, Epsilon: eps, Seed: seed})
+func smallDBRun(k int, kind string, m int, eps float64, seed uint64, target synth.Stage) (synthapp.Plan, synthapp.View, error) {
+	rs := synthapp.NewRuns()
+	h, plan, err := rs.Start(synthapp.Spec{K: k, Kind: kind, Size: m, Epsilon: eps, Seed: seed})
 	if err != nil {
-		return plan, synthbridge.View{}, err
+		return plan, synthapp.View{}, err
 	}
 	if h == 0 {
-		return plan, synthbridge.View{}, validate.Errorf("m", "SmallDB with %d attributes and m = %d has %.3g candidates, more than the page scores (%s): the widget stops at the count, so there is no figure; lower m or use fewer attributes",
-			k, m, plan.Candidates, thousands(synthbridge.MaxCandidates))
+		return plan, synthapp.View{}, validate.Errorf("m", "SmallDB with %d attributes and m = %d has %.3g candidates, more than the page scores (%s): the widget stops at the count, so there is no figure; lower m or use fewer attributes",
+			k, m, plan.Candidates, thousands(synthapp.MaxCandidates))
 	}
 	defer rs.Close(h)
-	var v synthbridge.View
+	var v synthapp.View
 	for v.Stage < int(target) {
 		// The page scores in slices of 40 ms; here one call may take as
 		// long as it needs (1e9 ms), with the page's chunk of 8192.
@@ -213,7 +211,7 @@ func smallDB(v Values) ([]*Figure, error) {
 	return []*Figure{smallDBLevels(plan, view, setting, seed, smallDBStages[v.Str("stage")]), smallDBDraw(plan, view, setting, seed)}, nil
 }
 
-func smallDBLevels(plan synthbridge.Plan, view synthbridge.View, setting string, seed uint64, stage synth.Stage) *Figure {
+func smallDBLevels(plan synthapp.Plan, view synthapp.View, setting string, seed uint64, stage synth.Stage) *Figure {
 	errs, probs := view.LevelErrors, view.LevelProbs
 	cdf := synthCumulative(probs)
 	share := synthCumulative(view.LevelCounts)
@@ -247,7 +245,7 @@ func smallDBLevels(plan synthbridge.Plan, view synthbridge.View, setting string,
 			{Name: "A uniformly random candidate (ε → 0): share with max-error ≤ x", Kind: Steps, Colour: 3, Dashed: true,
 				X: x, Y: ends(share)},
 			{Name: fmt.Sprintf("Expected max-error %s", synthNum(view.Expected)), Kind: Rule, Colour: 2, X: []float64{view.Expected}},
-			{Name: fmt.Sprintf("With probability %s at most %s", num(1-synthbridge.Beta), synthNum(view.Quantile)), Kind: Rule, Colour: 4, X: []float64{view.Quantile}},
+			{Name: fmt.Sprintf("With probability %s at most %s", num(1-synthapp.Beta), synthNum(view.Quantile)), Kind: Rule, Colour: 4, X: []float64{view.Quantile}},
 		},
 	}
 	if stage >= synth.StageDraw {
@@ -260,7 +258,7 @@ func smallDBLevels(plan synthbridge.Plan, view synthbridge.View, setting string,
 // beyond it the queries are numbered in the page's table order.
 const synthMaxCategories = 12
 
-func smallDBDraw(plan synthbridge.Plan, view synthbridge.View, setting string, seed uint64) *Figure {
+func smallDBDraw(plan synthapp.Plan, view synthapp.View, setting string, seed uint64) *Figure {
 	nq := len(plan.Queries)
 	worst := 0
 	for i, a := range view.SyntheticAnswers {
@@ -315,12 +313,12 @@ func smallDBDraw(plan synthbridge.Plan, view synthbridge.View, setting string, s
 // 2T/(εn)), the max-error of the running average Ā_t = (A_1 + … + A_t)/t,
 // which is MWEM's output; round 0 is the uniform A_0. Flat lines give
 // SmallDB's exact expected max-error and 95% quantile at the same ε and the
-// widget's m, from synthbridge.Reference, left out, as on the page, when
+// widget's m, from synthapp.Reference, left out, as on the page, when
 // that instance is too large to score in one call.
 func mwemRounds(v Values) ([]*Figure, error) {
 	k, kind, eps, rounds, m := v.Int("k"), v.Str("q"), v.Float("eps"), v.Int("rounds"), v.Int("m")
 	upto := min(v.Int("t"), rounds)
-	r, err := synthbridge.MWEM(synthbridge.MWEMSpec{K: k, Kind: kind, Rounds: rounds, Upto: upto,
+	r, err := synthapp.MWEM(synthapp.MWEMSpec{K: k, Kind: kind, Rounds: rounds, Upto: upto,
 		Replays: v.Int("replays"), Epsilon: eps, Seed: v.Seed("seed")})
 	if err != nil {
 		return nil, err
@@ -349,7 +347,7 @@ func mwemRounds(v Values) ([]*Figure, error) {
 	for _, e := range mw {
 		top = math.Max(top, e)
 	}
-	var ref synthbridge.Reference
+	var ref synthapp.Reference
 	if e, q, _, err := ref.Expected(k, kind, m, eps); err == nil {
 		// Flat across every round, not only those run: they do not depend
 		// on the round.

@@ -9,18 +9,18 @@ import (
 	"strings"
 	"testing"
 
+	synthapp "github.com/dpplay/dpplay/app/synth"
 	"github.com/dpplay/dpplay/core/rng"
 	"github.com/dpplay/dpplay/core/synth"
-	"github.com/dpplay/dpplay/wasm/synthbridge"
 )
 
 // synthPageRun drives a SmallDB run as web/widgets/smalldb.js does: start with
 // a time prediction, one step to the data, then the page's 8192-candidate
 // chunks in 40 ms slices until the target stage.
-func synthPageRun(t *testing.T, k int, kind string, m int, eps float64, seed uint64, target synth.Stage) (synthbridge.Plan, synthbridge.View, *synthbridge.Runs, int) {
+func synthPageRun(t *testing.T, k int, kind string, m int, eps float64, seed uint64, target synth.Stage) (synthapp.Plan, synthapp.View, *synthapp.Runs, int) {
 	t.Helper()
-	rs := synthbridge.NewRuns()
-	h, plan, err := rs.Start(synthbridge.Spec{K: k, Kind: kind, Size: m, Epsilon: eps, Seed: seed, Probe: 1024})
+	rs := synthapp.NewRuns()
+	h, plan, err := rs.Start(synthapp.Spec{K: k, Kind: kind, Size: m, Epsilon: eps, Seed: seed, Probe: 1024})
 	if err != nil || h == 0 {
 		t.Fatalf("start k=%d %s m=%d: handle %d, %v", k, kind, m, h, err)
 	}
@@ -142,7 +142,7 @@ func synthMultisets(size, m int) [][]int {
 // (exp(ε·u/(2Δu)) with u = −err and Δu = 1/n), grouped by error.
 func synthBruteLevels(t *testing.T, k int, kind string, m int, eps float64) (errs, probs []float64, candidates int) {
 	t.Helper()
-	s, err := synthbridge.NewSetup(k, kind)
+	s, err := synthapp.NewSetup(k, kind)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -222,7 +222,7 @@ func TestLesson8LevelsBruteForce(t *testing.T) {
 		for i, e := range errs {
 			p += probs[i]
 			exp += probs[i] * e
-			if math.IsNaN(q) && 1-p <= synthbridge.Beta+1e-12 {
+			if math.IsNaN(q) && 1-p <= synthapp.Beta+1e-12 {
 				q = e
 			}
 			if math.Abs(cdf.X[i+1]-e) > 1e-9 || math.Abs(cdf.Y[i+1]-p) > 1e-12 {
@@ -268,7 +268,7 @@ func TestLesson8DrawIsThePagesDraw(t *testing.T) {
 		f := one(t, "smalldb", hash, "draw")
 		tr, syn := series(t, f, Bars, 0), series(t, f, Bars, 1)
 
-		s, _ := synthbridge.NewSetup(tc.k, tc.kind)
+		s, _ := synthapp.NewSetup(tc.k, tc.kind)
 		direct, err := synth.SmallDB(context.Background(), synth.SmallDBConfig{Data: s.Data, Queries: s.Queries, Size: tc.m, Epsilon: tc.eps}, rng.Seeded(tc.seed), nil)
 		if err != nil {
 			t.Fatal(err)
@@ -320,7 +320,7 @@ func TestLesson8RefusedInstance(t *testing.T) {
 }
 
 // The rounds figure is the bridge's MWEM run (the max-error of A_0, then of
-// the running average after each round run) beside synthbridge.Reference's
+// the running average after each round run) beside synthapp.Reference's
 // SmallDB expected error and quantile, left out when the reference refuses
 // the instance; the same seed gives the same figure.
 func TestLesson8MWEMEqualsBridge(t *testing.T) {
@@ -340,7 +340,7 @@ func TestLesson8MWEMEqualsBridge(t *testing.T) {
 		hash := fmt.Sprintf("k=%d&q=%s&eps=%v&rounds=%d&replays=%d&t=%d&m=%d&seed=%d", tc.k, tc.kind, tc.eps, tc.rounds, tc.replays, tc.upT, tc.m, tc.seed)
 		f := one(t, "mwem", hash)
 		upto := min(tc.upT, tc.rounds)
-		r, err := synthbridge.MWEM(synthbridge.MWEMSpec{K: tc.k, Kind: tc.kind, Rounds: tc.rounds, Upto: upto, Replays: tc.replays, Epsilon: tc.eps, Seed: tc.seed})
+		r, err := synthapp.MWEM(synthapp.MWEMSpec{K: tc.k, Kind: tc.kind, Rounds: tc.rounds, Upto: upto, Replays: tc.replays, Epsilon: tc.eps, Seed: tc.seed})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -352,7 +352,7 @@ func TestLesson8MWEMEqualsBridge(t *testing.T) {
 		if upto == tc.rounds && mw.Y[upto] != r.MaxError {
 			t.Errorf("%s: last round %v, output's max-error %v", hash, mw.Y[upto], r.MaxError)
 		}
-		var ref synthbridge.Reference
+		var ref synthapp.Reference
 		e, q, _, err := ref.Expected(tc.k, tc.kind, tc.m, tc.eps)
 		lines := 0
 		for _, s := range f.Series {

@@ -4,13 +4,13 @@ import (
 	"fmt"
 	"testing"
 
-	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/app/selection"
 )
 
 // The predict block of the exponential-mechanism lesson: five days with
 // 21, 27, 25, 12 and 18 free, Δ = 1, ε = 1.
 func TestQuotedMeetingPrediction(t *testing.T) {
-	p, err := bridge.New().Probabilities(bridge.Request{
+	p, err := selection.New().Probabilities(selection.Request{
 		Mechanism: "exponential", Scores: []float64{21, 27, 25, 12, 18}, Epsilon: 1, Sensitivity: 1,
 	})
 	if err != nil {

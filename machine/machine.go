@@ -7,7 +7,7 @@
 //
 // Every ball's bin is drawn when the ball is released, from the lane's own
 // stream rng.Seeded(seed), one Sample per ball: once the first n balls have
-// landed, the counts are exactly those of the page's histogram (wasm/bridge)
+// landed, the counts are exactly those of the page's histogram (app/selection)
 // and of `dpplay figures` for the same seed and n draws.
 package machine
 

@@ -52,11 +52,16 @@ class Bridge {
   /** onStatus(f) calls f with every progress, ready and failed message. */
   onStatus(f) { this.listeners.add(f); }
 
+  /** offStatus(f) stops calling f. */
+  offStatus(f) { this.listeners.delete(f); }
+
   /** load(name) starts loading a module once and returns its readiness promise. */
   load(name) {
     if (!this.modules.has(name)) {
       const info = this.index.wasm[name];
       const m = this.track(name);
+      // A module that failed to load (a network error) is loaded again on the next call.
+      m.promise.catch(() => { if (this.modules.get(name) === m) this.modules.delete(name); });
       if (!info) {
         m.reject(new Error(`no WebAssembly module named ${name}`));
       } else {

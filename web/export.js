@@ -3,6 +3,8 @@
 // module is large — about 14 MB, 5 MB gzipped, because gonum/plot links
 // its fonts — so it is never part of the first load: it is fetched, with a
 // progress bar, the first time someone exports, and kept for later exports.
+// It runs in the page's worker like every other module, so drawing a figure
+// never blocks the page.
 //
 //   import { exportFigure, attachExport, pageSpec } from './export.js';
 //   attachExport(figureElement);                        // adds the button and progress bar
@@ -11,60 +13,32 @@
 // Requests are URL hashes (figures.ParseRequest, docs/figures.md); pageSpec
 // turns the page's own hash (#/slug?id.key=value…) into one for a widget.
 
-const base = new URL('.', import.meta.url);
-const WASM_URL = new URL('wasm/figures.wasm', base).href;
-const WASM_EXEC_URL = new URL('wasm_exec.js', base).href;
-/** The module's approximate size, for progress when the server sends no Content-Length. */
-export const FIGURES_BYTES = 13_700_000;
+import { getBridge } from './core.js';
+
 export const FORMATS = ['svg', 'png', 'pdf'];
 
-let loading = null;
-
-function loadScript(src) {
-  if (globalThis.Go) return Promise.resolve();
-  return new Promise((resolve, reject) => {
-    const s = document.createElement('script');
-    s.src = src;
-    s.onload = resolve;
-    s.onerror = () => reject(new Error(`could not load ${src}`));
-    document.head.append(s);
-  });
+function siteIndex() {
+  const el = document.getElementById('site-index');
+  return el ? JSON.parse(el.textContent) : { lessons: [], wasm: {} };
 }
 
-/** loadFigures(onProgress) fetches and starts the figures module once; later calls reuse it. */
-export function loadFigures(onProgress = () => {}) {
-  if (!loading) {
-    loading = (async () => {
-      await loadScript(WASM_EXEC_URL);
-      const res = await fetch(WASM_URL);
-      if (!res.ok) throw new Error(`${WASM_URL}: HTTP ${res.status}`);
-      const total = Number(res.headers.get('Content-Length')) || FIGURES_BYTES;
-      const reader = res.body.getReader();
-      const parts = [];
-      let loaded = 0;
-      onProgress({ phase: 'download', loaded, total });
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) break;
-        parts.push(value);
-        loaded += value.length;
-        onProgress({ phase: 'download', loaded, total });
-      }
-      const bytes = new Uint8Array(loaded);
-      let at = 0;
-      for (const p of parts) { bytes.set(p, at); at += p.length; }
-      onProgress({ phase: 'start', loaded, total });
-      const ready = new Promise((resolve) => { globalThis.dpplayFiguresReady = resolve; });
-      const go = new globalThis.Go();
-      const { instance } = await WebAssembly.instantiate(bytes, go.importObject);
-      go.run(instance);
-      await ready;
-      onProgress({ phase: 'ready', loaded, total });
-      return globalThis.dpplayFigures;
-    })();
-    loading.catch(() => { loading = null; }); // a failed download may be retried
+/**
+ * loadFigures(onProgress) has the page's worker load the figures module once
+ * (later calls reuse it), reporting {phase: 'download', loaded, total} as it
+ * arrives and {phase: 'ready'} when it runs.
+ */
+export async function loadFigures(onProgress = () => {}) {
+  const bridge = getBridge(siteIndex());
+  const listen = (msg) => {
+    if (msg.name === 'figures' && msg.type === 'progress' && msg.total) onProgress({ phase: 'download', loaded: msg.loaded, total: msg.total });
+  };
+  bridge.onStatus(listen);
+  try {
+    await bridge.load('figures');
+  } finally {
+    bridge.offStatus(listen);
   }
-  return loading;
+  onProgress({ phase: 'ready' });
 }
 
 /**
@@ -78,12 +52,9 @@ export function pageSpec(hash, fig, figure = '') {
   const [path, query = ''] = h.split('?');
   const slug = path.replace(/^\/+|\/+$/g, '');
   const out = new URLSearchParams();
-  const indexEl = document.getElementById('site-index');
-  if (indexEl) {
-    const index = JSON.parse(indexEl.textContent);
-    const l = index.lessons.find((x) => x.slug === slug) || index.lessons[0];
-    if (l) out.set('lesson', String(l.order));
-  }
+  const { lessons } = siteIndex();
+  const l = lessons.find((x) => x.slug === slug) || lessons[0];
+  if (l) out.set('lesson', String(l.order));
   out.set('widget', fig.dataset.widget);
   out.set('id', fig.dataset.id);
   if (figure) out.set('fig', figure);
@@ -111,10 +82,9 @@ function save(bytes, name, mime) {
  */
 export async function exportFigure(spec, format = 'svg', onProgress = () => {}) {
   if (!FORMATS.includes(format)) throw new Error(`format must be one of ${FORMATS.join(', ')}`);
-  const api = await loadFigures(onProgress);
+  await loadFigures(onProgress);
   onProgress({ phase: 'render' });
-  const out = api.render(String(spec), format);
-  if (out.error) throw new Error(out.error);
+  const out = await getBridge(siteIndex()).call('figures', 'render', { hash: String(spec), format });
   save(out.bytes, out.name, out.mime);
   onProgress({ phase: 'done', name: out.name, bytes: out.bytes.length });
   return { name: out.name, bytes: out.bytes.length };
@@ -155,7 +125,7 @@ export function attachExport(fig) {
           bar.hidden = false;
           bar.value = Math.min(100, Math.round((100 * p.loaded) / p.total));
           status.textContent = `Loading the figure engine (${(p.total / 1e6).toFixed(1)} MB, only the first time)… ${bar.value}%`;
-        } else if (p.phase === 'start' || p.phase === 'render') {
+        } else if (p.phase === 'ready' || p.phase === 'render') {
           status.textContent = 'Drawing the figure…';
         }
       });

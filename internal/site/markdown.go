@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpplay/dpplay/figures"
+	"github.com/dpplay/dpplay/app/widget"
 )
 
 // renderer turns a lesson's Markdown body into HTML. It supports the subset
@@ -336,9 +336,9 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		}
 		var b strings.Builder
 		// data-figures names the figures "Export figure" can draw of this
-		// widget (package figures); a widget without any gets no button.
+		// widget (package widget); a widget without any gets no button.
 		fmt.Fprintf(&b, "<figure class=\"widget\" id=\"w-%s\" data-widget=\"%s\" data-id=\"%s\" data-params=\"%s\" data-figures=\"%s\" aria-labelledby=\"w-%s-title\">\n",
-			id, name, id, html.EscapeString(string(params)), strings.Join(figures.Names(name), ","), id)
+			id, name, id, html.EscapeString(string(params)), strings.Join(widget.Figures(name), ","), id)
 		if title == "" {
 			title = "Interactive"
 		}

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"syscall/js"
 
-	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
@@ -21,7 +21,7 @@ import (
 func init() {
 	jsio.Register("accuracyLossCurve", func(a js.Value) (map[string]any, error) {
 		names := strings.Split(a.Get("mechanisms").String(), ",")
-		l, err := bridge.LossCurve(jsio.FromJS(a.Get("scores")), a.Get("sensitivity").Float(), names, jsio.FromJS(a.Get("epsilons")))
+		l, err := selection.LossCurve(jsio.FromJS(a.Get("scores")), a.Get("sensitivity").Float(), names, jsio.FromJS(a.Get("epsilons")))
 		if err != nil {
 			return nil, err
 		}
@@ -32,7 +32,7 @@ func init() {
 		if c := a.Get("counts"); !c.IsUndefined() && !c.IsNull() {
 			counts = jsio.FromJS(c)
 		}
-		r, err := bridge.AccuracyReport(jsio.FromJS(a.Get("scores")), a.Get("epsilon").Float(), a.Get("sensitivity").Float(), a.Get("t").Float(), counts)
+		r, err := selection.AccuracyReport(jsio.FromJS(a.Get("scores")), a.Get("epsilon").Float(), a.Get("sensitivity").Float(), a.Get("t").Float(), counts)
 		if err != nil {
 			return nil, err
 		}
@@ -50,7 +50,7 @@ func init() {
 		if m := a.Get("measure"); !m.IsUndefined() && !m.IsNull() {
 			measure = jsio.FromJS(m)
 		}
-		bound, exact, near, err := bridge.MeasureBound(jsio.FromJS(a.Get("scores")), measure, a.Get("epsilonArticle").Float(), a.Get("t").Float())
+		bound, exact, near, err := selection.MeasureBound(jsio.FromJS(a.Get("scores")), measure, a.Get("epsilonArticle").Float(), a.Get("t").Float())
 		if err != nil {
 			return nil, err
 		}

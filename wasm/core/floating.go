@@ -5,7 +5,7 @@ package main
 import (
 	"syscall/js"
 
-	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
@@ -17,7 +17,7 @@ import (
 //	    {pmf, counts, outside, epsilon}
 func init() {
 	jsio.Register("floatAttack", func(a js.Value) (map[string]any, error) {
-		r, err := bridge.FloatAttack(a.Get("q").Float(), a.Get("neighbour").Float(), a.Get("sensitivity").Float(),
+		r, err := selection.FloatAttack(a.Get("q").Float(), a.Get("neighbour").Float(), a.Get("sensitivity").Float(),
 			a.Get("epsilon").Float(), a.Get("draws").Int(), uint64(a.Get("seed").Float()))
 		if err != nil {
 			return nil, err
@@ -31,7 +31,7 @@ func init() {
 		return map[string]any{"outputs": jsio.ToJS(r.Outputs), "ruledOut": jsio.ToJS(ruled), "count": r.Count, "neighbourCount": r.Neighbour}, nil
 	})
 	jsio.Register("floatDiscreteLaplace", func(a js.Value) (map[string]any, error) {
-		pmf, counts, outside, eps, err := bridge.DiscreteLaplaceHistogram(int64(a.Get("value").Int()), int64(a.Get("sensitivity").Int()),
+		pmf, counts, outside, eps, err := selection.DiscreteLaplaceHistogram(int64(a.Get("value").Int()), int64(a.Get("sensitivity").Int()),
 			a.Get("epsilon").Float(), a.Get("draws").Int(), uint64(a.Get("seed").Float()), int64(a.Get("lo").Int()), int64(a.Get("hi").Int()))
 		if err != nil {
 			return nil, err

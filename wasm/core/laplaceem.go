@@ -5,7 +5,7 @@ package main
 import (
 	"syscall/js"
 
-	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
@@ -15,7 +15,7 @@ import (
 //	    {run, certified, loss, emScale, scale, x, em, laplace, edges, density}
 func init() {
 	jsio.Register("laplaceEM", func(a js.Value) (map[string]any, error) {
-		r, err := bridge.LaplaceFromExponential(bridge.LaplaceEMRequest{
+		r, err := selection.LaplaceFromExponential(selection.LaplaceEMRequest{
 			Value: a.Get("value").Float(), Sensitivity: a.Get("sensitivity").Float(), Epsilon: a.Get("epsilon").Float(),
 			Lo: a.Get("lo").Float(), Hi: a.Get("hi").Float(), Spacing: a.Get("spacing").Float(),
 			Tight: a.Get("tight").Truthy(), Seed: uint64(a.Get("seed").Float()), Draws: a.Get("draws").Int(),

@@ -21,11 +21,11 @@ package main
 import (
 	"syscall/js"
 
-	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
-var b = bridge.New()
+var b = selection.New()
 
 func main() { jsio.Serve("dpplay_core", "core") }
 
@@ -47,7 +47,7 @@ func init() {
 		return map[string]any{"counts": jsio.ToJS(c)}, nil
 	})
 	jsio.Register("fromArticle", func(a js.Value) (map[string]any, error) {
-		e, err := bridge.FromArticle(a.Get("epsilonArticle").Float(), a.Get("sensitivity").Float())
+		e, err := selection.FromArticle(a.Get("epsilonArticle").Float(), a.Get("sensitivity").Float())
 		if err != nil {
 			return nil, err
 		}
@@ -56,14 +56,14 @@ func init() {
 	jsio.Register("account", func(a js.Value) (map[string]any, error) {
 		labels := a.Get("labels")
 		eps, del := jsio.FromJS(a.Get("epsilons")), jsio.FromJS(a.Get("deltas"))
-		charges := make([]bridge.Charge, len(eps))
+		charges := make([]selection.Charge, len(eps))
 		for i := range charges {
-			charges[i] = bridge.Charge{Label: labels.Index(i).String(), Epsilon: eps[i]}
+			charges[i] = selection.Charge{Label: labels.Index(i).String(), Epsilon: eps[i]}
 			if i < len(del) {
 				charges[i].Delta = del[i]
 			}
 		}
-		l, err := bridge.Account(a.Get("budget").Float(), a.Get("budgetDelta").Float(), charges)
+		l, err := selection.Account(a.Get("budget").Float(), a.Get("budgetDelta").Float(), charges)
 		if err != nil {
 			return nil, err
 		}
@@ -84,8 +84,8 @@ func init() {
 	})
 }
 
-func request(a js.Value) bridge.Request {
-	q := bridge.Request{
+func request(a js.Value) selection.Request {
+	q := selection.Request{
 		Mechanism:   a.Get("mechanism").String(),
 		Scores:      jsio.FromJS(a.Get("scores")),
 		Epsilon:     a.Get("epsilon").Float(),

@@ -5,7 +5,7 @@ package main
 import (
 	"syscall/js"
 
-	"github.com/dpplay/dpplay/wasm/bridge"
+	"github.com/dpplay/dpplay/app/selection"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
@@ -22,7 +22,7 @@ func init() {
 			return nil, err
 		}
 		return map[string]any{
-			"claimed": r.Claimed, "run": r.Run, "loss": r.Loss, "breaches": r.Breaches, "z": bridge.IntervalZ,
+			"claimed": r.Claimed, "run": r.Run, "loss": r.Loss, "breaches": r.Breaches, "z": selection.IntervalZ,
 			"px": jsio.ToJS(r.PX), "py": jsio.ToJS(r.PY), "logRatio": jsio.ToJS(r.LogRatio),
 			"countX": jsio.ToJS(r.CountX), "countY": jsio.ToJS(r.CountY),
 			"estimate": jsio.ToJS(r.Estimate), "low": jsio.ToJS(r.Low), "high": jsio.ToJS(r.High), "drawn": jsio.ToJS(r.Drawn),

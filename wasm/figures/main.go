@@ -1,11 +1,11 @@
 //go:build js && wasm
 
 // Command figures is the figure-export module (about 12 MB, 4.6 MB
-// gzipped, because gonum/plot links its fonts). The page loads it only when
-// a student or instructor presses "Export figure" (web/export.js). It
-// registers globalThis.dpplayFigures with one method:
+// gzipped, because gonum/plot links its fonts). The page's worker loads it
+// only when a student or instructor presses "Export figure" (web/export.js).
+// It registers globalThis.dpplay_figures with one method:
 //
-//	render(hash, format) → {bytes: Uint8Array, name, mime} or {error}
+//	render({hash, format}) → {bytes: Uint8Array, name, mime}
 //
 // where hash is a request in the form of figures.ParseRequest:
 // "#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&…", the widget's own
@@ -16,45 +16,34 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/dpplay/dpplay/core/validate"
 	"github.com/dpplay/dpplay/figures"
+	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
 var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
 
-func render(hash, format string) (map[string]any, error) {
-	req, width, height, err := figures.ParseRequest(hash)
-	if err != nil {
-		return nil, err
-	}
-	figs, err := figures.Build(req)
-	if err != nil {
-		return nil, err
-	}
-	f := figs[0] // the widget's first figure unless fig= names one
-	b, err := figures.Render(f, format, width, height)
-	if err != nil {
-		return nil, err
-	}
-	arr := js.Global().Get("Uint8Array").New(len(b))
-	js.CopyBytesToJS(arr, b)
-	return map[string]any{"bytes": arr, "name": f.FileName(format), "mime": mimes[format]}, nil
-}
+func main() { jsio.Serve("dpplay_figures", "figures") }
 
-func main() {
-	api := js.Global().Get("Object").New()
-	api.Set("render", js.FuncOf(func(this js.Value, args []js.Value) any {
-		if len(args) != 2 || args[0].Type() != js.TypeString || args[1].Type() != js.TypeString {
-			return map[string]any{"error": "render(hash, format) takes two strings"}
+func init() {
+	jsio.Register("render", func(a js.Value) (map[string]any, error) {
+		hash, format := a.Get("hash"), a.Get("format")
+		if hash.Type() != js.TypeString || format.Type() != js.TypeString {
+			return nil, validate.Errorf("render", "takes {hash, format}, two strings")
 		}
-		out, err := render(args[0].String(), args[1].String())
+		req, width, height, err := figures.ParseRequest(hash.String())
 		if err != nil {
-			return map[string]any{"error": err.Error()}
+			return nil, err
 		}
-		return out
-	}))
-	js.Global().Set("dpplayFigures", api)
-	if f := js.Global().Get("dpplayFiguresReady"); f.Type() == js.TypeFunction {
-		f.Invoke()
-	}
-	select {}
+		figs, err := figures.Build(req)
+		if err != nil {
+			return nil, err
+		}
+		f := figs[0] // the widget's first figure unless fig= names one
+		b, err := figures.Render(f, format.String(), width, height)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"bytes": jsio.BytesToJS(b), "name": f.FileName(format.String()), "mime": mimes[format.String()]}, nil
+	})
 }

@@ -90,3 +90,10 @@ func ToJS(xs []float64) js.Value {
 	js.CopyBytesToJS(u, raw)
 	return float64Array.New(u.Get("buffer"))
 }
+
+// BytesToJS copies b into a new Uint8Array.
+func BytesToJS(b []byte) js.Value {
+	u := uint8Array.New(len(b))
+	js.CopyBytesToJS(u, b)
+	return u
+}

@@ -21,8 +21,8 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/dpplay/dpplay/app/market"
 	"github.com/dpplay/dpplay/wasm/jsio"
-	"github.com/dpplay/dpplay/wasm/marketbridge"
 )
 
 func main() { jsio.Serve("dpplay_market", "market") }
@@ -39,7 +39,7 @@ func floats[T int | float64](rows ...[]T) []float64 {
 
 func init() {
 	jsio.Register("pricing", func(a js.Value) (map[string]any, error) {
-		v, err := marketbridge.Pricing(jsio.FromJS(a.Get("values")), a.Get("maxPrice").Float(), a.Get("step").Float(),
+		v, err := market.Pricing(jsio.FromJS(a.Get("values")), a.Get("maxPrice").Float(), a.Get("step").Float(),
 			a.Get("epsilon").Float(), uint64(a.Get("seed").Float()), a.Get("draws").Int())
 		if err != nil {
 			return nil, err
@@ -48,12 +48,12 @@ func init() {
 			"prices": jsio.ToJS(v.Prices), "revenue": jsio.ToJS(v.Revenue), "probabilities": jsio.ToJS(v.Probabilities),
 			"counts": jsio.ToJS(v.Counts), "sensitivity": v.Sensitivity, "expectedRevenue": v.ExpectedRevenue,
 			"optimalRevenue": v.OptimalRevenue, "optimalPrice": v.OptimalPrice, "threshold": v.Threshold,
-			"probabilityBelow": v.ProbabilityBelow, "expectedGap": v.ExpectedGap, "beta": marketbridge.PricingBeta,
+			"probabilityBelow": v.ProbabilityBelow, "expectedGap": v.ExpectedGap, "beta": market.PricingBeta,
 			"epsilons": jsio.ToJS(v.Epsilons), "revenueCurve": jsio.ToJS(v.RevenueCurve), "guaranteeCurve": jsio.ToJS(v.GuaranteeCurve),
 		}, nil
 	})
 	jsio.Register("truth", func(a js.Value) (map[string]any, error) {
-		t, err := marketbridge.Truth(jsio.FromJS(a.Get("values")), a.Get("maxPrice").Float(), a.Get("step").Float(),
+		t, err := market.Truth(jsio.FromJS(a.Get("values")), a.Get("maxPrice").Float(), a.Get("step").Float(),
 			a.Get("epsilon").Float(), a.Get("buyer").Int())
 		if err != nil {
 			return nil, err
@@ -73,7 +73,7 @@ func init() {
 		for i, s := range sf {
 			supply[i] = int(s)
 		}
-		run, goods, err := marketbridge.Billboard(supply, a.Get("rounds").Int(), a.Get("epsilon").Float(),
+		run, goods, err := market.Billboard(supply, a.Get("rounds").Int(), a.Get("epsilon").Float(),
 			a.Get("counter").String(), uint64(a.Get("seed").Float()))
 		if err != nil {
 			return nil, err

@@ -27,15 +27,15 @@ package main
 import (
 	"syscall/js"
 
+	"github.com/dpplay/dpplay/app/synth"
 	"github.com/dpplay/dpplay/wasm/jsio"
-	"github.com/dpplay/dpplay/wasm/synthbridge"
 )
 
 func main() { jsio.Serve("dpplay_synth", "synth") }
 
 var (
-	runs = synthbridge.NewRuns()
-	ref  synthbridge.Reference
+	runs = synth.NewRuns()
+	ref  synth.Reference
 )
 
 func strings(xs []string) []any {
@@ -46,7 +46,7 @@ func strings(xs []string) []any {
 	return out
 }
 
-func view(v synthbridge.View) map[string]any {
+func view(v synth.View) map[string]any {
 	return map[string]any{
 		"stage": v.Stage, "stageName": v.StageName, "scored": float64(v.Scored), "candidates": float64(v.Candidates),
 		"scoringMs": v.ScoringMs, "rate": v.Rate, "epsilon": v.Epsilon,
@@ -61,7 +61,7 @@ func view(v synthbridge.View) map[string]any {
 
 func init() {
 	jsio.Register("start", func(a js.Value) (map[string]any, error) {
-		h, p, err := runs.Start(synthbridge.Spec{
+		h, p, err := runs.Start(synth.Spec{
 			K: a.Get("k").Int(), Kind: a.Get("queries").String(), Size: a.Get("m").Int(),
 			Epsilon: a.Get("epsilon").Float(), Seed: uint64(a.Get("seed").Float()), Probe: uint64(a.Get("probe").Float()),
 		})
@@ -72,7 +72,7 @@ func init() {
 			"handle": h, "refused": p.Refused, "columns": strings(p.Columns), "counts": jsio.ToJS(p.Counts), "n": p.N,
 			"queryNames": strings(p.Queries), "trueAnswers": jsio.ToJS(p.TrueAnswers), "universe": p.Universe,
 			"candidates": p.Candidates, "probeRate": p.ProbeRate, "probeCandidates": float64(p.ProbeCandidates),
-			"predictedMs": p.PredictedMs, "alpha": p.Alpha, "prop44": p.Prop44, "thm45": p.Thm45, "thm45Size": p.Thm45Size, "beta": synthbridge.Beta,
+			"predictedMs": p.PredictedMs, "alpha": p.Alpha, "prop44": p.Prop44, "thm45": p.Thm45, "thm45Size": p.Thm45Size, "beta": synth.Beta,
 		}, nil
 	})
 	jsio.Register("advance", func(a js.Value) (map[string]any, error) {
@@ -112,7 +112,7 @@ func init() {
 	})
 	jsio.Register("mwem", func(a js.Value) (map[string]any, error) {
 		k, kind, eps := a.Get("k").Int(), a.Get("queries").String(), a.Get("epsilon").Float()
-		v, err := synthbridge.MWEM(synthbridge.MWEMSpec{
+		v, err := synth.MWEM(synth.MWEMSpec{
 			K: k, Kind: kind, Rounds: a.Get("rounds").Int(), Upto: a.Get("upto").Int(),
 			Replays: a.Get("replays").Int(), Epsilon: eps, Seed: uint64(a.Get("seed").Float()),
 		})

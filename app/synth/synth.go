@@ -1,14 +1,15 @@
-// Package synthbridge is the plain-Go half of the lazily loaded synth module
-// (wasm/synth, lesson 8: SmallDB and MWEM on the medical table). It is apart
-// from package bridge because core/synth links fmt, which the first-load
-// module must not (see bridge's deps test).
+// Package synth is the application layer of the synthetic-data widgets
+// (SmallDB and MWEM on the medical table), called by the lazily loaded synth
+// module (wasm/synth) and by `dpplay figures`. It is apart from package
+// selection because core/synth links fmt, which the first-load module must
+// not (see selection's deps test).
 //
 // All modules share one Web Worker, and a call there runs to completion, so
 // SmallDB's scoring is handed out in chunks: Start prepares a run and returns
 // a handle, Advance scores for a few milliseconds (or moves one stage) and
 // returns where the run stands, and the page calls it again until the stage
 // it wants. Cancelling is not calling again; Close frees the run.
-package synthbridge
+package synth
 
 import (
 	"math"

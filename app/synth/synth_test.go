@@ -1,4 +1,4 @@
-package synthbridge
+package synth
 
 import (
 	"context"

@@ -1,7 +1,9 @@
-// Package marketbridge is the plain-Go half of the lazily loaded market
-// module (wasm/market, lessons 9 and 10). It is apart from package bridge
-// because core/market links fmt, which the first-load module must not.
-package marketbridge
+// Package market is the application layer of the market widgets (private
+// pricing, truthfulness and the billboard's posted prices), called by the
+// lazily loaded market module (wasm/market) and by `dpplay figures`. It is
+// apart from package selection because core/market links fmt, which the
+// first-load module must not.
+package market
 
 import (
 	"math"

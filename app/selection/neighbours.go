@@ -1,4 +1,4 @@
-package bridge
+package selection
 
 import (
 	"github.com/dpplay/dpplay/core/mech"

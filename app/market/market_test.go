@@ -1,4 +1,4 @@
-package marketbridge
+package market
 
 import (
 	"math"

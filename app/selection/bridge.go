@@ -1,7 +1,10 @@
-// Package bridge is the part of the browser bridge that does not touch
-// syscall/js: it turns the page's requests (plain slices and numbers) into
-// calls on core and keeps the per-widget draw streams, so the logic can be
-// tested natively. Package main in wasm/core only converts typed arrays.
+// Package selection is the application layer of the selection widgets (the
+// exponential mechanism, report noisy max, permute-and-flip, the ε band,
+// accuracy, the Laplace mechanism as an exponential mechanism and the
+// floating-point attack): it turns a widget's parameters (plain slices and
+// numbers) into calls on core and keeps the per-widget draw streams. The
+// first-load WebAssembly module (wasm/core), `dpplay figures` and the tests
+// call it; wasm/core only converts typed arrays.
 //
 // Reproducibility. A draw stream is identified by its slot (a widget's
 // name for one chart), the mechanism, the scores, ε, Δ and the seed. The
@@ -9,7 +12,7 @@
 // whatever batches they were asked for in: asking for 3 000 and then 5 000
 // continues the stream, and asking for fewer restarts it. So the page's URL
 // (seed and number of draws) reproduces a histogram bit for bit.
-package bridge
+package selection
 
 import (
 	"math"

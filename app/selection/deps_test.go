@@ -1,4 +1,4 @@
-package bridge
+package selection
 
 import (
 	"os"
@@ -19,7 +19,7 @@ func TestFirstLoadModuleLinksNeitherFmtNorCryptoRand(t *testing.T) {
 		t.Skip("needs the go command")
 	}
 	gocmd := filepath.Join(runtime.GOROOT(), "bin", "go")
-	cmd := exec.Command(gocmd, "list", "-deps", "../core")
+	cmd := exec.Command(gocmd, "list", "-deps", "../../wasm/core")
 	cmd.Env = append(os.Environ(), "GOOS=js", "GOARCH=wasm")
 	out, err := cmd.Output()
 	if err != nil {

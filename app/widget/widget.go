@@ -1,0 +1,34 @@
+// Package widget describes the page's widgets as plain data, for every part
+// that needs to know them without computing them: the site builder, which
+// gives each widget an "Export figure" control, and package figures, which
+// draws them.
+package widget
+
+import (
+	"maps"
+	"slices"
+)
+
+// figureNames maps a widget module (web/widgets/NAME.js) to the names of the
+// figures package figures draws of it, in the order it draws them.
+var figureNames = map[string][]string{
+	"expmech":   {"histogram"},
+	"rnm":       {"histogram"},
+	"epsband":   {"distributions", "logratio"},
+	"laplaceem": {"density"},
+	"accuracy":  {"cdf"},
+	"pfloss":    {"loss"},
+	"dlaplace":  {"pmf"},
+	"smalldb":   {"levels", "draw"},
+	"mwem":      {"rounds"},
+	"pricing":   {"revenue", "distribution", "curve"},
+	"truthful":  {"utility"},
+	"billboard": {"prices"},
+}
+
+// Figures returns the names of the figures of a widget, or nil if it has
+// none.
+func Figures(name string) []string { return slices.Clone(figureNames[name]) }
+
+// WithFigures returns the widgets that have figures, sorted.
+func WithFigures() []string { return slices.Sorted(maps.Keys(figureNames)) }
