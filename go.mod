@@ -6,6 +6,8 @@ require (
 	codeberg.org/go-pdf/fpdf v0.10.0
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/syumai/workers v0.32.0
+	github.com/yuin/goldmark v1.7.13
+	go.yaml.in/yaml/v3 v3.0.4
 	gonum.org/v1/plot v0.15.2
 	modernc.org/sqlite v1.61.1
 )

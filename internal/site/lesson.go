@@ -1,13 +1,16 @@
 package site
 
 import (
+	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
-	"strconv"
 	"strings"
+
+	"go.yaml.in/yaml/v3"
 )
 
 // Lesson is one rendered lesson file.
@@ -25,7 +28,7 @@ type Lesson struct {
 
 var reSlug = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 
-// ParseLesson reads a lesson: front matter between "---" lines with
+// ParseLesson reads a lesson: YAML front matter between "---" lines with
 // title, order, slug, summary, minutes and a list of objectives, then the
 // Markdown body.
 //
@@ -53,46 +56,9 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 	if end < 0 {
 		return nil, fmt.Errorf("%s: front matter is not closed with ---", file)
 	}
-	l := &Lesson{}
-	var list *[]string
-	for i := 1; i < end; i++ {
-		raw := lines[i]
-		t := strings.TrimSpace(raw)
-		if t == "" {
-			continue
-		}
-		if strings.HasPrefix(t, "- ") && list != nil {
-			*list = append(*list, strings.TrimSpace(t[2:]))
-			continue
-		}
-		k, v, ok := strings.Cut(t, ":")
-		if !ok {
-			return nil, fmt.Errorf("%s:%d: front matter line %q is not key: value", file, i+1, t)
-		}
-		v = strings.TrimSpace(v)
-		list = nil
-		switch strings.TrimSpace(k) {
-		case "title":
-			l.Title = v
-		case "slug":
-			l.Slug = v
-		case "summary":
-			l.Summary = v
-		case "order", "minutes":
-			n, err := strconv.Atoi(v)
-			if err != nil {
-				return nil, fmt.Errorf("%s:%d: %s must be a whole number, got %q", file, i+1, k, v)
-			}
-			if k == "order" {
-				l.Order = n
-			} else {
-				l.Minutes = n
-			}
-		case "objectives":
-			list = &l.Objectives
-		default:
-			return nil, fmt.Errorf("%s:%d: unknown front matter key %q", file, i+1, k)
-		}
+	l, err := parseFrontMatter(file, []byte(strings.Join(lines[1:end], "\n")))
+	if err != nil {
+		return nil, err
 	}
 	if l.Slug == "" {
 		l.Slug = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
@@ -106,7 +72,7 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 	case len(l.Objectives) == 0:
 		return nil, fmt.Errorf("%s: front matter needs a list of objectives", file)
 	}
-	r := &renderer{file: file, widgets: map[string]bool{}, ids: map[string]int{}}
+	r := newRenderer(file)
 	body, err := r.render(lines[end+1:], end+2)
 	if err != nil {
 		return nil, err
@@ -140,6 +106,30 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 	}
 	sort.Strings(l.Widgets)
 	return l, nil
+}
+
+// frontMatter is the YAML between a lesson's "---" lines.
+type frontMatter struct {
+	Title      string   `yaml:"title"`
+	Order      int      `yaml:"order"`
+	Slug       string   `yaml:"slug"`
+	Summary    string   `yaml:"summary"`
+	Minutes    int      `yaml:"minutes"`
+	Objectives []string `yaml:"objectives"`
+}
+
+func parseFrontMatter(file string, src []byte) (*Lesson, error) {
+	dec := yaml.NewDecoder(bytes.NewReader(src))
+	dec.KnownFields(true)
+	var fm frontMatter
+	if err := dec.Decode(&fm); err != nil && err != io.EOF {
+		if _, key, ok := strings.Cut(err.Error(), "field "); ok && strings.Contains(key, " not found in type") {
+			key, _, _ = strings.Cut(key, " ")
+			return nil, fmt.Errorf("%s: unknown front matter key %q", file, key)
+		}
+		return nil, fmt.Errorf("%s: front matter: %v", file, err)
+	}
+	return &Lesson{Title: fm.Title, Order: fm.Order, Slug: fm.Slug, Summary: fm.Summary, Minutes: fm.Minutes, Objectives: fm.Objectives}, nil
 }
 
 // LoadLessons parses every *.md file in dir, sorted by order then slug, and

@@ -1,6 +1,7 @@
 package site
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"html"
@@ -8,14 +9,23 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/yuin/goldmark"
+	"github.com/yuin/goldmark/ast"
+	"github.com/yuin/goldmark/extension"
+	east "github.com/yuin/goldmark/extension/ast"
+	"github.com/yuin/goldmark/parser"
+	gmrenderer "github.com/yuin/goldmark/renderer"
+	ghtml "github.com/yuin/goldmark/renderer/html"
+	"github.com/yuin/goldmark/text"
+	"github.com/yuin/goldmark/util"
+
 	"github.com/dpplay/dpplay/app/widget"
 )
 
-// renderer turns a lesson's Markdown body into HTML. It supports the subset
-// the lessons need — ATX headings, paragraphs, bullet and numbered lists,
-// block quotes, pipe tables, fenced code, $…$ and $$…$$ math (\$ for a dollar sign), **strong**,
-// *emphasis*, `code` and [links](url) — plus four fenced blocks that make a
-// lesson interactive:
+// renderer turns a lesson's Markdown body into HTML. The Markdown is
+// CommonMark with GitHub's pipe tables (github.com/yuin/goldmark), plus
+// $…$ and $$…$$ math converted to MathML by TeXToMathML (\$ is a dollar
+// sign), and four fenced blocks that make a lesson interactive:
 //
 //	```widget NAME   an interactive widget (web/widgets/NAME.js) with its starting parameters
 //	```predict       a predict-then-reveal question: "- [ ]" / "- [x]" choices, then --- and the reveal
@@ -23,7 +33,10 @@ import (
 //	                 example-wrong (tried by the browser tests), then --- and the prompt
 //	```notes         instructor notes, collapsed: minutes: N, then --- and the notes
 //
-// Raw HTML is escaped, never passed through.
+// Raw HTML is escaped, never passed through, and a link whose scheme could
+// run code (javascript:, vbscript:, file:, data:) keeps its text and loses
+// its link. Headings start at h2 (the lesson title is the page's one h1)
+// and get an id made from their text.
 type renderer struct {
 	file    string
 	widgets map[string]bool
@@ -32,6 +45,26 @@ type renderer struct {
 	blockN  int
 
 	exercises, predicts int // numbered when a lesson has more than one
+
+	md goldmark.Markdown
+	// src is the text being rendered and first the file line it starts on,
+	// to report errors by file line; nested blocks render their bodies
+	// with their own.
+	src   []byte
+	first int
+}
+
+func newRenderer(file string) *renderer {
+	r := &renderer{file: file, widgets: map[string]bool{}, ids: map[string]int{}}
+	r.md = goldmark.New(
+		goldmark.WithExtensions(extension.Table),
+		goldmark.WithParserOptions(
+			parser.WithBlockParsers(util.Prioritized(mathBlockParser{}, 650)),
+			parser.WithInlineParsers(util.Prioritized(mathInlineParser{}, 150)),
+		),
+		goldmark.WithRendererOptions(gmrenderer.WithNodeRenderers(util.Prioritized(r, 100))),
+	)
+	return r
 }
 
 // numberMark leaves a placeholder for a block's number; numberBlocks fills it
@@ -103,208 +136,6 @@ func splitBlock(lines []string, headerOnly bool) (head, body []string) {
 
 func (r *renderer) errorf(line int, format string, args ...any) error {
 	return fmt.Errorf("%s:%d: %s", r.file, line, fmt.Sprintf(format, args...))
-}
-
-var (
-	reHeading  = regexp.MustCompile(`^(#{1,4})\s+(.*)$`)
-	reBullet   = regexp.MustCompile(`^\s{0,3}[-*]\s+(.*)$`)
-	reNumber   = regexp.MustCompile(`^\s{0,3}\d+[.)]\s+(.*)$`)
-	reFence    = regexp.MustCompile("^```\\s*([A-Za-z0-9_-]*)\\s*([A-Za-z0-9_-]*)\\s*$")
-	reTableSep = regexp.MustCompile(`^\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?$`)
-)
-
-// render converts lines (starting at file line first) to HTML.
-func (r *renderer) render(lines []string, first int) (string, error) {
-	var out strings.Builder
-	i := 0
-	for i < len(lines) {
-		line := lines[i]
-		trimmed := strings.TrimSpace(line)
-		ln := first + i
-		switch {
-		case trimmed == "":
-			i++
-		case reFence.MatchString(trimmed):
-			m := reFence.FindStringSubmatch(trimmed)
-			j := i + 1
-			for j < len(lines) && strings.TrimSpace(lines[j]) != "```" {
-				j++
-			}
-			if j == len(lines) {
-				return "", r.errorf(ln, "unclosed ``` block")
-			}
-			html, err := r.fenced(m[1], m[2], lines[i+1:j], ln+1)
-			if err != nil {
-				return "", err
-			}
-			out.WriteString(html)
-			i = j + 1
-		case trimmed == "$$":
-			j := i + 1
-			for j < len(lines) && strings.TrimSpace(lines[j]) != "$$" {
-				j++
-			}
-			if j == len(lines) {
-				return "", r.errorf(ln, "unclosed $$ block")
-			}
-			m, err := TeXToMathML(strings.Join(lines[i+1:j], " "), true)
-			if err != nil {
-				return "", r.errorf(ln, "%v", err)
-			}
-			out.WriteString(`<div class="math-display">` + m + "</div>\n")
-			i = j + 1
-		case strings.HasPrefix(trimmed, "$$") && strings.HasSuffix(trimmed, "$$") && len(trimmed) > 4:
-			m, err := TeXToMathML(trimmed[2:len(trimmed)-2], true)
-			if err != nil {
-				return "", r.errorf(ln, "%v", err)
-			}
-			out.WriteString(`<div class="math-display">` + m + "</div>\n")
-			i++
-		case reHeading.MatchString(trimmed):
-			m := reHeading.FindStringSubmatch(trimmed)
-			level := len(m[1]) // the lesson title is the page's only h1
-			if level < 2 {
-				level = 2
-			}
-			inner, err := r.inline(m[2], ln)
-			if err != nil {
-				return "", err
-			}
-			id := r.slug(m[2])
-			fmt.Fprintf(&out, "<h%d id=\"%s\">%s</h%d>\n", level, id, inner, level)
-			i++
-		case strings.HasPrefix(trimmed, ">"):
-			var quote []string
-			for i < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[i]), ">") {
-				quote = append(quote, strings.TrimPrefix(strings.TrimPrefix(strings.TrimSpace(lines[i]), ">"), " "))
-				i++
-			}
-			inner, err := r.render(quote, ln)
-			if err != nil {
-				return "", err
-			}
-			out.WriteString("<blockquote class=\"callout\">\n" + inner + "</blockquote>\n")
-		case strings.HasPrefix(trimmed, "|") && i+1 < len(lines) && reTableSep.MatchString(strings.TrimSpace(lines[i+1])):
-			j := i + 2
-			for j < len(lines) && strings.HasPrefix(strings.TrimSpace(lines[j]), "|") {
-				j++
-			}
-			t, err := r.table(lines[i:j], ln)
-			if err != nil {
-				return "", err
-			}
-			out.WriteString(t)
-			i = j
-		case reBullet.MatchString(line) || reNumber.MatchString(line):
-			tag, re := "ul", reBullet
-			if reNumber.MatchString(line) && !reBullet.MatchString(line) {
-				tag, re = "ol", reNumber
-			}
-			out.WriteString("<" + tag + ">\n")
-			for i < len(lines) && re.MatchString(lines[i]) {
-				item := []string{re.FindStringSubmatch(lines[i])[1]}
-				lnItem := first + i
-				i++
-				// Continuation lines are indented and not a new item.
-				for i < len(lines) && strings.TrimSpace(lines[i]) != "" && strings.HasPrefix(lines[i], "  ") && !re.MatchString(lines[i]) {
-					item = append(item, strings.TrimSpace(lines[i]))
-					i++
-				}
-				inner, err := r.inline(strings.Join(item, " "), lnItem)
-				if err != nil {
-					return "", err
-				}
-				out.WriteString("<li>" + inner + "</li>\n")
-			}
-			out.WriteString("</" + tag + ">\n")
-		default:
-			var para []string
-			for i < len(lines) {
-				t := strings.TrimSpace(lines[i])
-				if t == "" || reFence.MatchString(t) || reHeading.MatchString(t) || strings.HasPrefix(t, ">") || t == "$$" ||
-					(len(para) > 0 && (reBullet.MatchString(lines[i]) || reNumber.MatchString(lines[i]))) {
-					break
-				}
-				para = append(para, t)
-				i++
-			}
-			inner, err := r.inline(strings.Join(para, " "), ln)
-			if err != nil {
-				return "", err
-			}
-			out.WriteString("<p>" + inner + "</p>\n")
-		}
-	}
-	return out.String(), nil
-}
-
-func (r *renderer) slug(s string) string {
-	var b strings.Builder
-	dash := false
-	for _, c := range strings.ToLower(s) {
-		switch {
-		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
-			b.WriteRune(c)
-			dash = false
-		case !dash && b.Len() > 0:
-			b.WriteByte('-')
-			dash = true
-		}
-	}
-	id := strings.TrimSuffix(b.String(), "-")
-	if id == "" {
-		id = "section"
-	}
-	r.ids[id]++
-	if n := r.ids[id]; n > 1 {
-		id += "-" + strconv.Itoa(n)
-	}
-	return id
-}
-
-func splitRow(l string) []string {
-	l = strings.TrimSpace(l)
-	l = strings.TrimPrefix(l, "|")
-	l = strings.TrimSuffix(l, "|")
-	cells := strings.Split(l, "|")
-	for i := range cells {
-		cells[i] = strings.TrimSpace(cells[i])
-	}
-	return cells
-}
-
-func (r *renderer) table(lines []string, ln int) (string, error) {
-	var b strings.Builder
-	b.WriteString("<div class=\"table-wrap\"><table>\n<thead><tr>")
-	aligns := splitRow(lines[1])
-	for k, c := range splitRow(lines[0]) {
-		inner, err := r.inline(c, ln)
-		if err != nil {
-			return "", err
-		}
-		b.WriteString("<th scope=\"col\"" + align(aligns, k) + ">" + inner + "</th>")
-	}
-	b.WriteString("</tr></thead>\n<tbody>\n")
-	for _, l := range lines[2:] {
-		b.WriteString("<tr>")
-		for k, c := range splitRow(l) {
-			inner, err := r.inline(c, ln)
-			if err != nil {
-				return "", err
-			}
-			b.WriteString("<td" + align(aligns, k) + ">" + inner + "</td>")
-		}
-		b.WriteString("</tr>\n")
-	}
-	b.WriteString("</tbody></table></div>\n")
-	return b.String(), nil
-}
-
-func align(aligns []string, k int) string {
-	if k < len(aligns) && strings.HasSuffix(aligns[k], ":") {
-		return ` class="num"`
-	}
-	return ""
 }
 
 // fenced renders a ``` block.
@@ -462,52 +293,419 @@ func (r *renderer) predict(lines []string, ln int) (string, error) {
 	return b.String(), nil
 }
 
-var (
-	reCode   = regexp.MustCompile("`([^`]+)`")
-	reMath   = regexp.MustCompile(`\$([^$]+)\$`)
-	reStrong = regexp.MustCompile(`\*\*([^*]+)\*\*`)
-	reEm     = regexp.MustCompile(`(^|[^\w*])\*([^*\s][^*]*)\*`)
-	reDollar = regexp.MustCompile(`\\\$`)
-	reLink   = regexp.MustCompile(`\[([^\]]+)\]\(([^)\s]+)\)`)
-)
-
-// inline renders a paragraph's text: code and math are cut out first so
-// their contents are not taken for emphasis.
-func (r *renderer) inline(s string, ln int) (string, error) {
-	var held []string
-	hold := func(h string) string {
-		held = append(held, h)
-		return fmt.Sprintf("\x00%d\x00", len(held)-1)
+// render converts Markdown lines, the first of which is file line first, to
+// HTML.
+func (r *renderer) render(lines []string, first int) (string, error) {
+	src := []byte(strings.Join(lines, "\n"))
+	doc := r.md.Parser().Parse(text.NewReader(src))
+	savedSrc, savedFirst := r.src, r.first
+	r.src, r.first = src, first
+	defer func() { r.src, r.first = savedSrc, savedFirst }()
+	var b bytes.Buffer
+	if err := r.md.Renderer().Render(&b, src, doc); err != nil {
+		return "", err
 	}
-	var err error
-	s = reCode.ReplaceAllStringFunc(s, func(m string) string {
-		return hold("<code>" + html.EscapeString(m[1:len(m)-1]) + "</code>")
-	})
-	// \$ is a dollar sign, not math: prices in lesson 9.
-	s = reDollar.ReplaceAllStringFunc(s, func(string) string { return hold("$") })
-	s = reMath.ReplaceAllStringFunc(s, func(m string) string {
-		h, e := TeXToMathML(m[1:len(m)-1], false)
-		if e != nil && err == nil {
-			err = r.errorf(ln, "%v", e)
-		}
-		return hold(h)
-	})
+	return b.String(), nil
+}
+
+// inline renders one line of Markdown (a title, an objective, a choice)
+// without the paragraph around it.
+func (r *renderer) inline(s string, ln int) (string, error) {
+	h, err := r.render([]string{s}, ln)
 	if err != nil {
 		return "", err
 	}
-	s = html.EscapeString(s)
-	s = reLink.ReplaceAllStringFunc(s, func(m string) string {
-		p := reLink.FindStringSubmatch(m)
-		href := p[2]
-		if strings.HasPrefix(strings.ToLower(href), "javascript:") {
-			href = "#"
-		}
-		return `<a href="` + href + `">` + p[1] + "</a>"
-	})
-	s = reStrong.ReplaceAllString(s, "<strong>$1</strong>")
-	s = reEm.ReplaceAllString(s, "$1<em>$2</em>")
-	for k := len(held) - 1; k >= 0; k-- {
-		s = strings.Replace(s, fmt.Sprintf("\x00%d\x00", k), held[k], 1)
+	h = strings.TrimSuffix(h, "\n")
+	if strings.HasPrefix(h, "<p>") && strings.HasSuffix(h, "</p>") && strings.Count(h, "<p>") == 1 {
+		h = h[len("<p>") : len(h)-len("</p>")]
 	}
-	return s, nil
+	return h, nil
 }
+
+// line returns the file line of offset in the text being rendered.
+func (r *renderer) line(offset int) int {
+	offset = min(max(offset, 0), len(r.src))
+	return r.first + bytes.Count(r.src[:offset], []byte("\n"))
+}
+
+func (r *renderer) slug(s string) string {
+	var b strings.Builder
+	dash := false
+	for _, c := range strings.ToLower(s) {
+		switch {
+		case c >= 'a' && c <= 'z' || c >= '0' && c <= '9':
+			b.WriteRune(c)
+			dash = false
+		case !dash && b.Len() > 0:
+			b.WriteByte('-')
+			dash = true
+		}
+	}
+	id := strings.TrimSuffix(b.String(), "-")
+	if id == "" {
+		id = "section"
+	}
+	r.ids[id]++
+	if n := r.ids[id]; n > 1 {
+		id += "-" + strconv.Itoa(n)
+	}
+	return id
+}
+
+// RegisterFuncs renders the nodes whose HTML the lessons define; goldmark's
+// own renderer does the rest (paragraphs, lists, emphasis, code, images).
+func (r *renderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
+	reg.Register(ast.KindText, r.renderText)
+	reg.Register(ast.KindHeading, r.renderHeading)
+	reg.Register(ast.KindBlockquote, r.renderBlockquote)
+	reg.Register(ast.KindFencedCodeBlock, r.renderFenced)
+	reg.Register(ast.KindLink, r.renderLink)
+	reg.Register(ast.KindAutoLink, r.renderAutoLink)
+	reg.Register(ast.KindRawHTML, r.renderRawHTML)
+	reg.Register(ast.KindHTMLBlock, r.renderHTMLBlock)
+	reg.Register(east.KindTable, r.renderTable)
+	reg.Register(east.KindTableHeader, r.renderTableHeader)
+	reg.Register(east.KindTableRow, r.renderTableRow)
+	reg.Register(east.KindTableCell, r.renderTableCell)
+	reg.Register(kindMath, r.renderMath)
+	reg.Register(kindMathBlock, r.renderMathBlock)
+}
+
+// renderText writes text with a line break inside a paragraph as a space.
+func (r *renderer) renderText(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.Text)
+	v := n.Segment.Value(source)
+	switch {
+	case n.IsRaw():
+		ghtml.DefaultWriter.RawWrite(w, v)
+	default:
+		ghtml.DefaultWriter.Write(w, v)
+	}
+	switch {
+	case n.HardLineBreak():
+		_, _ = w.WriteString("<br>\n")
+	case n.SoftLineBreak():
+		_ = w.WriteByte(' ')
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *renderer) renderHeading(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Heading)
+	level := max(n.Level, 2)
+	if entering {
+		var raw []byte
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			raw = append(raw, seg.Value(source)...)
+		}
+		fmt.Fprintf(w, "<h%d id=\"%s\">", level, r.slug(string(raw)))
+	} else {
+		fmt.Fprintf(w, "</h%d>\n", level)
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *renderer) renderBlockquote(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString("<blockquote class=\"callout\">\n")
+	} else {
+		_, _ = w.WriteString("</blockquote>\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *renderer) renderLink(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*ast.Link)
+	if ghtml.IsDangerousURL(n.Destination) {
+		return ast.WalkContinue, nil // the text alone
+	}
+	if !entering {
+		_, _ = w.WriteString("</a>")
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<a href=\"")
+	_, _ = w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
+	_ = w.WriteByte('"')
+	if n.Title != nil {
+		_, _ = w.WriteString(` title="`)
+		ghtml.DefaultWriter.Write(w, n.Title)
+		_ = w.WriteByte('"')
+	}
+	_ = w.WriteByte('>')
+	return ast.WalkContinue, nil
+}
+
+func (r *renderer) renderAutoLink(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.AutoLink)
+	label := util.EscapeHTML(n.Label(source))
+	url := n.URL(source)
+	if n.AutoLinkType == ast.AutoLinkEmail && !bytes.HasPrefix(bytes.ToLower(url), []byte("mailto:")) {
+		url = append([]byte("mailto:"), url...)
+	}
+	if ghtml.IsDangerousURL(url) {
+		_, _ = w.Write(label)
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<a href=\"")
+	_, _ = w.Write(util.EscapeHTML(util.URLEscape(url, false)))
+	_, _ = w.WriteString("\">")
+	_, _ = w.Write(label)
+	_, _ = w.WriteString("</a>")
+	return ast.WalkContinue, nil
+}
+
+// renderRawHTML shows inline HTML as the text it is.
+func (r *renderer) renderRawHTML(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		n := node.(*ast.RawHTML)
+		for i := 0; i < n.Segments.Len(); i++ {
+			seg := n.Segments.At(i)
+			_, _ = w.Write(util.EscapeHTML(seg.Value(source)))
+		}
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+// renderHTMLBlock shows a block of HTML as a paragraph of its text.
+func (r *renderer) renderHTMLBlock(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		n := node.(*ast.HTMLBlock)
+		var raw []byte
+		for i := 0; i < n.Lines().Len(); i++ {
+			seg := n.Lines().At(i)
+			raw = append(raw, seg.Value(source)...)
+		}
+		if n.HasClosure() {
+			raw = append(raw, n.ClosureLine.Value(source)...)
+		}
+		_, _ = w.WriteString("<p>")
+		_, _ = w.Write(util.EscapeHTML(bytes.TrimSpace(raw)))
+		_, _ = w.WriteString("</p>\n")
+	}
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *renderer) renderTable(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString("<div class=\"table-wrap\"><table>\n")
+	} else {
+		_, _ = w.WriteString("</tbody></table></div>\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *renderer) renderTableHeader(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString("<thead><tr>")
+	} else {
+		_, _ = w.WriteString("</tr></thead>\n<tbody>\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+func (r *renderer) renderTableRow(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
+	if entering {
+		_, _ = w.WriteString("<tr>")
+	} else {
+		_, _ = w.WriteString("</tr>\n")
+	}
+	return ast.WalkContinue, nil
+}
+
+// renderTableCell gives a right- or centre-aligned column the class num
+// (numbers, right-aligned by the stylesheet).
+func (r *renderer) renderTableCell(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	n := node.(*east.TableCell)
+	tag := "td"
+	if _, ok := n.Parent().(*east.TableHeader); ok {
+		tag = "th"
+	}
+	if !entering {
+		fmt.Fprintf(w, "</%s>", tag)
+		return ast.WalkContinue, nil
+	}
+	_, _ = w.WriteString("<" + tag)
+	if tag == "th" {
+		_, _ = w.WriteString(` scope="col"`)
+	}
+	if n.Alignment == east.AlignRight || n.Alignment == east.AlignCenter {
+		_, _ = w.WriteString(` class="num"`)
+	}
+	_ = w.WriteByte('>')
+	return ast.WalkContinue, nil
+}
+
+// renderFenced renders a ``` block: one of the lesson blocks, display math
+// (```math) or code.
+func (r *renderer) renderFenced(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*ast.FencedCodeBlock)
+	var kind, name string
+	fence := -1 // the offset of the opening fence's line
+	if n.Info != nil {
+		fields := strings.Fields(string(n.Info.Segment.Value(source)))
+		if len(fields) > 0 {
+			kind = fields[0]
+		}
+		if len(fields) > 1 {
+			name = fields[1]
+		}
+		fence = n.Info.Segment.Start
+	}
+	var lines []string
+	end := fence
+	for i := 0; i < n.Lines().Len(); i++ {
+		seg := n.Lines().At(i)
+		if i == 0 && fence < 0 {
+			fence = bytes.LastIndexByte(source[:max(seg.Start-1, 0)], '\n') + 1
+		}
+		lines = append(lines, strings.TrimSuffix(string(seg.Value(source)), "\n"))
+		end = seg.Stop
+	}
+	ln := r.line(max(fence, 0))
+	// goldmark runs an unclosed fence to the end of the text; a lesson
+	// block must be closed.
+	if end >= 0 {
+		if nl := bytes.IndexByte(source[end:], '\n'); n.Lines().Len() == 0 && nl >= 0 {
+			end += nl + 1
+		} else if n.Lines().Len() == 0 {
+			end = len(source)
+		}
+		if len(bytes.TrimSpace(source[min(end, len(source)):])) == 0 {
+			return ast.WalkStop, r.errorf(ln, "unclosed ``` block")
+		}
+	}
+	h, err := r.fenced(kind, name, lines, ln+1)
+	if err != nil {
+		return ast.WalkStop, err
+	}
+	_, _ = w.WriteString(h)
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *renderer) renderMath(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*mathNode)
+	m, err := TeXToMathML(n.tex, false)
+	if err != nil {
+		return ast.WalkStop, r.errorf(r.line(n.offset), "%v", err)
+	}
+	_, _ = w.WriteString(m)
+	return ast.WalkSkipChildren, nil
+}
+
+func (r *renderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+	if !entering {
+		return ast.WalkContinue, nil
+	}
+	n := node.(*mathBlock)
+	if !n.closed {
+		return ast.WalkStop, r.errorf(r.line(n.offset), "unclosed $$ block")
+	}
+	m, err := TeXToMathML(strings.Join(n.tex, " "), true)
+	if err != nil {
+		return ast.WalkStop, r.errorf(r.line(n.offset), "%v", err)
+	}
+	_, _ = w.WriteString(`<div class="math-display">` + m + "</div>\n")
+	return ast.WalkSkipChildren, nil
+}
+
+var (
+	kindMath      = ast.NewNodeKind("Math")
+	kindMathBlock = ast.NewNodeKind("MathBlock")
+)
+
+// mathNode is inline math, $tex$.
+type mathNode struct {
+	ast.BaseInline
+	tex    string
+	offset int
+}
+
+func (n *mathNode) Kind() ast.NodeKind { return kindMath }
+func (n *mathNode) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"tex": n.tex}, nil)
+}
+
+// mathInlineParser reads $tex$ within one line. A $ without a closing one
+// on the same line is a dollar sign, as is \$.
+type mathInlineParser struct{}
+
+func (mathInlineParser) Trigger() []byte { return []byte{'$'} }
+
+func (mathInlineParser) Parse(_ ast.Node, block text.Reader, _ parser.Context) ast.Node {
+	line, seg := block.PeekLine()
+	end := bytes.IndexByte(line[1:], '$')
+	if end < 1 {
+		return nil
+	}
+	block.Advance(end + 2)
+	return &mathNode{tex: string(line[1 : 1+end]), offset: seg.Start}
+}
+
+// mathBlock is display math: $$tex$$ on one line, or lines between two
+// lines that are $$.
+type mathBlock struct {
+	ast.BaseBlock
+	tex    []string
+	offset int
+	closed bool
+}
+
+func (n *mathBlock) Kind() ast.NodeKind { return kindMathBlock }
+func (n *mathBlock) Dump(source []byte, level int) {
+	ast.DumpHelper(n, source, level, map[string]string{"tex": strings.Join(n.tex, " ")}, nil)
+}
+
+type mathBlockParser struct{}
+
+func (mathBlockParser) Trigger() []byte { return []byte{'$'} }
+
+func (mathBlockParser) Open(_ ast.Node, reader text.Reader, _ parser.Context) (ast.Node, parser.State) {
+	line, seg := reader.PeekLine()
+	t := bytes.TrimSpace(line)
+	n := &mathBlock{offset: seg.Start}
+	switch {
+	case string(t) == "$$":
+	case len(t) > 4 && bytes.HasPrefix(t, []byte("$$")) && bytes.HasSuffix(t, []byte("$$")):
+		n.tex, n.closed = []string{string(t[2 : len(t)-2])}, true
+	default:
+		return nil, parser.NoChildren
+	}
+	reader.Advance(len(bytes.TrimRight(line, "\n")))
+	return n, parser.NoChildren
+}
+
+func (mathBlockParser) Continue(node ast.Node, reader text.Reader, _ parser.Context) parser.State {
+	n := node.(*mathBlock)
+	if n.closed {
+		return parser.Close
+	}
+	line, _ := reader.PeekLine()
+	if line == nil {
+		return parser.Close
+	}
+	reader.Advance(len(bytes.TrimRight(line, "\n")))
+	if t := string(bytes.TrimSpace(line)); t == "$$" {
+		n.closed = true
+		return parser.Close
+	} else {
+		n.tex = append(n.tex, t)
+	}
+	return parser.Continue | parser.NoChildren
+}
+
+func (mathBlockParser) Close(ast.Node, text.Reader, parser.Context) {}
+func (mathBlockParser) CanInterruptParagraph() bool                 { return true }
+func (mathBlockParser) CanAcceptIndentedLine() bool                 { return false }

@@ -167,6 +167,39 @@ func TestParseLesson(t *testing.T) {
 	}
 }
 
+// The Markdown an instructor writes without thinking renders as CommonMark
+// says, and a link that could run code keeps its text and nothing else.
+func TestEverydayMarkdown(t *testing.T) {
+	tests := []struct{ name, md, want string }{
+		{"nested list", "- a\n  - b\n  - c\n- d", "<ul>\n<li>a\n<ul>\n<li>b</li>\n<li>c</li>\n</ul>\n</li>\n<li>d</li>\n</ul>"},
+		{"ordered list from 3", "3. three\n4. four", `<ol start="3">`},
+		{"underscore emphasis", "an _emphasised_ word", "an <em>emphasised</em> word"},
+		{"emphasis inside bold", "**bold *and* more**", "<strong>bold <em>and</em> more</strong>"},
+		{"image", "![a chart](chart.png)", `<img src="chart.png" alt="a chart">`},
+		{"javascript link", "see [this](javascript:alert(1)) now", "see this now"},
+		{"data link", "[x](data:text/html;base64,PHNjcmlwdD4=)", "<p>x</p>"},
+		{"lesson link", "[the exponential mechanism](#/exponential-mechanism)", `<a href="#/exponential-mechanism">the exponential mechanism</a>`},
+		{"math beside emphasis", "*a* $x_1 * y_2$ *b*", "<em>a</em> <math"},
+		{"dollar sign", `it costs \$5`, "it costs $5"},
+		{"html block", "<div onclick=\"x()\">hi</div>", "<p>&lt;div onclick=&quot;x()&quot;&gt;hi&lt;/div&gt;</p>"},
+		{"display math", "$$\nx^2\n$$", `<div class="math-display"><math`},
+		{"heading", "# Top", `<h2 id="top">Top</h2>`},
+	}
+	for _, tt := range tests {
+		got, err := newRenderer("t.md").render(strings.Split(tt.md, "\n"), 1)
+		if err != nil {
+			t.Errorf("%s: %v", tt.name, err)
+			continue
+		}
+		if !strings.Contains(got, tt.want) {
+			t.Errorf("%s: %q renders as\n%s\nwant it to contain\n%s", tt.name, tt.md, got, tt.want)
+		}
+		if strings.Contains(got, "javascript:") || strings.Contains(got, "data:") {
+			t.Errorf("%s: an unsafe link is left in %s", tt.name, got)
+		}
+	}
+}
+
 func TestParseLessonErrors(t *testing.T) {
 	tests := []struct{ name, src, want string }{
 		{"no front matter", "# hi\n", "front matter"},
