@@ -30,7 +30,7 @@ bench:
 	@for m in figures machine; do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (see docs/figures.md)"; fi; done
 	@set -o pipefail; LECTURE_E2E=1 $(GO) test -count=1 -v -run '^TestLoad$$' ./e2e/lecture/ | grep -E '^\s+lecture_test.go:[0-9]+: load:|^(FAIL|ok)'
 
-# --- Lecture API (issue 7): `dpplay serve` over SQLite, and the same handler as
+# --- Lecture API: `dpplay serve` over SQLite, and the same handler as
 # a Cloudflare worker (cmd/worker) under `wrangler dev` with a local D1.
 PORT ?= 8787
 WORKER_ENV := WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false
@@ -55,7 +55,7 @@ worker-dev: worker-deps worker-build
 test-lecture: worker-deps worker-build
 	LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 ./e2e/lecture/
 
-# --- The browser playground (issue 3): wasm bridge, static site, Chromium e2e.
+# --- The browser playground: wasm modules, static site, Chromium e2e.
 # `make site` writes dist/ (relative URLs: works under any sub-path, e.g. /dpplay/).
 # After editing lessons/ or web/, run `make site` again and reload the page;
 # `dpplay serve` serves dist/ from disk, so no restart is needed.

@@ -8,39 +8,27 @@ import (
 	"go/parser"
 	"go/token"
 	"io/fs"
+	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
 
-// namesALesson matches "lesson 3", "Lesson 10's", "lessons 1 and 2",
-// "lessons 1–6" or "every lesson": a bare "lessons" ("for lessons, tests and
-// scripts") says nothing about which lesson to read.
-var namesALesson = regexp.MustCompile(`(?i)\blessons?\s+\d|\bevery lesson`)
-
-// TestDocCommentsNameTheLesson keeps the project rule that every exported
-// identifier in core/ has a doc comment naming the lesson(s) it serves (and
-// so where its formula is taught): a new function without one fails here.
-//
-// It is one test for the whole tree rather than a copy per package: it lives
-// in core/ and walks the source files below it, so a package added under
-// core/ is checked without being listed anywhere. `go test ./...` and
-// `go test ./core/...` both run it, since go test starts a test binary in
-// its package's directory. That holds under GOOS=js GOARCH=wasm too:
-// go_js_wasm_exec runs the binary in Node from the same directory, and the
-// os package reaches the files through Node's fs, so no build tag is needed.
-func TestDocCommentsNameTheLesson(t *testing.T) {
+// exported walks the Go files (not tests) below root, as the go tool sees
+// them, and calls f for every exported identifier with its package's
+// directory, name and doc comment. It returns how many files it read.
+func exported(t *testing.T, root string, f func(dir, name, doc string)) int {
+	t.Helper()
 	fset := token.NewFileSet()
 	files := 0
-	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
 		if d.IsDir() {
-			// The go tool ignores these directories, and so does the rule;
-			// internal/ holds test support, which no lesson uses.
-			if name := d.Name(); path != "." && (name == "testdata" || name == "internal" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
+			// The go tool ignores these directories; internal/ holds test support.
+			if name := d.Name(); path != root && (name == "testdata" || name == "internal" || strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_")) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -53,29 +41,30 @@ func TestDocCommentsNameTheLesson(t *testing.T) {
 			return err
 		}
 		files++
-		check := func(name, doc string) {
-			if !namesALesson.MatchString(doc) {
-				t.Errorf("%s: the doc comment of %s names no lesson", filepath.ToSlash(path), name)
-			}
-		}
+		dir := filepath.ToSlash(filepath.Dir(path))
 		for _, d := range af.Decls {
 			switch d := d.(type) {
 			case *ast.FuncDecl:
 				if d.Name.IsExported() {
-					check(funcName(d), d.Doc.Text())
+					f(dir, funcName(d), d.Doc.Text())
 				}
 			case *ast.GenDecl:
 				for _, sp := range d.Specs {
 					switch sp := sp.(type) {
 					case *ast.TypeSpec:
 						if sp.Name.IsExported() {
-							check(sp.Name.Name, d.Doc.Text()+sp.Doc.Text())
+							f(dir, sp.Name.Name, d.Doc.Text()+sp.Doc.Text())
 						}
 					case *ast.ValueSpec:
 						for _, n := range sp.Names {
-							if n.IsExported() {
-								check(n.Name, d.Doc.Text()+sp.Doc.Text()+sp.Comment.Text())
+							if !n.IsExported() {
+								continue
 							}
+							doc := d.Doc.Text() + sp.Doc.Text() + sp.Comment.Text()
+							if d.Lparen.IsValid() && doc != "" {
+								doc = n.Name + " " + doc // a grouped constant is documented by its group or its line
+							}
+							f(dir, n.Name, doc)
 						}
 					}
 				}
@@ -86,9 +75,95 @@ func TestDocCommentsNameTheLesson(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	// A walk that found nothing would pass without checking anything.
-	if files == 0 {
-		t.Fatal("found no Go files under core/")
+	return files
+}
+
+// TestDocCommentsStartWithTheName keeps the Go convention for every exported
+// identifier in core/ and app/: a doc comment that is a sentence about it,
+// starting with its name ("Survival returns …", "A Source is …").
+//
+// It is one test for both trees rather than a copy per package: it lives in
+// core/ and walks the source files, so a package added later is checked
+// without being listed anywhere. Under GOOS=js GOARCH=wasm go_js_wasm_exec
+// runs the binary in Node from the same directory, and the os package
+// reaches the files through Node's fs, so no build tag is needed.
+func TestDocCommentsStartWithTheName(t *testing.T) {
+	for _, root := range []string{".", "../app"} {
+		files := exported(t, root, func(dir, name, doc string) {
+			short := name[strings.LastIndex(name, ".")+1:]
+			doc = strings.TrimSpace(doc)
+			for _, article := range []string{"", "A ", "An ", "The "} {
+				if strings.HasPrefix(doc, article+short+" ") || strings.HasPrefix(doc, article+short+"'s ") || strings.HasPrefix(doc, article+short+",") {
+					return
+				}
+			}
+			t.Errorf("%s: %s has no doc comment starting with its name: %.60q", dir, name, doc)
+		})
+		// A walk that found nothing would pass without checking anything.
+		if files == 0 {
+			t.Fatalf("found no Go files under %s", root)
+		}
+	}
+}
+
+var (
+	reLessonRow = regexp.MustCompile(`^\| ([a-z0-9-]+) \|([^|]*)\|([^|]*)\|([^|]*)\|$`)
+	reAPIName   = regexp.MustCompile("`([a-z]+)\\.([A-Z][A-Za-z0-9]*)")
+	reSlug      = regexp.MustCompile(`(?m)^slug: *([a-z0-9-]+)`)
+)
+
+// TestLessonMapNamesRealAPI checks docs/lessons.md, the map from lessons to
+// the code they run: every lesson has a row, and every package.Name it
+// writes exists (in app/ in the application column, in core/ in the core
+// column).
+func TestLessonMapNamesRealAPI(t *testing.T) {
+	api := map[string]bool{} // "app/selection.Bridge", "core/mech.New"
+	for root, tree := range map[string]string{".": "core", "../app": "app"} {
+		exported(t, root, func(dir, name, _ string) {
+			pkg := filepath.Base(dir)
+			if !strings.Contains(name, ".") {
+				api[tree+"/"+pkg+"."+name] = true
+			}
+		})
+	}
+	doc, err := os.ReadFile("../docs/lessons.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows := map[string]bool{}
+	for _, line := range strings.Split(string(doc), "\n") {
+		m := reLessonRow.FindStringSubmatch(line)
+		if m == nil {
+			continue
+		}
+		rows[m[1]] = true
+		for col, tree := range map[int]string{3: "app", 4: "core"} {
+			for _, n := range reAPIName.FindAllStringSubmatch(m[col], -1) {
+				if !api[tree+"/"+n[1]+"."+n[2]] {
+					t.Errorf("docs/lessons.md, %s: %s/%s.%s does not exist", m[1], tree, n[1], n[2])
+				}
+			}
+		}
+	}
+	lessons, err := filepath.Glob("../lessons/*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := 0
+	for _, f := range lessons {
+		src, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m := reSlug.FindSubmatch(src); m != nil {
+			found++
+			if !rows[string(m[1])] {
+				t.Errorf("docs/lessons.md has no row for %s (%s)", m[1], filepath.Base(f))
+			}
+		}
+	}
+	if found == 0 || len(rows) == 0 {
+		t.Fatalf("read %d lessons and %d rows of docs/lessons.md", found, len(rows))
 	}
 }
 

@@ -1,4 +1,4 @@
-// The live lecture page (issue 7) in Chromium against a real `dpplay serve`
+// The live lecture page in Chromium against a real `dpplay serve`
 // with an SQLite file: an instructor page and three student pages play the
 // meeting-day activity to the end. Needs `make site` first.
 import { test } from 'node:test';

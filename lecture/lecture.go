@@ -1,4 +1,4 @@
-// Package lecture is the server side of the live lecture (issue 7): the class
+// Package lecture is the server side of the live lecture: the class
 // submits private answers from their phones, and the projector shows only
 // what a differentially private mechanism releases, each release charged to
 // the session's visible ε budget.

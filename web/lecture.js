@@ -1,4 +1,4 @@
-// The live lecture page (issue 7; API in docs/lecture.md). Two views:
+// The live lecture page (API in docs/lecture.md). Two views:
 //   ?role=host&activity=meeting-day|pricing|histogram  the projector view
 //   ?join=CODE                               a student's phone view
 // The projector shows only what the server releases. The instructor token

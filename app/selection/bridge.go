@@ -157,7 +157,7 @@ func (b *Bridge) evict() {
 }
 
 // FromArticle converts the article's ε_a in exp(ε_a·q) into the ε of the
-// ε/(2Δ) form: ε = 2·ε_a·Δ (lesson 1).
+// ε/(2Δ) form: ε = 2·ε_a·Δ.
 func FromArticle(epsArticle, sensitivity float64) (float64, error) {
 	return mech.FromArticle(epsArticle, sensitivity)
 }

@@ -21,8 +21,8 @@ type Charge struct {
 }
 
 // Accountant tracks spending against a fixed (ε, δ) budget, spent =
-// (Σεᵢ, Σδᵢ): lesson 2's budget widget, MWEM's rounds (lesson 8), the
-// billboard's counter (lesson 10) and each live session's budget (the class
+// (Σεᵢ, Σδᵢ): lesson 2's budget widget, MWEM's rounds, the
+// billboard's counter and each live session's budget (the class
 // activities of lessons 1, 4 and 9). It is not safe for concurrent use.
 type Accountant struct {
 	budgetEps, budgetDelta float64
@@ -54,8 +54,8 @@ func New(epsilonBudget, deltaBudget float64) (*Accountant, error) {
 // Spend records a release with guarantee (ε, δ), adding it to (Σεᵢ, Σδᵢ). If
 // it would take the total past the budget nothing is recorded and the error
 // wraps ErrBudget. Lesson 2's budget widget replays its charges through it,
-// MWEM charges each round with it (lesson 8), and the live lecture each
-// release (lessons 1, 4 and 9).
+// MWEM charges each round with it, and the live lecture each
+// release.
 func (a *Accountant) Spend(label string, epsilon, delta float64) error {
 	if err := validate.Positive("ε", epsilon); err != nil {
 		return err

@@ -11,7 +11,7 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Limits for Allocate (lesson 10): the run records every buyer's choice in
+// Limits for Allocate: the run records every buyer's choice in
 // every round, n × T cells.
 const (
 	MaxRounds      = 100_000   // T, the billboard rounds (lesson 10 uses 16 to 128)
@@ -19,7 +19,7 @@ const (
 )
 
 // None marks a buyer who demands (or is allocated) no good: every
-// vᵢⱼ − pⱼ ≤ 0 (lesson 10).
+// vᵢⱼ − pⱼ ≤ 0.
 const None = -1
 
 // Counters for the demand: how AllocationConfig counts it privately
@@ -37,8 +37,7 @@ const (
 	CounterPerRound = "per-round"
 )
 
-// AllocationConfig describes a market of k goods and n unit-demand buyers
-// (lesson 10).
+// AllocationConfig describes a market of k goods and n unit-demand buyers.
 type AllocationConfig struct {
 	// Values[i][j] = vᵢⱼ ≥ 0 is buyer i's value for one copy of good j.
 	Values [][]float64
@@ -59,8 +58,8 @@ type AllocationConfig struct {
 	Counter string
 }
 
-// DefaultStep returns the step used when AllocationConfig.Step is zero
-// (lesson 10): η = 2V/(n·√T), for the public value bound V, n buyers and T
+// DefaultStep returns the step used when AllocationConfig.Step is zero:
+// η = 2V/(n·√T), for the public value bound V, n buyers and T
 // rounds: the usual step of T rounds of subgradient descent on prices in
 // [0, V] with gradients of size up to n, doubled because most markets start
 // far from balance. V must be positive and finite, n and T at least 1.

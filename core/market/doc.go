@@ -2,7 +2,7 @@
 // after the slides' "privacy as a tool for mechanism design" part (lessons 9
 // and 10).
 //
-// Pricing (lesson 9). A seller offers a digital good (unlimited copies) at one
+// Pricing. A seller offers a digital good (unlimited copies) at one
 // price p from a grid R. Buyer i buys when vᵢ ≥ p, so the revenue is
 //
 //	rev(p) = p·#{i : vᵢ ≥ p}.
@@ -16,7 +16,7 @@
 // measures how much a buyer gains by misreporting, against the bound that
 // ε-DP implies.
 //
-// Allocation (lesson 10). k goods with sᵢ copies each and n unit-demand
+// Allocation. k goods with sᵢ copies each and n unit-demand
 // buyers. A public billboard posts prices; buyers best-respond; the demand
 // for each good is counted privately, by a binary-tree continual counter or
 // by per-round Laplace noise, whichever is less noisy for the number of

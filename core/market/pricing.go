@@ -11,7 +11,7 @@ import (
 )
 
 // Size limits keep a slider drag in the browser interactive and stop a typo
-// on the command line from allocating gigabytes (lessons 9 and 10).
+// on the command line from allocating gigabytes.
 const (
 	MaxGrid   = 100_000   // |R|, the price grid (lesson 9 uses 500 prices)
 	MaxBuyers = 1_000_000 // n, the buyers (lesson 10 uses 300)
@@ -249,7 +249,7 @@ func (p *Pricing) LogProbabilities() []float64 {
 }
 
 // Sample draws the index of one price with probability Pr[p] ∝
-// exp(ε·rev(p)/(2Δ)) (lesson 9). A nil or zero Pricing, or a nil source, is
+// exp(ε·rev(p)/(2Δ)). A nil or zero Pricing, or a nil source, is
 // an error.
 func (p *Pricing) Sample(r *mrand.Rand) (int, error) {
 	if err := p.check(); err != nil {
@@ -261,8 +261,7 @@ func (p *Pricing) Sample(r *mrand.Rand) (int, error) {
 	return p.mech.Sample(r), nil
 }
 
-// Draw draws n prices and returns how often each grid price came up
-// (lesson 9).
+// Draw draws n prices and returns how often each grid price came up.
 func (p *Pricing) Draw(r *mrand.Rand, n int) ([]int, error) {
 	if err := p.check(); err != nil {
 		return nil, err
@@ -310,7 +309,7 @@ func argmaxLowest(xs []float64) int {
 
 // Accuracy is the exponential mechanism's accuracy theorem for pricing,
 // Pr[rev(p̂) ≤ OPT − 2Δ·ln(|R|/β)/ε] ≤ β, evaluated next to the exact
-// probability it bounds (lesson 9).
+// probability it bounds.
 type Accuracy struct {
 	Beta float64
 	// Threshold is OPT − 2Δ·ln(|R|/β)/ε: the theorem says
@@ -324,7 +323,7 @@ type Accuracy struct {
 }
 
 // Accuracy evaluates the accuracy theorem Pr[rev(p̂) ≤ OPT − 2Δ·ln(|R|/β)/ε]
-// ≤ β at confidence 1 − β, β in (0, 1) (lesson 9).
+// ≤ β at confidence 1 − β, β in (0, 1).
 func (p *Pricing) Accuracy(beta float64) (Accuracy, error) {
 	if err := p.check(); err != nil {
 		return Accuracy{}, err
@@ -352,8 +351,8 @@ func (p *Pricing) Accuracy(beta float64) (Accuracy, error) {
 
 // NeighbourLoss returns the exact privacy loss max_p |ln Pr[p | values] −
 // ln Pr[p | values′]| where values′ is values with buyer's report replaced by
-// value: what an observer of the price learns about that one report
-// (lesson 9). It is at most ε for every such pair; for pricing it is even at
+// value: what an observer of the price learns about that one report.
+// It is at most ε for every such pair; for pricing it is even at
 // most ε/2, because a changed report moves every rev(p) in the same
 // direction, so the normaliser moves with the numerator instead of against
 // it.

@@ -96,7 +96,7 @@ type DeterministicLie struct {
 // Truthfulness computes the exact expected utility of buyer (0-based index
 // into the values) for the truthful report, for a report of 0 and for every
 // report on the grid, the largest gain a lie buys, its bounds, and the
-// deterministic comparison (lesson 9).
+// deterministic comparison.
 func (p *Pricing) Truthfulness(buyer int) (*Truthfulness, error) {
 	if err := p.check(); err != nil {
 		return nil, err

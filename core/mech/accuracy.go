@@ -9,7 +9,7 @@ import (
 )
 
 // AccuracyThreshold returns the score below which the exponential mechanism
-// falls with probability at most e^−t (lesson 5):
+// falls with probability at most e^−t:
 //
 //	Pr[u(r) ≤ OPT − (2Δ/ε)·(ln(|R|/|R_OPT|) + t)] ≤ e^−t,
 //
@@ -81,7 +81,7 @@ func TailProbability(probs, scores []float64, threshold float64) (float64, error
 }
 
 // MeasureTailBound is the article's base-measure accuracy lemma for its
-// mechanism exp(ε_a·q)·μ (lesson 5). With μ normalised to total mass 1,
+// mechanism exp(ε_a·q)·μ. With μ normalised to total mass 1,
 // S_t = {r : q(r) > OPT − t} and S̄_2t = {r : q(r) ≤ OPT − 2t},
 //
 //	Pr[S̄_2t] ≤ exp(−ε_a·t)/μ(S_t).
@@ -144,7 +144,7 @@ type ScoreMass struct {
 }
 
 // EmpiricalScores turns draw counts per candidate into the empirical
-// distribution of the achieved score, lowest score first (lesson 5).
+// distribution of the achieved score, lowest score first.
 func EmpiricalScores(scores []float64, counts []int) ([]ScoreMass, error) {
 	if err := validate.Scores("scores", scores); err != nil {
 		return nil, err

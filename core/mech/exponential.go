@@ -8,8 +8,7 @@ import (
 	"github.com/dpplay/dpplay/core/rng"
 )
 
-// Exponential is the exponential mechanism over a finite candidate set
-// (lesson 1):
+// Exponential is the exponential mechanism over a finite candidate set:
 //
 //	Pr[r] = μ(r)·exp(ε·u(r)/(2Δ)) / Σₛ μ(s)·exp(ε·u(s)/(2Δ)).
 //
@@ -92,7 +91,7 @@ func (m *Exponential) Probabilities() []float64 { return clone(m.p) }
 func (m *Exponential) LogProbabilities() []float64 { return clone(m.logp) }
 
 // Sample draws one candidate in O(1) from the alias table: the draws of
-// lessons 1–6, MWEM's choice of query (lesson 8) and the live activities of
+// lessons 1–6, MWEM's choice of query and the live activities of
 // lessons 1 and 9.
 func (m *Exponential) Sample(r *mrand.Rand) int { return m.table.Draw(r) }
 

@@ -65,7 +65,7 @@ func ulp(x float64) float64 {
 // FloatingPointAttack runs the naive Laplace mechanism draws times on the
 // true answer q and counts the outputs that the neighbouring answer q′ could
 // never have produced: each such output proves the answer was q, whatever
-// ε promised (lesson 7).
+// ε promised.
 func FloatingPointAttack(q, qNeighbour, sensitivity, epsilon float64, draws int, r *mrand.Rand) (ruledOut int, err error) {
 	l, err := NewLaplace(q, sensitivity, epsilon)
 	if err != nil {
@@ -106,7 +106,7 @@ type DiscreteLaplace struct {
 // sensitivity Δ ≥ 1. The scale σ = Δ/ε is rounded up to a multiple of
 // 1/4096 and must be at most rng.MaxDiscreteScale = 2^28, so ε ≥ Δ/2^28;
 // Epsilon reports the ε actually achieved, never above the one asked.
-// Lesson 7 draws it, and the live histogram activity (lesson 4) releases
+// Lesson 7 draws it, and the live histogram activity releases
 // every bin with it.
 func NewDiscreteLaplace(value, sensitivity int64, epsilon float64) (*DiscreteLaplace, error) {
 	if sensitivity < 1 {
@@ -159,5 +159,5 @@ func (m *DiscreteLaplace) LogPMF(y int64) float64 {
 }
 
 // Sample releases one noisy integer answer q + Y: lesson 7's draws, and each
-// bin of the live histogram activity (lesson 4).
+// bin of the live histogram activity.
 func (m *DiscreteLaplace) Sample(r *mrand.Rand) int64 { return m.value + m.noise.Sample(r) }

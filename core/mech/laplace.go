@@ -43,7 +43,7 @@ func checkReach(param string, start, b float64) error {
 	return nil
 }
 
-// Laplace is the Laplace mechanism for a numeric query (lesson 4): it
+// Laplace is the Laplace mechanism for a numeric query: it
 // releases q(x) + Lap(Δq/ε), with density
 //
 //	p(r) = ε/(2Δq) · exp(−ε·|r − q(x)|/Δq).
@@ -59,8 +59,7 @@ type Laplace struct {
 // [rng.MinScale, rng.MaxScale] and q(x) ± 36.7·Δq/ε (the farthest a draw
 // can land) within the doubles, so that every output is finite. Lesson 4
 // draws its density beside the exponential mechanism's, lesson 7 attacks its
-// floating-point draws, and MWEM measures its chosen queries with it
-// (lesson 8).
+// floating-point draws, and MWEM measures its chosen queries with it.
 func NewLaplace(value, sensitivity, epsilon float64) (*Laplace, error) {
 	if err := validate.Finite("q(x)", value); err != nil {
 		return nil, err
@@ -79,10 +78,10 @@ func NewLaplace(value, sensitivity, epsilon float64) (*Laplace, error) {
 	return &Laplace{center: value, noise: noise}, nil
 }
 
-// Scale returns the noise scale b = Δq/ε (lessons 4 and 7).
+// Scale returns the noise scale b = Δq/ε.
 func (l *Laplace) Scale() float64 { return l.noise.Scale() }
 
-// LogDensity returns ln p(r) = ln(1/(2b)) − |r − q(x)|/b (lesson 4). Where p
+// LogDensity returns ln p(r) = ln(1/(2b)) − |r − q(x)|/b. Where p
 // underflows (far tails, r = ±Inf) it returns numeric.LogZero, the most
 // negative double, as for every impossible event in core; NaN is not an
 // output, so LogDensity(NaN) is LogZero too.
@@ -114,7 +113,7 @@ func (l *Laplace) CDF(r float64) float64 {
 }
 
 // Sample releases one noisy answer q(x) + Lap(b), finite by the constructor's
-// checks: lesson 7's attacked draws and MWEM's measurements (lesson 8).
+// checks: lesson 7's attacked draws and MWEM's measurements.
 func (l *Laplace) Sample(r *mrand.Rand) float64 { return l.center + l.noise.Sample(r) }
 
 // LaplaceAsExponential is the exponential mechanism on a continuous range
@@ -138,8 +137,7 @@ type LaplaceAsExponential struct {
 	logLeftShare float64 // ln Pr[r < center | r ∈ [lo, hi]]
 }
 
-// NewLaplaceAsExponential returns the continuous exponential mechanism above
-// (lesson 4).
+// NewLaplaceAsExponential returns the continuous exponential mechanism above.
 // Its scale 2Δq/ε must lie in [rng.MinScale, rng.MaxScale], and on an
 // unbounded side the farthest draw, 36.7·2Δq/ε beyond q(x) or the nearer
 // end, must be a finite double.
@@ -254,7 +252,7 @@ func (m *LaplaceAsExponential) truncatedExponential(r *mrand.Rand, width float64
 
 // LaplaceOnGrid is the finite version of LaplaceAsExponential: the
 // exponential mechanism with scores −2·|q(x) − r| over the grid points
-// lo, lo+h, lo+2h, … ≤ hi, sensitivity 2Δq (lesson 4). It returns the grid
+// lo, lo+h, lo+2h, … ≤ hi, sensitivity 2Δq. It returns the grid
 // and the mechanism.
 func LaplaceOnGrid(value, sensitivity, epsilon, lo, hi, spacing float64) ([]float64, *Exponential, error) {
 	if err := validate.Finite("q(x)", value); err != nil {

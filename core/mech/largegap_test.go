@@ -148,8 +148,8 @@ func TestPermuteAndFlipLargeGaps(t *testing.T) {
 
 // One person raising one raw Adult count moves the log-probabilities by at
 // most ε; a person who also lowers the top count moves the raised
-// candidate's by exactly ε. Underflow to "impossible" used to report 0
-// here, hiding the loss entirely.
+// candidate's by exactly ε. A log probability that underflowed to
+// "impossible" would report a loss of 0 here and hide it.
 func TestPermuteAndFlipPrivacyOnRawAdult(t *testing.T) {
 	const eps, sen = 1.0, 1.0
 	raised := clone(adultCounts)
@@ -206,9 +206,9 @@ func TestIntegrateOverReportsWhatItCannotTrust(t *testing.T) {
 
 // Report noisy max with Laplace noise on two candidates gap G apart (in
 // units of b = Δ/ε): the loser wins when L₂ − L₁ > G, whose probability is
-// (2 + G)·e^−G/4, so ln p = −G + ln((2 + G)/4) exactly. Far gaps used to
-// lose this to rounding in the exponent (and to an integration window that
-// ran out to ±Inf with its error thrown away).
+// (2 + G)·e^−G/4, so ln p = −G + ln((2 + G)/4) exactly. Far gaps test that
+// the exponent is not lost to rounding, nor to an integration window that
+// runs out to ±Inf.
 func TestReportNoisyMaxLaplaceLargeGaps(t *testing.T) {
 	for _, g := range []float64{1, 50, 745, 4293, 1e6, 1e12, 1e16, 1e300} {
 		m := mustNew(t, NameReportNoisyMaxLaplace, Config{Scores: []float64{0, -g}, Epsilon: 1, Sensitivity: 1})

@@ -61,10 +61,10 @@ type Selector interface {
 }
 
 // Mechanism names accepted by New, as used by the command line and the page:
-// the exponential mechanism (lessons 1, 2, 3, 5 and 6), report noisy max
+// the exponential mechanism, report noisy max
 // with Laplace noise of scale Δ/ε (the machine of lesson 1, lessons 2 and 6)
-// or Gumbel noise of scale 2Δ/ε (lesson 2), and permute-and-flip, report
-// noisy max with exponential noise of scale 2Δ/ε (lessons 2 and 6).
+// or Gumbel noise of scale 2Δ/ε, and permute-and-flip, report
+// noisy max with exponential noise of scale 2Δ/ε.
 const (
 	NameExponential           = "exponential"
 	NameReportNoisyMaxLaplace = "report-noisy-max-laplace"
@@ -147,7 +147,7 @@ func standardScores(c Config, scale float64) []float64 {
 
 // ErrUnboundedLoss reports that an output is possible on one input and
 // impossible on the other, so no finite ε covers the pair: |ln(Pa/Pb)| = ∞.
-// PrivacyLoss returns it (lessons 3 and 4); it is the case lesson 3 shows the
+// PrivacyLoss returns it; it is the case lesson 3 shows the
 // exponential mechanism never reaches and lesson 7's floating-point attack
 // exploits.
 var ErrUnboundedLoss = errors.New("an output is possible on one input and impossible on the other: the privacy loss is unbounded")
@@ -155,7 +155,7 @@ var ErrUnboundedLoss = errors.New("an output is possible on one input and imposs
 // PrivacyLoss returns the largest absolute log-ratio of output probabilities,
 // maxᵣ |ln Pa(r) − ln Pb(r)|, of two runs of a mechanism on neighbouring
 // inputs. An ε-differentially private mechanism gives at most ε on every
-// neighbouring pair (lesson 3).
+// neighbouring pair.
 func PrivacyLoss(a, b Selector) (float64, error) {
 	la, lb := a.LogProbabilities(), b.LogProbabilities()
 	if len(la) != len(lb) {
@@ -201,7 +201,7 @@ func CheckNeighbours(u, v []float64, sensitivity float64) error {
 
 // FromArticle converts the article's parameter ε_a in exp(ε_a·q) to the ε of
 // Config: the article's mechanism is 2·ε_a·Δ-differentially private and equals
-// the exponential mechanism here with ε = 2·ε_a·Δ (lesson 1).
+// the exponential mechanism here with ε = 2·ε_a·Δ.
 func FromArticle(epsArticle, sensitivity float64) (float64, error) {
 	if err := validate.Positive("ε_a (article)", epsArticle); err != nil {
 		return 0, err
@@ -216,7 +216,7 @@ func FromArticle(epsArticle, sensitivity float64) (float64, error) {
 	return eps, nil
 }
 
-// ToArticle converts ε to the article's ε_a = ε/(2Δ) (lesson 1).
+// ToArticle converts ε to the article's ε_a = ε/(2Δ).
 func ToArticle(epsilon, sensitivity float64) (float64, error) {
 	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
 		return 0, err

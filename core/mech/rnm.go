@@ -23,11 +23,11 @@ const (
 	// and 6, and the second lane of lesson 1's machine).
 	LaplaceNoise Noise = iota
 	// GumbelNoise of scale 2Δ/ε: report noisy max then has exactly the
-	// exponential mechanism's distribution, and is ε-DP (lesson 2).
+	// exponential mechanism's distribution, and is ε-DP.
 	GumbelNoise
 	// ExponentialNoise of scale 2Δ/ε: this is permute-and-flip (McKenna and
 	// Sheldon 2020), ε-DP and never less accurate than the exponential
-	// mechanism (lessons 2 and 6).
+	// mechanism.
 	ExponentialNoise
 )
 
@@ -53,7 +53,7 @@ func (n Noise) String() string {
 const MaxExactCandidates = 256
 
 // ReportNoisyMax adds independent noise to every score and outputs the index
-// of the largest noisy score, never the score itself (lesson 2). Its exact
+// of the largest noisy score, never the score itself. Its exact
 // distribution is
 //
 //	Pr[i] = ∫ fᵢ(x) ∏_{j≠i} Fⱼ(x) dx,
@@ -126,8 +126,7 @@ func (m *ReportNoisyMax) Noise() Noise { return m.noise }
 // lesson 2's diamonds and lesson 6's expected loss.
 func (m *ReportNoisyMax) Probabilities() []float64 { return clone(m.p) }
 
-// LogProbabilities returns ln Pr[i], exact even where Pr[i] underflows
-// (lessons 2 and 6).
+// LogProbabilities returns ln Pr[i], exact even where Pr[i] underflows.
 func (m *ReportNoisyMax) LogProbabilities() []float64 { return clone(m.logp) }
 
 // Sample adds fresh noise to every score and returns the argmax. It runs the
@@ -159,7 +158,7 @@ func (m *ReportNoisyMax) Sample(r *mrand.Rand) int {
 //	Pr[i] = pᵢ ∫₀¹ ∏_{j≠i} (1 − pⱼ·y) dy,
 //	ln Pr[i] = sᵢ + ln ∫₀¹ ∏_{j≠i} (1 − pⱼ·y) dy,
 //
-// a smooth integrand on [0, 1] between 0 and 1 (lessons 2 and 6). The factor
+// a smooth integrand on [0, 1] between 0 and 1. The factor
 // pᵢ stays in the log domain: on raw counts it is like e^−2147, which is 0
 // as a double, while its logarithm sᵢ is exact. Inside the integral an
 // underflowed pⱼ = 0 is harmless, since then 1 − pⱼ·y is 1 to the last bit.
@@ -253,7 +252,7 @@ func laplaceLogCDFSlope(z float64) float64 {
 }
 
 // laplaceMaxLogProbabilities gives report noisy max's distribution under unit
-// Laplace noise for standardised scores s (lesson 2). For candidate i the
+// Laplace noise for standardised scores s. For candidate i the
 // log-integrand
 //
 //	g(x) = −|x − sᵢ| − ln 2 + Σ_{j≠i} ln F(x − sⱼ)

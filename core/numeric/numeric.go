@@ -43,7 +43,7 @@ func LogSumExp(xs []float64) (float64, error) {
 // logp = w − LogSumExp(w), p = exp(logp). Log-weights at or below LogZero
 // give log-probability LogZero and probability 0. The exponential mechanism
 // and report noisy max (lessons 1–6 and 9) and SmallDB's and MWEM's weights
-// (lesson 8) are normalised here.
+// are normalised here.
 func Normalize(logw []float64) (logp, p []float64, err error) {
 	z, err := LogSumExp(logw)
 	if err != nil {

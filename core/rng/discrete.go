@@ -56,7 +56,7 @@ const MaxDiscreteScale = 1 << 28
 // mechanism built on it keeps (at least) the privacy it asked for; Scale
 // reports the σ actually used. σ must be positive and at most
 // MaxDiscreteScale; any positive σ below 1/4096 becomes 1/4096. It is the
-// noise of lesson 7's fix and of the live histogram activity (lesson 4).
+// noise of lesson 7's fix and of the live histogram activity.
 func NewDiscreteLaplace(scale float64) (DiscreteLaplace, error) {
 	if err := validate.Positive("scale", scale); err != nil {
 		return DiscreteLaplace{}, err
@@ -84,7 +84,7 @@ func (l DiscreteLaplace) Scale() float64 {
 	return float64(num) / float64(den)
 }
 
-// LogPMF returns ln Pr[Y = y] = ln tanh(1/(2σ)) − |y|/σ (lesson 7).
+// LogPMF returns ln Pr[Y = y] = ln tanh(1/(2σ)) − |y|/σ.
 func (l DiscreteLaplace) LogPMF(y int64) float64 {
 	s := l.Scale()
 	return math.Log(math.Tanh(1/(2*s))) - math.Abs(float64(y))/s
@@ -95,7 +95,7 @@ func (l DiscreteLaplace) LogPMF(y int64) float64 {
 // then W = U + n·V has Pr[W = w] ∝ exp(−w/n) on w ≥ 0, and X = ⌊W/d⌋ has
 // Pr[X = x] ∝ exp(−x·d/n) = exp(−x/σ). A fair sign makes it two-sided,
 // rejecting "−0" so that 0 is not counted twice. Lesson 7's draws and the
-// live histogram activity (lesson 4) come from it.
+// live histogram activity come from it.
 func (l DiscreteLaplace) Sample(r *mrand.Rand) int64 {
 	num, den := l.params()
 	for {

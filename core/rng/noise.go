@@ -9,13 +9,13 @@ import (
 
 // Gumbel returns a standard Gumbel draw, −ln(−ln U) with U uniform on (0, 1).
 // Adding independent Gumbel noise of scale 2Δ/ε to every score and taking the
-// argmax is exactly the exponential mechanism (lessons 1 and 2).
+// argmax is exactly the exponential mechanism.
 func Gumbel(r *mrand.Rand) float64 {
 	return -math.Log(-math.Log(OpenUnit(r)))
 }
 
 // Exponential returns a unit-rate exponential draw, −ln U. Report noisy max
-// with exponential noise of scale 2Δ/ε is permute-and-flip (lessons 2 and 6).
+// with exponential noise of scale 2Δ/ε is permute-and-flip.
 func Exponential(r *mrand.Rand) float64 {
 	return -math.Log(OpenUnit(r))
 }
@@ -37,14 +37,14 @@ const (
 )
 
 // Laplace is the zero-mean Laplace distribution with density
-// exp(−|x|/b)/(2b), the noise of the Laplace mechanism with b = Δ/ε
-// (lessons 4 and 7). The zero value is the unit distribution, b = 1.
+// exp(−|x|/b)/(2b), the noise of the Laplace mechanism with b = Δ/ε.
+// The zero value is the unit distribution, b = 1.
 type Laplace struct{ scale float64 }
 
 // NewLaplace returns the Laplace distribution with scale b, which must lie
 // in [MinScale, MaxScale] so that every draw is a finite double: the noise of
-// the Laplace mechanism (lessons 4, 7 and 8), of report noisy max (lessons 1,
-// 2 and 6) and of the billboard's counters (lesson 10).
+// the Laplace mechanism, of report noisy max (lessons 1,
+// 2 and 6) and of the billboard's counters.
 func NewLaplace(scale float64) (Laplace, error) {
 	if err := CheckScale("scale", scale); err != nil {
 		return Laplace{}, err

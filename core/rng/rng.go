@@ -15,7 +15,7 @@ import (
 
 // NewSeededSource returns a ChaCha8 stream keyed by seed. The 64-bit seed is
 // spread over the 32-byte key with a SplitMix64 sequence so that nearby seeds
-// give unrelated streams. SmallDB's stepper (lesson 8) draws from one
+// give unrelated streams. SmallDB's stepper draws from one
 // directly; the page's other draws, in every lesson, come through Seeded.
 func NewSeededSource(seed uint64) *mrand.ChaCha8 {
 	var key [32]byte

@@ -27,7 +27,7 @@ func benchSmallDB(b *testing.B, d *Data, qs *QuerySet, m int) {
 	b.ReportMetric(b.Elapsed().Seconds()*1000/float64(b.N), "ms/sample")
 }
 
-// BenchmarkSmallDB: the first case is issue 5's speed target, k = 4
+// BenchmarkSmallDB: the first case is the page's speed target, k = 4
 // (16 points), m = 8 (490,314 candidates), all 24 two-way marginals.
 func BenchmarkSmallDB(b *testing.B) {
 	four := medical(b, "sex", "smoker", "lung_cancer", "over_50")

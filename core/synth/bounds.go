@@ -51,7 +51,7 @@ func checkBoundInputs(universeSize, numQueries, n int, epsilon, beta float64) er
 }
 
 // SizeForAlpha returns m = ⌈ln|Q|/α²⌉, the size of database that the
-// sampling lemma guarantees can answer every query in Q within α (lesson 8).
+// sampling lemma guarantees can answer every query in Q within α.
 // It needs |Q| ≥ 3 (MinBoundQueries).
 func SizeForAlpha(numQueries int, alpha float64) (int, error) {
 	if err := checkQueries(numQueries); err != nil {
@@ -68,7 +68,7 @@ func SizeForAlpha(numQueries int, alpha float64) (int, error) {
 }
 
 // AlphaForSize inverts SizeForAlpha: α = √(ln|Q|/m), the accuracy the
-// sampling lemma promises for a database of m rows (lesson 8). It needs
+// sampling lemma promises for a database of m rows. It needs
 // |Q| ≥ 3 (MinBoundQueries).
 func AlphaForSize(numQueries, m int) (float64, error) {
 	if err := checkQueries(numQueries); err != nil {
@@ -80,7 +80,7 @@ func AlphaForSize(numQueries, m int) (float64, error) {
 	return math.Sqrt(math.Log(float64(numQueries)) / float64(m)), nil
 }
 
-// Prop44Bound is Proposition 4.4 of the notes (lesson 8): with probability
+// Prop44Bound is Proposition 4.4 of the notes: with probability
 // at least 1 − β the database output by SmallDB(x, Q, ε, α) has
 //
 //	max_q abs(f(x) − f(y)) ≤ α + 2·(ln|X|·ln|Q|/α² + ln(1/β)) / (ε·‖x‖₁).
@@ -105,7 +105,7 @@ func Prop44Bound(universeSize, numQueries, n int, epsilon, alpha, beta float64) 
 	return b, nil
 }
 
-// Thm45Bound is Theorem 4.5 (4.2) of the notes (lesson 8): with
+// Thm45Bound is Theorem 4.5 (4.2) of the notes: with
 // probability at least 1 − β,
 //
 //	max_q abs(f(x) − f(y)) ≤ α = ((16·ln|X|·ln|Q| + 4·ln(1/β)) / (ε·‖x‖₁))^(1/3)
@@ -127,12 +127,12 @@ func Thm45Bound(universeSize, numQueries, n int, epsilon, beta float64) (float64
 	return math.Cbrt((16*lx*lq + 4*math.Log(1/beta)) / (epsilon * float64(n))), nil
 }
 
-// MaxThm45Size bounds what Thm45Size reports, m = ⌈4·ln|Q|/α²⌉ (lesson 8); a
+// MaxThm45Size bounds what Thm45Size reports, m = ⌈4·ln|Q|/α²⌉; a
 // larger m is an error rather than an overflowing int.
 const MaxThm45Size = 1 << 30
 
 // Thm45Size returns the number of rows Theorem 4.5 runs SmallDB with for its
-// bound α (lesson 8): SmallDB(x, Q, ε, α/2) samples databases of
+// bound α: SmallDB(x, Q, ε, α/2) samples databases of
 // ln|Q|/(α/2)² = 4·ln|Q|/α² rows, here rounded up to ⌈4·ln|Q|/α²⌉ (the
 // notes treat m as a real number). Rounding up keeps the sampling term
 // √(ln|Q|/m) ≤ α/2 but adds up to ln|X| to m·ln|X|, so at this whole m the

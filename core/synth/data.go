@@ -36,8 +36,7 @@ type Data struct {
 }
 
 // NewData returns the histogram with the given column names and one count per
-// point of {0,1}^k, k = len(columns), so len(counts) = 2^k and n = Σ counts
-// (lesson 8).
+// point of {0,1}^k, k = len(columns), so len(counts) = 2^k and n = Σ counts.
 func NewData(columns []string, counts []int) (*Data, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -62,7 +61,7 @@ func NewData(columns []string, counts []int) (*Data, error) {
 }
 
 // FromRows builds the histogram of rows, each a list of k bits (0 or 1):
-// x(p) = #{rows equal to point p} (lesson 8).
+// x(p) = #{rows equal to point p}.
 func FromRows(columns []string, rows [][]int) (*Data, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -230,7 +229,7 @@ func (d *Data) Fractions() []float64 {
 }
 
 // Point returns the k bits of point x in column order: bit j is
-// ⌊x / 2^(k−1−j)⌋ mod 2 (lesson 8).
+// ⌊x / 2^(k−1−j)⌋ mod 2.
 func (d *Data) Point(x int) ([]int, error) {
 	if err := d.check(); err != nil {
 		return nil, err

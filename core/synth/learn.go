@@ -23,7 +23,7 @@ type HalfspaceFit struct {
 	BestAgreement float64
 }
 
-// LearnHalfspace (lesson 8) picks π ∈ {−1, 0, 1}^{k−1} maximising the weight of
+// LearnHalfspace picks π ∈ {−1, 0, 1}^{k−1} maximising the weight of
 // synthetic (a distribution over {0,1}^k, e.g. SyntheticData.Fractions() or
 // MWEM's output) that satisfies Σ πᵢxᵢ ≥ x_k, and scores it on real. Ties go
 // to the first π in HalfspaceGrid order. If the synthetic data answers every

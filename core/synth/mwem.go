@@ -16,7 +16,7 @@ import (
 const MaxRounds = 10000
 
 // MaxReplays bounds MWEMConfig.Replays, the extra multiplicative-weights
-// passes per round (lesson 8).
+// passes per round.
 const MaxReplays = 1000
 
 // MWEMConfig configures MWEM (Hardt, Ligett & McSherry 2012), lesson 8's
@@ -59,7 +59,7 @@ type MWEMRound struct {
 	MaxError float64
 }
 
-// MWEMResult is a finished run of MWEM (lesson 8): the output Ā = (1/T)·Σ_t A_t,
+// MWEMResult is a finished run of MWEM: the output Ā = (1/T)·Σ_t A_t,
 // its answers, max_q abs(q(Ā) − q(x)), and the ledger of 2T charges of ε/(2T).
 type MWEMResult struct {
 	Rounds []MWEMRound
@@ -293,7 +293,7 @@ func (s *MWEMStepper) spend(label string, eps float64) error {
 }
 
 // Result returns the finished run: Ā = (1/T)·Σ_t A_t, its max-error and the
-// 2T charges (lesson 8).
+// 2T charges.
 func (s *MWEMStepper) Result() (*MWEMResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -323,7 +323,7 @@ func (s *MWEMStepper) Result() (*MWEMResult, error) {
 	}, nil
 }
 
-// MWEM runs all T rounds of MWEM (lesson 8): each round chooses the
+// MWEM runs all T rounds of MWEM: each round chooses the
 // worst-answered query with the exponential mechanism at ε/(2T) (score
 // abs(q(A) − q(x)), Δ = 1/n), measures it with Laplace noise of scale
 // 2T/(ε·n), and updates A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2); the

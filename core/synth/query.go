@@ -9,8 +9,8 @@ import (
 )
 
 // Query is a counting query given by its predicate φ on the universe: on a
-// data set x with n rows its answer is the fraction f(x) = (1/n)·Σ_rows φ(row)
-// (lesson 8). Member[p] is φ at point p.
+// data set x with n rows its answer is the fraction f(x) = (1/n)·Σ_rows φ(row).
+// Member[p] is φ at point p.
 type Query struct {
 	Name   string
 	Member []bool
@@ -18,7 +18,7 @@ type Query struct {
 
 // QuerySet is a finite class Q of counting queries over {0,1}^k, each
 // f(x) = (1/n)·Σ_rows φ(row), so one changed row moves any answer by at most
-// 1/n (lesson 8).
+// 1/n.
 type QuerySet struct {
 	columns []string
 	queries []Query
@@ -29,7 +29,7 @@ type QuerySet struct {
 const MaxQueries = 1 << 15
 
 // NewQuerySet checks that every query has one membership value per point of
-// {0,1}^k, k = len(columns), i.e. 2^k values (lesson 8).
+// {0,1}^k, k = len(columns), i.e. 2^k values.
 func NewQuerySet(columns []string, queries []Query) (*QuerySet, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -146,7 +146,7 @@ func (h Halfspace) name(columns []string) string {
 
 // HalfspaceGrid lists every weight vector π ∈ {−1, 0, 1}^{k−1}, 3^(k−1) of
 // them, the finite family of halfspaces the playground uses for the
-// article's example (lesson 8).
+// article's example.
 func HalfspaceGrid(k int) ([]Halfspace, error) {
 	if k < 2 || k > 13 {
 		return nil, validate.Errorf("k", "halfspaces need between 2 and 13 columns (one label, the rest features), got %d", k)
@@ -172,7 +172,7 @@ func HalfspaceGrid(k int) ([]Halfspace, error) {
 }
 
 // Halfspaces returns the counting queries "fraction of rows with
-// Σ πᵢxᵢ ≥ x_k" for π ∈ {−1, 0, 1}^{k−1} (lesson 8), the article's halfspace class with
+// Σ πᵢxᵢ ≥ x_k" for π ∈ {−1, 0, 1}^{k−1}, the article's halfspace class with
 // the last column as the label. Queries with the same predicate as an earlier
 // one are dropped, since a repeated query changes no answer but would inflate
 // |Q| in the accuracy bounds.
@@ -298,7 +298,7 @@ func (qs *QuerySet) Names() []string {
 	return out
 }
 
-// Query returns query i of Q, with its predicate φ as Member (lesson 8).
+// Query returns query i of Q, with its predicate φ as Member.
 func (qs *QuerySet) Query(i int) (Query, error) {
 	if err := qs.check(); err != nil {
 		return Query{}, err
@@ -331,7 +331,7 @@ func (qs *QuerySet) compatible(d *Data) error {
 }
 
 // Answers returns f(x) = (1/n)·Σ_rows φ(row) for every query: the fraction
-// of the data's rows that satisfy it (lesson 8). A nil or empty data set or
+// of the data's rows that satisfy it. A nil or empty data set or
 // query set is an error.
 func (qs *QuerySet) Answers(d *Data) ([]float64, error) {
 	if err := qs.compatible(d); err != nil {
@@ -391,7 +391,7 @@ func (qs *QuerySet) counts(d *Data) []int {
 }
 
 // MaxError returns max_q abs(f(x) − f(y)) between two data sets over the same
-// columns: the negated SmallDB utility −u(x, y) (lesson 8). A nil or empty
+// columns: the negated SmallDB utility −u(x, y). A nil or empty
 // data set is an error.
 func (qs *QuerySet) MaxError(x, y *Data) (float64, error) {
 	ax, err := qs.Answers(x)

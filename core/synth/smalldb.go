@@ -21,7 +21,7 @@ const DefaultMaxCandidates = 1 << 30
 // slider goes to 12).
 const MaxSize = 64
 
-// SmallDBConfig configures the small database mechanism (lesson 8).
+// SmallDBConfig configures the small database mechanism.
 type SmallDBConfig struct {
 	Data    *Data
 	Queries *QuerySet
@@ -92,7 +92,7 @@ type Level struct {
 	Probability    float64
 }
 
-// SmallDBResult is one run of SmallDB (lesson 8): the drawn multiset y, its
+// SmallDBResult is one run of SmallDB: the drawn multiset y, its
 // max-error max_q abs(f(x) − f(y)), and the exact distribution over levels.
 type SmallDBResult struct {
 	Candidates uint64

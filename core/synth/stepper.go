@@ -62,7 +62,7 @@ type SmallDBStepper struct {
 
 // NewSmallDBStepper validates cfg and prepares the enumeration of all
 // C(|X|+m−1, m) candidates for the exponential mechanism with
-// u(x, y) = −max_q abs(f(x) − f(y)) and Δu = 1/n (lesson 8). r supplies all
+// u(x, y) = −max_q abs(f(x) − f(y)) and Δu = 1/n. r supplies all
 // randomness (the reservoir draws during scoring and the final level draw).
 func NewSmallDBStepper(cfg SmallDBConfig, r *mrand.Rand) (*SmallDBStepper, error) {
 	return newSmallDBStepper(cfg, r, 0.5)
@@ -190,7 +190,7 @@ type SmallDBSampler struct {
 }
 
 // NewSmallDBSampler validates cfg and builds the tables for repeated exact
-// draws from SmallDB (lesson 8).
+// draws from SmallDB.
 func NewSmallDBSampler(cfg SmallDBConfig) (*SmallDBSampler, error) {
 	return newSmallDBSampler(cfg, 0.5)
 }
@@ -205,7 +205,7 @@ func newSmallDBSampler(cfg SmallDBConfig, lambda float64) (*SmallDBSampler, erro
 }
 
 // Sample draws one synthetic database y with probability
-// ∝ exp(−ε·n·max_q abs(f(x) − f(y))/2), with randomness from r (lesson 8).
+// ∝ exp(−ε·n·max_q abs(f(x) − f(y))/2), with randomness from r.
 func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBResult, error) {
 	if sm == nil || sm.s.check() != nil {
 		return nil, validate.Errorf("sampler", "is not set up; make it with NewSmallDBSampler")
@@ -246,7 +246,7 @@ func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total ui
 }
 
 // Result returns the finished run: the draw y, its max-error and the exact
-// level distribution (lesson 8).
+// level distribution.
 func (s *SmallDBStepper) Result() (*SmallDBResult, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -342,7 +342,7 @@ func (s *SmallDBStepper) Snapshot() SmallDBSnapshot {
 }
 
 // TailProbability returns the exact probability Σ_{levels with error > t} P
-// that the max-error exceeds t under a level distribution (lesson 8): the
+// that the max-error exceeds t under a level distribution: the
 // measured counterpart of the β in Proposition 4.4, to be evaluated at the
 // same m as the levels (Theorem 4.5's β is about its own m, Thm45Size).
 func TailProbability(levels []Level, t float64) (float64, error) {

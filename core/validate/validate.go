@@ -48,8 +48,7 @@ func Finite(param string, x float64) error {
 	return nil
 }
 
-// Probability checks that x lies in [0, 1]: the δ of every accountant
-// (lessons 2, 8 and 10).
+// Probability checks that x lies in [0, 1]: the δ of every accountant.
 func Probability(param string, x float64) error {
 	if !(x >= 0 && x <= 1) {
 		return Errorf(param, "must be between 0 and 1, got %v", x)

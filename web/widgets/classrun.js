@@ -1,4 +1,4 @@
-// "Run this with the class" (issue 7): a link that opens the live lecture's
+// "Run this with the class": a link that opens the live lecture's
 // instructor view (lecture.html) for the lesson's activity in a new tab. The
 // students join from their phones; see docs/lecture.md.
 import { escapeHTML } from '../chart.js';

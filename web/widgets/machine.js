@@ -1,4 +1,4 @@
-// The sampling machine (issue 8): balls drop one draw at a time into the
+// The sampling machine: balls drop one draw at a time into the
 // candidates' bins, with the exact probability drawn across each bin. It is
 // a separate ebiten module on its own page (machine.html), loaded into an
 // iframe only when the student presses "Start the machine"; this widget only

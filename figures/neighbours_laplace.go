@@ -9,11 +9,11 @@ import (
 	"github.com/dpplay/dpplay/app/selection"
 )
 
-// Figures of lesson 3 (epsband: what ε promises on two neighbouring polls),
-// lesson 4 (laplaceem: the Laplace mechanism out of the exponential
-// mechanism) and lesson 7 (dlaplace: the exact discrete Laplace mechanism).
-// Each calls the bridge function its widget calls, with the widget's
-// arguments, so the figure shows the page's numbers and the page's draws.
+// Figures of the privacy-loss band on two neighbouring polls (epsband), the
+// Laplace mechanism as an exponential mechanism (laplaceem) and the exact
+// discrete Laplace mechanism (dlaplace). Each calls the application-layer
+// function its widget calls, with the widget's arguments, so the figure
+// shows the page's numbers and the page's draws.
 
 func init() {
 	register("epsband", chart{
