@@ -27,6 +27,10 @@ type figuresResult struct {
 	// Links maps each widget drawn ("lesson3-band") to the page link that
 	// shows the same state: #/slug?id.key=value&…
 	Links map[string]string `json:"links"`
+	// Notes says what of the state was changed to make it valid, as the
+	// page's note above the lesson does: "meet.eps = 50 is outside 0.01 … 20,
+	// so 20 is used."
+	Notes []string `json:"notes,omitempty"`
 }
 
 // figureState is what -state says: a lesson (0 for all), settings for
@@ -153,6 +157,7 @@ func runFigures(args []string, stdout io.Writer) error {
 		req    figures.Request
 	}
 	var jobs []job
+	var notes []string
 	for _, l := range inScope {
 		for _, u := range l.Uses {
 			if figures.Names(u.Name) == nil || (st.fig != "" && !slices.Contains(figures.Names(u.Name), st.fig)) {
@@ -168,6 +173,8 @@ func runFigures(args []string, stdout io.Writer) error {
 			for k, v := range st.byID[u.ID] {
 				params[k] = v
 			}
+			params, changed := figures.Coerce(u.Name, u.ID+".", params)
+			notes = append(notes, changed...)
 			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Figure: st.fig, Params: params}})
 		}
 	}
@@ -177,7 +184,7 @@ func runFigures(args []string, stdout io.Writer) error {
 	if err := os.MkdirAll(*out, 0o755); err != nil {
 		return err
 	}
-	res := figuresResult{Out: *out, Files: []string{}, Links: map[string]string{}}
+	res := figuresResult{Out: *out, Files: []string{}, Links: map[string]string{}, Notes: notes}
 	for _, j := range jobs {
 		figs, err := figures.Build(j.req)
 		if err != nil {

@@ -75,11 +75,33 @@ func TestFiguresEveryLesson(t *testing.T) {
 	}
 }
 
+// Any page link works as -state: a value the page would clamp is clamped
+// with the page's note, and the figure is the one the page shows for it.
+func TestFiguresClampLikeThePage(t *testing.T) {
+	for _, tc := range []struct{ state, note, link string }{
+		{"#/exponential-mechanism?meet.eps=50&meet.step=2", "meet.eps = 50 is outside 0.01 … 20, so 20 is used.", "meet.eps=20"},
+		{"#lesson=1&meet.eps=-1&meet.step=2", "meet.eps = -1 is outside 0.01 … 20, so 0.01 is used.", "meet.eps=0.01"},
+		{"#/exponential-mechanism?meet.data=nope&meet.step=2", `meet.data: "nope" is not one of`, "meet.data=adult"},
+		{"#/exponential-mechanism?meet.seed=2.6&meet.step=2", "", "meet.seed=3"},
+	} {
+		res, stderr, code := runFiguresCmd(t, "-out", t.TempDir(), "-format", "svg", "-state", tc.state)
+		if code != 0 {
+			t.Errorf("%s: exit %d: %s", tc.state, code, stderr)
+			continue
+		}
+		if got := strings.Join(res.Notes, "\n"); !strings.Contains(got, tc.note) || (tc.note == "") != (got == "") {
+			t.Errorf("%s: notes %q, want %q", tc.state, res.Notes, tc.note)
+		}
+		if link := res.Links["lesson1-meet"]; !strings.Contains(link, tc.link) {
+			t.Errorf("%s: link %q lacks %s", tc.state, link, tc.link)
+		}
+	}
+}
+
 func TestFiguresBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-format", "gif"},
 		{"-lesson", "99"},
-		{"-state", "#lesson=1&meet.eps=-1"},
 		{"-state", "#lesson=1&fig=nope"},
 		{"-state", "#/no-such-lesson?x.eps=1"},
 		{"-state", "#lesson=2", "-lesson", "1"},
