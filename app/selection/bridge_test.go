@@ -44,6 +44,29 @@ func TestDrawsBatchesEqualOneRun(t *testing.T) {
 	}
 }
 
+// A slot keeps one stream; a new seed on the same slot (the page's seed box)
+// starts the new seed's stream instead of continuing the old one, and going
+// back to the old seed gives its counts again.
+func TestDrawsSeedChangeOnSameSlot(t *testing.T) {
+	for _, name := range mech.Names() {
+		q := Request{Mechanism: name, Scores: adult, Epsilon: 0.4, Sensitivity: 1}
+		b := New()
+		first, err := b.Draws("w", q, 42, 3000)
+		if err != nil {
+			t.Fatal(err)
+		}
+		changed, _ := b.Draws("w", q, 43, 3000)
+		want, _ := New().Draws("w", q, 43, 3000)
+		if slices.Equal(changed, first) || !slices.Equal(changed, want) {
+			t.Errorf("%s: seed 43 on the slot of seed 42 gave %v; seed 43 alone gives %v (seed 42: %v)", name, changed, want, first)
+		}
+		back, _ := b.Draws("w", q, 42, 3000)
+		if !slices.Equal(back, first) {
+			t.Errorf("%s: back to seed 42 gave %v, want %v", name, back, first)
+		}
+	}
+}
+
 // TestDrawsMatchProbabilities checks the bridge's counts against its own
 // exact probabilities, and that the same test rejects the probabilities of a
 // different ε (a bridge that mixed up its parameters).
