@@ -87,7 +87,7 @@ serve: site
 test: test-e2e
 test-e2e: site
 	scripts/setup.sh
-	node --test --test-concurrency=1 e2e/web/ e2e/figures.test.mjs e2e/machine.test.mjs e2e/lecture-page.test.mjs
+	node --test --test-concurrency=1 e2e/web/ e2e/qr.test.mjs e2e/figures.test.mjs e2e/machine.test.mjs e2e/lecture-page.test.mjs
 
 bench: bench-web
 bench-web: site
