@@ -357,18 +357,30 @@ func (r *renderer) slug(s string) string {
 func (r *renderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindText, r.renderText)
 	reg.Register(ast.KindHeading, r.renderHeading)
-	reg.Register(ast.KindBlockquote, r.renderBlockquote)
+	reg.Register(ast.KindBlockquote, wrap("<blockquote class=\"callout\">\n", "</blockquote>\n"))
 	reg.Register(ast.KindFencedCodeBlock, r.renderFenced)
 	reg.Register(ast.KindLink, r.renderLink)
 	reg.Register(ast.KindAutoLink, r.renderAutoLink)
 	reg.Register(ast.KindRawHTML, r.renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, r.renderHTMLBlock)
-	reg.Register(east.KindTable, r.renderTable)
-	reg.Register(east.KindTableHeader, r.renderTableHeader)
-	reg.Register(east.KindTableRow, r.renderTableRow)
+	reg.Register(east.KindTable, wrap("<div class=\"table-wrap\"><table>\n", "</tbody></table></div>\n"))
+	reg.Register(east.KindTableHeader, wrap("<thead><tr>", "</tr></thead>\n<tbody>\n"))
+	reg.Register(east.KindTableRow, wrap("<tr>", "</tr>\n"))
 	reg.Register(east.KindTableCell, r.renderTableCell)
 	reg.Register(kindMath, r.renderMath)
 	reg.Register(kindMathBlock, r.renderMathBlock)
+}
+
+// wrap renders a node as fixed markup around its children.
+func wrap(open, close string) gmrenderer.NodeRendererFunc {
+	return func(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
+		if entering {
+			_, _ = w.WriteString(open)
+		} else {
+			_, _ = w.WriteString(close)
+		}
+		return ast.WalkContinue, nil
+	}
 }
 
 // renderText writes text with a line break inside a paragraph as a space.
@@ -405,15 +417,6 @@ func (r *renderer) renderHeading(w util.BufWriter, source []byte, node ast.Node,
 		fmt.Fprintf(w, "<h%d id=\"%s\">", level, r.slug(string(raw)))
 	} else {
 		fmt.Fprintf(w, "</h%d>\n", level)
-	}
-	return ast.WalkContinue, nil
-}
-
-func (r *renderer) renderBlockquote(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
-	if entering {
-		_, _ = w.WriteString("<blockquote class=\"callout\">\n")
-	} else {
-		_, _ = w.WriteString("</blockquote>\n")
 	}
 	return ast.WalkContinue, nil
 }
@@ -490,33 +493,6 @@ func (r *renderer) renderHTMLBlock(w util.BufWriter, source []byte, node ast.Nod
 		_, _ = w.WriteString("</p>\n")
 	}
 	return ast.WalkSkipChildren, nil
-}
-
-func (r *renderer) renderTable(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
-	if entering {
-		_, _ = w.WriteString("<div class=\"table-wrap\"><table>\n")
-	} else {
-		_, _ = w.WriteString("</tbody></table></div>\n")
-	}
-	return ast.WalkContinue, nil
-}
-
-func (r *renderer) renderTableHeader(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
-	if entering {
-		_, _ = w.WriteString("<thead><tr>")
-	} else {
-		_, _ = w.WriteString("</tr></thead>\n<tbody>\n")
-	}
-	return ast.WalkContinue, nil
-}
-
-func (r *renderer) renderTableRow(w util.BufWriter, _ []byte, _ ast.Node, entering bool) (ast.WalkStatus, error) {
-	if entering {
-		_, _ = w.WriteString("<tr>")
-	} else {
-		_, _ = w.WriteString("</tr>\n")
-	}
-	return ast.WalkContinue, nil
 }
 
 // renderTableCell gives a right- or centre-aligned column the class num
