@@ -135,7 +135,14 @@ async function mountWidget(fig, params) {
   const ctx = {
     id, fig, body, values, bridge, params: lessonParams,
     title,
-    set(key, value) { values[key] = value; scheduleWrite(); },
+    // What is in memory is what the URL says: a value is stored as a reload
+    // of the URL written from it would read it (encoded, then coerced).
+    set(key, value) {
+      const spec = schema[key];
+      values[key] = spec ? coerce(spec, encode(spec, value) ?? '', key, []) : value;
+      scheduleWrite();
+      return values[key];
+    },
     uid: (s) => `${id}-${s}-${++uidCount}`,
     announce(text) { live.textContent = text; },
   };
