@@ -110,3 +110,23 @@ test('every chart of every lesson exports the same figure as dpplay figures', as
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// A link with more digits than a widget keeps (ε with 3 significant digits)
+// draws the same figure in the page and on the command line: both round as
+// the URL does, so 1.23456 is 1.23 on either side.
+test('a figure equals the page when digits rounding matters', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
+  const page = await context.newPage();
+  const errors = watch(page);
+  const link = '#/what-epsilon-promises?band.eps=1.23456&band.seed=5&band.step=2';
+  await page.goto(server.url + link);
+  await ready(page, 'what-epsilon-promises');
+  const fig = page.locator('figure.widget[data-id="band"]');
+  await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
+  const got = await exportOnce(page, fig, 'svg', 'logratio');
+  const cli = cliFigures(['-format', 'svg', '-state', link]);
+  assert.match(cli.links['lesson3-band'], /band\.eps=1\.23(&|$)/);
+  assert.ok(got.bytes.equals(fs.readFileSync(path.join(cli.dir, got.name))), `${got.name} from the page differs from dpplay figures -state '${link}'`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -4,18 +4,14 @@
 // probability computed by the Go core. The chart redraws at the real pixel
 // width of its container, so text stays legible from a phone to a projector.
 
-const SVG = 'http://www.w3.org/2000/svg';
+import { el, escapeHTML, frame } from './svg.js';
+
+export { escapeHTML };
+
 let chartCount = 0;
 
 export const pct = (v, digits = 1) => Number.isFinite(v) ? (100 * v).toFixed(digits) + '%' : '–';
 export const fmtInt = (v) => Math.round(v).toLocaleString('en-US');
-
-function el(name, attrs = {}, text) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function niceMax(v) {
   if (!(v > 0)) return 1;
@@ -32,20 +28,7 @@ export class BarChart {
     this.id = `chart-${++chartCount}`;
     this.opts = Object.assign({ barLabel: 'Share of draws', markLabel: 'Exact probability', compact: false }, opts);
     this.host = host;
-    host.classList.add('chart');
-    this.svgBox = document.createElement('div');
-    this.svgBox.className = 'chart-svg';
-    this.details = document.createElement('details');
-    this.details.className = 'data-table';
-    this.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(this.opts.title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
-    host.append(this.svgBox, this.details);
-    this.data = null;
-    this.width = 0;
-    this.ro = new ResizeObserver(() => {
-      const w = Math.round(this.svgBox.clientWidth);
-      if (w > 0 && w !== this.width) { this.width = w; this.render(); }
-    });
-    this.ro.observe(this.svgBox);
+    frame(this, host, this.opts.title);
   }
 
   /**
@@ -176,6 +159,3 @@ function diamond(cx, cy, r) {
   return `M${cx} ${cy - r}L${cx + r} ${cy}L${cx} ${cy + r}L${cx - r} ${cy}Z`;
 }
 
-export function escapeHTML(s) {
-  return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-}

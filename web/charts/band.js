@@ -4,37 +4,16 @@
 // shaded band from −ε to ε. A point outside the band is a breach of ε-DP and
 // is drawn in the alarm colour with a label, so colour is never the only cue.
 // Like the other charts: an accessible name and description, a data table.
-import { escapeHTML } from '../chart.js';
+import { el, escapeHTML, fmt, frame } from '../svg.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 let count = 0;
-const fmt = (v, d = 3) => (Number.isFinite(v) ? String(+v.toPrecision(d)) : '–');
-
-function el(name, attrs = {}, text) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 export class BandChart {
   /** opts.title: accessible name; opts.yLabel: the y axis's name; opts.estimateLabel: the legend's name for the estimates. */
   constructor(host, opts) {
     this.id = `band-${++count}`;
     this.opts = opts;
-    host.classList.add('chart', 'band-chart');
-    this.svgBox = document.createElement('div');
-    this.svgBox.className = 'chart-svg';
-    this.details = document.createElement('details');
-    this.details.className = 'data-table';
-    this.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(opts.title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
-    host.append(this.svgBox, this.details);
-    this.width = 0;
-    this.data = null;
-    new ResizeObserver(() => {
-      const w = Math.round(this.svgBox.clientWidth);
-      if (w > 0 && w !== this.width) { this.width = w; this.render(); }
-    }).observe(this.svgBox);
+    frame(this, host, opts.title, 'band-chart');
   }
 
   /**

@@ -3,20 +3,11 @@
 // data-table view of the same numbers, and a redraw at the container's real
 // pixel width. Series are told apart by colour, dash pattern and marker
 // shape, and each is named in a legend, so colour is never the only cue.
-import { escapeHTML } from '../chart.js';
+import { el, escapeHTML, fmt, frame } from '../svg.js';
 
-const SVG = 'http://www.w3.org/2000/svg';
 let count = 0;
 
-function el(name, attrs = {}, text) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 const DASHES = ['', '7 4', '2 4', '10 3 2 3'];
-const fmt = (v, d = 3) => (Number.isFinite(v) ? String(+v.toPrecision(d)) : '–');
 
 function marker(kind, cx, cy, r) {
   switch (kind % 4) {
@@ -49,20 +40,7 @@ export class LineChart {
   constructor(host, opts) {
     this.id = `line-${++count}`;
     this.opts = Object.assign({ xLabel: 'x', yLabel: 'y', logX: false }, opts);
-    host.classList.add('chart', 'line-chart');
-    this.svgBox = document.createElement('div');
-    this.svgBox.className = 'chart-svg';
-    this.details = document.createElement('details');
-    this.details.className = 'data-table';
-    this.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(this.opts.title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
-    host.append(this.svgBox, this.details);
-    this.width = 0;
-    this.data = null;
-    this.ro = new ResizeObserver(() => {
-      const w = Math.round(this.svgBox.clientWidth);
-      if (w > 0 && w !== this.width) { this.width = w; this.render(); }
-    });
-    this.ro.observe(this.svgBox);
+    frame(this, host, this.opts.title, 'line-chart');
   }
 
   /**

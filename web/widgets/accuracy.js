@@ -6,7 +6,7 @@
 // mechanism; the threshold, the exact tail and the CDFs come from core/mech.
 import { LineChart } from '../charts/line.js';
 import { fmtInt } from '../chart.js';
-import { logSlider, numberInput, select, button, refresher, fmt, tableRegion } from './controls.js';
+import { numberInput, fmt, tableRegion, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 export const schema = {
   eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
@@ -25,12 +25,8 @@ export function spreadScores(n) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const controls = controlsBox();
+  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const n = numberInput({
     id: ctx.uid('n'), label: 'Candidates |R|', value: v.n, min: schema.n.min, max: schema.n.max, step: 1,
     onChange: (x) => { ctx.set('n', Math.round(x)); refresh(); },
@@ -39,34 +35,9 @@ export async function mount(ctx) {
     id: ctx.uid('t'), label: 't (the bound is exp(−t))', value: v.t, min: schema.t.min, max: schema.t.max, step: 0.1,
     onChange: (x) => { ctx.set('t', x); refresh(); },
   });
-  const batch = select({
-    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
-    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('batch', x); refresh(); },
-  });
+  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(eps.el, n.el, t.el, batch.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
-  const ctl = {
-    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
-    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
-    reset() { ctx.set('step', 0); refresh(); },
-  };
-  const actions = document.createElement('div');
-  actions.className = 'actions';
-  const status = document.createElement('p');
-  status.className = 'draw-status';
-  actions.append(
-    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
-    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
-    button('Reset', () => ctl.reset(), { kbd: 'r' }),
-    seed.el, status,
-  );
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const readout = tableRegion('The accuracy bound and the probabilities it bounds');
   const host = document.createElement('div');
   const chart = new LineChart(host, {
@@ -76,43 +47,37 @@ export async function mount(ctx) {
   });
   body.append(controls, actions, error, readout, host);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const scores = Float64Array.from(spreadScores(v.n));
     const draws = v.step * Number(v.batch);
-    try {
-      let counts = null;
-      if (draws > 0) {
-        ({ counts } = await bridge.call('core', 'draws', {
-          mechanism: 'exponential', scores, epsilon: v.eps, sensitivity: 1, slot: `${ctx.id}:em`, seed: v.seed, n: draws,
-        }));
-      }
-      const r = await bridge.call('core', 'accuracyReport', { scores, epsilon: v.eps, sensitivity: 1, t: v.t, counts });
-      error.textContent = '';
-      const levels = Array.from(r.levels);
-      const series = [{ label: 'Exact (core)', short: 'Exact', values: Array.from(r.exactCDF) }];
-      if (r.drawCDF) series.push({ label: `Share of ${fmtInt(draws)} draws`, short: 'Draws', values: Array.from(r.drawCDF) });
-      const gap = r.opt - r.threshold;
-      chart.update({
-        x: levels, series, yMax: 1, xMin: Math.min(levels[0], r.threshold), xMax: r.opt,
-        marker: r.threshold, markerLabel: `threshold ${fmt(r.threshold)}`,
-        note: `The threshold is ${fmt(r.threshold)}, ${fmt(gap)} below the best score ${fmt(r.opt)}. The exact probability of scoring at or below it is ${fmt(r.exact)}, against the bound ${fmt(r.bound)}.`,
-      });
-      readout.innerHTML = `<table><caption>Accuracy theorem at ε = ${v.eps}, |R| = ${v.n}, t = ${v.t} (Δ = 1)</caption>
-        <tbody>
-        <tr><th scope="row">Best score OPT and |R<sub>OPT</sub>|</th><td class="num">${fmt(r.opt)} (${r.optimal} candidate${r.optimal === 1 ? '' : 's'})</td></tr>
-        <tr><th scope="row">Threshold OPT − (2Δ/ε)(ln(|R|/|R<sub>OPT</sub>|) + t)</th><td class="num">${fmt(r.threshold, 4)}</td></tr>
-        <tr><th scope="row">Exact Pr[u ≤ threshold]</th><td class="num">${fmt(r.exact, 4)}</td></tr>
-        <tr><th scope="row">Bound e<sup>−t</sup></th><td class="num">${fmt(r.bound, 4)}</td></tr>
-        <tr><th scope="row">Share of draws with u ≤ threshold</th><td class="num">${draws > 0 ? fmt(r.empirical, 4) : 'no draws yet'}</td></tr>
-        </tbody></table>`;
-      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(draws)} draws · seed ${v.seed}`;
-      ctx.announce(`Threshold ${fmt(r.threshold)}; exact tail ${fmt(r.exact)}; bound ${fmt(r.bound)}.`);
-    } catch (err) {
-      error.textContent = err.message;
+    let counts = null;
+    if (draws > 0) {
+      ({ counts } = await bridge.call('core', 'draws', {
+        mechanism: 'exponential', scores, epsilon: v.eps, sensitivity: 1, slot: `${ctx.id}:em`, seed: v.seed, n: draws,
+      }));
     }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    const r = await bridge.call('core', 'accuracyReport', { scores, epsilon: v.eps, sensitivity: 1, t: v.t, counts });
+    error.textContent = '';
+    const levels = Array.from(r.levels);
+    const series = [{ label: 'Exact (core)', short: 'Exact', values: Array.from(r.exactCDF) }];
+    if (r.drawCDF) series.push({ label: `Share of ${fmtInt(draws)} draws`, short: 'Draws', values: Array.from(r.drawCDF) });
+    const gap = r.opt - r.threshold;
+    chart.update({
+      x: levels, series, yMax: 1, xMin: Math.min(levels[0], r.threshold), xMax: r.opt,
+      marker: r.threshold, markerLabel: `threshold ${fmt(r.threshold)}`,
+      note: `The threshold is ${fmt(r.threshold)}, ${fmt(gap)} below the best score ${fmt(r.opt)}. The exact probability of scoring at or below it is ${fmt(r.exact)}, against the bound ${fmt(r.bound)}.`,
+    });
+    readout.innerHTML = `<table><caption>Accuracy theorem at ε = ${v.eps}, |R| = ${v.n}, t = ${v.t} (Δ = 1)</caption>
+      <tbody>
+      <tr><th scope="row">Best score OPT and |R<sub>OPT</sub>|</th><td class="num">${fmt(r.opt)} (${r.optimal} candidate${r.optimal === 1 ? '' : 's'})</td></tr>
+      <tr><th scope="row">Threshold OPT − (2Δ/ε)(ln(|R|/|R<sub>OPT</sub>|) + t)</th><td class="num">${fmt(r.threshold, 4)}</td></tr>
+      <tr><th scope="row">Exact Pr[u ≤ threshold]</th><td class="num">${fmt(r.exact, 4)}</td></tr>
+      <tr><th scope="row">Bound e<sup>−t</sup></th><td class="num">${fmt(r.bound, 4)}</td></tr>
+      <tr><th scope="row">Share of draws with u ≤ threshold</th><td class="num">${draws > 0 ? fmt(r.empirical, 4) : 'no draws yet'}</td></tr>
+      </tbody></table>`;
+    status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(draws)} draws · seed ${v.seed}`;
+    ctx.announce(`Threshold ${fmt(r.threshold)}; exact tail ${fmt(r.exact)}; bound ${fmt(r.bound)}.`);
+  });
   await refresh();
   return ctl;
 }

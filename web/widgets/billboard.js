@@ -6,7 +6,7 @@
 // over-demand, and the ε charged.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, button, refresher, fmt } from './controls.js';
+import { logSlider, select, numberInput, button, fmt, errorLine, redrawer, controlsBox } from './controls.js';
 
 export const schema = {
   eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
@@ -23,8 +23,7 @@ export async function mount(ctx) {
   const { body, bridge } = ctx;
   let stale = true; // a setting changed: run the market again
   const rerun = (key) => (x) => { ctx.set(key, x); stale = true; refresh(); };
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const eps = logSlider({
     id: ctx.uid('eps'), label: 'ε for the whole price sequence', min: schema.eps.min, max: schema.eps.max, value: v.eps,
     describe: (x) => `ε = ${x}`, onInput: rerun('eps'),
@@ -61,30 +60,22 @@ export async function mount(ctx) {
   roundBox.className = 'billboard-round';
   const finalBox = document.createElement('div');
   finalBox.className = 'loss-line laplace-readout';
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const host = document.createElement('div');
   const chart = new LineChart(host, { title: `${ctx.title}: posted prices in each round`, xLabel: 'round', yLabel: 'price (value units)' });
   body.append(controls, actions, error, finalBox, roundBox, host);
 
   let run = null;
-  let renders = 0;
-  const refresh = refresher(async () => {
-    try {
-      if (stale || !run) {
-        run = await bridge.call('market', 'billboard', {
-          supply: Float64Array.from([v.supply, v.supply, v.supply]), rounds: +v.rounds, epsilon: v.eps, counter: v.counter, seed: v.seed,
-        });
-        stale = false;
-      }
-      error.textContent = '';
-      show(run);
-    } catch (err) {
-      error.textContent = err.message;
+  const refresh = redrawer(ctx, error, async () => {
+    if (stale || !run) {
+      run = await bridge.call('market', 'billboard', {
+        supply: Float64Array.from([v.supply, v.supply, v.supply]), rounds: +v.rounds, epsilon: v.eps, counter: v.counter, seed: v.seed,
+      });
+      stale = false;
     }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    error.textContent = '';
+    show(run);
+  });
 
   function show(r) {
     const k = r.goods.length, T = r.rounds;

@@ -4,7 +4,7 @@
 // refuses any charge that would overspend; the URL holds the sequence of
 // charges, which is replayed through the accountant on every change.
 import { escapeHTML } from '../chart.js';
-import { logSlider, numberInput, button, refresher, fmt } from './controls.js';
+import { numberInput, button, refresher, fmt, epsSlider, controlsBox } from './controls.js';
 
 export const schema = {
   budget: { type: 'number', min: 0.1, max: 10, default: 1, digits: 3, label: 'total budget' },
@@ -16,16 +16,12 @@ export const schema = {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const budget = numberInput({
     id: ctx.uid('budget'), label: 'Total budget (ε)', value: v.budget, min: schema.budget.min, max: schema.budget.max,
     onChange: (x) => { ctx.set('budget', x); refresh(); },
   });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon) per selection', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon) per selection', () => refresh());
   const n = numberInput({
     id: ctx.uid('n'), label: 'Candidates n', value: v.n, min: 2, max: 50, step: 1,
     onChange: (x) => { ctx.set('n', Math.round(x)); refresh(); },

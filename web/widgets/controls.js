@@ -1,5 +1,5 @@
 // Small builders for labelled, keyboard-reachable controls shared by widgets.
-import { escapeHTML } from '../chart.js';
+import { escapeHTML, fmtInt } from '../chart.js';
 
 /** logSlider maps a range input's 0…1000 positions to [min, max] on a log scale. */
 export const logSlider = (opts) => slider(opts, Math.log10, (x) => Math.pow(10, x));
@@ -99,7 +99,7 @@ export function refresher(job, el) {
   };
 }
 
-export const fmt = (v, d = 3) => (Number.isFinite(v) ? String(+v.toPrecision(d)) : '–');
+export { fmt } from '../svg.js';
 
 /**
  * panel(ctx, titleHTML, className) is a titled section of a small-multiples
@@ -128,4 +128,102 @@ export function tableRegion(label, className = 'pf-readout') {
   el.setAttribute('role', 'region');
   el.setAttribute('aria-label', label);
   return el;
+}
+
+/**
+ * batchControls(ctx, schema, refresh) builds what every widget that draws in
+ * seeded batches shares (schema keys batch, seed and step): the draws-per-batch
+ * select, the seed box, the Draw / Undo / Reset buttons with a status line,
+ * and the controller {draw, step, reset} the page's keys call. The widget
+ * places batch.el among its controls and actions below them.
+ */
+export function batchControls(ctx, schema, refresh, { batchLabel = 'Draws per batch' } = {}) {
+  const v = ctx.values;
+  const batch = select({
+    id: ctx.uid('batch'), label: batchLabel, value: v.batch,
+    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
+    onChange: (x) => { ctx.set('batch', x); refresh(); },
+  });
+  const seed = numberInput({
+    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
+    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
+  });
+  const ctl = {
+    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
+    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
+    reset() { ctx.set('step', 0); refresh(); },
+  };
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const status = document.createElement('p');
+  status.className = 'draw-status';
+  actions.append(
+    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
+    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
+    button('Reset', () => ctl.reset(), { kbd: 'r' }),
+    seed.el, status,
+  );
+  return { batch, seed, ctl, actions, status };
+}
+
+/** errorLine() is a widget's alert line for a failed computation. */
+export function errorLine() {
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+  return error;
+}
+
+/**
+ * redrawer(ctx, error, job) is refresher(job, ctx.fig) for a widget's redraw:
+ * a failure shows its message in error (the last picture stays), and every
+ * redraw that ends, failed or not, bumps ctx.fig.dataset.renders, which the
+ * tests and the latency bench wait on.
+ */
+export function redrawer(ctx, error, job) {
+  let renders = 0;
+  return refresher(async () => {
+    try {
+      await job();
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+}
+
+/**
+ * epsSlider(ctx, schema, label, refresh, key) is the log-scale slider of a
+ * widget's ε (schema key eps, or key): it shows "ε = value", stores each
+ * move with ctx.set and redraws.
+ */
+export function epsSlider(ctx, schema, label, refresh, key = 'eps') {
+  const name = key === 'eps' ? 'ε' : key.replace(/^e(?=a$)/, 'ε_');
+  return logSlider({
+    id: ctx.uid(key), label, min: schema[key].min, max: schema[key].max, value: ctx.values[key],
+    describe: (x) => `${name} = ${x}`,
+    onInput: (x) => { ctx.set(key, x); refresh(); },
+  });
+}
+
+/**
+ * smallMultiples(ctx) is a grid of titled panels: cell(titleHTML) adds one
+ * and returns the element its chart fills.
+ */
+export function smallMultiples(ctx) {
+  const grid = document.createElement('div');
+  grid.className = 'small-multiples';
+  const cell = (title) => {
+    const { el, host } = panel(ctx, title);
+    grid.append(el);
+    return host;
+  };
+  return { grid, cell };
+}
+
+/** controlsBox() is the row a widget's controls go in. */
+export function controlsBox() {
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  return controls;
 }

@@ -3,7 +3,7 @@
 // drawn with integer arithmetic only; the page shows its exact PMF against a
 // histogram of seeded draws.
 import { BarChart, fmtInt } from '../chart.js';
-import { logSlider, numberInput, select, button, refresher, fmt } from './controls.js';
+import { numberInput, fmt, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 export const schema = {
   value: { type: 'int', min: -1000000, max: 1000000, default: 0, label: 'true count' },
@@ -16,74 +16,39 @@ export const schema = {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const value = numberInput({
     id: ctx.uid('value'), label: 'True count', value: v.value, min: schema.value.min, max: schema.value.max, step: 1,
     onChange: (x) => { ctx.set('value', Math.round(x)); refresh(); },
   });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
-  const batch = select({
-    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
-    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('batch', x); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
+  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(value.el, eps.el, batch.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
-  const ctl = {
-    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
-    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
-    reset() { ctx.set('step', 0); refresh(); },
-  };
-  const actions = document.createElement('div');
-  actions.className = 'actions';
-  const status = document.createElement('p');
-  status.className = 'draw-status';
-  actions.append(
-    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
-    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
-    button('Reset', () => ctl.reset(), { kbd: 'r' }),
-    seed.el, status,
-  );
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const stat = document.createElement('p');
   stat.className = 'fp-stat';
   const host = document.createElement('div');
   const chart = new BarChart(host, { title: 'Discrete Laplace mechanism: share of draws and exact probability of each integer output' });
   body.append(controls, actions, error, stat, host);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const n = v.step * Number(v.batch);
     // Show about ±3σ around the answer, at most ±12 integers.
     const half = Math.min(12, Math.max(4, Math.ceil(3 / v.eps)));
     const lo = v.value - half, hi = v.value + half;
-    try {
-      const r = await bridge.call('core', 'floatDiscreteLaplace', { value: v.value, sensitivity: 1, epsilon: v.eps, draws: n, seed: v.seed, lo, hi });
-      error.textContent = '';
-      const pmf = Array.from(r.pmf), counts = Array.from(r.counts);
-      const inRange = pmf.reduce((s, p) => s + p, 0);
-      chart.update({
-        categories: pmf.map((_, i) => String(lo + i)), marks: pmf, counts, total: n,
-        bars: n > 0 ? counts.map((c) => c / n) : null,
-      });
-      stat.textContent = `Scale σ = Δ/ε rounded up to a multiple of 1/4096: achieved ε = ${fmt(r.epsilon, 6)}. ` +
-        `Pr[output = true count] = ${fmt(pmf[half], 4)}. Outputs outside ${lo}…${hi}: exact ${fmt(1 - inRange, 3)}, drawn ${fmtInt(r.outside)}.`;
-      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
-      ctx.announce(`${fmtInt(n)} draws of the discrete Laplace mechanism at ε = ${v.eps}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    const r = await bridge.call('core', 'floatDiscreteLaplace', { value: v.value, sensitivity: 1, epsilon: v.eps, draws: n, seed: v.seed, lo, hi });
+    error.textContent = '';
+    const pmf = Array.from(r.pmf), counts = Array.from(r.counts);
+    const inRange = pmf.reduce((s, p) => s + p, 0);
+    chart.update({
+      categories: pmf.map((_, i) => String(lo + i)), marks: pmf, counts, total: n,
+      bars: n > 0 ? counts.map((c) => c / n) : null,
+    });
+    stat.textContent = `Scale σ = Δ/ε rounded up to a multiple of 1/4096: achieved ε = ${fmt(r.epsilon, 6)}. ` +
+      `Pr[output = true count] = ${fmt(pmf[half], 4)}. Outputs outside ${lo}…${hi}: exact ${fmt(1 - inRange, 3)}, drawn ${fmtInt(r.outside)}.`;
+    status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
+    ctx.announce(`${fmtInt(n)} draws of the discrete Laplace mechanism at ε = ${v.eps}.`);
+  });
   await refresh();
   return ctl;
 }

@@ -6,7 +6,7 @@
 // by exp(ε·u/Δ) while still claiming ε, and the band is breached.
 import { BarChart, fmtInt } from '../chart.js';
 import { BandChart } from '../charts/band.js';
-import { logSlider, select, numberInput, radios, button, refresher, fmt, panel } from './controls.js';
+import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
 // How many of the other eleven students can make each day.
@@ -36,23 +36,14 @@ function dayPicker(ctx, key, legend) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'Claimed ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`,
-    onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const controls = controlsBox();
+  const eps = epsSlider(ctx, schema, 'Claimed ε (epsilon)', () => refresh());
   const scale = radios({
     name: ctx.uid('scale'), legend: 'Weights', value: v.scale,
     options: [['right', 'Right: exp(ε·u/(2Δ))'], ['broken', 'Broken: exp(ε·u/Δ), still claiming ε']],
     onChange: (x) => { ctx.set('scale', x); refresh(); },
   });
-  const batch = select({
-    id: ctx.uid('batch'), label: 'Draws per batch (each side)', value: v.batch,
-    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('batch', x); refresh(); },
-  });
+  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh(), { batchLabel: 'Draws per batch (each side)' });
   controls.append(eps.el, scale.el, batch.el);
 
   const days = document.createElement('div');
@@ -67,31 +58,10 @@ export async function mount(ctx) {
     });
   }
 
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
-  const ctl = {
-    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
-    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
-    reset() { ctx.set('step', 0); refresh(); },
-  };
-  const actions = document.createElement('div');
-  actions.className = 'actions';
-  const status = document.createElement('p');
-  status.className = 'draw-status';
-  actions.append(
-    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
-    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
-    button('Reset', () => ctl.reset(), { kbd: 'r' }),
-    seed.el, status,
-  );
 
   const verdict = document.createElement('p');
   verdict.className = 'loss-line';
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
 
   const grid = document.createElement('div');
   grid.className = 'small-multiples';
@@ -104,42 +74,36 @@ export async function mount(ctx) {
   const band = new BandChart(bandHost, { title: `${ctx.title}: log-ratio of each day’s probability on x and on x′, against ±ε`, yLabel: 'ln(P[x] / P[x′])' });
   body.append(controls, days, actions, verdict, error, grid, bandHost);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const n = v.step * Number(v.batch);
     const x = scoresWith(v.ax), y = scoresWith(v.ay);
-    try {
-      const r = await bridge.call('core', 'neighboursCompare', {
-        slot: ctx.id, x: Float64Array.from(x), y: Float64Array.from(y), epsilon: v.eps, sensitivity: 1,
-        broken: v.scale === 'broken', seed: v.seed, n,
+    const r = await bridge.call('core', 'neighboursCompare', {
+      slot: ctx.id, x: Float64Array.from(x), y: Float64Array.from(y), epsilon: v.eps, sensitivity: 1,
+      broken: v.scale === 'broken', seed: v.seed, n,
+    });
+    error.textContent = '';
+    [[r.px, r.countX, x], [r.py, r.countY, y]].forEach(([p, c, s], k) => {
+      panels[k].detail.textContent = ` scores ${s.join(', ')}`;
+      panels[k].chart.update({
+        categories: DAYS, marks: Array.from(p), counts: Array.from(c), total: n,
+        bars: n > 0 ? Array.from(c, (m) => m / n) : null,
+        columns: [{ label: 'Students free', values: s, format: String }],
       });
-      error.textContent = '';
-      [[r.px, r.countX, x], [r.py, r.countY, y]].forEach(([p, c, s], k) => {
-        panels[k].detail.textContent = ` scores ${s.join(', ')}`;
-        panels[k].chart.update({
-          categories: DAYS, marks: Array.from(p), counts: Array.from(c), total: n,
-          bars: n > 0 ? Array.from(c, (m) => m / n) : null,
-          columns: [{ label: 'Students free', values: s, format: String }],
-        });
-      });
-      band.update({
-        categories: DAYS, epsilon: r.claimed, exact: Array.from(r.logRatio),
-        estimate: Array.from(r.estimate), low: Array.from(r.low), high: Array.from(r.high), drawn: Array.from(r.drawn),
-      });
-      const over = r.loss > r.claimed * (1 + 1e-9);
-      verdict.innerHTML = '';
-      verdict.append(
-        `Weights exp(${r.run === r.claimed ? 'ε·u/(2Δ)' : 'ε·u/Δ'}) with ε = ${fmt(r.claimed)}, Δ = 1. Privacy loss on this pair, max |ln(P[x]/P[x′])|: `,
-        Object.assign(document.createElement('strong'), { className: over ? 'breach' : '', textContent: `${fmt(r.loss, 4)} ${over ? '> ε: the claim is false' : '≤ ε'}` }),
-        n > 0 ? `. From the draws (intervals ±${r.z} standard errors): ${r.breaches ? `${r.breaches} day${r.breaches === 1 ? '' : 's'} clearly outside the band.` : 'no day clearly outside the band.'}` : '.',
-      );
-      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws on each side · seed ${v.seed}`;
-      ctx.announce(`Privacy loss ${fmt(r.loss, 3)} against ε = ${fmt(r.claimed)}${over ? ': breached' : ''}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    });
+    band.update({
+      categories: DAYS, epsilon: r.claimed, exact: Array.from(r.logRatio),
+      estimate: Array.from(r.estimate), low: Array.from(r.low), high: Array.from(r.high), drawn: Array.from(r.drawn),
+    });
+    const over = r.loss > r.claimed * (1 + 1e-9);
+    verdict.innerHTML = '';
+    verdict.append(
+      `Weights exp(${r.run === r.claimed ? 'ε·u/(2Δ)' : 'ε·u/Δ'}) with ε = ${fmt(r.claimed)}, Δ = 1. Privacy loss on this pair, max |ln(P[x]/P[x′])|: `,
+      Object.assign(document.createElement('strong'), { className: over ? 'breach' : '', textContent: `${fmt(r.loss, 4)} ${over ? '> ε: the claim is false' : '≤ ε'}` }),
+      n > 0 ? `. From the draws (intervals ±${r.z} standard errors): ${r.breaches ? `${r.breaches} day${r.breaches === 1 ? '' : 's'} clearly outside the band.` : 'no day clearly outside the band.'}` : '.',
+    );
+    status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws on each side · seed ${v.seed}`;
+    ctx.announce(`Privacy loss ${fmt(r.loss, 3)} against ε = ${fmt(r.claimed)}${over ? ': breached' : ''}.`);
+  });
   await refresh();
   return ctl;
 }

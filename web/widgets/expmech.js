@@ -5,7 +5,7 @@
 // number of batches drawn, so a link reproduces the histogram bit for bit.
 import { BarChart, fmtInt, pct } from '../chart.js';
 import { datasets, datasetNames, scoresFor } from './datasets.js';
-import { logSlider, select, numberInput, radios, button, refresher, fmt } from './controls.js';
+import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawer, controlsBox } from './controls.js';
 
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'adult', label: 'data set' },
@@ -54,8 +54,7 @@ export function articleEpsilon(e, delta) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const data = select({
     id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
     options: datasetNames.map((n) => [n, datasets[n].label]),
@@ -123,9 +122,7 @@ export async function mount(ctx) {
 
   const chartHost = document.createElement('div');
   const chart = new BarChart(chartHost, { title: `${ctx.title}: share of draws and exact probability per candidate` });
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
 
   const editor = document.createElement('details');
   editor.className = 'score-editor';
@@ -160,38 +157,32 @@ export async function mount(ctx) {
 
   body.append(controls, formula, actions, error, chartHost, editor);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const d = datasets[v.data];
     const scores = scoresFor(v.data, v.u);
     const n = v.step * Number(v.batch);
-    try {
-      const epsilon = await mechanismEpsilon(bridge, v);
-      const req = { mechanism: 'exponential', scores: Float64Array.from(scores), epsilon, sensitivity: v.delta };
-      const [{ p }, { counts }] = await Promise.all([
-        bridge.call('core', 'probabilities', req),
-        bridge.call('core', 'draws', { ...req, slot: ctx.id, seed: v.seed, n }),
-      ]);
-      error.textContent = '';
-      formula.innerHTML = (v.form === 'dp' ? MATH_DP : MATH_ARTICLE) + ' <span class="formula-values"></span>';
-      formula.lastChild.textContent = v.form === 'dp'
-        ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
-        : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
-      chart.update({
-        categories: d.candidates,
-        marks: Array.from(p),
-        bars: n > 0 ? Array.from(counts, (c) => c / n) : null,
-        counts: Array.from(counts),
-        total: n,
-        columns: [{ label: `Score u (${d.unit})`, values: scores, format: (x) => String(+x.toPrecision(6)) }],
-      });
-      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
-      ctx.announce(n > 0 ? `${fmtInt(n)} draws. ${d.candidates[argmax(p)]} has exact probability ${pct(p[argmax(p)])}.` : 'No draws yet.');
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    const epsilon = await mechanismEpsilon(bridge, v);
+    const req = { mechanism: 'exponential', scores: Float64Array.from(scores), epsilon, sensitivity: v.delta };
+    const [{ p }, { counts }] = await Promise.all([
+      bridge.call('core', 'probabilities', req),
+      bridge.call('core', 'draws', { ...req, slot: ctx.id, seed: v.seed, n }),
+    ]);
+    error.textContent = '';
+    formula.innerHTML = (v.form === 'dp' ? MATH_DP : MATH_ARTICLE) + ' <span class="formula-values"></span>';
+    formula.lastChild.textContent = v.form === 'dp'
+      ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
+      : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
+    chart.update({
+      categories: d.candidates,
+      marks: Array.from(p),
+      bars: n > 0 ? Array.from(counts, (c) => c / n) : null,
+      counts: Array.from(counts),
+      total: n,
+      columns: [{ label: `Score u (${d.unit})`, values: scores, format: (x) => String(+x.toPrecision(6)) }],
+    });
+    status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
+    ctx.announce(n > 0 ? `${fmtInt(n)} draws. ${d.candidates[argmax(p)]} has exact probability ${pct(p[argmax(p)])}.` : 'No draws yet.');
+  });
   await refresh();
   return ctl;
 }

@@ -3,7 +3,7 @@
 // q, seeded, and asks core of every output whether the neighbouring count
 // q + 1 could ever have produced that exact double.
 import { fmtInt, pct } from '../chart.js';
-import { logSlider, numberInput, select, refresher, fmt, tableRegion } from './controls.js';
+import { numberInput, select, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 export const schema = {
   q: { type: 'int', min: -1000000, max: 1000000, default: 0, label: 'true count q' },
@@ -15,16 +15,12 @@ export const schema = {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const q = numberInput({
     id: ctx.uid('q'), label: 'True count q (neighbour q + 1)', value: v.q, min: schema.q.min, max: schema.q.max, step: 1,
     onChange: (x) => { ctx.set('q', Math.round(x)); refresh(); },
   });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const draws = select({
     id: ctx.uid('draws'), label: 'Outputs to examine', value: v.draws,
     options: schema.draws.values.map((d) => [d, fmtInt(+d)]),
@@ -35,32 +31,24 @@ export async function mount(ctx) {
     onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
   });
   controls.append(q.el, eps.el, draws.el, seed.el);
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const stat = document.createElement('p');
   stat.className = 'fp-stat';
   const out = tableRegion('The first outputs and what each one proves');
   body.append(controls, error, stat, out);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const n = Number(v.draws);
-    try {
-      const r = await bridge.call('core', 'floatAttack', { q: v.q, neighbour: v.q + 1, sensitivity: 1, epsilon: v.eps, draws: n, seed: v.seed });
-      error.textContent = '';
-      stat.innerHTML = `Of ${fmtInt(n)} outputs at true count ${v.q}, <strong>${fmtInt(r.count)} (${pct(r.count / n)})</strong> could never have come from count ${v.q + 1}. ` +
-        `Run the other way, from count ${v.q + 1}, ${fmtInt(r.neighbourCount)} of ${fmtInt(n)} outputs (${pct(r.neighbourCount / n)}) rule out ${v.q}.`;
-      const outputs = Array.from(r.outputs), ruled = Array.from(r.ruledOut);
-      out.innerHTML = `<table><caption>The first ${outputs.length} outputs, written with all 17 significant digits</caption>
-        <thead><tr><th scope="col">Output</th><th scope="col">Could count ${v.q + 1} produce it?</th></tr></thead>
-        <tbody>${outputs.map((x, i) => `<tr><td class="num"><code>${x.toPrecision(17)}</code></td><td>${ruled[i] ? '<strong>No</strong>: the answer was ' + v.q : 'Yes'}</td></tr>`).join('')}</tbody></table>`;
-      ctx.announce(`${pct(r.count / n)} of outputs rule out count ${v.q + 1}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    const r = await bridge.call('core', 'floatAttack', { q: v.q, neighbour: v.q + 1, sensitivity: 1, epsilon: v.eps, draws: n, seed: v.seed });
+    error.textContent = '';
+    stat.innerHTML = `Of ${fmtInt(n)} outputs at true count ${v.q}, <strong>${fmtInt(r.count)} (${pct(r.count / n)})</strong> could never have come from count ${v.q + 1}. ` +
+      `Run the other way, from count ${v.q + 1}, ${fmtInt(r.neighbourCount)} of ${fmtInt(n)} outputs (${pct(r.neighbourCount / n)}) rule out ${v.q}.`;
+    const outputs = Array.from(r.outputs), ruled = Array.from(r.ruledOut);
+    out.innerHTML = `<table><caption>The first ${outputs.length} outputs, written with all 17 significant digits</caption>
+      <thead><tr><th scope="col">Output</th><th scope="col">Could count ${v.q + 1} produce it?</th></tr></thead>
+      <tbody>${outputs.map((x, i) => `<tr><td class="num"><code>${x.toPrecision(17)}</code></td><td>${ruled[i] ? '<strong>No</strong>: the answer was ' + v.q : 'Yes'}</td></tr>`).join('')}</tbody></table>`;
+    ctx.announce(`${pct(r.count / n)} of outputs rule out count ${v.q + 1}.`);
+  });
   await refresh();
   return {};
 }

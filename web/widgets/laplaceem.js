@@ -5,7 +5,7 @@
 // the general theorem certifies next to the exact loss on neighbours.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, radios, button, refresher, fmt } from './controls.js';
+import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 export const schema = {
   q: { type: 'number', min: 0, max: 100, default: 50, digits: 4, label: 'q(x)' },
@@ -24,8 +24,7 @@ const RANGES = { wide: [-1000, 1000], bounded: [0, 100] };
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const q = numberInput({
     id: ctx.uid('q'), label: 'True answer q(x)', value: v.q, min: schema.q.min, max: schema.q.max,
     onChange: (x) => { ctx.set('q', x); refresh(); },
@@ -34,11 +33,7 @@ export async function mount(ctx) {
     id: ctx.uid('dq'), label: 'Sensitivity Δq', value: v.dq, min: schema.dq.min, max: schema.dq.max,
     onChange: (x) => { ctx.set('dq', x); refresh(); },
   });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`,
-    onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const range = radios({
     name: ctx.uid('range'), legend: 'Output range', value: v.range,
     options: [['wide', 'Wide: [−1000, 1000], the whole line in effect'], ['bounded', 'Bounded: [0, 100]']],
@@ -81,9 +76,7 @@ export async function mount(ctx) {
 
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const chartHost = document.createElement('div');
   const chart = new LineChart(chartHost, {
     title: `${ctx.title}: histogram of draws, exponential-mechanism density and Laplace density`,
@@ -92,34 +85,28 @@ export async function mount(ctx) {
   });
   body.append(controls, actions, readout, error, chartHost);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const [lo, hi] = RANGES[v.range];
-    try {
-      const r = await bridge.call('core', 'laplaceEM', {
-        value: v.q, sensitivity: v.dq, epsilon: v.eps, lo, hi, spacing: v.mode === 'grid' ? v.h : 0,
-        tight: v.run === 'tight', seed: v.seed, draws: +v.draws,
-      });
-      error.textContent = '';
-      const x = Array.from(r.x);
-      chart.update({
-        x, xMin: x[0], xMax: x[x.length - 1],
-        series: [
-          { label: `Exponential mechanism at ε = ${fmt(r.run)}`, short: `Exp. mech., ε = ${fmt(r.run)}`, values: Array.from(r.em) },
-          { label: `Laplace mechanism, b = ${fmt(r.scale)}`, short: `Laplace, b = ${fmt(r.scale)}`, values: Array.from(r.laplace) },
-        ],
-        bars: +v.draws > 0 ? { label: `${fmtInt(+v.draws)} draws (exponential mechanism)`, edges: Array.from(r.edges), heights: Array.from(r.density) } : null,
-        marker: v.q, markerLabel: `q(x) = ${fmt(v.q)}`,
-      });
-      const over = r.loss > v.eps * (1 + 1e-9);
-      readout.innerHTML = `<p>Noise of the exponential mechanism on the line: scale 2Δq/ε<sub>run</sub> = <strong>${fmt(r.emScale)}</strong>; the Laplace mechanism's: Δq/ε = <strong>${fmt(r.scale)}</strong>.</p>`
-        + `<p>The general theorem certifies ε<sub>run</sub> = <strong>${fmt(r.certified)}</strong>. The exact privacy loss against the neighbours q(x) ± Δq: <strong class="${over ? 'breach' : ''}">${fmt(r.loss, 4)}</strong>${over ? ` — more than the ε = ${fmt(v.eps)} the Laplace mechanism would give` : ''}.</p>`;
-      ctx.announce(`Certified ${fmt(r.certified)}, real loss ${fmt(r.loss, 3)}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    const r = await bridge.call('core', 'laplaceEM', {
+      value: v.q, sensitivity: v.dq, epsilon: v.eps, lo, hi, spacing: v.mode === 'grid' ? v.h : 0,
+      tight: v.run === 'tight', seed: v.seed, draws: +v.draws,
+    });
+    error.textContent = '';
+    const x = Array.from(r.x);
+    chart.update({
+      x, xMin: x[0], xMax: x[x.length - 1],
+      series: [
+        { label: `Exponential mechanism at ε = ${fmt(r.run)}`, short: `Exp. mech., ε = ${fmt(r.run)}`, values: Array.from(r.em) },
+        { label: `Laplace mechanism, b = ${fmt(r.scale)}`, short: `Laplace, b = ${fmt(r.scale)}`, values: Array.from(r.laplace) },
+      ],
+      bars: +v.draws > 0 ? { label: `${fmtInt(+v.draws)} draws (exponential mechanism)`, edges: Array.from(r.edges), heights: Array.from(r.density) } : null,
+      marker: v.q, markerLabel: `q(x) = ${fmt(v.q)}`,
+    });
+    const over = r.loss > v.eps * (1 + 1e-9);
+    readout.innerHTML = `<p>Noise of the exponential mechanism on the line: scale 2Δq/ε<sub>run</sub> = <strong>${fmt(r.emScale)}</strong>; the Laplace mechanism's: Δq/ε = <strong>${fmt(r.scale)}</strong>.</p>`
+      + `<p>The general theorem certifies ε<sub>run</sub> = <strong>${fmt(r.certified)}</strong>. The exact privacy loss against the neighbours q(x) ± Δq: <strong class="${over ? 'breach' : ''}">${fmt(r.loss, 4)}</strong>${over ? ` — more than the ε = ${fmt(v.eps)} the Laplace mechanism would give` : ''}.</p>`;
+    ctx.announce(`Certified ${fmt(r.certified)}, real loss ${fmt(r.loss, 3)}.`);
+  });
   await refresh();
   return { draw: newSeed };
 }

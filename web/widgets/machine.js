@@ -5,7 +5,7 @@
 // holds its settings and hands them over.
 import { startMachine } from '../machine.js';
 import { datasets, datasetNames } from './datasets.js';
-import { logSlider } from './controls.js';
+import { logSlider, controlsBox } from './controls.js';
 
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
@@ -22,8 +22,7 @@ export function mount(ctx) {
     describe: (x) => `ε = ${x}`,
     onInput: (x) => { ctx.set('eps', x); machine.update({ epsilon: x }); },
   });
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   controls.append(eps.el);
   const host = document.createElement('div');
   host.className = 'machine-host';

@@ -3,7 +3,7 @@
 // shapes: a gentle slope (much near-optimal mass) and a needle (one good
 // candidate among poor ones). core/mech.MeasureTailBound computes the bound
 // exp(−ε_a·t)/μ(S_t) and the exact probability it bounds.
-import { logSlider, numberInput, refresher, fmt, tableRegion } from './controls.js';
+import { numberInput, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 export const schema = {
   ea: { type: 'number', min: 1, max: 500, default: 100, digits: 3, label: 'ε_a' },
@@ -20,39 +20,27 @@ export const shapes = [
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
-  const ea = logSlider({
-    id: ctx.uid('ea'), label: 'ε_a (epsilon, article form exp(ε_a·q))', min: schema.ea.min, max: schema.ea.max, value: v.ea,
-    describe: (x) => `ε_a = ${x}`, onInput: (x) => { ctx.set('ea', x); refresh(); },
-  });
+  const controls = controlsBox();
+  const ea = epsSlider(ctx, schema, 'ε_a (epsilon, article form exp(ε_a·q))', () => refresh(), 'ea');
   const t = numberInput({
     id: ctx.uid('t'), label: 't', value: v.t, min: schema.t.min, max: schema.t.max, step: 0.01,
     onChange: (x) => { ctx.set('t', x); refresh(); },
   });
   controls.append(ea.el, t.el);
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const out = tableRegion('Base-measure bound for a slope and a needle');
   body.append(controls, error, out);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
-    try {
-      const rs = await Promise.all(shapes.map((s) => bridge.call('core', 'accuracyMeasureBound', {
-        scores: Float64Array.from(s.scores), epsilonArticle: v.ea, t: v.t,
-      })));
-      error.textContent = '';
-      out.innerHTML = `<table><caption>Pr[q ≤ OPT − 2t] and its bound exp(−ε_a·t)/μ(S_t) at ε_a = ${v.ea}, t = ${v.t}</caption>
-        <thead><tr><th scope="col">Candidate set</th><th scope="col" class="num">μ(S<sub>t</sub>)</th><th scope="col" class="num">Bound</th><th scope="col" class="num">Exact</th></tr></thead>
-        <tbody>${shapes.map((s, i) => `<tr><th scope="row">${s.name}</th><td class="num">${fmt(rs[i].near, 3)}</td><td class="num">${fmt(rs[i].bound, 3)}${rs[i].bound >= 1 ? ' (vacuous)' : ''}</td><td class="num">${fmt(rs[i].exact, 3)}</td></tr>`).join('')}</tbody></table>`;
-      ctx.announce(`Slope: bound ${fmt(rs[0].bound)}, exact ${fmt(rs[0].exact)}. Needle: bound ${fmt(rs[1].bound)}, exact ${fmt(rs[1].exact)}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+  const refresh = redrawer(ctx, error, async () => {
+    const rs = await Promise.all(shapes.map((s) => bridge.call('core', 'accuracyMeasureBound', {
+      scores: Float64Array.from(s.scores), epsilonArticle: v.ea, t: v.t,
+    })));
+    error.textContent = '';
+    out.innerHTML = `<table><caption>Pr[q ≤ OPT − 2t] and its bound exp(−ε_a·t)/μ(S_t) at ε_a = ${v.ea}, t = ${v.t}</caption>
+      <thead><tr><th scope="col">Candidate set</th><th scope="col" class="num">μ(S<sub>t</sub>)</th><th scope="col" class="num">Bound</th><th scope="col" class="num">Exact</th></tr></thead>
+      <tbody>${shapes.map((s, i) => `<tr><th scope="row">${s.name}</th><td class="num">${fmt(rs[i].near, 3)}</td><td class="num">${fmt(rs[i].bound, 3)}${rs[i].bound >= 1 ? ' (vacuous)' : ''}</td><td class="num">${fmt(rs[i].exact, 3)}</td></tr>`).join('')}</tbody></table>`;
+    ctx.announce(`Slope: bound ${fmt(rs[0].bound)}, exact ${fmt(rs[0].exact)}. Needle: bound ${fmt(rs[1].bound)}, exact ${fmt(rs[1].exact)}.`);
+  });
   await refresh();
   return {};
 }

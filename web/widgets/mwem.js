@@ -7,7 +7,7 @@
 // SmallDB's exact expected error at the same ε, from the same module.
 import { escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, select, numberInput, button, refresher, fmt, panel, tableRegion } from './controls.js';
+import { linearSlider, select, numberInput, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox } from './controls.js';
 import { ATTRIBUTES, QUERY_SETS, niceQuery } from './smalldb.js';
 
 export const schema = {
@@ -24,14 +24,10 @@ export const schema = {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge, fig } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const kSel = select({ id: ctx.uid('k'), label: 'Attributes (columns)', value: v.k, options: ATTRIBUTES, wide: true, onChange: (x) => { ctx.set('k', x); refresh(); } });
   const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); refresh(); } });
-  const epsSl = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon), the whole budget', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const epsSl = epsSlider(ctx, schema, 'ε (epsilon), the whole budget', () => refresh());
   const tSl = linearSlider({
     id: ctx.uid('rounds'), label: 'T, the number of rounds', min: 1, max: 40, value: v.rounds, digits: 3,
     describe: (x) => `T = ${Math.round(x)}`,
@@ -63,22 +59,14 @@ export async function mount(ctx) {
   const backBtn = button('Back a round', () => ctl.step(-1), { kbd: '←' });
   actions.append(nextBtn, allBtn, backBtn, button('Start over', () => ctl.reset(), { kbd: 'r' }), seed.el);
 
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const meterId = ctx.uid('budget');
   const budget = document.createElement('div');
   budget.className = 'budget-meter';
   budget.innerHTML = `<label for="${meterId}">Privacy budget spent</label><meter id="${meterId}" min="0" max="1" value="0"></meter><p class="budget-numbers"></p>`;
   const readout = document.createElement('div');
   readout.className = 'loss-line';
-  const grid = document.createElement('div');
-  grid.className = 'small-multiples';
-  const cell = (title) => {
-    const { el, host } = panel(ctx, title);
-    grid.append(el);
-    return host;
-  };
+  const { grid, cell } = smallMultiples(ctx);
   const chartHost = cell('Max-error: MWEM round by round, SmallDB exactly');
   const chart = new LineChart(chartHost, {
     title: 'MWEM: max-error of the running average after each round, against SmallDB’s exact error at the same ε',

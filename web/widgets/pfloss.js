@@ -4,7 +4,7 @@
 // and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.
 import { LineChart } from '../charts/line.js';
 import { datasets } from './datasets.js';
-import { logSlider, select, refresher, fmt, tableRegion } from './controls.js';
+import { select, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 // Two candidates with scores 1 and 0: the losses have closed forms
 // (1/(1+e^{ε/2}) and ½e^{−ε/2}), which the exercise uses.
@@ -45,22 +45,15 @@ async function lossesAt(bridge, d, eps) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const data = select({
     id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
     options: setNames.map((n) => [n, sets[n].label]),
     onChange: (x) => { ctx.set('data', x); refresh(); },
   });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon) to read off', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`,
-    onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon) to read off', () => refresh());
   controls.append(data.el, eps.el);
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const host = document.createElement('div');
   const readout = tableRegion('Expected loss at the chosen ε');
   const chart = new LineChart(host, {
@@ -71,30 +64,24 @@ export async function mount(ctx) {
   body.append(controls, error, readout, host);
 
   let cache = { key: '', loss: null };
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const d = sets[v.data];
-    try {
-      if (cache.key !== v.data) cache = { key: v.data, loss: await lossesAt(bridge, d, grid) };
-      const now = (await lossesAt(bridge, d, [v.eps])).map((a) => a[0]);
-      error.textContent = '';
-      const ratio = now[1] > 1e-12 ? now[0] / now[1] : NaN;
-      chart.update({
-        x: grid,
-        series: curves.map((c, i) => ({ label: c.label, short: c.short, values: cache.loss[i] })),
-        marker: v.eps, markerLabel: `ε = ${v.eps}`,
-        note: `Loss in ${d.unit} falls as ε grows for all four. At ε = ${v.eps}: exponential mechanism ${fmt(now[0])}, permute-and-flip ${fmt(now[1])}, Laplace Δ/ε ${fmt(now[2])}, Laplace 2Δ/ε ${fmt(now[3])}.`,
-      });
-      readout.innerHTML = `<table><caption>Exact expected loss at ε = ${v.eps} (${d.unit})</caption>
-        <thead><tr><th scope="col">Mechanism</th><th scope="col">Guarantee</th><th scope="col" class="num">Expected loss</th></tr></thead>
-        <tbody>${curves.map((c, i) => `<tr><th scope="row">${c.label}</th><td>${c.guarantee}</td><td class="num">${fmt(now[i], 4)}</td></tr>`).join('')}</tbody></table>
-        <p class="panel-stat">Exponential mechanism ÷ permute-and-flip: <strong>${fmt(ratio, 3)}×</strong> (always between 1 and 2).</p>`;
-      ctx.announce(`At ε = ${v.eps}, permute-and-flip loses ${fmt(now[1])} and the exponential mechanism ${fmt(now[0])}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    if (cache.key !== v.data) cache = { key: v.data, loss: await lossesAt(bridge, d, grid) };
+    const now = (await lossesAt(bridge, d, [v.eps])).map((a) => a[0]);
+    error.textContent = '';
+    const ratio = now[1] > 1e-12 ? now[0] / now[1] : NaN;
+    chart.update({
+      x: grid,
+      series: curves.map((c, i) => ({ label: c.label, short: c.short, values: cache.loss[i] })),
+      marker: v.eps, markerLabel: `ε = ${v.eps}`,
+      note: `Loss in ${d.unit} falls as ε grows for all four. At ε = ${v.eps}: exponential mechanism ${fmt(now[0])}, permute-and-flip ${fmt(now[1])}, Laplace Δ/ε ${fmt(now[2])}, Laplace 2Δ/ε ${fmt(now[3])}.`,
+    });
+    readout.innerHTML = `<table><caption>Exact expected loss at ε = ${v.eps} (${d.unit})</caption>
+      <thead><tr><th scope="col">Mechanism</th><th scope="col">Guarantee</th><th scope="col" class="num">Expected loss</th></tr></thead>
+      <tbody>${curves.map((c, i) => `<tr><th scope="row">${c.label}</th><td>${c.guarantee}</td><td class="num">${fmt(now[i], 4)}</td></tr>`).join('')}</tbody></table>
+      <p class="panel-stat">Exponential mechanism ÷ permute-and-flip: <strong>${fmt(ratio, 3)}×</strong> (always between 1 and 2).</p>`;
+    ctx.announce(`At ε = ${v.eps}, permute-and-flip loses ${fmt(now[1])} and the exponential mechanism ${fmt(now[0])}.`);
+  });
   await refresh();
   return {
     step(dir) { const x = +Math.min(Math.max(v.eps * Math.pow(10, dir * 0.05), schema.eps.min), schema.eps.max).toPrecision(3); ctx.set('eps', x); eps.set(x); refresh(); },

@@ -5,7 +5,7 @@
 // The numbers come from the lazily loaded market module.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, button, refresher, fmt, panel } from './controls.js';
+import { select, numberInput, button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox } from './controls.js';
 
 export const schema = {
   values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
@@ -38,13 +38,9 @@ export function valuesInput(ctx, onChange) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const draws = select({
     id: ctx.uid('draws'), label: 'Draws', value: v.draws,
     options: schema.draws.values.map((b) => [b, fmtInt(+b)]),
@@ -69,54 +65,40 @@ export async function mount(ctx) {
 
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
-  const grid = document.createElement('div');
-  grid.className = 'small-multiples';
-  const cell = (title) => {
-    const { el, host } = panel(ctx, title);
-    grid.append(el);
-    return host;
-  };
+  const error = errorLine();
+  const { grid, cell } = smallMultiples(ctx);
   const revChart = new LineChart(cell('Revenue at each fixed price'), { title: 'Revenue p × (buyers with value ≥ p) at each price', xLabel: 'price ($)', yLabel: 'revenue ($)', steps: true });
   const distChart = new LineChart(cell('The private price: exact distribution and draws'), { title: 'Probability of each price under the exponential mechanism, with the share of draws', xLabel: 'price ($)', yLabel: 'probability' });
   const curveHost = document.createElement('div');
   const curveChart = new LineChart(curveHost, { title: `${ctx.title}: expected revenue against ε, the optimum and the theorem's guarantee`, xLabel: 'ε (log scale)', yLabel: 'revenue ($)', logX: true });
   body.append(controls, actions, readout, error, grid, curveHost);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
-    try {
-      const r = await bridge.call('market', 'pricing', {
-        values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, seed: v.seed, draws: +v.draws,
-      });
-      error.textContent = '';
-      const prices = Array.from(r.prices), n = +v.draws;
-      revChart.update({ x: prices, series: [{ label: 'Revenue', values: Array.from(r.revenue) }], marker: r.optimalPrice, markerLabel: `best ${money(r.optimalPrice)}` });
-      distChart.update({
-        x: prices, series: [{ label: 'Exact probability', values: Array.from(r.probabilities) }],
-        bars: n > 0 ? { label: 'Share of draws', edges: [...prices.map((p) => p - GRID.step / 2), prices[prices.length - 1] + GRID.step / 2], heights: Array.from(r.counts, (c) => c / n) } : null,
-      });
-      curveChart.update({
-        x: Array.from(r.epsilons),
-        series: [
-          { label: 'Best fixed price (OPT)', short: 'OPT', values: Array.from(r.epsilons, () => r.optimalRevenue) },
-          { label: 'Private price: expected revenue', short: 'E[revenue]', values: Array.from(r.revenueCurve) },
-          { label: 'Guarantee OPT − 2Δ(ln|R| + 1)/ε (0: says nothing)', short: 'Guarantee', values: Array.from(r.guaranteeCurve, (g) => Math.max(0, g)) },
-        ],
-        marker: v.eps, markerLabel: `ε = ${v.eps}`,
-      });
-      const next = prices.find((p) => p > r.optimalPrice + 1e-9);
-      const revNext = next === undefined ? null : r.revenue[prices.indexOf(next)];
-      readout.innerHTML = `<p>Best fixed price <strong>${money(r.optimalPrice)}</strong> earns <strong>${money(r.optimalRevenue)}</strong>${revNext !== null ? `; one cent more, ${money(next)}, earns ${money(revNext)}` : ''}.</p>`
-        + `<p>Private price at ε = ${v.eps} (Δ = ${money(r.sensitivity)}, |R| = ${prices.length} prices): expected revenue <strong>${money(r.expectedRevenue)}</strong>. With probability at least ${1 - r.beta} the revenue is above ${money(r.threshold)}${r.threshold <= 0 ? ', which says nothing here' : ''} (exactly: below it with probability ${fmt(r.probabilityBelow, 3)}).</p>`;
-      ctx.announce(`Expected revenue ${money(r.expectedRevenue)} against the best ${money(r.optimalRevenue)}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+  const refresh = redrawer(ctx, error, async () => {
+    const r = await bridge.call('market', 'pricing', {
+      values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, seed: v.seed, draws: +v.draws,
+    });
+    error.textContent = '';
+    const prices = Array.from(r.prices), n = +v.draws;
+    revChart.update({ x: prices, series: [{ label: 'Revenue', values: Array.from(r.revenue) }], marker: r.optimalPrice, markerLabel: `best ${money(r.optimalPrice)}` });
+    distChart.update({
+      x: prices, series: [{ label: 'Exact probability', values: Array.from(r.probabilities) }],
+      bars: n > 0 ? { label: 'Share of draws', edges: [...prices.map((p) => p - GRID.step / 2), prices[prices.length - 1] + GRID.step / 2], heights: Array.from(r.counts, (c) => c / n) } : null,
+    });
+    curveChart.update({
+      x: Array.from(r.epsilons),
+      series: [
+        { label: 'Best fixed price (OPT)', short: 'OPT', values: Array.from(r.epsilons, () => r.optimalRevenue) },
+        { label: 'Private price: expected revenue', short: 'E[revenue]', values: Array.from(r.revenueCurve) },
+        { label: 'Guarantee OPT − 2Δ(ln|R| + 1)/ε (0: says nothing)', short: 'Guarantee', values: Array.from(r.guaranteeCurve, (g) => Math.max(0, g)) },
+      ],
+      marker: v.eps, markerLabel: `ε = ${v.eps}`,
+    });
+    const next = prices.find((p) => p > r.optimalPrice + 1e-9);
+    const revNext = next === undefined ? null : r.revenue[prices.indexOf(next)];
+    readout.innerHTML = `<p>Best fixed price <strong>${money(r.optimalPrice)}</strong> earns <strong>${money(r.optimalRevenue)}</strong>${revNext !== null ? `; one cent more, ${money(next)}, earns ${money(revNext)}` : ''}.</p>`
+      + `<p>Private price at ε = ${v.eps} (Δ = ${money(r.sensitivity)}, |R| = ${prices.length} prices): expected revenue <strong>${money(r.expectedRevenue)}</strong>. With probability at least ${1 - r.beta} the revenue is above ${money(r.threshold)}${r.threshold <= 0 ? ', which says nothing here' : ''} (exactly: below it with probability ${fmt(r.probabilityBelow, 3)}).</p>`;
+    ctx.announce(`Expected revenue ${money(r.expectedRevenue)} against the best ${money(r.optimalRevenue)}.`);
+  });
   await refresh();
   return { draw: newSeed };
 }

@@ -4,7 +4,7 @@
 // noisy scores are really drawn; nothing is sampled from the exact table).
 import { BarChart, fmtInt } from '../chart.js';
 import { datasets, datasetNames } from './datasets.js';
-import { logSlider, select, numberInput, button, refresher, fmt, panel } from './controls.js';
+import { select, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
@@ -24,48 +24,17 @@ export const panels = [
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const data = select({
     id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
     options: datasetNames.map((n) => [n, datasets[n].label]),
     onChange: (x) => { ctx.set('data', x); refresh(); },
   });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon), shared by all four', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`,
-    onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
-  const batch = select({
-    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
-    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('batch', x); refresh(); },
-  });
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon), shared by all four', () => refresh());
+  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(data.el, eps.el, batch.el);
 
-  const ctl = {
-    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
-    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
-    reset() { ctx.set('step', 0); refresh(); },
-  };
-  const actions = document.createElement('div');
-  actions.className = 'actions';
-  const status = document.createElement('p');
-  status.className = 'draw-status';
-  actions.append(
-    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
-    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
-    button('Reset', () => ctl.reset(), { kbd: 'r' }),
-    seed.el,
-    status,
-  );
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
 
   const grid = document.createElement('div');
   grid.className = 'small-multiples';
@@ -79,37 +48,31 @@ export async function mount(ctx) {
   });
   body.append(controls, actions, error, grid);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
+  const refresh = redrawer(ctx, error, async () => {
     const d = datasets[v.data];
     const n = v.step * Number(v.batch);
-    try {
-      const results = await Promise.all(charts.map(async ({ pnl }) => {
-        const req = { mechanism: pnl.mechanism, scores: Float64Array.from(d.scores), epsilon: v.eps, sensitivity: d.delta };
-        const [{ p }, { counts }] = await Promise.all([
-          bridge.call('core', 'probabilities', req),
-          bridge.call('core', 'draws', { ...req, slot: `${ctx.id}:${pnl.mechanism}`, seed: v.seed, n }),
-        ]);
-        return { p: Array.from(p), counts: Array.from(counts) };
-      }));
-      error.textContent = '';
-      const ref = results[0].p;
-      results.forEach((r, k) => {
-        const tv = 0.5 * r.p.reduce((s, x, i) => s + Math.abs(x - ref[i]), 0);
-        charts[k].stat.textContent = k === 0 ? 'The reference: exact probabilities of the exponential mechanism.'
-          : `Total variation distance from the exponential mechanism: ${fmt(tv, 2)}`;
-        charts[k].chart.update({
-          categories: d.candidates, marks: r.p, counts: r.counts, total: n,
-          bars: n > 0 ? r.counts.map((c) => c / n) : null,
-        });
+    const results = await Promise.all(charts.map(async ({ pnl }) => {
+      const req = { mechanism: pnl.mechanism, scores: Float64Array.from(d.scores), epsilon: v.eps, sensitivity: d.delta };
+      const [{ p }, { counts }] = await Promise.all([
+        bridge.call('core', 'probabilities', req),
+        bridge.call('core', 'draws', { ...req, slot: `${ctx.id}:${pnl.mechanism}`, seed: v.seed, n }),
+      ]);
+      return { p: Array.from(p), counts: Array.from(counts) };
+    }));
+    error.textContent = '';
+    const ref = results[0].p;
+    results.forEach((r, k) => {
+      const tv = 0.5 * r.p.reduce((s, x, i) => s + Math.abs(x - ref[i]), 0);
+      charts[k].stat.textContent = k === 0 ? 'The reference: exact probabilities of the exponential mechanism.'
+        : `Total variation distance from the exponential mechanism: ${fmt(tv, 2)}`;
+      charts[k].chart.update({
+        categories: d.candidates, marks: r.p, counts: r.counts, total: n,
+        bars: n > 0 ? r.counts.map((c) => c / n) : null,
       });
-      status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws each · seed ${v.seed}`;
-      ctx.announce(`${fmtInt(n)} draws of each mechanism at ε = ${v.eps}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+    });
+    status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws each · seed ${v.seed}`;
+    ctx.announce(`${fmtInt(n)} draws of each mechanism at ε = ${v.eps}.`);
+  });
   await refresh();
   return ctl;
 }

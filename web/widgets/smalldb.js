@@ -6,7 +6,7 @@
 // and, above ASK_MS, asks first and offers MWEM instead.
 import { fmtInt, escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, select, numberInput, button, fmt, panel, tableRegion } from './controls.js';
+import { logSlider, linearSlider, select, numberInput, button, fmt, panel, tableRegion, errorLine, controlsBox } from './controls.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
@@ -66,8 +66,7 @@ export async function mount(ctx) {
   const { body, bridge, fig } = ctx;
 
   // ---- Controls ----
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const kSel = select({ id: ctx.uid('k'), label: 'Attributes (columns)', value: v.k, options: ATTRIBUTES, wide: true, onChange: (x) => { ctx.set('k', x); restart(); } });
   const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); restart(); } });
   const mSl = linearSlider({
@@ -98,9 +97,7 @@ export async function mount(ctx) {
   const resetBtn = button('Start over', () => ctl.reset(), { kbd: 'r' });
   actions.append(nextBtn, runBtn, backBtn, resetBtn, seed.el);
 
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
 
   // ---- Panels, one per stage ----
   const stagePanel = (title, cls = '') => {

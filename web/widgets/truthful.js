@@ -5,7 +5,7 @@
 // bounds ε-differential privacy gives, each named by where it comes from, and
 // next to the deterministic best price, where one lie pays a lot.
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, numberInput, refresher, fmt } from './controls.js';
+import { linearSlider, numberInput, fmt, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 import { GRID, money, valuesInput } from './pricing.js';
 
 export const schema = {
@@ -18,13 +18,9 @@ export const schema = {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = document.createElement('div');
-  controls.className = 'controls';
+  const controls = controlsBox();
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
-  const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
-    describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); refresh(); },
-  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const buyer = numberInput({
     id: ctx.uid('buyer'), label: 'Which buyer lies (1 = first)', value: v.buyer, min: 1, max: 40, step: 1,
     onChange: (x) => { ctx.set('buyer', Math.round(x)); refresh(); },
@@ -36,40 +32,32 @@ export async function mount(ctx) {
   controls.append(values.el, eps.el, buyer.el, report.el);
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
-  const error = document.createElement('p');
-  error.className = 'widget-error';
-  error.setAttribute('role', 'alert');
+  const error = errorLine();
   const host = document.createElement('div');
   const chart = new LineChart(host, { title: `${ctx.title}: the buyer's exact expected utility for every report`, xLabel: 'report ($)', yLabel: 'expected utility ($)' });
   body.append(controls, readout, error, host);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
-    try {
-      const b = Math.min(v.buyer, v.values.length);
-      const t = await bridge.call('market', 'truth', { values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, buyer: b - 1 });
-      error.textContent = '';
-      const reports = Array.from(t.reports), util = Array.from(t.utilities);
-      // reports[0] is $0, reports[j] the j-th grid price.
-      const k = Math.min(Math.max(Math.round(v.report / GRID.step), 0), reports.length - 1);
-      const gain = util[k] - t.truthfulUtility;
-      chart.update({
-        x: reports,
-        series: [
-          { label: 'Expected utility when reporting x', short: 'E[utility]', values: util },
-          { label: 'Telling the truth', short: 'Truthful', values: reports.map(() => t.truthfulUtility) },
-        ],
-        marker: reports[k], markerLabel: `report ${money(reports[k])}`,
-      });
-      readout.innerHTML = `<p>Buyer ${b} values the good at <strong>${money(t.value)}</strong>. Truthful: expected utility <strong>${fmt(t.truthfulUtility, 4)}</strong>. Reporting ${money(reports[k])}: <strong>${fmt(util[k], 4)}</strong> (${gain > 1e-12 ? `a gain of ${fmt(gain, 3)}` : gain < -1e-12 ? `a loss of ${fmt(-gain, 3)}` : 'no change'}).</p>`
-        + `<p>The best lie, ${money(t.bestReport)}, gains <strong>${fmt(t.maxGain, 3)}</strong>. ε-differential privacy caps every lie's gain at <strong>${fmt(t.tightBound, 3)}</strong>, the smaller of (e<sup>ε</sup> − 1)·E[u] and B·tanh(ε/2), with B = ${money(t.maxUtility)}, the most this buyer can get from any price. The slides' theorem gives ε·B = ${fmt(t.slidesBound, 3)}; its proof, done exactly, gives (1 − e<sup>−ε</sup>)·B = ${fmt(t.proofBound, 3)}.</p>`
-        + `<p>Without privacy, posting the best price: truthful price ${money(t.detTruthfulPrice)}, utility ${fmt(t.detTruthfulUtility, 3)}; reporting ${money(t.detBestReport)} moves the price to ${money(t.detBestPrice)} and gains <strong>${fmt(t.detGain, 3)}</strong>.</p>`;
-      ctx.announce(`Report ${money(reports[k])}: expected utility ${fmt(util[k], 3)}; truthful ${fmt(t.truthfulUtility, 3)}.`);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+  const refresh = redrawer(ctx, error, async () => {
+    const b = Math.min(v.buyer, v.values.length);
+    const t = await bridge.call('market', 'truth', { values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, buyer: b - 1 });
+    error.textContent = '';
+    const reports = Array.from(t.reports), util = Array.from(t.utilities);
+    // reports[0] is $0, reports[j] the j-th grid price.
+    const k = Math.min(Math.max(Math.round(v.report / GRID.step), 0), reports.length - 1);
+    const gain = util[k] - t.truthfulUtility;
+    chart.update({
+      x: reports,
+      series: [
+        { label: 'Expected utility when reporting x', short: 'E[utility]', values: util },
+        { label: 'Telling the truth', short: 'Truthful', values: reports.map(() => t.truthfulUtility) },
+      ],
+      marker: reports[k], markerLabel: `report ${money(reports[k])}`,
+    });
+    readout.innerHTML = `<p>Buyer ${b} values the good at <strong>${money(t.value)}</strong>. Truthful: expected utility <strong>${fmt(t.truthfulUtility, 4)}</strong>. Reporting ${money(reports[k])}: <strong>${fmt(util[k], 4)}</strong> (${gain > 1e-12 ? `a gain of ${fmt(gain, 3)}` : gain < -1e-12 ? `a loss of ${fmt(-gain, 3)}` : 'no change'}).</p>`
+      + `<p>The best lie, ${money(t.bestReport)}, gains <strong>${fmt(t.maxGain, 3)}</strong>. ε-differential privacy caps every lie's gain at <strong>${fmt(t.tightBound, 3)}</strong>, the smaller of (e<sup>ε</sup> − 1)·E[u] and B·tanh(ε/2), with B = ${money(t.maxUtility)}, the most this buyer can get from any price. The slides' theorem gives ε·B = ${fmt(t.slidesBound, 3)}; its proof, done exactly, gives (1 − e<sup>−ε</sup>)·B = ${fmt(t.proofBound, 3)}.</p>`
+      + `<p>Without privacy, posting the best price: truthful price ${money(t.detTruthfulPrice)}, utility ${fmt(t.detTruthfulUtility, 3)}; reporting ${money(t.detBestReport)} moves the price to ${money(t.detBestPrice)} and gains <strong>${fmt(t.detGain, 3)}</strong>.</p>`;
+    ctx.announce(`Report ${money(reports[k])}: expected utility ${fmt(util[k], 3)}; truthful ${fmt(t.truthfulUtility, 3)}.`);
+  });
   await refresh();
   return {};
 }
