@@ -288,7 +288,9 @@ func TestWorstLossMatchesBruteForceContinuous(t *testing.T) {
 				u, v := scoresOf(sc.score, x), scoresOf(sc.score, y)
 				up, down := 0.0, 0.0
 				for r := range u {
-					g := func(o float64) float64 { return math.Log(bruteLapPDF(o-u[r], 1/eps)) - math.Log(bruteLapPDF(o-v[r], 1/eps)) }
+					g := func(o float64) float64 {
+						return math.Log(bruteLapPDF(o-u[r], 1/eps)) - math.Log(bruteLapPDF(o-v[r], 1/eps))
+					}
 					hiV, loV := math.Inf(-1), math.Inf(1)
 					for q := -2000; q <= 2000; q++ {
 						o := float64(q) / 100
