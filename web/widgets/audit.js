@@ -1,0 +1,205 @@
+// "Check a mechanism yourself": the exact privacy auditor (core/audit, in
+// the lazily loaded audit module). The student writes a score, picks the
+// mechanism, the universe and the neighbour notion; Go enumerates every pair
+// of neighbouring data sets in chunks (a progress bar on large universes) and
+// returns the worst pair, its two output distributions and the verdict. The
+// gallery of mistakes loads a broken mechanism, or its fix, in one click.
+// The score and any error are the student's text: they reach the page only
+// through textContent.
+import { BarChart } from '../chart.js';
+import { LineChart } from '../charts/line.js';
+import { logSlider, select, numberInput, radios, button, refresher, fmt, tableRegion } from './controls.js';
+
+const MECHANISMS = [
+  ['exponential', 'Exponential mechanism'],
+  ['report-noisy-max-laplace', 'Report noisy max, Laplace Δ/ε'],
+  ['report-noisy-max-gumbel', 'Report noisy max, Gumbel 2Δ/ε'],
+  ['permute-and-flip', 'Permute-and-flip'],
+  ['report-noisy-max-laplace-value', 'Report noisy max, also releasing the value'],
+  ['laplace', 'Laplace mechanism on every u(x, r)'],
+  ['gaussian', 'Gaussian noise σ = Δ/ε, claimed ε-DP'],
+];
+const EXPR = /^[-a-z0-9_ +*/%()[\].,?:<>=!&|^]*$/;
+
+export const schema = {
+  mech: { type: 'enum', values: MECHANISMS.map((m) => m[0]), default: 'exponential', label: 'mechanism' },
+  score: { type: 'text', maxLength: 400, pattern: EXPR, default: 'count[r] - count[(r+1)%k]', label: 'score' },
+  sens: { type: 'text', maxLength: 100, pattern: EXPR, default: '1', label: 'sensitivity' },
+  eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
+  k: { type: 'int', min: 1, max: 6, default: 3, label: 'candidates' },
+  m: { type: 'int', min: 1, max: 60, default: 3, label: 'largest count' },
+  nb: { type: 'enum', values: ['change-one', 'add-remove'], default: 'change-one', label: 'neighbours' },
+};
+
+const config = (v) => ({ mechanism: v.mech, score: v.score, sensitivity: v.sens, epsilon: v.eps, candidates: v.k, maxCount: v.m, neighbours: v.nb });
+const vec = (xs) => `(${Array.from(xs).join(', ')})`;
+const lossText = (l) => (Number.isFinite(l) ? fmt(l, 4) : '∞ (unbounded)');
+
+/** audit runs a whole audit in chunks of about 60 ms, calling onChunk after each. */
+async function audit(bridge, cfg, onChunk) {
+  let from = 0, count = 500, res;
+  do {
+    const t0 = performance.now();
+    res = await bridge.call('audit', 'run', { ...cfg, from, count });
+    from = res.next;
+    const ms = performance.now() - t0;
+    count = Math.max(50, Math.min(200000, Math.round(count * (ms > 1 ? 60 / ms : 4))));
+    if (onChunk && from < res.total) onChunk(res);
+  } while (from < res.total);
+  return res;
+}
+
+function textInput(ctx, id, label, value, hint, onChange) {
+  const wrap = document.createElement('div');
+  wrap.className = 'control control-wide';
+  const l = document.createElement('label');
+  l.htmlFor = id;
+  l.textContent = label;
+  const input = document.createElement('input');
+  Object.assign(input, { id, type: 'text', value, spellcheck: false, autocomplete: 'off' });
+  input.setAttribute('autocapitalize', 'off');
+  input.setAttribute('aria-describedby', `${id}-hint`);
+  input.style.fontFamily = 'var(--mono, monospace)';
+  const h = document.createElement('span');
+  h.className = 'hint';
+  h.id = `${id}-hint`;
+  h.textContent = hint;
+  input.addEventListener('change', () => onChange(input.value.trim()));
+  wrap.append(l, input, h);
+  return { el: wrap, input, set(x) { input.value = x; } };
+}
+
+/** ratioBand draws ln P(o|x) − ln P(o|x′) per output against the ±ε band. */
+function ratioBand(host, ratios, eps, worst) {
+  const W = Math.max(280, host.clientWidth || 600), fs = 15, H = 190, left = 44, right = W - 10, top = 26, plotH = H - top - 36;
+  const span = Math.max(eps, ...ratios.map(Math.abs)) * 1.2;
+  const py = (v) => top + plotH * (0.5 - v / (2 * span));
+  const slot = (right - left) / ratios.length;
+  const parts = [`<rect class="band" x="${left}" y="${py(eps)}" width="${right - left}" height="${py(-eps) - py(eps)}"/>`];
+  for (const v of [-eps, 0, eps]) {
+    parts.push(`<line x1="${left}" x2="${right}" y1="${py(v)}" y2="${py(v)}" class="${v ? 'band-edge' : ''}" stroke="currentColor" stroke-opacity="${v ? 1 : 0.4}"/>`,
+      `<text x="${left - 6}" y="${py(v) + 5}" text-anchor="end" font-size="${fs * 0.85}">${v ? (v > 0 ? '+ε' : '−ε') : '0'}</text>`);
+  }
+  ratios.forEach((r, i) => {
+    const X = left + slot * (i + 0.5), out = Math.abs(r) > eps * (1 + 1e-9);
+    parts.push(`<path class="exact${out ? ' out' : ''}" d="M${X} ${py(r) - 7}l7 7l-7 7l-7 -7Z"/>`,
+      `<text x="${X}" y="${H - 16}" text-anchor="middle" font-size="${fs * 0.85}"${i === worst ? ' font-weight="700"' : ''}>${i}</text>`);
+    if (out) parts.push(`<text class="breach-label" x="${X}" y="${py(r) + (r > 0 ? -11 : 22)}" text-anchor="middle" font-size="${fs * 0.85}">${fmt(r, 3)}</text>`);
+  });
+  parts.push(`<text class="axis-label" x="${left}" y="${fs}" font-size="${fs * 0.85}">ln P(o | x) − ln P(o | x′) for each output o; shaded: ±ε</text>`);
+  host.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="Log-ratio of the two output distributions against the band ±ε">${parts.join('')}</svg>`;
+}
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const gallery = document.createElement('div');
+  gallery.className = 'controls';
+  const galleryNote = document.createElement('p');
+  galleryNote.className = 'panel-stat';
+  galleryNote.setAttribute('aria-live', 'polite');
+  const controls = document.createElement('div');
+  controls.className = 'controls';
+  const set = (key, x) => { ctx.set(key, x); refresh(); };
+  const mech = select({ id: ctx.uid('mech'), label: 'Mechanism', value: v.mech, wide: true, options: MECHANISMS, onChange: (x) => set('mech', x) });
+  const score = textInput(ctx, ctx.uid('score'), 'Score u(x, r)', v.score, 'Over count[r], r, n (the total) and k; press Enter to audit.', (x) => set('score', x));
+  const sens = textInput(ctx, ctx.uid('sens'), 'Claimed sensitivity Δ', v.sens, 'A number, or an expression over count, n and k.', (x) => set('sens', x));
+  const eps = logSlider({ id: ctx.uid('eps'), label: 'ε (epsilon) claimed', min: schema.eps.min, max: schema.eps.max, value: v.eps, describe: (x) => `ε = ${x}`, onInput: (x) => set('eps', x) });
+  const k = numberInput({ id: ctx.uid('k'), label: 'Candidates k', value: v.k, min: 1, max: schema.k.max, step: 1, onChange: (x) => set('k', Math.round(x)) });
+  const m = numberInput({ id: ctx.uid('m'), label: 'Largest count m', value: v.m, min: 1, max: schema.m.max, step: 1, onChange: (x) => set('m', Math.round(x)) });
+  const nb = radios({ name: ctx.uid('nb'), legend: 'Neighbours', value: v.nb, options: [['change-one', 'change one person’s choice'], ['add-remove', 'add or remove one person']], onChange: (x) => set('nb', x) });
+  controls.append(mech.el, score.el, sens.el, eps.el, k.el, m.el, nb.el);
+
+  const verdict = document.createElement('p');
+  verdict.className = 'loss-line';
+  verdict.setAttribute('role', 'status');
+  const progress = document.createElement('progress');
+  progress.max = 1;
+  progress.hidden = true;
+  progress.setAttribute('aria-label', 'Pairs audited');
+  progress.style.width = '100%';
+  const error = document.createElement('p');
+  error.className = 'widget-error';
+  error.setAttribute('role', 'alert');
+  const pair = tableRegion('The worst pair of neighbouring data sets');
+  const distHost = document.createElement('div');
+  const dist = new BarChart(distHost, { title: 'Output distributions on the worst pair', barLabel: 'P(o | x)', markLabel: 'P(o | x′)' });
+  const band = document.createElement('div');
+  band.className = 'chart band-chart';
+  const growthHost = document.createElement('div');
+  const growth = new LineChart(growthHost, { title: 'Worst loss against the largest count m of the universe', xLabel: 'largest count m', yLabel: 'worst loss', describe: (d) => d.note });
+  body.append(gallery, galleryNote, controls, progress, verdict, error, pair, distHost, band, growthHost);
+
+  const load = (cfg) => {
+    const next = { mech: cfg.mechanism, score: cfg.score, sens: cfg.sensitivity, eps: cfg.epsilon, k: cfg.candidates, m: cfg.maxCount, nb: cfg.neighbours };
+    for (const [key, x] of Object.entries(next)) ctx.set(key, x);
+    mech.set(v.mech); score.set(v.score); sens.set(v.sens); eps.set(v.eps); k.set(v.k); m.set(v.m); nb.set(v.nb);
+    refresh();
+  };
+  const { examples } = await bridge.call('audit', 'gallery', {});
+  let pick = examples[0];
+  const which = select({
+    id: ctx.uid('ex'), label: 'Gallery of mistakes', value: pick.id, wide: true, options: examples.map((e) => [e.id, e.title]),
+    onChange: (id) => { pick = examples.find((e) => e.id === id); },
+  });
+  gallery.append(which.el,
+    button('Load it', () => { galleryNote.textContent = pick.mistake; load(pick.claim); }, { label: 'Load the gallery example' }),
+    button('Load the fix', () => { galleryNote.textContent = pick.fix; load(pick.other); }, { label: 'Load the gallery example’s fix or contrast' }));
+
+  let renders = 0;
+  const refresh = refresher(async () => {
+    const cfg = config(v);
+    try {
+      progress.hidden = true;
+      const res = await audit(bridge, cfg, (r) => { progress.hidden = false; progress.value = r.next / r.total; });
+      progress.hidden = true;
+      error.textContent = '';
+      const loss = res.unbounded ? Infinity : res.loss;
+      verdict.textContent = `${res.holds ? 'Holds' : 'Fails'}: the worst loss over ${res.pairs.toLocaleString('en-US')} neighbouring pairs of ${res.total.toLocaleString('en-US')} data sets is ${lossText(loss)}, ${res.holds ? 'within' : 'above'} the claimed ε = ${v.eps}.`;
+      verdict.dataset.holds = String(res.holds);
+      const x = Array.from(res.data), y = Array.from(res.neighbour);
+      const rows = x.map((c, i) => `<tr${i === res.output ? ' class="best"' : ''}><th scope="row">${i}${i === res.output ? ' (worst output)' : ''}</th><td class="num">${c !== y[i] ? `<mark>${c}</mark>` : c}</td><td class="num">${c !== y[i] ? `<mark>${y[i]}</mark>` : y[i]}</td>${res.p.length ? `<td class="num">${fmt(res.p[i], 4)}</td><td class="num">${fmt(res.q[i], 4)}</td>` : ''}</tr>`);
+      pair.innerHTML = `<table><caption>Worst pair: x = ${vec(x)} and x′ = ${vec(y)}; the counts that differ are marked</caption><thead><tr><th scope="col">Option</th><th scope="col" class="num">count in x</th><th scope="col" class="num">count in x′</th>${res.p.length ? '<th scope="col" class="num">P(o | x)</th><th scope="col" class="num">P(o | x′)</th>' : ''}</tr></thead><tbody>${rows.join('')}</tbody></table><p class="panel-stat"></p>`;
+      pair.querySelector('p').textContent = `Worst output: ${res.description}.`;
+      distHost.hidden = band.hidden = !res.p.length;
+      if (res.p.length) {
+        const cats = Array.from(res.p, (_, i) => `option ${i}`);
+        dist.update({ categories: cats, bars: Array.from(res.p), marks: Array.from(res.q), total: 0, note: `Bars: P(o | x) on x = ${vec(x)}; marks: P(o | x′) on x′ = ${vec(y)}.` });
+        ratioBand(band, Array.from(res.logRatio), v.eps, res.output);
+      }
+      const g = await bridge.call('audit', 'growth', { ...cfg, maxCount: Math.max(v.m, 12) });
+      const xs = Array.from(g.counts);
+      growth.update({
+        x: xs, marker: v.m, markerLabel: `m = ${v.m}`,
+        series: [{ label: 'worst loss', values: Array.from(g.losses, (l) => (Number.isFinite(l) ? l : NaN)) }, { label: 'claimed ε', values: xs.map(() => v.eps) }],
+        note: `Worst loss for universes with counts up to m = 1 … ${xs[xs.length - 1]}: ${Array.from(g.losses, (l) => lossText(l)).join(', ')}.`,
+      });
+      ctx.announce(verdict.textContent);
+    } catch (err) {
+      progress.hidden = true;
+      verdict.textContent = '';
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return { reset() { load(config(Object.fromEntries(Object.entries(schema).map(([key, s]) => [key, s.default])))); } };
+}
+
+/**
+ * Exercise check: the student's Δ for a gallery example must make it private
+ * (the audit holds) and be the smallest that does (0.99·Δ fails).
+ */
+export const checks = {
+  async smallestDelta({ value, params, bridge }) {
+    const { examples } = await bridge.call('audit', 'gallery', {});
+    const ex = examples.find((e) => e.id === params.example);
+    if (!ex || !(value > 0)) return { ok: false, message: 'Enter a positive Δ.' };
+    const run = async (d) => audit(bridge, { ...ex.claim, sensitivity: String(d) });
+    const at = await run(value);
+    if (!at.holds) return { ok: false, message: `With Δ = ${value} the auditor finds a loss of ${lossText(at.unbounded ? Infinity : at.loss)} > ε: still not private.` };
+    const below = await run(value * 0.99);
+    if (below.holds) return { ok: false, message: `Δ = ${value} is private, but so is a smaller Δ: you are adding more noise than needed.` };
+    return { ok: true, message: `Right: with Δ = ${value} the worst loss is ${fmt(at.loss, 4)} ≤ ε, and any smaller Δ fails.` };
+  },
+};
