@@ -254,11 +254,25 @@ func (a *Auditor) entry(i int, x []int) (int, error) {
 	}
 	a.delta[s] = d
 	if a.discrete {
-		m, err := mech.New(a.c.Mechanism, mech.Config{Scores: u, Epsilon: a.c.Epsilon, Sensitivity: d, Measure: a.c.Measure})
+		mc := mech.Config{Scores: u, Epsilon: a.c.Epsilon, Sensitivity: d, Measure: a.c.Measure}
+		var lp []float64
+		var err error
+		switch a.c.Mechanism {
+		case mech.NameExponential, mech.NameReportNoisyMaxGumbel:
+			// Gumbel noise of scale 2Δ/ε gives exactly the exponential
+			// mechanism's distribution (the Gumbel-max trick; the tests
+			// compare both with a brute force): skip the sampler.
+			lp, err = mech.ExponentialLogProbabilities(mc)
+		default:
+			var m mech.Selector
+			if m, err = mech.New(a.c.Mechanism, mc); err == nil {
+				lp = m.LogProbabilities()
+			}
+		}
 		if err != nil {
 			return 0, validate.Errorf("mechanism", "at count = %s: %v", ints(x), err)
 		}
-		copy(a.logp[s*k:], m.LogProbabilities())
+		copy(a.logp[s*k:], lp)
 	}
 	a.tag[s] = i
 	return s, nil
@@ -323,25 +337,32 @@ func (a *Auditor) pair(res *Result, i int, x []int, sx, j int, y []int) error {
 	// The entry of y may have evicted x's slot only if the window were too
 	// narrow; it is one wider than the largest step, so sx still holds x.
 	k := a.c.Candidates
-	var w Worst
-	var loss float64
-	if a.discrete {
-		loss, w = discreteLoss(a.logp[sx*k:(sx+1)*k], a.logp[sy*k:(sy+1)*k])
-	} else {
-		loss, w = continuousLoss(a.c.Mechanism, a.c.Epsilon, a.u[sx*k:(sx+1)*k], a.u[sy*k:(sy+1)*k], a.delta[sx], a.delta[sy])
-	}
 	res.Pairs++
-	if res.Pairs == 1 || loss > res.Loss {
-		w.Data, w.Neighbour = append([]int(nil), x...), append([]int(nil), y...)
+	if a.discrete {
+		lp, lq := a.logp[sx*k:(sx+1)*k], a.logp[sy*k:(sy+1)*k]
+		loss, o := discreteLoss(lp, lq)
+		if res.Pairs == 1 || loss > res.Loss {
+			res.Loss, res.Worst = loss, Worst{Output: o, LogPData: logOrInf(lp[o]), LogPNeighbour: logOrInf(lq[o]),
+				Description: "candidate " + itoa(o)}
+		} else {
+			return nil
+		}
+	} else {
+		u, v := a.u[sx*k:(sx+1)*k], a.u[sy*k:(sy+1)*k]
+		loss, w := continuousLoss(a.c.Mechanism, a.c.Epsilon, u, v, a.delta[sx], a.delta[sy])
+		if res.Pairs > 1 && loss <= res.Loss {
+			return nil
+		}
 		res.Loss, res.Worst = loss, w
 	}
+	res.Worst.Data, res.Worst.Neighbour = append([]int(nil), x...), append([]int(nil), y...)
 	return nil
 }
 
 // discreteLoss returns maxₒ |ln p(o) − ln q(o)| and the output attaining it;
 // an output possible under one and impossible under the other gives +Inf.
-func discreteLoss(lp, lq []float64) (float64, Worst) {
-	best, at := -1.0, 0
+func discreteLoss(lp, lq []float64) (float64, int) {
+	best, at := 0.0, 0
 	for o := range lp {
 		zp, zq := lp[o] <= numeric.LogZero, lq[o] <= numeric.LogZero
 		var l float64
@@ -357,9 +378,7 @@ func discreteLoss(lp, lq []float64) (float64, Worst) {
 			best, at = l, o
 		}
 	}
-	w := Worst{Output: at, LogPData: logOrInf(lp[at]), LogPNeighbour: logOrInf(lq[at]),
-		Description: "candidate " + itoa(at)}
-	return math.Max(best, 0), w
+	return best, at
 }
 
 func logOrInf(l float64) float64 {

@@ -92,7 +92,7 @@ func (s *Session) Run(c audit.Config, from, count int) (View, error) {
 
 // MaxGrowthDataSets bounds the universes Growth audits, so the chart of
 // worst loss against universe size stays interactive.
-const MaxGrowthDataSets = 20000
+const MaxGrowthDataSets = 5000
 
 // Growth audits c on the universes with max-count 1, 2, …, up to maxCount
 // (stopping before a universe of more than MaxGrowthDataSets data sets) and

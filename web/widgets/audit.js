@@ -167,7 +167,7 @@ export async function mount(ctx) {
         dist.update({ categories: cats, bars: Array.from(res.p), marks: Array.from(res.q), total: 0, note: `Bars: P(o | x) on x = ${vec(x)}; marks: P(o | x′) on x′ = ${vec(y)}.` });
         ratioBand(band, Array.from(res.logRatio), v.eps, res.output);
       }
-      const g = await bridge.call('audit', 'growth', { ...cfg, maxCount: Math.max(v.m, 12) });
+      const g = await bridge.call('audit', 'growth', { ...cfg, maxCount: Math.max(v.m, 8) });
       const xs = Array.from(g.counts);
       growth.update({
         x: xs, marker: v.m, markerLabel: `m = ${v.m}`,
