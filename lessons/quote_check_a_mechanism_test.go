@@ -103,7 +103,7 @@ func TestQuotedGallery(t *testing.T) {
 		if e.Claim.Neighbours != row.neighbours || e.Claim.Epsilon != 1 || e.Claim.MaxCount != 3 {
 			t.Errorf("%s: the table's setting differs from the gallery's %+v", row.id, e.Claim)
 		}
-		quoted(t, checkSlug, fmt.Sprintf("| %s | %s | %s |", row.title, row.neighbours, lossCell(auditLoss(t, e.Claim).Loss)))
+		quoted(t, checkSlug, fmt.Sprintf("| %s (%s) | %s |", row.title, row.neighbours, lossCell(auditLoss(t, e.Claim).Loss)))
 	}
 	twice := auditLoss(t, galleryExample(t, "twice").Claim).Loss
 	quoted(t, checkSlug, fmt.Sprintf("its worst loss, %.3f, is that mechanism's", twice),

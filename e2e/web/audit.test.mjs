@@ -75,7 +75,7 @@ test('a typed score is audited; bad and hostile expressions become plain error t
   await score(page).fill('count[r]');
   await score(page).press('Enter');
   await after1(page, n);
-  assert.match(await verdict(page), /^Holds: .* is 1,? within the claimed ε = 1\./);
+  assert.match(await verdict(page), /^Holds: .* is 0\.6887, within the claimed ε = 1\./);
   assert.match(await page.evaluate(() => location.hash), /check\.score=count%5Br%5D/);
   for (const bad of ['count[r', '<img src=x onerror="document.body.dataset.pwned=1">', 'count[r] / (n - 1)']) {
     n = await renders(page);
@@ -87,7 +87,7 @@ test('a typed score is audited; bad and hostile expressions become plain error t
     assert.equal(await page.locator(`${W} .widget-error *`).count(), 0, 'the error is text, not markup');
     assert.equal(await page.locator(`${W} img`).count(), 0);
   }
-  assert.match(await page.locator(`${W} .widget-error`).textContent(), /count = \[0 1 0\], r = 0 .*finite/);
+  assert.match(await page.locator(`${W} .widget-error`).textContent(), /count = \[1 0 0\], r = 0 gives \+Inf .*finite/);
   assert.equal(await page.evaluate(() => document.body.dataset.pwned), undefined);
   assert.deepEqual(errors, []);
   await context.close();
@@ -97,13 +97,13 @@ test('the gallery loads a mistake and its fix', async () => {
   const { context, page, errors } = await open();
   await page.getByLabel('Gallery of mistakes').selectOption('histogram');
   let n = await renders(page);
-  await page.getByRole('button', { name: 'Load the gallery example', exact: true }).click();
+  await page.getByRole('button', { name: 'Load the example', exact: true }).click();
   await after1(page, n);
   assert.match(await verdict(page), /^Fails: .* is 2, above the claimed ε = 1\./);
   assert.match(await page.locator(`${W} .panel-stat`).first().textContent(), /two bars move/);
   assert.equal(await page.getByLabel('Mechanism', { exact: true }).inputValue(), 'laplace');
   n = await renders(page);
-  await page.getByRole('button', { name: /fix or contrast/ }).click();
+  await page.getByRole('button', { name: 'Load the fix', exact: true }).click();
   await after1(page, n);
   assert.match(await verdict(page), /^Holds: .* is 1, within the claimed ε = 1\./);
   assert.equal(await page.getByLabel('Claimed sensitivity Δ').inputValue(), '2');

@@ -136,15 +136,20 @@ export async function mount(ctx) {
     mech.set(v.mech); score.set(v.score); sens.set(v.sens); eps.set(v.eps); k.set(v.k); m.set(v.m); nb.set(v.nb);
     refresh();
   };
-  const { examples } = await bridge.call('audit', 'gallery', {});
-  let pick = examples[0];
-  const which = select({
-    id: ctx.uid('ex'), label: 'Gallery of mistakes', value: pick.id, wide: true, options: examples.map((e) => [e.id, e.title]),
-    onChange: (id) => { pick = examples.find((e) => e.id === id); },
-  });
-  gallery.append(which.el,
-    button('Load it', () => { galleryNote.textContent = pick.mistake; load(pick.claim); }, { label: 'Load the gallery example' }),
-    button('Load the fix', () => { galleryNote.textContent = pick.fix; load(pick.other); }, { label: 'Load the gallery example’s fix or contrast' }));
+  // The audit module (about 1.8 MB gzipped) loads after the lesson is up,
+  // so mount does not wait for it; the gallery and the first audit follow.
+  (async () => {
+    const { examples } = await bridge.call('audit', 'gallery', {});
+    let pick = examples[0];
+    const which = select({
+      id: ctx.uid('ex'), label: 'Gallery of mistakes', value: pick.id, wide: true, options: examples.map((e) => [e.id, e.title]),
+      onChange: (id) => { pick = examples.find((e) => e.id === id); },
+    });
+    gallery.append(which.el,
+      button('Load the example', () => { galleryNote.textContent = pick.mistake; load(pick.claim); }),
+      button('Load the fix', () => { galleryNote.textContent = pick.fix; load(pick.other); }));
+    await refresh();
+  })().catch((err) => { error.textContent = err.message; ctx.fig.dataset.renders = '0'; });
 
   let renders = 0;
   const refresh = refresher(async () => {
@@ -182,7 +187,6 @@ export async function mount(ctx) {
     }
     ctx.fig.dataset.renders = String(++renders);
   }, ctx.fig);
-  await refresh();
   return { reset() { load(config(Object.fromEntries(Object.entries(schema).map(([key, s]) => [key, s.default])))); } };
 }
 
