@@ -6,7 +6,6 @@
 // gallery of mistakes loads a broken mechanism, or its fix, in one click.
 // The score and any error are the student's text: they reach the page only
 // through textContent.
-import { BarChart } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, numberInput, radios, button, refresher, fmt, tableRegion } from './controls.js';
 
@@ -69,25 +68,40 @@ function textInput(ctx, id, label, value, hint, onChange) {
   return { el: wrap, input, set(x) { input.value = x; } };
 }
 
-/** ratioBand draws ln P(o|x) − ln P(o|x′) per output against the ±ε band. */
-function ratioBand(host, ratios, eps, worst) {
-  const W = Math.max(280, host.clientWidth || 600), fs = 15, H = 190, left = 44, right = W - 10, top = 26, plotH = H - top - 36;
+/**
+ * pairChart draws the worst pair's two output distributions side by side
+ * (a bar for P(o | x), a hatched bar for P(o | x′)) above their log-ratios
+ * ln P(o | x) − ln P(o | x′) against the band ±ε. The numbers are in the
+ * pair table, which is the chart's text alternative.
+ */
+function pairChart(host, p, q, ratios, eps, worst) {
+  const W = Math.max(280, host.clientWidth || 600), fs = 15, sm = fs * 0.85, left = 44, right = W - 10;
+  const top1 = 40, h1 = 120, top2 = top1 + h1 + 44, h2 = 130, H = top2 + h2 + 28;
+  const slot = (right - left) / p.length, bw = Math.min(slot * 0.34, 46);
   const span = Math.max(eps, ...ratios.map(Math.abs)) * 1.2;
-  const py = (v) => top + plotH * (0.5 - v / (2 * span));
-  const slot = (right - left) / ratios.length;
-  const parts = [`<rect class="band" x="${left}" y="${py(eps)}" width="${right - left}" height="${py(-eps) - py(eps)}"/>`];
+  const py = (v) => top2 + h2 * (0.5 - v / (2 * span));
+  const parts = [
+    '<defs><pattern id="audit-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="var(--surface)"/><rect width="3" height="6" fill="var(--mark)"/></pattern></defs>',
+    `<rect x="${left}" y="6" width="14" height="14" fill="var(--bar)"/><text x="${left + 20}" y="18" font-size="${sm}">P(o | x)</text>`,
+    `<rect x="${left + 110}" y="6" width="14" height="14" fill="url(#audit-hatch)" stroke="var(--mark)"/><text x="${left + 130}" y="18" font-size="${sm}">P(o | x′)</text>`,
+    `<line x1="${left}" x2="${right}" y1="${top1 + h1}" y2="${top1 + h1}" stroke="currentColor" stroke-opacity="0.4"/>`,
+    `<rect class="band" x="${left}" y="${py(eps)}" width="${right - left}" height="${py(-eps) - py(eps)}"/>`,
+    `<text class="axis-label" x="${left}" y="${top2 - 12}" font-size="${sm}">ln P(o | x) − ln P(o | x′); shaded: ±ε</text>`,
+  ];
   for (const v of [-eps, 0, eps]) {
     parts.push(`<line x1="${left}" x2="${right}" y1="${py(v)}" y2="${py(v)}" class="${v ? 'band-edge' : ''}" stroke="currentColor" stroke-opacity="${v ? 1 : 0.4}"/>`,
-      `<text x="${left - 6}" y="${py(v) + 5}" text-anchor="end" font-size="${fs * 0.85}">${v ? (v > 0 ? '+ε' : '−ε') : '0'}</text>`);
+      `<text x="${left - 6}" y="${py(v) + 5}" text-anchor="end" font-size="${sm}">${v ? (v > 0 ? '+ε' : '−ε') : '0'}</text>`);
   }
   ratios.forEach((r, i) => {
     const X = left + slot * (i + 0.5), out = Math.abs(r) > eps * (1 + 1e-9);
-    parts.push(`<path class="exact${out ? ' out' : ''}" d="M${X} ${py(r) - 7}l7 7l-7 7l-7 -7Z"/>`,
-      `<text x="${X}" y="${H - 16}" text-anchor="middle" font-size="${fs * 0.85}"${i === worst ? ' font-weight="700"' : ''}>${i}</text>`);
-    if (out) parts.push(`<text class="breach-label" x="${X}" y="${py(r) + (r > 0 ? -11 : 22)}" text-anchor="middle" font-size="${fs * 0.85}">${fmt(r, 3)}</text>`);
+    const hp = h1 * p[i], hq = h1 * q[i];
+    parts.push(`<rect x="${X - bw - 1}" y="${top1 + h1 - hp}" width="${bw}" height="${hp}" fill="var(--bar)"/>`,
+      `<rect x="${X + 1}" y="${top1 + h1 - hq}" width="${bw}" height="${hq}" fill="url(#audit-hatch)" stroke="var(--mark)"/>`,
+      `<text x="${X}" y="${top1 + h1 + 16}" text-anchor="middle" font-size="${sm}"${i === worst ? ' font-weight="700"' : ''}>option ${i}</text>`,
+      `<path class="exact${out ? ' out' : ''}" d="M${X} ${py(r) - 7}l7 7l-7 7l-7 -7Z"/>`);
+    if (out) parts.push(`<text class="breach-label" x="${X + 10}" y="${py(r) + 5}" font-size="${sm}">${fmt(r, 3)}</text>`);
   });
-  parts.push(`<text class="axis-label" x="${left}" y="${fs}" font-size="${fs * 0.85}">ln P(o | x) − ln P(o | x′) for each output o; shaded: ±ε</text>`);
-  host.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="Log-ratio of the two output distributions against the band ±ε">${parts.join('')}</svg>`;
+  host.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="The worst pair's two output distributions and their log-ratios against the band plus or minus ε">${parts.join('')}</svg>`;
 }
 
 export async function mount(ctx) {
@@ -122,13 +136,11 @@ export async function mount(ctx) {
   error.className = 'widget-error';
   error.setAttribute('role', 'alert');
   const pair = tableRegion('The worst pair of neighbouring data sets');
-  const distHost = document.createElement('div');
-  const dist = new BarChart(distHost, { title: 'Output distributions on the worst pair', barLabel: 'P(o | x)', markLabel: 'P(o | x′)' });
   const band = document.createElement('div');
   band.className = 'chart band-chart';
   const growthHost = document.createElement('div');
   const growth = new LineChart(growthHost, { title: 'Worst loss against the largest count m of the universe', xLabel: 'largest count m', yLabel: 'worst loss', describe: (d) => d.note });
-  body.append(gallery, galleryNote, controls, progress, verdict, error, pair, distHost, band, growthHost);
+  body.append(gallery, galleryNote, controls, progress, verdict, error, pair, band, growthHost);
 
   const load = (cfg) => {
     const next = { mech: cfg.mechanism, score: cfg.score, sens: cfg.sensitivity, eps: cfg.epsilon, k: cfg.candidates, m: cfg.maxCount, nb: cfg.neighbours };
@@ -166,11 +178,9 @@ export async function mount(ctx) {
       const rows = x.map((c, i) => `<tr${i === res.output ? ' class="best"' : ''}><th scope="row">${i}${i === res.output ? ' (worst output)' : ''}</th><td class="num">${c !== y[i] ? `<mark>${c}</mark>` : c}</td><td class="num">${c !== y[i] ? `<mark>${y[i]}</mark>` : y[i]}</td>${res.p.length ? `<td class="num">${fmt(res.p[i], 4)}</td><td class="num">${fmt(res.q[i], 4)}</td>` : ''}</tr>`);
       pair.innerHTML = `<table><caption>Worst pair: x = ${vec(x)} and x′ = ${vec(y)}; the counts that differ are marked</caption><thead><tr><th scope="col">Option</th><th scope="col" class="num">count in x</th><th scope="col" class="num">count in x′</th>${res.p.length ? '<th scope="col" class="num">P(o | x)</th><th scope="col" class="num">P(o | x′)</th>' : ''}</tr></thead><tbody>${rows.join('')}</tbody></table><p class="panel-stat"></p>`;
       pair.querySelector('p').textContent = `Worst output: ${res.description}.`;
-      distHost.hidden = band.hidden = !res.p.length;
+      band.hidden = !res.p.length;
       if (res.p.length) {
-        const cats = Array.from(res.p, (_, i) => `option ${i}`);
-        dist.update({ categories: cats, bars: Array.from(res.p), marks: Array.from(res.q), total: 0, note: `Bars: P(o | x) on x = ${vec(x)}; marks: P(o | x′) on x′ = ${vec(y)}.` });
-        ratioBand(band, Array.from(res.logRatio), v.eps, res.output);
+        pairChart(band, Array.from(res.p), Array.from(res.q), Array.from(res.logRatio), v.eps, res.output);
       }
       const g = await bridge.call('audit', 'growth', { ...cfg, maxCount: Math.max(v.m, 8) });
       const xs = Array.from(g.counts);
