@@ -105,7 +105,9 @@ func TestQuotedPricing(t *testing.T) {
 		return x
 	}
 	v16, v40, v16e10 := pricingView(t, grow(16), 1), pricingView(t, grow(40), 1), pricingView(t, grow(16), 10)
-	pct := func(w marketbridge.PricingView) string { return fmt.Sprintf("%.0f%%", 100*w.ExpectedRevenue/w.OptimalRevenue) }
+	pct := func(w marketbridge.PricingView) string {
+		return fmt.Sprintf("%.0f%%", 100*w.ExpectedRevenue/w.OptimalRevenue)
+	}
 	quoted(t, slug,
 		fmt.Sprintf(`OPT grows to %s`, usd(v16.OptimalRevenue)),
 		fmt.Sprintf(`the private revenue is only %s`, usd(v16.ExpectedRevenue)),
