@@ -104,9 +104,9 @@ export async function mount(ctx) {
         + `<p class="hint">Your buyer ${b + 1} sees only these prices and their own values, and demands <strong>${goodName(choice(t))}</strong> this round.</p>`;
       finalBox.hidden = true;
     } else {
-      const rows = r.goods.map((g, j) => `<tr><th scope="row">${g}</th><td class="num">${fmtInt(r.allocated[j])}</td><td class="num">${fmtInt(v.supply)}</td><td class="num">${fmtInt(r.overAllocation[j])}</td><td class="num">${fmt(r.expectedAllocated[j], 3)}</td><td class="num">${(100 * r.overSupplyProbability[j]).toFixed(0)}%</td></tr>`).join('');
-      roundBox.innerHTML = `<h4>The allocation</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Final allocation per good"><table><thead><tr><th scope="col">Good</th><th scope="col" class="num">Handed out (jointly private)</th><th scope="col" class="num">Supply</th><th scope="col" class="num">Over the supply</th><th scope="col" class="num">Expected handed out</th><th scope="col" class="num">Chance of overshooting</th></tr></thead><tbody>${rows}</tbody></table></div>`
-        + `<p class="hint">Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>: their choice in a round drawn at random.</p>`;
+      const rows = r.goods.map((g, j) => `<tr><th scope="row">${g}</th><td class="num">${fmtInt(r.allocated[j])}</td><td class="num">${fmtInt(r.overAllocation[j])}</td><td class="num">${r.expectedAllocated[j].toFixed(1)}</td><td class="num">${(100 * r.overSupplyProbability[j]).toFixed(0)}%</td></tr>`).join('');
+      roundBox.innerHTML = `<h4>The allocation</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Final allocation per good"><table><thead><tr><th scope="col">Good</th><th scope="col" class="num">Handed out</th><th scope="col" class="num">Over</th><th scope="col" class="num">Mean</th><th scope="col" class="num">P(over)</th></tr></thead><tbody>${rows}</tbody></table></div>`
+        + `<p class="hint">Each buyer takes their demand in a round they draw at random: this allocation is jointly private, and it can exceed the supply of ${fmtInt(v.supply)} copies of each good. "Mean" and "P(over)" are exact over those draws, given the prices. Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>.</p>`;
       finalBox.hidden = false;
       const share = r.feasibleWelfare / r.optimalWelfare;
       let ones = 0;
