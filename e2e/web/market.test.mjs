@@ -145,6 +145,14 @@ test('lesson 10: the stepper advances rounds and reaches the final allocation', 
   const spent = Number(final.match(/ε spent ([\d.]+)/)[1]);
   assert.ok(Math.abs(spent - 1) < 1e-9, `the ledger adds up to ε = 1, got ${spent}`);
   await page.waitForFunction(() => /board\.t=17/.test(location.hash));
+  // The derivation exercise names what a likely wrong answer got wrong.
+  const ex = page.locator('section.exercise').first();
+  await ex.locator('input').fill('16');
+  await ex.locator('button').click();
+  await page.waitForFunction((el) => /^✗ That is T\/ε/.test(el.querySelector('.exercise-result').textContent), await ex.elementHandle());
+  await ex.locator('input').fill('7');
+  await ex.locator('button').click();
+  await page.waitForFunction((el) => /^✗ Not yet\. Add up/.test(el.querySelector('.exercise-result').textContent), await ex.elementHandle());
   assert.deepEqual(errors, []);
   await context.close();
 });
