@@ -26,8 +26,8 @@ test-js:
 bench:
 	$(GO) test -run '^$$' -bench . -count 3 ./core/... | awk -f scripts/bench-rate.awk
 	@echo "--- the same core benchmarks compiled to WebAssembly, in Node"
-	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB' ./core/rng ./core/mech ./core/synth
-	@for m in figures machine; do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (see docs/figures.md)"; fi; done
+	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB|AuditExponential5' ./core/rng ./core/mech ./core/synth ./core/audit
+	@for m in figures machine audit; do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (see docs/figures.md)"; fi; done
 	@set -o pipefail; LECTURE_E2E=1 $(GO) test -count=1 -v -run '^TestLoad$$' ./e2e/lecture/ | grep -E '^\s+lecture_test.go:[0-9]+: load:|^(FAIL|ok)'
 
 # --- Lecture API: `dpplay serve` over SQLite, and the same handler as
@@ -93,3 +93,4 @@ bench: bench-web
 bench-web: site
 	scripts/setup.sh
 	node scripts/bundle-size.mjs dist
+	node scripts/audit-bench.mjs dist

@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	codeberg.org/go-pdf/fpdf v0.10.0
+	github.com/expr-lang/expr v1.17.8
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/syumai/workers v0.32.0
 	github.com/yuin/goldmark v1.7.13

@@ -284,7 +284,7 @@ func billboardPrices(v Values) ([]*Figure, error) {
 		if run.OptimalKnown && run.OptimalWelfare > 0 {
 			opt = fmt.Sprintf("%.0f%% of the best %s", 100*run.FeasibleWelfare/run.OptimalWelfare, fmtSig(run.OptimalWelfare, 4))
 		}
-		title += fmt.Sprintf("\nWelfare %s = %s (%s before turning away excess); ε spent %s",
+		title += fmt.Sprintf("\nWelfare %s = %s after turning away excess (not private); jointly private allocation %s, over the supply; ε spent %s",
 			fmtSig(run.FeasibleWelfare, 4), opt, fmtSig(run.Welfare, 4), fmtSig(run.EpsilonSpent, 4))
 		n := len(run.Ledger)
 		shown = fmt.Sprintf("Final prices (after round %d); ε spent in %d release%s of %s", T, n, pluralS(n), fmtSig(run.EpsilonSpent/float64(n), 4))

@@ -355,7 +355,7 @@ func mwemRounds(v Values) ([]*Figure, error) {
 		f.Series = append(f.Series,
 			// Solid under dashed, so both show where they coincide (large ε).
 			Series{Name: fmt.Sprintf("SmallDB (m = %d), exact expected max-error %s", m, synthNum(e)), Kind: Line, Colour: 3, X: ends, Y: []float64{e, e}},
-			Series{Name: fmt.Sprintf("SmallDB (m = %d), exceeded with probability 5%% only above %s", m, synthNum(q)), Kind: Line, Colour: 2, Dashed: true, X: ends, Y: []float64{q, q}},
+			Series{Name: fmt.Sprintf("SmallDB (m = %d), exceeded with probability at most 5%% above %s", m, synthNum(q)), Kind: Line, Colour: 2, Dashed: true, X: ends, Y: []float64{q, q}},
 		)
 		top = math.Max(top, q)
 	} else {

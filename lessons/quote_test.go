@@ -12,6 +12,12 @@ import (
 // figure may wrap across lines.
 func lessonText(t *testing.T, slug string) string {
 	t.Helper()
+	return strings.Join(strings.Fields(lessonFile(t, slug)), " ")
+}
+
+// lessonFile returns the text of the lesson file whose slug is slug.
+func lessonFile(t *testing.T, slug string) string {
+	t.Helper()
 	files, err := filepath.Glob("*.md")
 	if err != nil {
 		t.Fatal(err)
@@ -23,7 +29,7 @@ func lessonText(t *testing.T, slug string) string {
 		}
 		s := string(b)
 		if strings.Contains(s, "\nslug: "+slug+"\n") {
-			return strings.Join(strings.Fields(s), " ")
+			return s
 		}
 	}
 	t.Fatalf("no lesson has slug %q", slug)

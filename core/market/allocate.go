@@ -98,13 +98,27 @@ type AllocationRun struct {
 	// drawn uniformly from 1..T, or None. Allocated[j] counts copies handed
 	// out and OverAllocation[j] = max(0, Allocated[j] − Supply[j]).
 	Allocation     []int
+	FinalRound     []int // FinalRound[i] ∈ 1..T is the round buyer i's draw picked
 	Allocated      []int
 	OverAllocation []int
+	// Allocation is ε-jointly differentially private (each buyer's good is a
+	// function of the public prices, their own values and their own draw of
+	// the round), and it may exceed the supply.
+	//
 	// Welfare is Σᵢ vᵢ(Allocation[i]); ExpectedWelfare is its exact mean over
-	// the final draw, (1/T)·Σₜ Σᵢ vᵢ(Choices[t][i]); FeasibleWelfare is the
+	// the final draw, (1/T)·Σₜ Σᵢ vᵢ(Choices[t][i]). FeasibleWelfare is the
 	// welfare after turning away random excess holders of over-allocated
-	// goods, so that no good exceeds its supply.
+	// goods (TurnAway), so that no good exceeds its supply. That clean-up is
+	// not jointly private: whether a buyer keeps their copy depends on how
+	// many others chose the same good.
 	Welfare, ExpectedWelfare, FeasibleWelfare float64
+	// ExpectedAllocated[j] = Σᵢ qᵢⱼ is the exact mean of Allocated[j] over
+	// the final draw, where qᵢⱼ is the share of rounds in which buyer i
+	// demanded good j. OverSupplyProbability[j] is the exact probability,
+	// over the same draw and given the published prices, that the jointly
+	// private allocation hands out more than Supply[j] copies of good j: the
+	// upper tail of a Poisson binomial distribution with parameters qᵢⱼ.
+	ExpectedAllocated, OverSupplyProbability []float64
 	// ExpectedOverDemand[j] is (1/T)·Σₜ max(0, Demand[t][j] − Supply[j]).
 	ExpectedOverDemand []float64
 
@@ -360,9 +374,11 @@ func (run *AllocationRun) finish(r *mrand.Rand) {
 	n, k, T := run.Buyers, run.Goods, run.Rounds
 	run.Allocation = make([]int, n)
 	run.Allocated = make([]int, k)
+	run.FinalRound = make([]int, n)
 	for i := 0; i < n; i++ {
-		g := run.Choices[r.IntN(T)][i]
-		run.Allocation[i] = g
+		t := r.IntN(T)
+		g := run.Choices[t][i]
+		run.Allocation[i], run.FinalRound[i] = g, t+1
 		if g != None {
 			run.Allocated[g]++
 			run.Welfare += run.values[i][g]
@@ -387,23 +403,76 @@ func (run *AllocationRun) finish(r *mrand.Rand) {
 	for j := range run.ExpectedOverDemand {
 		run.ExpectedOverDemand[j] /= float64(T)
 	}
-	// Turn away uniformly random excess holders of each over-allocated good.
-	run.FeasibleWelfare = run.Welfare
+	run.ExpectedAllocated = make([]float64, k)
+	run.OverSupplyProbability = make([]float64, k)
+	q := make([]float64, n)
 	for j := 0; j < k; j++ {
-		if run.OverAllocation[j] == 0 {
-			continue
+		clear(q)
+		for t := 0; t < T; t++ {
+			for i, g := range run.Choices[t] {
+				if g == j {
+					q[i]++
+				}
+			}
 		}
+		for i := range q {
+			q[i] /= float64(T)
+			run.ExpectedAllocated[j] += q[i]
+		}
+		run.OverSupplyProbability[j] = poissonBinomialAbove(q, run.Supply[j])
+	}
+	run.FeasibleWelfare = 0
+	for i, g := range TurnAway(run.Allocation, run.Supply, r) {
+		if g != None {
+			run.FeasibleWelfare += run.values[i][g]
+		}
+	}
+}
+
+// TurnAway returns a copy of allocation (allocation[i] is buyer i's good or
+// None) in which, for every good j held by more than supply[j] buyers,
+// holders chosen uniformly at random lose their copy (become None) until
+// supply[j] remain (lesson 10). The result is feasible, but it is not
+// jointly differentially private: a buyer who joins the holders of a full
+// good gives each of them a chance of losing it that was 0 before, an
+// unbounded privacy loss for them.
+func TurnAway(allocation, supply []int, r *mrand.Rand) []int {
+	out := append([]int(nil), allocation...)
+	for j, s := range supply {
 		var holders []int
-		for i, g := range run.Allocation {
+		for i, g := range out {
 			if g == j {
 				holders = append(holders, i)
 			}
 		}
+		if len(holders) <= s {
+			continue
+		}
 		r.Shuffle(len(holders), func(a, b int) { holders[a], holders[b] = holders[b], holders[a] })
-		for _, i := range holders[:run.OverAllocation[j]] {
-			run.FeasibleWelfare -= run.values[i][j]
+		for _, i := range holders[:len(holders)-max(s, 0)] {
+			out[i] = None
 		}
 	}
+	return out
+}
+
+// poissonBinomialAbove returns Pr[Σᵢ Xᵢ > s] for independent Xᵢ ~
+// Bernoulli(q[i]), by the recursion over buyers on the distribution of the
+// partial sum truncated at s + 1 (O(n·s)).
+func poissonBinomialAbove(q []float64, s int) float64 {
+	if s < 0 {
+		return 1
+	}
+	d := make([]float64, s+2) // d[c] = Pr[sum = c] for c ≤ s; d[s+1] = Pr[sum > s]
+	d[0] = 1
+	for _, p := range q {
+		d[s+1] += d[s] * p
+		for c := s; c > 0; c-- {
+			d[c] = d[c]*(1-p) + d[c-1]*p
+		}
+		d[0] *= 1 - p
+	}
+	return min(1, max(0, d[s+1]))
 }
 
 // RunPrivacyLoss returns the exact log-likelihood ratio

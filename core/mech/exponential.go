@@ -44,6 +44,19 @@ func NewExponential(c Config) (*Exponential, error) {
 	return &Exponential{logp: logp, p: p, table: table}, nil
 }
 
+// ExponentialLogProbabilities returns the exponential mechanism's exact
+// ln Pr[r] (see LogProbabilities) without building a sampler: the privacy
+// auditor computes one distribution per data set of a universe and never
+// draws from it.
+func ExponentialLogProbabilities(c Config) ([]float64, error) {
+	logw, err := exponentialLogWeights(c)
+	if err != nil {
+		return nil, err
+	}
+	logp, _, err := numeric.Normalize(logw)
+	return logp, err
+}
+
 // exponentialLogWeights returns ln μ(r) + ε·(u(r) − u*)/(2Δ) for each r.
 func exponentialLogWeights(c Config) ([]float64, error) {
 	if err := c.validate(); err != nil {

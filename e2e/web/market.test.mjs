@@ -134,12 +134,25 @@ test('lesson 10: the stepper advances rounds and reaches the final allocation', 
   await rerendered(page, '#w-board', n);
   assert.match(await round.locator('h4').textContent(), /^The allocation$/);
   assert.equal(await round.locator('tbody tr').count(), 3);
+  // The overshoot is on screen: per good, copies over the supply and the exact chance of overshooting.
+  const head = await round.locator('thead th').allTextContents();
+  assert.deepEqual(head.slice(-3), ['Over', 'Mean', 'P(over)']);
+  for (const c of await round.locator('tbody tr td:last-child').allTextContents()) assert.match(c, /^\d{1,3}%$/);
+  assert.match(await round.locator('.hint').textContent(), /jointly private, and it can exceed the supply/);
   const final = await page.locator('#w-board .laplace-readout').textContent();
   const m = final.match(/which is (\d+)% of the best possible/);
   assert.ok(m && +m[1] > 0 && +m[1] <= 100, `welfare share in (0, 100]: ${final}`);
   const spent = Number(final.match(/ε spent ([\d.]+)/)[1]);
   assert.ok(Math.abs(spent - 1) < 1e-9, `the ledger adds up to ε = 1, got ${spent}`);
   await page.waitForFunction(() => /board\.t=17/.test(location.hash));
+  // The derivation exercise names what a likely wrong answer got wrong.
+  const ex = page.locator('section.exercise').first();
+  await ex.locator('input').fill('16');
+  await ex.locator('button').click();
+  await page.waitForFunction((el) => /^✗ That is T\/ε/.test(el.querySelector('.exercise-result').textContent), await ex.elementHandle());
+  await ex.locator('input').fill('7');
+  await ex.locator('button').click();
+  await page.waitForFunction((el) => /^✗ Not yet\. Add up/.test(el.querySelector('.exercise-result').textContent), await ex.elementHandle());
   assert.deepEqual(errors, []);
   await context.close();
 });

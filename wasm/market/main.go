@@ -13,7 +13,7 @@
 //	     detTruthfulPrice, detTruthfulUtility, detBestReport, detBestPrice, detGain, detMaxShift}
 //	billboard({supply, rounds, epsilon, counter, seed}) →
 //	    {goods, buyers, rounds, prices, demand, noisyDemand, choices, allocation, allocated, overAllocation,
-//	     overDemand, welfare, expectedWelfare, feasibleWelfare, optimalWelfare, epsilonSpent, counter, noiseScale, step, charges}
+//	     expectedAllocated, overSupplyProbability, overDemand, welfare, expectedWelfare, feasibleWelfare, optimalWelfare, epsilonSpent, counter, noiseScale, step, charges}
 //
 // Matrices cross flattened row by row: prices[t*goods+j].
 package main
@@ -88,6 +88,7 @@ func init() {
 			"noisyDemand": jsio.ToJS(floats(run.NoisyDemand...)), "choices": jsio.ToJS(floats(run.Choices...)),
 			"allocation": jsio.ToJS(floats(run.Allocation)), "allocated": jsio.ToJS(floats(run.Allocated)),
 			"overAllocation": jsio.ToJS(floats(run.OverAllocation)), "overDemand": jsio.ToJS(run.ExpectedOverDemand),
+			"expectedAllocated": jsio.ToJS(run.ExpectedAllocated), "overSupplyProbability": jsio.ToJS(run.OverSupplyProbability),
 			"welfare": run.Welfare, "expectedWelfare": run.ExpectedWelfare, "feasibleWelfare": run.FeasibleWelfare,
 			"optimalWelfare": run.OptimalWelfare, "epsilonSpent": run.EpsilonSpent, "counter": run.Counter,
 			"noiseScale": run.NoiseScale, "step": run.Step, "charges": len(run.Ledger),

@@ -95,9 +95,9 @@ export async function mount(ctx) {
         + `<p class="hint">Your buyer ${b + 1} sees only these prices and their own values, and demands <strong>${goodName(choice(t))}</strong> this round.</p>`;
       finalBox.hidden = true;
     } else {
-      const rows = r.goods.map((g, j) => `<tr><th scope="row">${g}</th><td class="num">${fmtInt(r.allocated[j])}</td><td class="num">${fmtInt(v.supply)}</td><td class="num">${fmtInt(r.overAllocation[j])}</td><td class="num">${fmt(r.overDemand[j], 3)}</td></tr>`).join('');
-      roundBox.innerHTML = `<h4>The allocation</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Final allocation per good"><table><thead><tr><th scope="col">Good</th><th scope="col" class="num">Handed out</th><th scope="col" class="num">Supply</th><th scope="col" class="num">Over-allocated</th><th scope="col" class="num">Over-demand per round</th></tr></thead><tbody>${rows}</tbody></table></div>`
-        + `<p class="hint">Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>: their choice in a round drawn at random.</p>`;
+      const rows = r.goods.map((g, j) => `<tr><th scope="row">${g}</th><td class="num">${fmtInt(r.allocated[j])}</td><td class="num">${fmtInt(r.overAllocation[j])}</td><td class="num">${r.expectedAllocated[j].toFixed(1)}</td><td class="num">${(100 * r.overSupplyProbability[j]).toFixed(0)}%</td></tr>`).join('');
+      roundBox.innerHTML = `<h4>The allocation</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Final allocation per good"><table><thead><tr><th scope="col">Good</th><th scope="col" class="num">Handed out</th><th scope="col" class="num">Over</th><th scope="col" class="num">Mean</th><th scope="col" class="num">P(over)</th></tr></thead><tbody>${rows}</tbody></table></div>`
+        + `<p class="hint">Each buyer takes their demand in a round they draw at random: this allocation is jointly private, and it can exceed the supply of ${fmtInt(v.supply)} copies of each good. "Mean" and "P(over)" are exact over those draws, given the prices. Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>.</p>`;
       finalBox.hidden = false;
       const share = r.feasibleWelfare / r.optimalWelfare;
       let ones = 0;
@@ -105,7 +105,7 @@ export async function mount(ctx) {
       // Per round: T releases; tree: one node per binary digit 1 of T.
       const terms = r.counter === 'tree' ? ones : T;
       const countSD = Math.sqrt(2 * terms) * r.noiseScale;
-      finalBox.innerHTML = `<p>Welfare (sum of the values of the goods received): <strong>${fmt(r.welfare, 4)}</strong>; after turning away the excess holders of over-allocated goods, <strong>${fmt(r.feasibleWelfare, 4)}</strong>, which is ${(100 * share).toFixed(0)}% of the best possible ${fmt(r.optimalWelfare, 4)}.</p>`
+      finalBox.innerHTML = `<p>Jointly private allocation: welfare (sum of the values of the goods handed out) <strong>${fmt(r.welfare, 4)}</strong>, counting copies beyond the supply. Not private: after turning away random excess holders, <strong>${fmt(r.feasibleWelfare, 4)}</strong>, which is ${(100 * share).toFixed(0)}% of the best possible ${fmt(r.optimalWelfare, 4)}. (Welfare and optimum use every buyer's values: shown for teaching only.)</p>`
         + `<p>Privacy: ε spent <strong>${fmt(r.epsilonSpent, 4)}</strong> in ${r.charges} release${r.charges === 1 ? '' : 's'} of ε/${r.charges} = ${fmt(r.epsilonSpent / r.charges, 4)} each (${r.counter} counter), Laplace noise of scale ${fmt(r.noiseScale, 4)} on every count.</p>`
         // The last prices are η times the noisy running count of all T rounds:
         // its noise is a sum of T draws per round (or popcount(T) tree nodes),

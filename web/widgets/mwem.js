@@ -96,14 +96,14 @@ export async function mount(ctx) {
       } else {
         const i = t - 1, q = r.query[i];
         readout.innerHTML = `<p>Round ${t} of ${T}: the exponential mechanism picked <strong>${escapeHTML(niceQuery(names[q]))}</strong> (probability ${fmt(r.chosen[i])}). The estimate said ${r.estimate[i].toFixed(3)}; the truth is ${r.trueAnswers[q].toFixed(3)}; the noisy measurement, with Laplace noise of scale ${fmt(r.noiseScale)}, is <strong>${r.measurement[i].toFixed(3)}</strong>; after the update the estimate says ${r.updated[i].toFixed(3)}.</p>`
-          + `<p>Max-error of the average so far: <strong>${fmt(r.roundError[i])}</strong>.${r.smalldbCandidates > 0 ? ` SmallDB with m = ${v.m} at the same ε: expected <strong>${fmt(r.smalldbExpected)}</strong>, exceeded with probability 5% only above ${fmt(r.smalldbQuantile)}.` : ''}</p>`;
+          + `<p>Max-error of the average so far: <strong>${fmt(r.roundError[i])}</strong>.${r.smalldbCandidates > 0 ? ` SmallDB with m = ${v.m} at the same ε: expected <strong>${fmt(r.smalldbExpected)}</strong>, exceeded with probability at most 5% above ${fmt(r.smalldbQuantile)}.` : ''}</p>`;
       }
       const xs = Array.from({ length: t + 1 }, (_, i) => i);
       const mw = [r.initialError, ...Array.from(r.roundError)];
       const series = [{ label: 'MWEM: max-error of the average so far', short: 'MWEM', values: mw }];
       if (r.smalldbCandidates > 0) {
         series.push({ label: `SmallDB (m = ${v.m}), exact expected max-error`, short: 'SmallDB expected', values: xs.map(() => r.smalldbExpected) });
-        series.push({ label: `SmallDB (m = ${v.m}), exceeded with probability 5%`, short: 'SmallDB 95%', values: xs.map(() => r.smalldbQuantile) });
+        series.push({ label: `SmallDB (m = ${v.m}), exceeded with probability at most 5%`, short: 'SmallDB 95%', values: xs.map(() => r.smalldbQuantile) });
       }
       chart.update({
         x: xs, xMin: 0, xMax: T, series, marker: null,

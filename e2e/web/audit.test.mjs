@@ -1,0 +1,148 @@
+// The lesson "Check a mechanism yourself" end to end in Chromium: the audit
+// module loads on demand, the starting audit fails with the loss the Go
+// tests compute, a typed score is audited, a bad or hostile expression is
+// reported as text (never markup), the gallery loads a mistake and its fix,
+// a 100,000-data-set universe shows progress, and the page passes axe with no
+// sideways scroll at 360, 390 and 1280 px (screenshots at 390 and 1280).
+// Run `make site` first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.DIST || path.join(root, 'dist');
+const shots = path.join(root, 'e2e', 'screenshots');
+const slug = 'check-a-mechanism';
+const W = '#w-check';
+
+let server, browser;
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'lessons', `${slug}.html`)), `dist/ has no ${slug}: run make site`);
+  fs.mkdirSync(shots, { recursive: true });
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(hash = '', { width = 1280, height = 900, scheme = 'light' } = {}) {
+  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block', colorScheme: scheme });
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(`${server.url}#/${slug}${hash}`);
+  await ready(page, slug);
+  await idle(page);
+  return { context, page, errors };
+}
+const idle = (page) => page.waitForFunction((s) => {
+  const el = document.querySelector(s);
+  return el && el.dataset.renders && !el.dataset.busy;
+}, W, { timeout: 60000 });
+const renders = async (page) => +(await page.locator(W).getAttribute('data-renders'));
+async function after1(page, n) {
+  await page.waitForFunction(([s, k]) => +document.querySelector(s).dataset.renders > k && !document.querySelector(s).dataset.busy, [W, n], { timeout: 60000 });
+}
+const verdict = (page) => page.locator(`${W} .loss-line`).textContent();
+const score = (page) => page.getByLabel('Score u(x, r)');
+
+test('the starting audit fails with the exact worst loss and shows the worst pair', async () => {
+  const { context, page, errors } = await open();
+  const v = await verdict(page);
+  assert.match(v, /^Fails: the worst loss over 108 neighbouring pairs of 64 data sets is 1\.372,/);
+  // The worst pair moves one person from option 1 to option 2: two marked counts in each column.
+  const caption = await page.locator(`${W} .table-wrap caption`).first().textContent();
+  assert.match(caption, /x = \(0, 1, 2\) and x′ = \(0, 0, 3\)/);
+  assert.equal(await page.locator(`${W} .table-wrap mark`).count(), 4);
+  // The log-ratio of the worst output is outside the band, with its value printed.
+  assert.match(await page.locator(`${W} .band-chart svg`).textContent(), /1\.37/);
+  // The growth chart climbs towards 1.5 up to m = 8.
+  const desc = await page.locator(`${W} svg desc`).last().textContent();
+  assert.equal(desc, 'Worst loss for universes with counts up to m = 1 … 8: 1, 1.227, 1.372, 1.446, 1.479, 1.492, 1.497, 1.499.');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a typed score is audited; bad and hostile expressions become plain error text', async () => {
+  const { context, page, errors } = await open();
+  let n = await renders(page);
+  await score(page).fill('count[r]');
+  await score(page).press('Enter');
+  await after1(page, n);
+  assert.match(await verdict(page), /^Holds: .* is 0\.6887, within the claimed ε = 1\./);
+  assert.match(await page.evaluate(() => location.hash), /check\.score=count%5Br%5D/);
+  for (const bad of ['count[r', '<img src=x onerror="document.body.dataset.pwned=1">', 'count[r] / (n - 1)']) {
+    n = await renders(page);
+    await score(page).fill(bad);
+    await score(page).press('Enter');
+    await after1(page, n);
+    const msg = await page.locator(`${W} .widget-error`).textContent();
+    assert.match(msg, /^score: /, `error for ${bad}`);
+    assert.equal(await page.locator(`${W} .widget-error *`).count(), 0, 'the error is text, not markup');
+    assert.equal(await page.locator(`${W} img`).count(), 0);
+  }
+  assert.match(await page.locator(`${W} .widget-error`).textContent(), /count = \[1 0 0\], r = 0 gives \+Inf .*finite/);
+  assert.equal(await page.evaluate(() => document.body.dataset.pwned), undefined);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the gallery loads a mistake and its fix', async () => {
+  const { context, page, errors } = await open();
+  await page.getByLabel('Gallery of mistakes').selectOption('histogram');
+  let n = await renders(page);
+  await page.getByRole('button', { name: 'Load the example', exact: true }).click();
+  await after1(page, n);
+  assert.match(await verdict(page), /^Fails: .* is 2, above the claimed ε = 1\./);
+  assert.match(await page.locator(`${W} .panel-stat`).first().textContent(), /two bars move/);
+  assert.equal(await page.getByLabel('Mechanism', { exact: true }).inputValue(), 'laplace');
+  n = await renders(page);
+  await page.getByRole('button', { name: 'Load the fix', exact: true }).click();
+  await after1(page, n);
+  assert.match(await verdict(page), /^Holds: .* is 1, within the claimed ε = 1\./);
+  assert.equal(await page.getByLabel('Claimed sensitivity Δ').inputValue(), '2');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a 100,000-data-set universe is audited in chunks with a progress bar', async () => {
+  const { context, page, errors } = await open('?check.k=5&check.m=9&check.nb=add-remove&check.score=count%5Br%5D');
+  // The first load already audited it; audit again and watch the progress bar.
+  const n = await renders(page);
+  const seen = page.waitForFunction((s) => !document.querySelector(`${s} progress`).hidden, W, { timeout: 60000 });
+  await page.getByLabel('Claimed sensitivity Δ').fill('2');
+  await page.getByLabel('Claimed sensitivity Δ').press('Enter');
+  await seen;
+  await after1(page, n);
+  assert.match(await verdict(page), /over 450,000 neighbouring pairs of 100,000 data sets/);
+  assert.ok(await page.locator(`${W} progress`).isHidden());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('axe and no sideways scroll at 360, 390 and 1280 px; screenshots at 390 and 1280', async () => {
+  for (const width of [360, 390, 1280]) {
+    for (const scheme of ['light', 'dark']) {
+      const { context, page, errors } = await open('', { width, height: 844, scheme });
+      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+      const results = await new AxeBuilder({ page }).analyze();
+      const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).slice(0, 3).join('; ')})`);
+      assert.deepEqual(summary, [], `axe violations at ${width}px (${scheme})`);
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+      assert.ok(overflow <= 0, `${width}px scrolls sideways by ${overflow}px`);
+      if (width !== 360 && scheme === 'light') {
+        await page.locator(W).scrollIntoViewIfNeeded();
+        await page.locator(W).screenshot({ path: path.join(shots, `${slug}-widget-${width}.png`) });
+        await page.screenshot({ path: path.join(shots, `${slug}-${width}.png`) });
+      }
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});

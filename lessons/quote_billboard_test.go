@@ -1,0 +1,142 @@
+package lessons
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	marketapp "github.com/dpplay/dpplay/app/market"
+	"github.com/dpplay/dpplay/core/market"
+)
+
+// billboard runs the billboard widget's market (three goods, 40 copies each,
+// seed 1) as the widget does.
+func billboard(t *testing.T, rounds int, eps float64, counter string) *market.AllocationRun {
+	t.Helper()
+	run, _, err := marketapp.Billboard([]int{40, 40, 40}, rounds, eps, counter, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return run
+}
+
+func share(run *market.AllocationRun) string {
+	return fmt.Sprintf("%.0f%%", 100*run.FeasibleWelfare/run.OptimalWelfare)
+}
+
+func counts[T int | float64](xs []T, format string) string {
+	return fmt.Sprintf(format, xs[0], xs[1], xs[2])
+}
+
+// thousands rounds x to the nearest ten and writes it with a comma.
+func thousands(x float64) string {
+	n := int(math.Round(x/10) * 10)
+	if n < 1000 {
+		return fmt.Sprint(n)
+	}
+	return fmt.Sprintf("%d,%03d", n/1000, n%1000)
+}
+
+func TestQuotedBillboard(t *testing.T) {
+	const slug = "billboard-prices"
+	run := billboard(t, 64, 1, "auto")
+	T := float64(run.Rounds)
+
+	// Round 1: exact and noisy demand.
+	noisy := make([]float64, 3)
+	for j := range noisy {
+		noisy[j] = math.Round(run.NoisyDemand[0][j])
+	}
+	quoted(t, slug,
+		fmt.Sprintf("%d buyers want tea and %d coffee", run.Demand[0][0], run.Demand[0][1]),
+		fmt.Sprintf("only %d want cocoa", run.Demand[0][2]),
+		counts(noisy, "the billboard sees %.0f, %.0f and %.0f instead"),
+		fmt.Sprintf("true demand %d, %d, %d", run.Demand[0][0], run.Demand[0][1], run.Demand[0][2]))
+
+	// Noise: scale, mean miss, random walk, step and price error.
+	miss := 0.0
+	for r := range run.Demand {
+		for j := range run.Demand[r] {
+			miss += math.Abs(run.NoisyDemand[r][j] - float64(run.Demand[r][j]))
+		}
+	}
+	miss /= T * 3
+	walk := math.Sqrt(2*T) * run.NoiseScale
+	if run.Counter != market.CounterPerRound || run.NoiseScale != 2*T/run.Epsilon {
+		t.Fatalf("counter %s, scale %v: the lesson says auto picks one release per round with scale 2T/ε", run.Counter, run.NoiseScale)
+	}
+	quoted(t, slug,
+		fmt.Sprintf("$2T/\\varepsilon$ = %.0f (at T = 64 and ε = 1)", run.NoiseScale),
+		fmt.Sprintf("about %.0f buyers in an average round", miss),
+		fmt.Sprintf("to about %s buyers by round 64", thousands(walk)),
+		fmt.Sprintf("= 1/%.0f", 1/run.Step),
+		fmt.Sprintf("a price error of about %.1f in the last round", run.Step*walk),
+		fmt.Sprintf("about %.1f of error by round 64", run.Step*walk))
+
+	// The tree at T = 64.
+	tree := billboard(t, 64, 1, "tree")
+	quoted(t, slug,
+		fmt.Sprintf("At T = 64 ($L = %d$) and ε = 1 that is a scale of %.0f against %.0f", tree.Levels, tree.NoiseScale, run.NoiseScale),
+		fmt.Sprintf("off by about %s buyers with the tree against %s with one release per round", thousands(run.TreeNoiseSD), thousands(run.PerRoundNoiseSD)),
+		fmt.Sprintf("with the tree counter at T = 64 it is %s", share(tree)))
+	for _, rounds := range []int{16, 32, 64, 128} {
+		if r := billboard(t, rounds, 1, "auto"); r.Counter != market.CounterPerRound {
+			t.Errorf("T = %d: auto picks %s, the lesson says one release per round for every setting", rounds, r.Counter)
+		}
+	}
+
+	// The allocation: overshoot, its probability, welfare.
+	noiseless := billboard(t, 64, 1e12, "auto")
+	quoted(t, slug,
+		counts(run.Allocated, "The buyers take %d tea, %d coffee and %d cocoa"),
+		fmt.Sprintf("coffee is over by %d copies", run.OverAllocation[1]),
+		fmt.Sprintf("%.0f%% for tea and %.0f%% for coffee", 100*run.OverSupplyProbability[0], 100*run.OverSupplyProbability[1]),
+		fmt.Sprintf("(%.0f%% and %.0f%% chances of overshooting tea and coffee)", 100*run.OverSupplyProbability[0], 100*run.OverSupplyProbability[1]),
+		counts(noiseless.Allocated, "hand out %d, %d and %d"),
+		counts(noiseless.OverAllocation, "leave %d, %d and %d copies over"),
+		counts(run.Allocated, "%d, %d, %d against 40 each"),
+		counts(noiseless.Allocated, "%d, %d, %d with no noise"),
+		fmt.Sprintf("Its welfare at the default settings is %.1f, but that number counts %d copies of coffee", run.Welfare, run.OverAllocation[1]),
+		fmt.Sprintf("the repaired welfare, %.1f against an optimum of %.1f, that is %s", run.FeasibleWelfare, run.OptimalWelfare, share(run)),
+		fmt.Sprintf("The repaired share (%s, not private)", share(run)))
+	if f := float64(run.Allocated[1]-40) / 40; f < 0.2 || f > 0.3 {
+		t.Errorf("coffee is over by %.0f%%; the predict block says about a quarter", 100*f)
+	}
+	for j := range run.Allocated {
+		if j != 1 && run.Allocated[j] > 40 {
+			t.Errorf("good %d is over too; the predict block says one good is", j)
+		}
+	}
+
+	// The clean-up example: 40 holders and one more.
+	quoted(t, slug, fmt.Sprintf("probability 1/41 ≈ %.3f", 1.0/41))
+
+	// Shares against the optimum.
+	quoted(t, slug,
+		fmt.Sprintf("gives %s of the optimum on this market", share(billboard(t, 1, 1, "auto"))),
+		fmt.Sprintf("prices at 0 (%s)", share(billboard(t, 1, 1, "auto"))),
+		fmt.Sprintf("Without noise the repaired share is %s at T = 64, and ε = 10 gets the same %s", share(noiseless), share(billboard(t, 64, 10, "auto"))),
+		fmt.Sprintf("ε = 10 (%s)", share(billboard(t, 64, 10, "auto"))),
+		fmt.Sprintf("the repaired share is %s at T = 16 and %s at T = 128", share(billboard(t, 16, 1, "auto")), share(billboard(t, 128, 1, "auto"))),
+		fmt.Sprintf("T = 16 (%s)", share(billboard(t, 16, 1, "auto"))))
+
+	// The exercises: ε = 2, T = 32, per-round counter.
+	ex := func() *market.AllocationRun {
+		r, _, err := marketapp.Billboard([]int{40, 40, 40}, 32, 2, "per-round", 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}()
+	perRelease := ex.EpsilonSpent / float64(len(ex.Ledger))
+	quoted(t, slug,
+		fmt.Sprintf("answer: %g", ex.NoiseScale),
+		fmt.Sprintf("so the scale is 64/ε = %g on every count, and each of the 32 releases is charged ε/32 = %g", ex.NoiseScale, perRelease),
+		fmt.Sprintf("(scale %g at ε = 2, T = 32;", ex.NoiseScale),
+		fmt.Sprintf("answer: %g", perRelease),
+		fmt.Sprintf("2/32 = %g each", perRelease),
+		fmt.Sprintf("(%g)", perRelease))
+	if math.Abs(ex.EpsilonSpent-2) > 1e-12 {
+		t.Errorf("the ledger adds up to %v, the lesson says exactly 2", ex.EpsilonSpent)
+	}
+}

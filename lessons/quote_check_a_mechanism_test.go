@@ -1,0 +1,128 @@
+package lessons
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	auditapp "github.com/dpplay/dpplay/app/audit"
+	"github.com/dpplay/dpplay/core/audit"
+)
+
+const checkSlug = "check-a-mechanism"
+
+func auditLoss(t *testing.T, c audit.Config) audit.Result {
+	t.Helper()
+	a, err := audit.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, err := a.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func galleryExample(t *testing.T, id string) audit.Example {
+	t.Helper()
+	for _, e := range audit.Gallery() {
+		if e.ID == id {
+			return e
+		}
+	}
+	t.Fatalf("no gallery example %q", id)
+	return audit.Example{}
+}
+
+// lossCell is how the gallery table writes a loss: ∞, or at most three
+// decimals with trailing zeros dropped.
+func lossCell(l float64) string {
+	if math.IsInf(l, 1) {
+		return "∞"
+	}
+	return fmt.Sprint(math.Round(l*1000) / 1000)
+}
+
+// The widget's starting audit (the lead over the next option) and its
+// predict block, and how the loss grows with the universe.
+func TestQuotedLeadScore(t *testing.T) {
+	gap := galleryExample(t, "gap").Claim
+	r := auditLoss(t, gap)
+	from, to := moved(r.Worst.Data, r.Worst.Neighbour)
+	quoted(t, checkSlug,
+		fmt.Sprintf("a loss of %.3f on the universe with counts up to 3 (%d pairs of %d data sets)", r.Loss, r.Pairs, r.DataSets),
+		fmt.Sprintf("The loss the auditor finds on counts up to 3 is %.3f, not 2", r.Loss),
+		fmt.Sprintf("moves one person from option %d to option %d", from, to))
+	// The widget's growth chart, and the universe with counts up to 20.
+	_, losses, err := auditapp.Growth(gap, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i := 1; i < len(losses); i++ {
+		if losses[i] <= losses[i-1] || losses[i] >= 1.5 {
+			t.Errorf("growth chart: loss %v after %v, not climbing below 1.5", losses[i], losses[i-1])
+		}
+	}
+	gap.MaxCount = 20
+	last := auditLoss(t, gap).Loss
+	if last >= 1.5 || last < 1.5-1e-7 {
+		t.Fatalf("m = 20: loss %v, not just below 1.5", last)
+	}
+	quoted(t, checkSlug, fmt.Sprintf("levels off at 1.5, which it reaches as %s with counts up to 20", trunc8(last)))
+}
+
+// moved returns the option a person left and the one they joined.
+func moved(x, y []int) (from, to int) {
+	for i := range x {
+		if y[i] < x[i] {
+			from = i
+		}
+		if y[i] > x[i] {
+			to = i
+		}
+	}
+	return from, to
+}
+
+// trunc8 writes x with its first 8 decimals, cut rather than rounded
+// (1.4999999928 is "1.49999999", never "1.5").
+func trunc8(x float64) string { return fmt.Sprintf("%.8f", math.Floor(x*1e8)/1e8) }
+
+func TestQuotedGallery(t *testing.T) {
+	for _, row := range []struct {
+		id, title, neighbours string
+	}{
+		{"twice", "Twice the count, Δ kept at 1", "change-one"},
+		{"local", "Δ computed from the data: shares count/n with Δ = 1/n", "add-remove"},
+		{"histogram", "A histogram with Lap(1/ε) on every bar", "change-one"},
+		{"value", "Report noisy max that also releases the winning value, score n − count[r]", "add-remove"},
+		{"gaussian", "Gaussian noise claimed as pure ε-DP", "add-remove"},
+	} {
+		e := galleryExample(t, row.id)
+		if e.Claim.Neighbours != row.neighbours || e.Claim.Epsilon != 1 || e.Claim.MaxCount != 3 {
+			t.Errorf("%s: the table's setting differs from the gallery's %+v", row.id, e.Claim)
+		}
+		quoted(t, checkSlug, fmt.Sprintf("| %s (%s) | %s |", row.title, row.neighbours, lossCell(auditLoss(t, e.Claim).Loss)))
+	}
+	twice := auditLoss(t, galleryExample(t, "twice").Claim).Loss
+	quoted(t, checkSlug, fmt.Sprintf("its worst loss, %.3f, is that mechanism's", twice),
+		fmt.Sprintf("the loss is %.3f again", twice))
+	h := galleryExample(t, "histogram")
+	quoted(t, checkSlug,
+		fmt.Sprintf("Lap(1/ε) loses exactly %s. With Lap(2/ε) the loss is exactly %s", lossCell(auditLoss(t, h.Claim).Loss), lossCell(auditLoss(t, h.Other).Loss)),
+		fmt.Sprintf("| Lap(2/ε), loss %s |", lossCell(auditLoss(t, h.Other).Loss)))
+	v := galleryExample(t, "value")
+	quoted(t, checkSlug, fmt.Sprintf("raises two of the three scores, and the loss is exactly %s", lossCell(auditLoss(t, v.Claim).Loss)))
+}
+
+func TestQuotedMonotoneSurprise(t *testing.T) {
+	mono := galleryExample(t, "monotone").Claim
+	small := auditLoss(t, mono).Loss
+	mono.MaxCount = 20
+	big := auditLoss(t, mono).Loss
+	if big >= 1 {
+		t.Fatalf("m = 20: loss %v, not below ε", big)
+	}
+	quoted(t, checkSlug, fmt.Sprintf("the worst loss is %.3f with counts up to 3, and still only %s with counts up to 20", small, trunc8(big)))
+}
