@@ -103,6 +103,7 @@ func TestQuotedBaseMeasure(t *testing.T) {
 		fmt.Sprintf("If you gave 0.37 (that is 1/e)"),
 		fmt.Sprintf("If you gave %.2f, you left out the 2 in 2Δ", 4*math.Exp(-2)),
 		fmt.Sprintf("4/e ≈ %.2f", ratio))
+	exerciseAccepts(t, "exponential-mechanism", "Ratio", ratio, 4, 1/math.E, 4*math.Exp(-2))
 	if math.Abs(1/math.E-0.37) > 0.005 {
 		t.Fatal("1/e")
 	}

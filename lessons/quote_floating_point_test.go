@@ -41,6 +41,7 @@ func TestQuotedFloatingPoint(t *testing.T) {
 	// ε = 0.693 rounds σ up to a multiple of 1/4096 and must still be accepted.
 	exact := math.Tanh(math.Ln2 / 2)
 	quoted(t, slug, "answer: 0.3333", "tolerance: 0.003", fmt.Sprintf("If you gave %.1f, you computed tanh(ln 2)", math.Tanh(math.Ln2)))
+	exerciseAccepts(t, slug, "Probability", exact, math.Tanh(math.Ln2), 0.5)
 	if math.Abs(exact-0.3333) > 0.0001 {
 		t.Errorf("tanh(ln 2 / 2) = %g", exact)
 	}

@@ -61,6 +61,7 @@ func TestQuotedAccuracyTheorem(t *testing.T) {
 		fmt.Sprintf("≈ 2 × %.3f = %.2f", gap/2, gap),
 		fmt.Sprintf("If you gave %.2f, you left out the factor 2", gap/2),
 		fmt.Sprintf("If you gave %.2f, you left out t", 2*math.Log(100)))
+	exerciseAccepts(t, slug, "OPT − threshold", gap, gap/2, 2*math.Log(100))
 	// The slides' β form: ε = 1, Δ = 1, |R| = 50, β = 0.05.
 	quoted(t, slug, fmt.Sprintf("with probability at least 0.95, within %.2f of the best", 2*math.Log(50/0.05)))
 	d, _ := bridge.AccuracyReport(spread(50), 1, 1, math.Log(1/0.05), make([]float64, 50))
@@ -106,6 +107,8 @@ func TestQuotedMeasureBound(t *testing.T) {
 		fmt.Sprintf("If you gave %.2f, you forgot to divide by t", cond*0.1),
 		fmt.Sprintf("If you gave %.2f, you used the needle's mass", math.Log(1/(0.1*nm))/0.1),
 		fmt.Sprintf("the third exercise's answer is %.2f", cond))
+	exerciseAccepts(t, slug, "smallest ε_a", cond, cond*0.1, math.Log(1/(0.1*nm))/0.1)
+	exerciseAccepts(t, slug, "Factor", 1/nm, 1)
 	// The exact expected score at ε_a = 100 (ε = 2·ε_a·Δ in the ε/(2Δ) form).
 	p := probs(t, lifted, nil, 200, 1)
 	mean := 0.0

@@ -52,6 +52,7 @@ func TestQuotedLaplaceFromExponential(t *testing.T) {
 		fmt.Sprintf("answer: %.2f", b.Loss),
 		fmt.Sprintf("the loss is %.2f, well above the ε = 1", b.Loss),
 		fmt.Sprintf("The exercise answer is %.2f", b.Loss))
+	exerciseAccepts(t, slug, "privacy loss", b.Loss, 1, b.Certified)
 	if !(b.Loss > 1 && b.Loss < b.Certified) {
 		t.Errorf("bounded loss %g is not between ε = 1 and the certified %g", b.Loss, b.Certified)
 	}
@@ -60,4 +61,5 @@ func TestQuotedLaplaceFromExponential(t *testing.T) {
 		fmt.Sprintf("scale %d/ε per bin", lecture.HistogramSensitivity))
 	// Every ε-DP mechanism as an exponential mechanism: Δu ≤ ε = 0.5.
 	quoted(t, slug, "answer: 0.5", fmt.Sprintf("If you gave %.2f (that is e^0.5)", math.Exp(0.5)))
+	exerciseAccepts(t, slug, "Δu at most", 0.5, 1, math.Exp(0.5))
 }

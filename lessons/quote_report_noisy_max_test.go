@@ -66,4 +66,7 @@ func TestQuotedBudget(t *testing.T) {
 		fmt.Sprintf("2Δ/ε = 2 × 1/0.5 = %g", 2*delta/e2),
 		fmt.Sprintf("If you gave %g, that is Δ/ε", delta/e2),
 		fmt.Sprintf("If you gave %g, you paid for publishing all five", n*delta/e2))
+	exerciseAccepts(t, "report-noisy-max", "Selections", float64(sel), float64(sel-1))
+	exerciseAccepts(t, "report-noisy-max", "Full releases", float64(full), n)
+	exerciseAccepts(t, "report-noisy-max", "Scale b", 2*delta/e2, delta/e2, n*delta/e2)
 }

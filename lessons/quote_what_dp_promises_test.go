@@ -34,9 +34,12 @@ func TestQuotedWhatDPPromises(t *testing.T) {
 		fmt.Sprintf("If you gave %g, that is the scale for add-or-remove neighbours", addRemove/eps),
 		fmt.Sprintf("If you gave %d, you paid for six separate releases", bins),
 		fmt.Sprintf("picks one of six days"))
+	exerciseAccepts(t, slug, "Scale b", changeOne/eps, addRemove/eps, bins, 0.5)
+	exerciseAccepts(t, slug, "Largest posterior", post(math.Log(3)), 0.5, 3)
 }
 
 // The glossary's exercise: three 0.5-private releases on the same data.
 func TestQuotedGlossary(t *testing.T) {
 	quoted(t, "glossary", fmt.Sprintf("answer: %g", 3*0.5), fmt.Sprintf("0.5 + 0.5 + 0.5 = %g", 3*0.5), "Three 0.5-private releases")
+	exerciseAccepts(t, "glossary", "Total ε", 3*0.5, 0.5)
 }

@@ -40,6 +40,8 @@ func TestQuotedBand(t *testing.T) {
 		fmt.Sprintf("answer: %.2f", broken.Loss),
 		fmt.Sprintf("the loss reaches %.2f, almost 2ε", broken.Loss),
 		fmt.Sprintf("the widget's pair reaches %.2f", broken.Loss))
+	exerciseAccepts(t, "what-epsilon-promises", "privacy loss", broken.Loss, 1, 2)
+	exerciseAccepts(t, "what-epsilon-promises", "ε really guaranteed", 2, 1, broken.Loss)
 	if broken.Breaches != 1 || math.Abs(broken.LogRatio[thu]) != broken.Loss {
 		t.Errorf("after one batch the broken weights should breach on Thursday alone: %+v", broken)
 	}
