@@ -19,6 +19,11 @@ import (
 //   - releases is also the privacy ledger: the ε a session has spent is the sum
 //     of its releases' ε, so a release and its charge are written by one
 //     statement and can never disagree.
+//   - sessions.roster is the most distinct students who may answer and
+//     sessions.door_open whether new ones may still join; students lists
+//     who has joined, one row per (session, student), so the roster check
+//     is a count over one index range inside the statement that adds a
+//     student.
 //   - guesses counts failed join-code lookups per client address and time
 //     window; on Workers nothing survives in memory, so the rate limit must
 //     live here.
@@ -26,7 +31,15 @@ const Schema = `CREATE TABLE IF NOT EXISTS sessions (
   code TEXT PRIMARY KEY,
   token_hash BLOB NOT NULL,
   budget REAL NOT NULL,
-  created INTEGER NOT NULL
+  created INTEGER NOT NULL,
+  roster INTEGER NOT NULL DEFAULT 1000,
+  door_open INTEGER NOT NULL DEFAULT 1
+);
+CREATE TABLE IF NOT EXISTS students (
+  session TEXT NOT NULL REFERENCES sessions(code),
+  student TEXT NOT NULL,
+  joined INTEGER NOT NULL,
+  PRIMARY KEY (session, student)
 );
 CREATE TABLE IF NOT EXISTS activities (
   session TEXT NOT NULL REFERENCES sessions(code),
@@ -84,10 +97,27 @@ func Statements() []string {
 // start; on Workers the same statements are applied by
 // `wrangler d1 migrations apply` instead, since running them on every request
 // (each one a fresh instance) would waste a round trip.
+//
+// A database made before sessions had a roster gets the two columns added
+// (CREATE TABLE IF NOT EXISTS leaves an existing table as it is).
 func Migrate(ctx context.Context, db *sql.DB) error {
 	for _, s := range Statements() {
 		if _, err := db.ExecContext(ctx, s); err != nil {
 			return fmt.Errorf("lecture: migrate: %w", err)
+		}
+	}
+	var n int
+	if err := db.QueryRowContext(ctx, `SELECT COUNT(*) FROM pragma_table_info('sessions') WHERE name = 'roster'`).Scan(&n); err != nil {
+		return fmt.Errorf("lecture: migrate: %w", err)
+	}
+	if n == 0 {
+		for _, s := range []string{
+			`ALTER TABLE sessions ADD COLUMN roster INTEGER NOT NULL DEFAULT 1000`,
+			`ALTER TABLE sessions ADD COLUMN door_open INTEGER NOT NULL DEFAULT 1`,
+		} {
+			if _, err := db.ExecContext(ctx, s); err != nil {
+				return fmt.Errorf("lecture: migrate: %w", err)
+			}
 		}
 	}
 	return nil

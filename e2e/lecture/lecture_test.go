@@ -358,7 +358,7 @@ func TestWrangler(t *testing.T) {
 	port := freePort(t)
 	dev := exec.Command(wrangler, "dev", "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
 		"--inspector-port", strconv.Itoa(freePort(t)), "--persist-to", state, "--show-interactive-dev-session=false",
-		"--var", "GUESS_LIMIT:"+strconv.Itoa(wranglerGuessLimit))
+		"--var", "GUESS_LIMIT:"+strconv.Itoa(wranglerGuessLimit), "--var", "ALLOWED_ORIGIN:https://example.github.io")
 	dev.Dir, dev.Env = wdir, env
 	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop the whole group
 	logf, err := os.Create(filepath.Join(state, "wrangler.log"))
@@ -475,6 +475,22 @@ func testConcurrentGuesses(t *testing.T, base string) {
 	}
 	if poll[200] != polls {
 		t.Errorf("joined student's polls during the flood: statuses %v, want all 200", poll)
+	}
+	// Past the limit the address still reaches a session it never used, and
+	// its instructor still runs it (issue 13, finding 3).
+	other := c.NewSession(t, 0)
+	if st := get(other.Code); st != 200 {
+		t.Errorf("right code from the flooded address: status %d, want 200", st)
+	}
+	req, _ := http.NewRequest("POST", base+"/api/sessions/"+other.Code+"/activities",
+		strings.NewReader(`{"kind": "meeting-day", "options": ["A", "B"]}`))
+	req.Header.Set("CF-Connecting-IP", ip)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+other.Token)
+	if resp, err := c.HTTP.Do(req); err != nil || resp.StatusCode != 201 {
+		t.Errorf("instructor's request from the flooded address: %v %+v", err, resp)
+	} else {
+		resp.Body.Close()
 	}
 }
 

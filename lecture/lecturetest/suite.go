@@ -39,6 +39,9 @@ func Run(t *testing.T, base string) {
 	t.Run("concurrent", func(t *testing.T) { testConcurrent(t, c) })
 	t.Run("close", func(t *testing.T) { testClose(t, c) })
 	t.Run("bad-inputs", func(t *testing.T) { testBadInputs(t, c) })
+	t.Run("roster", func(t *testing.T) { testRoster(t, c) })
+	t.Run("door", func(t *testing.T) { testDoor(t, c) })
+	t.Run("cross-site", func(t *testing.T) { testCrossSite(t, c) })
 	t.Run("no-leaks", func(t *testing.T) { testNoLeaks(t, c) })
 }
 
@@ -390,5 +393,126 @@ func testNoLeaks(t *testing.T, c *Client) {
 				t.Errorf("a response contains %q: %.300s", m, b)
 			}
 		}
+	}
+}
+
+// testRoster: a session admits at most its roster of distinct students.
+// Inventing ids past it gets a 403 that changes nothing, while students
+// already on the roster keep answering (in any activity), and the joined
+// count is in what the projector polls.
+func testRoster(t *testing.T, c *Client) {
+	m := c.must(t, 201, "POST", "/api/sessions", "", map[string]any{"roster": 3})
+	s := Session{Code: m["code"].(string), Token: m["instructor_token"].(string)}
+	if m["roster"] != 3.0 || m["joined"] != 0.0 || m["door_open"] != true {
+		t.Errorf("new session with roster 3: %v", m)
+	}
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	for _, who := range []string{"s1", "s2", "s3"} {
+		c.must(t, 200, "PUT", a+"/submissions/"+who, "", map[string]any{"available": []int{0}})
+	}
+	for i := range 5 {
+		r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/fake%d", a, i), "", map[string]any{"available": []int{1}})
+		if err != nil || r.Status != http.StatusForbidden || !strings.Contains(r.JSON["error"].(string), "roster") {
+			t.Fatalf("a fourth student on a roster of 3: %v %+v", err, r)
+		}
+	}
+	c.must(t, 200, "PUT", a+"/submissions/s2", "", map[string]any{"available": []int{1}})
+	b := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"C", "D"}})
+	c.must(t, 200, "PUT", b+"/submissions/s3", "", map[string]any{"available": []int{1}})
+	act := c.must(t, 200, "GET", a, "", nil)
+	if act["participants"] != 3.0 || act["joined"] != 3.0 || act["roster"] != 3.0 {
+		t.Errorf("activity after stuffing: participants %v joined %v roster %v, want 3, 3, 3", act["participants"], act["joined"], act["roster"])
+	}
+	for _, bad := range []any{0, -1, 10001, 2.5, "30"} {
+		r, err := c.Do("POST", "/api/sessions", "", map[string]any{"roster": bad})
+		if err != nil || r.Status/100 != 4 {
+			t.Errorf("roster %v: %v %+v, want a 4xx", bad, err, r)
+		}
+	}
+	m = c.must(t, 201, "POST", "/api/sessions", "", nil)
+	if m["roster"] != 1000.0 {
+		t.Errorf("default roster %v, want 1000", m["roster"])
+	}
+}
+
+// testDoor: the instructor closes the session to new students; those who
+// joined keep answering, newcomers get 403 until it opens again.
+func testDoor(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	sess := "/api/sessions/" + s.Code
+	c.must(t, 200, "PUT", a+"/submissions/early", "", map[string]any{"available": []int{0}})
+	for _, tc := range []struct {
+		token  string
+		body   any
+		status int
+	}{
+		{"", map[string]any{"open": false}, 401},
+		{c.NewSession(t, 0).Token, map[string]any{"open": false}, 403},
+		{s.Token, map[string]any{}, 422},
+		{s.Token, map[string]any{"open": "no"}, 400},
+	} {
+		if r, err := c.Do("POST", sess+"/door", tc.token, tc.body); err != nil || r.Status != tc.status {
+			t.Errorf("door %v: %v %+v, want %d", tc.body, err, r, tc.status)
+		}
+	}
+	d := c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": false})
+	if d["door_open"] != false || d["joined"] != 1.0 {
+		t.Errorf("closed door: %v", d)
+	}
+	r, err := c.Do("PUT", a+"/submissions/late", "", map[string]any{"available": []int{1}})
+	if err != nil || r.Status != http.StatusForbidden || !strings.Contains(r.JSON["error"].(string), "closed") {
+		t.Errorf("a new student after the door closed: %v %+v", err, r)
+	}
+	c.must(t, 200, "PUT", a+"/submissions/early", "", map[string]any{"available": []int{1}})
+	if m := c.must(t, 200, "GET", sess, "", nil); m["door_open"] != false || m["joined"] != 1.0 {
+		t.Errorf("session with the door closed: %v", m)
+	}
+	c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": true})
+	c.must(t, 200, "PUT", a+"/submissions/late", "", map[string]any{"available": []int{1}})
+}
+
+// testCrossSite: a request that changes state must declare a JSON body, so
+// that a web page cannot send it without a CORS preflight, and one naming
+// another web site as its Origin is refused. Neither changes anything.
+func testCrossSite(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	sess := "/api/sessions/" + s.Code
+	before := snapshot(t, c, a, sess)
+	hdr := func(kv ...string) http.Header {
+		h := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	answer := `{"available": [1]}`
+	for _, tc := range []struct {
+		name, method, path, token string
+		body                      any
+		header                    http.Header
+		status                    int
+	}{
+		{"form post creating a session", "POST", "/api/sessions", "", "", hdr("Content-Type", "application/x-www-form-urlencoded"), 415},
+		{"text/plain answer", "PUT", a + "/submissions/x", "", answer, hdr("Content-Type", "text/plain"), 415},
+		{"answer without a content type", "PUT", a + "/submissions/x", "", answer, hdr(), 415},
+		{"bodiless post without a content type", "POST", "/api/sessions", "", nil, hdr(), 415},
+		{"answer from another site", "PUT", a + "/submissions/x", "", answer, hdr("Content-Type", "application/json", "Origin", "https://evil.example"), 403},
+		{"session from another site", "POST", "/api/sessions", "", "{}", hdr("Content-Type", "application/json", "Origin", "https://evil.example"), 403},
+		{"release from another site", "POST", a + "/releases", s.Token, `{"epsilon": 0.1}`, hdr("Content-Type", "application/json", "Origin", "null"), 403},
+	} {
+		r, err := c.DoHeader(tc.method, tc.path, tc.token, tc.body, tc.header)
+		if err != nil || r.Status != tc.status {
+			t.Errorf("%s: %v %+v, want %d", tc.name, err, r, tc.status)
+		}
+	}
+	if after := snapshot(t, c, a, sess); after != before {
+		t.Errorf("refused cross-site requests changed the session:\n before %s\n after  %s", before, after)
+	}
+	// The page's own origin, and a charset parameter, are accepted.
+	r, err := c.DoHeader("PUT", a+"/submissions/y", "", answer, hdr("Content-Type", "application/json; charset=utf-8", "Origin", c.Base))
+	if err != nil || r.Status != 200 {
+		t.Errorf("answer from this site: %v %+v", err, r)
 	}
 }
