@@ -249,7 +249,11 @@ test('the instructor view on a network address shows no loopback warning', { tim
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await ctx.route('http://lecture.test:8080/**', async (route) => {
       const u = new URL(route.request().url());
-      route.fulfill({ response: await route.fetch({ url: server.url + u.pathname.slice(1) + u.search }) });
+      // A LAN address reaches the server with Host and Origin alike; this
+      // forward changes the host, so it changes the Origin to match.
+      const headers = { ...route.request().headers() };
+      if (headers.origin) headers.origin = new URL(server.url).origin;
+      route.fulfill({ response: await route.fetch({ url: server.url + u.pathname.slice(1) + u.search, headers }) });
     });
     const host = await ctx.newPage();
     const errors = watch(host);
