@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/dpplay/dpplay/core/account"
+	"github.com/dpplay/dpplay/core/rng"
 )
 
 // SessionInfo is the public view of a session.
@@ -449,6 +450,9 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	if err != nil {
 		return 0, nil, err
 	}
+	if spec.Kind == KindHistogram && eps < MinHistogramEpsilon {
+		return 0, nil, bad("epsilon: a histogram release needs ε ≥ %g (noise scale 2/ε at most 2^28)", MinHistogramEpsilon)
+	}
 	acct, err := account.New(s.budget, 0)
 	if err != nil {
 		return 0, nil, err
@@ -520,6 +524,11 @@ RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), no
 	rel.Spent, rel.Remaining = &spent, &left
 	return http.StatusCreated, rel, nil
 }
+
+// MinHistogramEpsilon is the smallest ε of a histogram release: the exact
+// discrete Laplace sampler takes scales up to rng.MaxDiscreteScale = 2²⁸, and
+// the scale is HistogramSensitivity/ε.
+const MinHistogramEpsilon = float64(HistogramSensitivity) / rng.MaxDiscreteScale
 
 // budgetSlack matches core/account's tolerance, so that ten releases of
 // ε/10 use up a budget of ε exactly in both checks.

@@ -36,6 +36,7 @@ func Run(t *testing.T, base string) {
 	t.Run("histogram", func(t *testing.T) { testHistogram(t, c) })
 	t.Run("pricing", func(t *testing.T) { testPricing(t, c) })
 	t.Run("budget", func(t *testing.T) { testBudget(t, c) })
+	t.Run("epsilon-edges", func(t *testing.T) { testEpsilonEdges(t, c) })
 	t.Run("concurrent", func(t *testing.T) { testConcurrent(t, c) })
 	t.Run("close", func(t *testing.T) { testClose(t, c) })
 	t.Run("bad-inputs", func(t *testing.T) { testBadInputs(t, c) })
@@ -188,6 +189,50 @@ func testBudget(t *testing.T, c *Client) {
 	if m := c.must(t, 200, "GET", "/api/sessions/"+s.Code, "", nil); m["epsilon_remaining"].(float64) > 1e-9 {
 		t.Errorf("remaining %v after spending everything", m["epsilon_remaining"])
 	}
+}
+
+// testEpsilonEdges sends every kind of activity the values of ε at and past
+// the edges of what a release accepts. Each is either released or refused
+// with a 4xx that charges nothing; none may fail inside the server (a 500),
+// whatever the mechanism's own limits (the histogram's exact sampler takes
+// noise scales only up to 2²⁸, so ε below 2/2²⁸ cannot be drawn exactly).
+func testEpsilonEdges(t *testing.T, c *Client) {
+	s := c.NewSession(t, 10)
+	specs := []map[string]any{
+		{"kind": "meeting-day", "options": []string{"A", "B"}},
+		{"kind": "pricing", "prices": []float64{1, 1e9}},
+		{"kind": "histogram", "min": -1e9, "max": 1e9, "bins": 50},
+	}
+	answers := []map[string]any{{"available": []int{1}}, {"value": 1e9}, {"value": 1e9}}
+	for k, spec := range specs {
+		a := c.NewActivity(t, s, spec)
+		c.must(t, 200, "PUT", a+"/submissions/x", "", answers[k])
+		for _, eps := range []string{"0", "-0", "-1", "1e-320", "5e-324", "1e-300", "1e-9", "7e-9",
+			"10.000000001", "1e308", "1e400", "-1e400", `"NaN"`, `"Infinity"`, "null", "true", "[1]"} {
+			_, before, spent := activityState(t, c, a)
+			r, err := c.Do("POST", a+"/releases", s.Token, `{"epsilon": `+eps+`}`)
+			if err != nil {
+				t.Fatalf("%s ε=%s: %v", spec["kind"], eps, err)
+			}
+			_, after, spent2 := activityState(t, c, a)
+			if r.Status >= 500 || r.Status != 201 && (r.Status < 400 || after != before || spent2 != spent) {
+				t.Errorf("%s ε=%s: status %d (%s); releases %d→%d, spent %v→%v", spec["kind"], eps, r.Status, r.Raw, before, after, spent, spent2)
+			}
+			if r.Status == 201 && after != before+1 {
+				t.Errorf("%s ε=%s: released, but the ledger went from %d to %d releases", spec["kind"], eps, before, after)
+			}
+		}
+	}
+	// ε equal to what is left, to the last bit, is released; then nothing is.
+	b := c.NewSession(t, 0.7)
+	a := c.NewActivity(t, b, specs[0])
+	c.must(t, 200, "PUT", a+"/submissions/x", "", answers[0])
+	for range 6 {
+		c.must(t, 201, "POST", a+"/releases", b.Token, map[string]any{"epsilon": 0.1})
+	}
+	left := c.must(t, 200, "GET", "/api/sessions/"+b.Code, "", nil)["epsilon_remaining"].(float64)
+	c.must(t, 201, "POST", a+"/releases", b.Token, map[string]any{"epsilon": left})
+	c.must(t, 409, "POST", a+"/releases", b.Token, map[string]any{"epsilon": 1e-6})
 }
 
 // testConcurrent races requests that must not interfere: releases that
