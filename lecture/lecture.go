@@ -33,6 +33,7 @@ import (
 	"mime"
 	"net"
 	"net/http"
+	"net/netip"
 	"net/url"
 	"strconv"
 	"strings"
@@ -178,17 +179,22 @@ func remoteHost(r *http.Request) string {
 }
 
 // ClientKey turns an address into the rate limit's key. IPv6 addresses are
-// cut to their /64 prefix, because one host usually owns a whole /64 and
-// could otherwise rotate through it to reset its count.
+// cut to their /48 prefix: one host usually owns a whole /64, and one
+// customer of an ISP or a tunnel broker commonly a /56 or /48, 65,536 /64s
+// it could otherwise rotate through, each with a fresh count. A campus is
+// typically one /48, which then shares a count as it shares one IPv4 NAT
+// address; the limits only ever refuse wrong codes and new sessions.
 func ClientKey(ip string) string {
-	a := net.ParseIP(strings.TrimSpace(ip))
-	if a == nil {
+	a, err := netip.ParseAddr(strings.TrimSpace(ip))
+	if err != nil {
 		return "unknown"
 	}
-	if v4 := a.To4(); v4 != nil {
-		return v4.String()
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		return a.String()
 	}
-	return a.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	p, _ := a.Prefix(48)
+	return p.String()
 }
 
 // apiError is a client error: an HTTP status and a fixed message that never

@@ -366,15 +366,18 @@ func TestGuessLimit(t *testing.T) {
 	if st := send("PUT", "/api/sessions/"+other.Code+"/activities/1/submissions/fresh", "", `{"available": [1]}`); st != 200 {
 		t.Errorf("a new student's answer from the flooded address: status %d, want 200", st)
 	}
-	// IPv6 hosts in one /64 share a count.
+	// IPv6 hosts in one /48 share a count, even each from its own /64.
 	for i := range 21 {
-		g.get(t, fmt.Sprintf("2001:db8::%x", i+1), "ZZZZZZZZ")
+		g.get(t, fmt.Sprintf("2001:db8:0:%x::1", i+1), "ZZZZZZZZ")
 	}
-	if st := g.get(t, "2001:db8::ffff", "ZZZZZZZX"); st != 429 {
-		t.Errorf("fresh address in a limited /64: status %d, want 429", st)
+	if st := g.get(t, "2001:db8:0:ffff::1", "ZZZZZZZX"); st != 429 {
+		t.Errorf("fresh /64 in a limited /48: status %d, want 429", st)
 	}
-	if st := g.get(t, "2001:db8::ffff", other.Code); st != 200 {
-		t.Errorf("right code from a limited /64: status %d, want 200", st)
+	if st := g.get(t, "2001:db8:0:ffff::1", other.Code); st != 200 {
+		t.Errorf("right code from a limited /48: status %d, want 200", st)
+	}
+	if st := g.get(t, "2001:db8:1::1", "ZZZZZZZX"); st != 404 {
+		t.Errorf("wrong code from another /48: status %d, want 404", st)
 	}
 	// A new window starts a new count.
 	g.advance(lecture.GuessWindow)
@@ -508,8 +511,10 @@ func TestClientKey(t *testing.T) {
 	tests := map[string]string{
 		"192.0.2.7":            "192.0.2.7",
 		"::ffff:192.0.2.7":     "192.0.2.7",
-		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
-		"2001:db8:1:2:ffff::9": "2001:db8:1:2::/64",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1::/48",
+		"2001:db8:1:ffff::9":   "2001:db8:1::/48",
+		"fe80::1%eth0":         "fe80::/48",
+		"::ffff:10.1.2.3":      "10.1.2.3",
 		"not an address":       "unknown",
 		"":                     "unknown",
 	}
@@ -553,5 +558,30 @@ func TestCORS(t *testing.T) {
 			!strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization")) {
 			t.Errorf("AllowOrigin %q: preflight %d, headers %v", origin, resp.StatusCode, resp.Header)
 		}
+	}
+}
+
+// By default the rate limit keys on the TCP peer: headers that name another
+// client (X-Forwarded-For, X-Real-IP, Forwarded, CF-Connecting-IP) are the
+// client's own text, and trusting them would give each request a fresh count.
+func TestClientAddressIgnoresForwardingHeaders(t *testing.T) {
+	srv, _ := server(t, lecture.Options{GuessLimit: 3})
+	last := 0
+	for i := range 6 {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/ZZZZZZZZ", nil)
+		ip := fmt.Sprintf("198.51.100.%d", i+1)
+		req.Header.Set("X-Forwarded-For", ip)
+		req.Header.Set("X-Real-IP", ip)
+		req.Header.Set("Forwarded", "for="+ip)
+		req.Header.Set("CF-Connecting-IP", ip)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		last = resp.StatusCode
+	}
+	if last != http.StatusTooManyRequests {
+		t.Errorf("6th wrong code from one peer naming 6 addresses in headers: status %d, want 429", last)
 	}
 }
