@@ -285,7 +285,12 @@ func TestDurability(t *testing.T) {
 	dir := staticDir(t)
 	s := startServe(t, db, dir, "")
 	c := lecturetest.NewClient(s.url)
-	sess := c.NewSession(t, 0)
+	// Every round is a new student, 10,000 in all: the largest roster.
+	r, err := c.Do("POST", "/api/sessions", "", map[string]any{"roster": students * rounds})
+	if err != nil || r.Status != 201 {
+		t.Fatalf("new session with a roster of %d: %v %+v", students*rounds, err, r)
+	}
+	sess := lecturetest.Session{Code: r.JSON["code"].(string), Token: r.JSON["instructor_token"].(string)}
 	path := c.NewActivity(t, sess, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
 
 	var mu sync.Mutex
@@ -315,7 +320,7 @@ func TestDurability(t *testing.T) {
 
 	s2 := startServe(t, db, dir, s.addr())
 	c2 := lecturetest.NewClient(s2.url)
-	r, err := c2.Do("GET", path, "", nil)
+	r, err = c2.Do("GET", path, "", nil)
 	if err != nil || r.Status != 200 {
 		t.Fatalf("after restart: %v %+v", err, r)
 	}
