@@ -525,14 +525,20 @@ func TestClientKey(t *testing.T) {
 	}
 }
 
-// The D1 migration is generated from lecture.Schema; they must not drift.
-func TestMigrationMatchesSchema(t *testing.T) {
-	b, err := os.ReadFile("../worker/migrations/0001_schema.sql")
+// The D1 migrations are generated from lecture.Migrations; they must not drift.
+func TestMigrationsMatchSchema(t *testing.T) {
+	files, err := filepath.Glob("../worker/migrations/*.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b) != lecture.MigrationHeader+lecture.Schema {
-		t.Errorf("worker/migrations/0001_schema.sql differs from lecture.Schema: run go generate ./lecture/")
+	if len(files) != len(lecture.Migrations) {
+		t.Errorf("worker/migrations holds %d files, lecture.Migrations %d steps", len(files), len(lecture.Migrations))
+	}
+	for _, m := range lecture.Migrations {
+		b, err := os.ReadFile("../worker/migrations/" + m.Name + ".sql")
+		if err != nil || string(b) != lecture.MigrationHeader+m.SQL {
+			t.Errorf("worker/migrations/%s.sql differs from lecture.Migrations (%v): run go generate ./lecture/", m.Name, err)
+		}
 	}
 }
 

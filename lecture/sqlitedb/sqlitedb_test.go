@@ -2,10 +2,12 @@ package sqlitedb_test
 
 import (
 	"context"
+	"database/sql"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -58,5 +60,42 @@ func TestWALStaysBounded(t *testing.T) {
 	r, err := c.Do("GET", a, "", nil)
 	if err != nil || r.JSON["participants"].(float64) != students {
 		t.Errorf("after the burst: %v %+v", err, r)
+	}
+}
+
+// A database made by the first schema step alone (as every `dpplay serve`
+// before rosters made it, user_version 0) is brought up to date on open,
+// keeping its sessions, and opening it again changes nothing.
+func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range strings.Split(lecture.Migrations[0].SQL, ";") {
+		if strings.TrimSpace(s) != "" {
+			if _, err := old.Exec(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := old.Exec(`INSERT INTO sessions (code, token_hash, budget, created) VALUES ('AAAAAAAA', x'00', 3, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	for range 2 {
+		store, err := sqlitedb.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var roster, door, joined, version int
+		if err := store.Read.QueryRow(`SELECT roster, door_open, (SELECT COUNT(*) FROM students), (SELECT user_version FROM pragma_user_version) FROM sessions WHERE code = 'AAAAAAAA'`).
+			Scan(&roster, &door, &joined, &version); err != nil {
+			t.Fatal(err)
+		}
+		if roster != lecture.DefaultRoster || door != 1 || joined != 0 || version != len(lecture.Migrations) {
+			t.Errorf("old session after migrating: roster %d, door %d, %d joined, schema step %d", roster, door, joined, version)
+		}
+		store.Close()
 	}
 }

@@ -1,17 +1,9 @@
--- Generated from lecture.Schema by `go generate ./lecture/`; do not edit.
+-- Generated from lecture.Migrations by `go generate ./lecture/`; do not edit.
 CREATE TABLE IF NOT EXISTS sessions (
   code TEXT PRIMARY KEY,
   token_hash BLOB NOT NULL,
   budget REAL NOT NULL,
-  created INTEGER NOT NULL,
-  roster INTEGER NOT NULL DEFAULT 1000,
-  door_open INTEGER NOT NULL DEFAULT 1
-);
-CREATE TABLE IF NOT EXISTS students (
-  session TEXT NOT NULL REFERENCES sessions(code),
-  student TEXT NOT NULL,
-  joined INTEGER NOT NULL,
-  PRIMARY KEY (session, student)
+  created INTEGER NOT NULL
 );
 CREATE TABLE IF NOT EXISTS activities (
   session TEXT NOT NULL REFERENCES sessions(code),
