@@ -503,10 +503,13 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	err = h.queryRow(ctx, h.db, `INSERT INTO releases (session, seq, activity, epsilon, participants, result, created)
 SELECT ?, next, ?, ?, ?, ?, ? FROM
   (SELECT COALESCE(MAX(seq), 0) + 1 AS next, COALESCE(SUM(epsilon), 0) AS spent FROM releases WHERE session = ?)
-WHERE spent + ? <= ?
-RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), now, s.code, eps, s.budget*(1+budgetSlack))
+WHERE spent + ? <= ? AND next <= ?
+RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), now, s.code, eps, s.budget*(1+budgetSlack), h.opts.MaxReleases)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted by a concurrent release")
+		// A tiny ε leaves the budget almost whole; the cap on releases is
+		// what keeps a token holder from making every poll of the room
+		// carry millions of them.
+		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted by a concurrent release, or the session has had its %d releases", h.opts.MaxReleases)
 	}
 	if err != nil {
 		return 0, nil, err

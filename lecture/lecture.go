@@ -49,6 +49,7 @@ const (
 	MaxBudget       = 100.0   // largest ε budget a session may ask for
 	MaxEpsilon      = 10.0    // largest ε of a single release
 	MaxActivities   = 100     // activities per session
+	MaxReleases     = 1000    // releases per session: every poll of an activity carries its releases
 	MaxStudentIDLen = 64
 	DefaultRoster   = 1000  // most distinct students of a session created without a roster
 	MaxRoster       = 10000 // largest roster a session may ask for
@@ -98,9 +99,9 @@ type Options struct {
 	// protect no one.
 	Source mrand.Source
 
-	// GuessLimit and CreateLimit override the limits of the same names
-	// (0 means the default); tests lower them.
-	GuessLimit, CreateLimit int
+	// GuessLimit, CreateLimit and MaxReleases override the limits of the
+	// same names (0 means the default); tests lower them.
+	GuessLimit, CreateLimit, MaxReleases int
 
 	// Now replaces time.Now in tests of the rate-limit windows.
 	Now func() time.Time
@@ -143,7 +144,10 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	if opts.CreateLimit == 0 {
 		opts.CreateLimit = CreateLimit
 	}
-	if opts.GuessLimit < 0 || opts.CreateLimit < 0 {
+	if opts.MaxReleases == 0 {
+		opts.MaxReleases = MaxReleases
+	}
+	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 {
 		return nil, errors.New("lecture: negative rate limit")
 	}
 	if opts.ClientIP == nil {

@@ -591,3 +591,27 @@ func TestClientAddressIgnoresForwardingHeaders(t *testing.T) {
 		t.Errorf("6th wrong code from one peer naming 6 addresses in headers: status %d, want 429", last)
 	}
 }
+
+// Releases of a vanishing ε leave the budget almost whole, so the number of
+// releases is capped on its own: every poll of an activity carries them all.
+func TestReleasesAreCapped(t *testing.T) {
+	_, c := server(t, lecture.Options{MaxReleases: 5})
+	s := c.NewSession(t, 1)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	if r, err := c.Do("PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}}); err != nil || r.Status != 200 {
+		t.Fatalf("answer: %v %+v", err, r)
+	}
+	for k := range 7 {
+		r, err := c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": 1e-300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{true: 201, false: 409}[k < 5]; r.Status != want {
+			t.Errorf("release %d at ε = 1e-300: status %d, want %d (%s)", k+1, r.Status, want, r.Raw)
+		}
+	}
+	r, err := c.Do("GET", a, "", nil)
+	if err != nil || len(r.JSON["releases"].([]any)) != 5 {
+		t.Errorf("after the cap: %v %d releases", err, len(r.JSON["releases"].([]any)))
+	}
+}
