@@ -41,6 +41,7 @@ func Run(t *testing.T, base string) {
 	t.Run("close", func(t *testing.T) { testClose(t, c) })
 	t.Run("bad-inputs", func(t *testing.T) { testBadInputs(t, c) })
 	t.Run("roster", func(t *testing.T) { testRoster(t, c) })
+	t.Run("roster-race", func(t *testing.T) { testRosterRace(t, c) })
 	t.Run("door", func(t *testing.T) { testDoor(t, c) })
 	t.Run("cross-site", func(t *testing.T) { testCrossSite(t, c) })
 	t.Run("no-leaks", func(t *testing.T) { testNoLeaks(t, c) })
@@ -482,6 +483,44 @@ func testRoster(t *testing.T, c *Client) {
 
 // testDoor: the instructor closes the session to new students; those who
 // joined keep answering, newcomers get 403 until it opens again.
+// testRosterRace sends many new students at once to a small roster: the
+// roster check is inside the statement that adds a student, so exactly the
+// roster's worth get in, however the requests interleave.
+func testRosterRace(t *testing.T, c *Client) {
+	const roster, students = 10, 60
+	m := c.must(t, 201, "POST", "/api/sessions", "", map[string]any{"roster": roster})
+	s := Session{Code: m["code"].(string), Token: m["instructor_token"].(string)}
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	got := map[int]int{}
+	start := make(chan struct{})
+	for i := range students {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/race%d", a, i), "", map[string]any{"available": []int{1}})
+			st := 0
+			if err == nil {
+				st = r.Status
+			}
+			mu.Lock()
+			got[st]++
+			mu.Unlock()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if got[200] != roster || got[403] != students-roster {
+		t.Errorf("%d new students racing for a roster of %d: statuses %v", students, roster, got)
+	}
+	act := c.must(t, 200, "GET", a, "", nil)
+	if act["participants"] != float64(roster) || act["joined"] != float64(roster) {
+		t.Errorf("after the race: participants %v, joined %v, want %d", act["participants"], act["joined"], roster)
+	}
+}
+
 func testDoor(t *testing.T, c *Client) {
 	s := c.NewSession(t, 0)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
