@@ -220,7 +220,8 @@ async function host() {
   }
   const code = encodeURIComponent(s.code);
   const link = joinURL(s.display);
-  const stat = (label, attr) => el('p', {}, el('span', { class: 'lec-num', [attr]: true }, '–'), ` ${label}`);
+  // label is [one, many]: the projector says "1 answer", "2 answers".
+  const stat = (label, attr) => el('p', {}, el('span', { class: 'lec-num', [attr]: true }, '–'), ' ', el('span', { 'data-label': label.join('|') }, label[1]));
   const door = el('button', { type: 'button', 'data-door': true }, 'Close to new students');
   const eps = el('input', { id: 'eps', type: 'number', min: '0.01', max: '10', step: 'any', value: '0.5', required: true });
   const releaseForm = el('form', { class: 'lec-release' }, el('label', { for: 'eps' }, 'ε (epsilon) for this release'), eps,
@@ -235,18 +236,24 @@ async function host() {
       el('p', { class: 'lec-link' }, el('a', { href: link, target: '_blank', rel: 'noopener' }, link))),
     el('section', { class: 'lec-card lec-live', 'aria-labelledby': 'live-h' }, el('h2', { id: 'live-h', class: 'visually-hidden' }, 'Live'),
       el('p', { class: 'lec-prompt' }, SPECS[kind].prompt),
-      el('div', { class: 'lec-stats' }, stat('answers', 'data-participants'), stat('joined', 'data-joined'), stat('ε left', 'data-remaining')),
-      el('p', { class: 'lec-meta', 'data-door-state': true }),
-      meter, releaseForm, out, el('p', {}, door, ' ', again))));
+      el('div', { class: 'lec-stats' }, stat(['answer', 'answers'], 'data-participants'), stat(['joined', 'joined'], 'data-joined'), stat(['ε left', 'ε left'], 'data-remaining')),
+      el('p', { class: 'lec-meta lec-door' }, el('span', { 'data-door-state': true }), ' ', door),
+      meter, releaseForm, out, el('p', {}, again))));
   const q = (sel) => main.querySelector(sel);
   again.addEventListener('click', () => { sessionStorage.removeItem(HOST_KEY); location.reload(); });
   let last = null;
   let seq = -1;
   const render = (a) => {
-    q('[data-participants]').textContent = int(a.participants);
-    q('[data-joined]').textContent = int(a.joined);
-    q('[data-remaining]').textContent = fmt(a.epsilon_remaining);
-    q('[data-door-state]').textContent = `${a.door_open ? 'Open to new students' : 'Closed to new students'} · at most ${int(a.roster)} students`;
+    const count = (attr, n, shown) => {
+      const box = q(`[${attr}]`);
+      box.textContent = shown;
+      const [one, many] = box.nextElementSibling.dataset.label.split('|');
+      box.nextElementSibling.textContent = n === 1 ? one : many;
+    };
+    count('data-participants', int(a.participants), int(a.participants));
+    count('data-joined', int(a.joined), int(a.joined));
+    count('data-remaining', 0, fmt(a.epsilon_remaining));
+    q('[data-door-state]').textContent = `${a.door_open ? 'Open to new students' : 'Closed to new students'} · at most ${int(a.roster).toLocaleString('en')} students`;
     door.textContent = a.door_open ? 'Close to new students' : 'Open to new students';
     meter.max = num(a.epsilon_budget);
     meter.value = num(a.epsilon_remaining);
