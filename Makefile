@@ -4,7 +4,7 @@ GO ?= go
 WASM_EXEC_DIR := $(shell $(GO) env GOROOT)/lib/wasm
 JS_ENV := PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm
 
-.PHONY: test test-go test-js bench
+.PHONY: test test-go test-js bench fuzz
 
 test: test-go test-js test-lecture
 
@@ -18,6 +18,15 @@ test-go:
 	  if [ -n "$$unformatted" ]; then echo "gofmt needed: $$unformatted"; exit 1; fi
 	$(GO) vet ./...
 	$(GO) test -race -count=1 ./...
+
+# Every Go fuzz target (testing.F) for FUZZTIME each. `make test` (go test)
+# already runs each one over its seed corpus and testdata/fuzz.
+FUZZTIME ?= 30s
+fuzz:
+	@set -e; for pkg in $$($(GO) list ./...); do \
+	  for f in $$($(GO) test -list '^Fuzz' $$pkg 2>/dev/null | grep '^Fuzz'); do \
+	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg; \
+	  done; done
 
 # The same core tests compiled to WebAssembly and run in Node.
 test-js:

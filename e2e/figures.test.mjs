@@ -58,14 +58,14 @@ test('Export figure renders the widget state as SVG, PNG and PDF, identical to t
   assert.match(hash, /meet\.eps=0\.7/);
   // The CLI takes the page's own link.
   const cli = cliFigures(['-format', 'svg,png,pdf', '-state', hash]);
-  assert.equal(cli.links['lesson1-meet'].includes('meet.eps=0.7'), true);
+  assert.equal(cli.links["lesson2-meet"].includes('meet.eps=0.7'), true);
 
   const timings = {};
   for (const format of ['svg', 'png', 'pdf']) {
     const t0 = Date.now();
     const got = await exportOnce(page, fig, format);
     timings[format] = Date.now() - t0;
-    assert.equal(got.name, `lesson1-meet-histogram.${format}`);
+    assert.equal(got.name, `lesson2-meet-histogram.${format}`);
     const want = fs.readFileSync(path.join(cli.dir, got.name));
     assert.ok(got.bytes.equals(want), `${format}: the page's export differs from dpplay figures -state '${hash}'`);
     await page.waitForFunction(() => /Saved/.test(document.querySelector('figure.widget[data-id="meet"] .export-status').textContent));
@@ -125,7 +125,7 @@ test('a figure equals the page when digits rounding matters', async () => {
   await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
   const got = await exportOnce(page, fig, 'svg', 'logratio');
   const cli = cliFigures(['-format', 'svg', '-state', link]);
-  assert.match(cli.links['lesson3-band'], /band\.eps=1\.23(&|$)/);
+  assert.match(cli.links["lesson4-band"], /band\.eps=1\.23(&|$)/);
   assert.ok(got.bytes.equals(fs.readFileSync(path.join(cli.dir, got.name))), `${got.name} from the page differs from dpplay figures -state '${link}'`);
   assert.deepEqual(errors, []);
   await context.close();

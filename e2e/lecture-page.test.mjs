@@ -16,12 +16,16 @@ const freePort = () => new Promise((resolve, reject) => {
   s.on('error', reject);
 });
 
-// The binary is built first and run directly: killing `go run` would leave
-// its child serving, holding this process open.
+// The binary is built once, first, and run directly: killing `go run` would
+// leave its child serving, holding this process open. (Building it once per
+// test took half of each test's time limit on a busy machine.)
+const binDir = mkdtempSync(path.join(os.tmpdir(), 'dpplay-lecture-bin-'));
+const bin = path.join(binDir, 'dpplay');
+execFileSync('go', ['build', '-o', bin, './cmd/dpplay'], { stdio: 'inherit' });
+process.on('exit', () => rmSync(binDir, { recursive: true, force: true }));
+
 async function startServer() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dpplay-lecture-'));
-  const bin = path.join(dir, 'dpplay');
-  execFileSync('go', ['build', '-o', bin, './cmd/dpplay'], { stdio: 'inherit' });
   const port = await freePort();
   const proc = spawn(bin, ['serve', '-dir', 'dist', '-db', path.join(dir, 'l.db'), '-addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
@@ -249,7 +253,11 @@ test('the instructor view on a network address shows no loopback warning', { tim
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     await ctx.route('http://lecture.test:8080/**', async (route) => {
       const u = new URL(route.request().url());
-      route.fulfill({ response: await route.fetch({ url: server.url + u.pathname.slice(1) + u.search }) });
+      // A LAN address reaches the server with Host and Origin alike; this
+      // forward changes the host, so it changes the Origin to match.
+      const headers = { ...route.request().headers() };
+      if (headers.origin) headers.origin = new URL(server.url).origin;
+      route.fulfill({ response: await route.fetch({ url: server.url + u.pathname.slice(1) + u.search, headers }) });
     });
     const host = await ctx.newPage();
     const errors = watch(host);
@@ -259,6 +267,86 @@ test('the instructor view on a network address shows no loopback warning', { tim
     assert.equal(await host.locator('[data-loopback-warning]').count(), 0);
     assert.match(await host.locator('.lec-link a').getAttribute('href'), /^http:\/\/lecture\.test:8080\/lecture\.html\?join=/);
     assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+// Issue 13, finding 1: a join link naming another API is not remembered, the
+// page shows that server's host and asks before sending it anything, and
+// strings from an API with markup in them are shown as text.
+test('a hostile ?api= link is never remembered and asks first', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { host, code, errors } = await hostSession(browser, server, 'meeting-day');
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const evil = [];
+    await ctx.route('http://evil.test/**', (route) => { evil.push(route.request().url()); route.abort(); });
+    const p = await ctx.newPage();
+    const errs = watch(p);
+    await p.goto(server.url + `lecture.html?join=${code}&api=http://evil.test/`);
+    const ask = p.locator('[data-api-host]');
+    await ask.waitFor({ timeout: 10000 });
+    assert.equal(await ask.textContent(), 'evil.test');
+    assert.deepEqual(evil, [], 'nothing is sent to the named server before the student agrees');
+    assert.equal(await p.evaluate(() => Object.keys(localStorage).filter((k) => /api/i.test(k)).length), 0, 'no API is remembered');
+    await p.getByRole('button', { name: 'Use this site’s own server' }).click();
+    await p.locator('input[name=day]').first().waitFor({ timeout: 10000 });
+    // The plain link afterwards goes straight to the site's own server.
+    await p.goto(server.url + `lecture.html?join=${code}`);
+    await p.locator('input[name=day]').first().waitFor({ timeout: 10000 });
+    assert.equal(await p.locator('[data-api-host]').count(), 0);
+    assert.deepEqual(evil, []);
+    // An API base remembered by an earlier version of the page is forgotten.
+    await p.evaluate(() => localStorage.setItem('dpplay.lecture.api', 'http://evil.test/'));
+    await p.reload();
+    await p.locator('input[name=day]').first().waitFor({ timeout: 10000 });
+    assert.equal(await p.evaluate(() => localStorage.getItem('dpplay.lecture.api')), null);
+    assert.deepEqual(evil, []);
+    await calm([p]);
+    assert.deepEqual([...errors, ...errs], []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('strings and numbers from the API never become markup', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    const bad = '<img src=x onerror="window.pwned=1">';
+    const activity = (kind, spec, result) => ({
+      id: 1, spec: { kind, prompt: bad, ...spec }, closed: false, participants: 2, joined: 2, roster: 10, door_open: true,
+      epsilon_budget: 3, epsilon_spent: 1, epsilon_remaining: 2,
+      releases: [{ seq: 1, activity: 1, epsilon: 1, participants: 2, result, created: 1 }],
+    });
+    const cases = {
+      meeting: activity('meeting-day', { options: [bad, `"><svg onload="window.pwned=2">`] }, { choice: 0, option: bad }),
+      hist: activity('histogram', { min: 0, max: 10, bins: 2 }, { counts: [1, 2], edges: [0, 5, 10] }),
+      histBad: activity('histogram', { min: `0"><img src=x onerror="window.pwned=3">`, max: 10, bins: 2 }, { counts: [1, 2], edges: [0, 5, 10] }),
+      price: { ...activity('pricing', { prices: [1, 2] }, { price: `<img src=x onerror="window.pwned=4">` }), participants: '<b>2</b>' },
+    };
+    for (const [name, act] of Object.entries(cases)) {
+      // The page's own API, answering as a hostile or broken server would.
+      await ctx.unrouteAll();
+      await ctx.route('**/api/sessions/**', (route) => {
+        const body = /activities\/1$/.test(new URL(route.request().url()).pathname) ? act
+          : { code: 'ABCDEFGH', display: `<img src=x onerror="window.pwned=5">`, activities: [act] };
+        route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify(body) });
+      });
+      const p = await ctx.newPage();
+      await p.goto(server.url + 'lecture.html?join=ABCDEFGH');
+      await p.waitForFunction(() => document.body.dataset.view === 'student' || /Could not join/.test(document.querySelector('main').textContent), null, { timeout: 10000 });
+      await p.waitForTimeout(2000); // two polls
+      assert.equal(await p.locator('main img, main svg[onload], main [onerror]').count(), 0, `${name}: an element was made from API text`);
+      assert.equal(await p.evaluate(() => window.pwned), undefined, `${name}: script ran`);
+      if (name === 'meeting') assert.ok((await p.locator('main').textContent()).includes(bad), 'the label is shown as text');
+      await p.close();
+    }
   } finally {
     await browser.close();
     server.stop();

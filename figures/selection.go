@@ -28,6 +28,8 @@ func init() {
 		params: []Param{
 			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "adult"},
 			{Key: "u", Kind: List, Min: -1e6, Max: 1e6, MaxLen: 64},
+			// A base measure μ, one weight per candidate; otherwise uniform.
+			{Key: "mu", Kind: List, Min: 0.001, Max: 1e6, MaxLen: 64},
 			{Key: "form", Kind: Enum, Values: []string{"dp", "article"}, Default: "dp"},
 			// 17 digits: switching the formula keeps the converted ε exact.
 			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Digits: 17, Default: "1"},
@@ -92,7 +94,14 @@ func histogram(v Values) ([]*Figure, error) {
 		form = fmt.Sprintf("article's ε_a = %s, i.e. ε = 2ε_aΔ = %s, Δ = %s", num(eps), num(e), num(delta))
 		eps = e
 	}
-	m, err := mech.NewExponential(mech.Config{Scores: scores, Epsilon: eps, Sensitivity: delta})
+	measure := v.List("mu")
+	weights := "exp(ε·u/(2Δ))"
+	if len(measure) != len(scores) {
+		measure = nil
+	} else {
+		weights += "·μ"
+	}
+	m, err := mech.NewExponential(mech.Config{Scores: scores, Epsilon: eps, Sensitivity: delta, Measure: measure})
 	if err != nil {
 		return nil, err
 	}
@@ -109,7 +118,7 @@ func histogram(v Values) ([]*Figure, error) {
 		Series: []Series{
 			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", thousands(n), v.Seed("seed")), Kind: Bars, Colour: 0, Width: 0.7,
 				X: x, Y: shares(counts, n), Counts: counts, N: n},
-			{Name: "Exact probability, weights exp(ε·u/(2Δ))", Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: m.Probabilities()},
+			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: m.Probabilities()},
 		},
 	}}, nil
 }

@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/dpplay/dpplay/core/account"
+	"github.com/dpplay/dpplay/core/rng"
 )
 
 // SessionInfo is the public view of a session.
@@ -21,6 +22,17 @@ type SessionInfo struct {
 	Remaining       float64        `json:"epsilon_remaining"`
 	Activities      []ActivityInfo `json:"activities"`
 	InstructorToken string         `json:"instructor_token,omitempty"`
+	Door
+}
+
+// Door is who may still answer in a session: at most Roster distinct
+// students, of whom Joined have answered so far, and new ones only while
+// Open. The projector shows Joined beside the answer count, so ids invented
+// to stuff the ballot are visible to the room.
+type Door struct {
+	Roster int64 `json:"roster"`
+	Joined int64 `json:"joined"`
+	Open   bool  `json:"door_open"`
 }
 
 // ActivityInfo is the public view of an activity: its definition, how many
@@ -35,6 +47,7 @@ type ActivityInfo struct {
 	Budget    float64 `json:"epsilon_budget"`
 	Spent     float64 `json:"epsilon_spent"`
 	Remaining float64 `json:"epsilon_remaining"`
+	*Door
 }
 
 // ReleaseInfo is one release as stored in the ledger.
@@ -52,10 +65,11 @@ type ReleaseInfo struct {
 
 func remaining(budget, spent float64) float64 { return math.Max(0, budget-spent) }
 
-// POST /api/sessions  {"epsilon_budget": ε}?  → 201 {"code", "instructor_token", …}
+// POST /api/sessions  {"epsilon_budget": ε, "roster": n}?  → 201 {"code", "instructor_token", …}
 func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any, error) {
 	var req struct {
 		Budget *float64 `json:"epsilon_budget"`
+		Roster *int64   `json:"roster"`
 	}
 	if err := decode(r, &req, true); err != nil {
 		return 0, nil, err
@@ -65,6 +79,13 @@ func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any,
 		budget = *req.Budget
 		if !(budget > 0 && budget <= MaxBudget) {
 			return 0, nil, bad("epsilon_budget: must lie in (0, %g]", MaxBudget)
+		}
+	}
+	roster := int64(DefaultRoster)
+	if req.Roster != nil {
+		roster = *req.Roster
+		if roster < 1 || roster > MaxRoster {
+			return 0, nil, bad("roster: must be a whole number of students from 1 to %d", MaxRoster)
 		}
 	}
 	n, err := h.countGuessN(ctx, "new:"+ClientKey(h.opts.ClientIP(r)), h.window())
@@ -77,8 +98,8 @@ func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any,
 	token, hash := newToken()
 	for range 5 { // a collision in 2⁴⁰ codes is rare; retrying is enough
 		code := newCode()
-		res, err := h.exec(ctx, h.db, `INSERT INTO sessions (code, token_hash, budget, created)
-VALUES (?, ?, ?, ?) ON CONFLICT (code) DO NOTHING`, code, hash, budget, h.opts.Now().Unix())
+		res, err := h.exec(ctx, h.db, `INSERT INTO sessions (code, token_hash, budget, created, roster, door_open)
+VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (code) DO NOTHING`, code, hash, budget, h.opts.Now().Unix(), roster)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -88,6 +109,7 @@ VALUES (?, ?, ?, ?) ON CONFLICT (code) DO NOTHING`, code, hash, budget, h.opts.N
 			return http.StatusCreated, SessionInfo{
 				Code: code, Display: FormatCode(code), InstructorToken: token,
 				Budget: budget, Remaining: budget, Activities: []ActivityInfo{},
+				Door: Door{Roster: roster, Open: true},
 			}, nil
 		}
 	}
@@ -100,6 +122,12 @@ func (h *Handler) getSession(ctx context.Context, r *http.Request, rawCode strin
 	if err != nil {
 		return 0, nil, err
 	}
+	// Before the query: a read holding its rows while waiting for another
+	// connection of the pool would deadlock once every connection did so.
+	door, err := h.door(ctx, s)
+	if err != nil {
+		return 0, nil, err
+	}
 	rows, err := h.query(ctx, h.rd, `SELECT a.id, a.config, a.closed,
   (SELECT COUNT(*) FROM submissions u WHERE u.session = a.session AND u.activity = a.id)
 FROM activities a WHERE a.session = ? ORDER BY a.id`, s.code)
@@ -108,7 +136,7 @@ FROM activities a WHERE a.session = ? ORDER BY a.id`, s.code)
 	}
 	defer rows.Close()
 	info := SessionInfo{Code: s.code, Display: FormatCode(s.code), Budget: s.budget, Spent: s.spent,
-		Remaining: remaining(s.budget, s.spent), Activities: []ActivityInfo{}}
+		Remaining: remaining(s.budget, s.spent), Activities: []ActivityInfo{}, Door: *door}
 	for rows.Next() {
 		var a ActivityInfo
 		var config string
@@ -200,8 +228,12 @@ func (h *Handler) getActivity(ctx context.Context, r *http.Request, rawCode, raw
 	if err != nil {
 		return 0, nil, err
 	}
+	door, err := h.door(ctx, s)
+	if err != nil {
+		return 0, nil, err
+	}
 	info := ActivityInfo{ID: id, Spec: *spec, Closed: closed, Participants: n, Releases: []*ReleaseInfo{},
-		Budget: s.budget, Spent: s.spent, Remaining: remaining(s.budget, s.spent)}
+		Budget: s.budget, Spent: s.spent, Remaining: remaining(s.budget, s.spent), Door: door}
 	rows, err := h.query(ctx, h.rd, `SELECT seq, epsilon, participants, result, created
 FROM releases WHERE session = ? AND activity = ? ORDER BY seq`, s.code, id)
 	if err != nil {
@@ -253,6 +285,9 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	if closed {
 		return 0, nil, errClosed
 	}
+	if err := h.join(ctx, s, student); err != nil {
+		return 0, nil, err
+	}
 	// The open check is part of the write, so an answer cannot slip in
 	// after the instructor closed the activity. The same statement returns
 	// the newest release of the activity at the moment the answer was
@@ -273,6 +308,92 @@ RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND acti
 		return 0, nil, err
 	}
 	return http.StatusOK, map[string]any{"stored": true, "activity": id, "after_release": after}, nil
+}
+
+// door reads s's roster state: its limit, whether it is open and how many
+// students have joined.
+func (h *Handler) door(ctx context.Context, s *session) (*Door, error) {
+	d := &Door{Roster: s.roster, Open: s.doorOpen}
+	err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ?`, []any{&d.Joined}, s.code)
+	return d, err
+}
+
+// join puts student on s's roster if they are not on it yet, refusing a new
+// student when the door is closed or the roster is full. A student already
+// on the roster costs one read. Adding one is a single statement whose WHERE
+// clause holds both conditions, so concurrent joins cannot overfill the
+// roster (SQLite and D1 run each statement atomically).
+func (h *Handler) join(ctx context.Context, s *session, student string) error {
+	var on int64
+	if err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ? AND student = ?`,
+		[]any{&on}, s.code, student); err != nil {
+		return err
+	}
+	if on > 0 {
+		return nil
+	}
+	res, err := h.exec(ctx, h.db, `INSERT INTO students (session, student, joined)
+SELECT ?, ?, ? FROM sessions s WHERE s.code = ? AND s.door_open = 1
+  AND (SELECT COUNT(*) FROM students WHERE session = ?) < s.roster
+ON CONFLICT (session, student) DO NOTHING`, s.code, student, h.opts.Now().Unix(), s.code, s.code)
+	if err != nil {
+		return err
+	}
+	if k, err := res.RowsAffected(); err != nil || k == 1 {
+		return err
+	}
+	// Nothing inserted: the student joined concurrently, or the door or
+	// the roster refused them. Read the state as it is now to say which.
+	var door, joined int64
+	if err := h.queryRow(ctx, h.db, `SELECT door_open, (SELECT COUNT(*) FROM students WHERE session = ?),
+  (SELECT COUNT(*) FROM students WHERE session = ? AND student = ?)
+FROM sessions WHERE code = ?`, []any{&door, &joined, &on}, s.code, s.code, student, s.code); err != nil {
+		return err
+	}
+	switch {
+	case on > 0:
+		return nil
+	case door == 0:
+		return errDoorClosed
+	default:
+		return errRosterFull
+	}
+}
+
+// POST /api/sessions/{code}/door  {"open": bool} → 200 Door (instructor)
+//
+// Closing the door keeps every student who has answered and refuses new
+// ones; the instructor closes it once the room has joined.
+func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	if err := authorize(r, s); err != nil {
+		return 0, nil, err
+	}
+	var req struct {
+		Open *bool `json:"open"`
+	}
+	if err := decode(r, &req, false); err != nil {
+		return 0, nil, err
+	}
+	if req.Open == nil {
+		return 0, nil, bad("open is required (true or false)")
+	}
+	open := int64(0)
+	if *req.Open {
+		open = 1
+	}
+	if _, err := h.exec(ctx, h.db, `UPDATE sessions SET door_open = ? WHERE code = ?`, open, s.code); err != nil {
+		return 0, nil, err
+	}
+	s.doorOpen = *req.Open
+	d, err := h.door(ctx, s)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, d, nil
 }
 
 // POST /api/sessions/{code}/activities/{id}/close → 200 (instructor)
@@ -329,6 +450,9 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	if err != nil {
 		return 0, nil, err
 	}
+	if spec.Kind == KindHistogram && eps < MinHistogramEpsilon {
+		return 0, nil, bad("epsilon: a histogram release needs ε ≥ %g (noise scale 2/ε at most 2^28)", MinHistogramEpsilon)
+	}
 	acct, err := account.New(s.budget, 0)
 	if err != nil {
 		return 0, nil, err
@@ -379,10 +503,13 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	err = h.queryRow(ctx, h.db, `INSERT INTO releases (session, seq, activity, epsilon, participants, result, created)
 SELECT ?, next, ?, ?, ?, ?, ? FROM
   (SELECT COALESCE(MAX(seq), 0) + 1 AS next, COALESCE(SUM(epsilon), 0) AS spent FROM releases WHERE session = ?)
-WHERE spent + ? <= ?
-RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), now, s.code, eps, s.budget*(1+budgetSlack))
+WHERE spent + ? <= ? AND next <= ?
+RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), now, s.code, eps, s.budget*(1+budgetSlack), h.opts.MaxReleases)
 	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted by a concurrent release")
+		// A tiny ε leaves the budget almost whole; the cap on releases is
+		// what keeps a token holder from making every poll of the room
+		// carry millions of them.
+		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted by a concurrent release, or the session has had its %d releases", h.opts.MaxReleases)
 	}
 	if err != nil {
 		return 0, nil, err
@@ -400,6 +527,11 @@ RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), no
 	rel.Spent, rel.Remaining = &spent, &left
 	return http.StatusCreated, rel, nil
 }
+
+// MinHistogramEpsilon is the smallest ε of a histogram release: the exact
+// discrete Laplace sampler takes scales up to rng.MaxDiscreteScale = 2²⁸, and
+// the scale is HistogramSensitivity/ε.
+const MinHistogramEpsilon = float64(HistogramSensitivity) / rng.MaxDiscreteScale
 
 // budgetSlack matches core/account's tolerance, so that ten releases of
 // ε/10 use up a budget of ε exactly in both checks.

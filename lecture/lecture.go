@@ -30,8 +30,11 @@ import (
 	"fmt"
 	"log"
 	mrand "math/rand/v2"
+	"mime"
 	"net"
 	"net/http"
+	"net/netip"
+	"net/url"
 	"strconv"
 	"strings"
 	"time"
@@ -46,17 +49,22 @@ const (
 	MaxBudget       = 100.0   // largest ε budget a session may ask for
 	MaxEpsilon      = 10.0    // largest ε of a single release
 	MaxActivities   = 100     // activities per session
+	MaxReleases     = 1000    // releases per session: every poll of an activity carries its releases
 	MaxStudentIDLen = 64
+	DefaultRoster   = 1000  // most distinct students of a session created without a roster
+	MaxRoster       = 10000 // largest roster a session may ask for
 )
 
 // Rate limit on wrong join codes. A guess is one request naming a
-// well-formed code of a session that does not exist. Once an address has
-// reached a session with its right code, requests from it to that session are
-// never limited, so a student flooding wrong codes cannot lock out a class
-// sharing their NAT address. GuessLimit leaves room for every student of a
-// campus of 5,000 behind one address to mistype once while joining, and
-// still allows one address only 30,000 tries an hour against 2⁴⁰ codes
-// (docs/lecture.md has the arithmetic).
+// well-formed code of a session that does not exist. The limit only ever
+// refuses wrong codes: a request naming a session that exists is answered
+// whatever its address has guessed, so a student flooding wrong codes cannot
+// lock out a class (or its instructor) sharing their NAT address. It bounds
+// the database work wrong codes cause; what keeps a stranger out of a session
+// is the code's 40 random bits (docs/security.md has the arithmetic), and what
+// bounds the harm of one who gets in is the roster (MaxRoster) and the door.
+// GuessLimit leaves room for every student of a campus of 5,000 behind one
+// address to mistype once while joining.
 const (
 	GuessLimit  = 5000
 	GuessWindow = 10 * time.Minute
@@ -72,7 +80,11 @@ type Options struct {
 
 	// AllowOrigin, when not empty, is sent as Access-Control-Allow-Origin so
 	// a static site on another origin (GitHub Pages) can use this API. The
-	// instructor token travels in a header, never a cookie, so "*" is safe.
+	// instructor token travels in a header, never a cookie, so "*" leaks
+	// nothing; but a request that changes state and carries an Origin header
+	// is accepted only from the API's own host or from AllowOrigin, so with
+	// one named origin no other web site can make its visitors' browsers
+	// create sessions or send answers ("*" accepts every origin).
 	AllowOrigin string
 
 	// ClientIP returns the address a request came from, used only to key the
@@ -87,9 +99,9 @@ type Options struct {
 	// protect no one.
 	Source mrand.Source
 
-	// GuessLimit and CreateLimit override the limits of the same names
-	// (0 means the default); tests lower them.
-	GuessLimit, CreateLimit int
+	// GuessLimit, CreateLimit and MaxReleases override the limits of the
+	// same names (0 means the default); tests lower them.
+	GuessLimit, CreateLimit, MaxReleases int
 
 	// Now replaces time.Now in tests of the rate-limit windows.
 	Now func() time.Time
@@ -132,7 +144,10 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	if opts.CreateLimit == 0 {
 		opts.CreateLimit = CreateLimit
 	}
-	if opts.GuessLimit < 0 || opts.CreateLimit < 0 {
+	if opts.MaxReleases == 0 {
+		opts.MaxReleases = MaxReleases
+	}
+	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 {
 		return nil, errors.New("lecture: negative rate limit")
 	}
 	if opts.ClientIP == nil {
@@ -168,17 +183,22 @@ func remoteHost(r *http.Request) string {
 }
 
 // ClientKey turns an address into the rate limit's key. IPv6 addresses are
-// cut to their /64 prefix, because one host usually owns a whole /64 and
-// could otherwise rotate through it to reset its count.
+// cut to their /48 prefix: one host usually owns a whole /64, and one
+// customer of an ISP or a tunnel broker commonly a /56 or /48, 65,536 /64s
+// it could otherwise rotate through, each with a fresh count. A campus is
+// typically one /48, which then shares a count as it shares one IPv4 NAT
+// address; the limits only ever refuse wrong codes and new sessions.
 func ClientKey(ip string) string {
-	a := net.ParseIP(strings.TrimSpace(ip))
-	if a == nil {
+	a, err := netip.ParseAddr(strings.TrimSpace(ip))
+	if err != nil {
 		return "unknown"
 	}
-	if v4 := a.To4(); v4 != nil {
-		return v4.String()
+	a = a.Unmap().WithZone("")
+	if a.Is4() {
+		return a.String()
 	}
-	return a.Mask(net.CIDRMask(64, 128)).String() + "/64"
+	p, _ := a.Prefix(48)
+	return p.String()
 }
 
 // apiError is a client error: an HTTP status and a fixed message that never
@@ -195,13 +215,17 @@ func errorf(status int, format string, args ...any) *apiError {
 }
 
 var (
-	errNotFound     = errorf(http.StatusNotFound, "no such route")
-	errNoSession    = errorf(http.StatusNotFound, "unknown session code")
-	errNoActivity   = errorf(http.StatusNotFound, "unknown activity")
-	errUnauthorized = errorf(http.StatusUnauthorized, "instructor token required (Authorization: Bearer <token>)")
-	errForbidden    = errorf(http.StatusForbidden, "wrong instructor token")
-	errRateLimited  = errorf(http.StatusTooManyRequests, "too many wrong session codes from this address; wait and try again")
-	errClosed       = errorf(http.StatusConflict, "activity is closed")
+	errNotFound      = errorf(http.StatusNotFound, "no such route")
+	errNoSession     = errorf(http.StatusNotFound, "unknown session code")
+	errNoActivity    = errorf(http.StatusNotFound, "unknown activity")
+	errUnauthorized  = errorf(http.StatusUnauthorized, "instructor token required (Authorization: Bearer <token>)")
+	errForbidden     = errorf(http.StatusForbidden, "wrong instructor token")
+	errRateLimited   = errorf(http.StatusTooManyRequests, "too many wrong session codes from this address; wait and try again")
+	errClosed        = errorf(http.StatusConflict, "activity is closed")
+	errNotJSON       = errorf(http.StatusUnsupportedMediaType, "requests that change state must have Content-Type: application/json")
+	errForeignOrigin = errorf(http.StatusForbidden, "requests from another web site are not accepted")
+	errDoorClosed    = errorf(http.StatusForbidden, "the instructor has closed this session to new students")
+	errRosterFull    = errorf(http.StatusForbidden, "this session's roster is full: no more new students can answer")
 )
 
 // ServeHTTP routes /api/... requests.
@@ -224,6 +248,40 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	writeJSON(w, status, body)
 }
 
+// checkWrite refuses a request that changes state (any method but GET,
+// HEAD and OPTIONS) unless it declares a JSON body and, if it names an
+// Origin, comes from this API's own host or from Options.AllowOrigin.
+//
+// A web page can send a POST to any address without asking, but only with
+// a form's content type (or none); declaring application/json makes the
+// browser ask first (a CORS preflight), which another origin only passes
+// where AllowOrigin lets it. The Origin check also covers browsers and
+// proxies that do not preflight. Tools such as curl send no Origin and pass.
+func (h *Handler) checkWrite(r *http.Request) error {
+	switch r.Method {
+	case http.MethodGet, http.MethodHead, http.MethodOptions:
+		return nil
+	}
+	if o := r.Header.Get("Origin"); o != "" && !h.originAllowed(o, r.Host) {
+		return errForeignOrigin
+	}
+	mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type"))
+	if err != nil || mt != "application/json" {
+		return errNotJSON
+	}
+	return nil
+}
+
+// originAllowed reports whether origin (scheme://host[:port]) is host, this
+// API's own, or the configured AllowOrigin.
+func (h *Handler) originAllowed(origin, host string) bool {
+	if h.opts.AllowOrigin == "*" || origin == h.opts.AllowOrigin {
+		return true
+	}
+	u, err := url.Parse(origin)
+	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && strings.EqualFold(u.Host, host)
+}
+
 func (h *Handler) route(r *http.Request) (int, any) {
 	p := strings.TrimSuffix(r.URL.Path, "/")
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
@@ -243,6 +301,8 @@ func (h *Handler) route(r *http.Request) (int, any) {
 		rt = route{http.MethodPost, func() (int, any, error) { return h.createSession(ctx, r) }}
 	case len(seg) == 1:
 		rt = route{http.MethodGet, func() (int, any, error) { return h.getSession(ctx, r, seg[0]) }}
+	case len(seg) == 2 && seg[1] == "door":
+		rt = route{http.MethodPost, func() (int, any, error) { return h.setDoor(ctx, r, seg[0]) }}
 	case len(seg) == 2 && seg[1] == "activities":
 		rt = route{http.MethodPost, func() (int, any, error) { return h.createActivity(ctx, r, seg[0]) }}
 	case len(seg) == 3 && seg[1] == "activities":
@@ -258,6 +318,9 @@ func (h *Handler) route(r *http.Request) (int, any) {
 	}
 	if r.Method != rt.method {
 		return h.fail(errorf(http.StatusMethodNotAllowed, "method %s not allowed here; use %s", r.Method, rt.method))
+	}
+	if err := h.checkWrite(r); err != nil {
+		return h.fail(err)
 	}
 	status, body, err := rt.run()
 	if err != nil {
@@ -285,16 +348,13 @@ type session struct {
 	tokenHash []byte
 	budget    float64
 	spent     float64
+	roster    int64
+	doorOpen  bool
 }
 
-// lookup finds the session named by rawCode, applying the wrong-code rate
-// limit. One read returns the session, its ε spent, this client's failure
-// count and whether this client has reached the session before, so the
-// common case (a joined student polling) costs one round trip.
-//
-// Keys in the guesses table: "code:<client>" counts wrong codes in the
-// window; "join:<client> <code>" marks that the client reached the session
-// with its right code in this window or the one before.
+// lookup finds the session named by rawCode in one read. A session that
+// exists is always returned, whatever the client's count of wrong codes; a
+// code that names no session is counted against the client (wrongCode).
 func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (*session, error) {
 	code, ok := NormalizeCode(rawCode)
 	if !ok {
@@ -303,63 +363,45 @@ func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (
 		// typed seven symbols does not eat into the class's allowance.
 		return nil, errNoSession
 	}
-	client := ClientKey(h.opts.ClientIP(r))
-	guessKey, joinKey := "code:"+client, "join:"+client+" "+code
-	win := h.window()
-	var (
-		hash     []byte
-		budget   sql.NullFloat64
-		spent    float64
-		failures int64
-		joined   int64 // the latest window of joinKey, or −1
-	)
-	err := h.queryRow(ctx, h.rd, `SELECT s.token_hash, s.budget,
-  (SELECT COALESCE(SUM(epsilon), 0) FROM releases WHERE session = ?),
-  (SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?),
-  (SELECT COALESCE(MAX(win), -1) FROM guesses WHERE client = ? AND win >= ?)
-FROM (SELECT 1) LEFT JOIN sessions s ON s.code = ?`, []any{&hash, &budget, &spent, &failures, &joined},
-		code, guessKey, win, joinKey, win-1, code)
+	s := &session{code: code}
+	var door int64
+	err := h.queryRow(ctx, h.rd, `SELECT token_hash, budget, roster, door_open,
+  (SELECT COALESCE(SUM(epsilon), 0) FROM releases WHERE session = ?)
+FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budget, &s.roster, &door, &s.spent}, code, code)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, h.wrongCode(ctx, r)
+	}
 	if err != nil {
 		return nil, err
 	}
-	limit := int64(h.opts.GuessLimit)
-	if !budget.Valid {
-		// The count only grows within a window, so a count already at the
-		// limit refuses without a write. Otherwise the decision comes from
-		// the count the increment itself returns: reading, comparing and
-		// then incrementing would let concurrent guesses all see the same
-		// count and all get through.
-		if failures >= limit {
-			return nil, errRateLimited
-		}
-		n, err := h.countGuessN(ctx, guessKey, win)
-		if err != nil {
-			return nil, err
-		}
-		if n > limit {
-			return nil, errRateLimited
-		}
-		return nil, errNoSession
-	}
-	s := &session{code: code, tokenHash: hash, budget: budget.Float64, spent: spent}
-	if joined == win {
-		return s, nil
-	}
-	// Over the limit, a session this address has not reached gets the same
-	// refusal as a wrong code: answering it normally would tell a guesser
-	// that they hit. (The snapshot may lag a concurrent guess by a few
-	// requests; the wrong codes themselves are still counted exactly.)
-	if joined < win-1 && failures >= limit {
-		return nil, errRateLimited
-	}
-	// Mark the session reached, or carry the mark into this window. It is
-	// one write per address, session and window; the mark then keeps the
-	// class working whatever the address's wrong-code count becomes.
-	if _, err := h.exec(ctx, h.db, `INSERT INTO guesses (client, win, failures) VALUES (?, ?, 0)
-ON CONFLICT (client, win) DO NOTHING`, joinKey, win); err != nil {
-		return nil, err
-	}
+	s.doorOpen = door != 0
 	return s, nil
+}
+
+// wrongCode counts a wrong code against the client's address and returns
+// the refusal: 404 within the limit, 429 past it. The count only grows
+// within a window, so a count already at the limit refuses without a write.
+// Otherwise the decision comes from the count the increment itself returns:
+// reading, comparing and then incrementing would let concurrent guesses all
+// see the same count and all get through.
+func (h *Handler) wrongCode(ctx context.Context, r *http.Request) error {
+	key, win, limit := "code:"+ClientKey(h.opts.ClientIP(r)), h.window(), int64(h.opts.GuessLimit)
+	var failures int64
+	if err := h.queryRow(ctx, h.rd, `SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?`,
+		[]any{&failures}, key, win); err != nil {
+		return err
+	}
+	if failures >= limit {
+		return errRateLimited
+	}
+	n, err := h.countGuessN(ctx, key, win)
+	if err != nil {
+		return err
+	}
+	if n > limit {
+		return errRateLimited
+	}
+	return errNoSession
 }
 
 func (h *Handler) window() int64 {

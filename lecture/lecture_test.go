@@ -314,11 +314,11 @@ func (g *guessServer) get(t *testing.T, ip, code string) int {
 	return resp.StatusCode
 }
 
-// Wrong join codes are limited per address. Past the limit, an address gets
-// 429 for every session it has not reached yet, right codes included (else
-// the limit would tell a guesser which code was right), but a session it
-// reached with the right code keeps working: a class behind one NAT address
-// is never locked out by a classmate flooding wrong codes.
+// Wrong join codes are limited per address, and the limit only ever refuses
+// wrong codes: past it, a request naming a session that exists (a student
+// who never joined before, or the instructor with the token) is answered as
+// usual, so a prankster flooding wrong codes from a campus NAT cannot lock
+// the class or its instructor out (issue 13, finding 3).
 func TestGuessLimit(t *testing.T) {
 	g := newGuessServer(t, 20)
 	joined, other := g.c.NewSession(t, 0), g.c.NewSession(t, 0)
@@ -336,36 +336,53 @@ func TestGuessLimit(t *testing.T) {
 	}{
 		{"10.0.0.1", "ZZZZZZZZ", "a wrong guess over the limit", 429},
 		{"10.0.0.1", "ZZZZ-ZZ", "a malformed code (never counted)", 404},
-		{"10.0.0.1", other.Code, "a right code this address never reached", 429},
+		{"10.0.0.1", other.Code, "a right code this address never used", 200},
 		{"10.0.0.1", joined.Code, "the session this address joined", 200},
-		{"10.0.0.2", other.Code, "another address", 200},
+		{"10.0.0.2", "ZZZZZZZY", "another address's wrong guess", 404},
 	} {
 		if st := g.get(t, tc.ip, tc.code); st != tc.want {
 			t.Errorf("%s: status %d, want %d", tc.what, st, tc.want)
 		}
 	}
-	// IPv6 hosts in one /64 share a count.
+	// The instructor behind the flooded address still runs the session, and
+	// a student there still answers.
+	send := func(method, path, token, body string) int {
+		req, _ := http.NewRequest(method, g.url+path, strings.NewReader(body))
+		req.Header.Set("X-Test-IP", "10.0.0.1")
+		req.Header.Set("Content-Type", "application/json")
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	if st := send("POST", "/api/sessions/"+other.Code+"/activities", other.Token, `{"kind": "meeting-day", "options": ["A", "B"]}`); st != 201 {
+		t.Errorf("instructor's new activity from the flooded address: status %d, want 201", st)
+	}
+	if st := send("PUT", "/api/sessions/"+other.Code+"/activities/1/submissions/fresh", "", `{"available": [1]}`); st != 200 {
+		t.Errorf("a new student's answer from the flooded address: status %d, want 200", st)
+	}
+	// IPv6 hosts in one /48 share a count, even each from its own /64.
 	for i := range 21 {
-		g.get(t, fmt.Sprintf("2001:db8::%x", i+1), "ZZZZZZZZ")
+		g.get(t, fmt.Sprintf("2001:db8:0:%x::1", i+1), "ZZZZZZZZ")
 	}
-	if st := g.get(t, "2001:db8::ffff", other.Code); st != 429 {
-		t.Errorf("fresh address in a limited /64: status %d, want 429", st)
+	if st := g.get(t, "2001:db8:0:ffff::1", "ZZZZZZZX"); st != 429 {
+		t.Errorf("fresh /64 in a limited /48: status %d, want 429", st)
 	}
-	// The join mark is carried from window to window while the class keeps
-	// using the session, whatever the flooding.
-	for w := range 3 {
-		g.advance(lecture.GuessWindow)
-		for range 25 {
-			g.get(t, "10.0.0.1", "ZZZZZZZZ")
-		}
-		if st := g.get(t, "10.0.0.1", joined.Code); st != 200 {
-			t.Errorf("joined session, %d windows on, address flooded: status %d, want 200", w+1, st)
-		}
+	if st := g.get(t, "2001:db8:0:ffff::1", other.Code); st != 200 {
+		t.Errorf("right code from a limited /48: status %d, want 200", st)
+	}
+	if st := g.get(t, "2001:db8:1::1", "ZZZZZZZX"); st != 404 {
+		t.Errorf("wrong code from another /48: status %d, want 404", st)
 	}
 	// A new window starts a new count.
 	g.advance(lecture.GuessWindow)
-	if st := g.get(t, "10.0.0.1", other.Code); st != 200 {
-		t.Errorf("after the window: status %d, want 200", st)
+	if st := g.get(t, "10.0.0.1", "ZZZZZZZZ"); st != 404 {
+		t.Errorf("after the window: status %d, want 404", st)
 	}
 }
 
@@ -494,8 +511,10 @@ func TestClientKey(t *testing.T) {
 	tests := map[string]string{
 		"192.0.2.7":            "192.0.2.7",
 		"::ffff:192.0.2.7":     "192.0.2.7",
-		"2001:db8:1:2:3:4:5:6": "2001:db8:1:2::/64",
-		"2001:db8:1:2:ffff::9": "2001:db8:1:2::/64",
+		"2001:db8:1:2:3:4:5:6": "2001:db8:1::/48",
+		"2001:db8:1:ffff::9":   "2001:db8:1::/48",
+		"fe80::1%eth0":         "fe80::/48",
+		"::ffff:10.1.2.3":      "10.1.2.3",
 		"not an address":       "unknown",
 		"":                     "unknown",
 	}
@@ -506,14 +525,20 @@ func TestClientKey(t *testing.T) {
 	}
 }
 
-// The D1 migration is generated from lecture.Schema; they must not drift.
-func TestMigrationMatchesSchema(t *testing.T) {
-	b, err := os.ReadFile("../worker/migrations/0001_schema.sql")
+// The D1 migrations are generated from lecture.Migrations; they must not drift.
+func TestMigrationsMatchSchema(t *testing.T) {
+	files, err := filepath.Glob("../worker/migrations/*.sql")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if string(b) != lecture.MigrationHeader+lecture.Schema {
-		t.Errorf("worker/migrations/0001_schema.sql differs from lecture.Schema: run go generate ./lecture/")
+	if len(files) != len(lecture.Migrations) {
+		t.Errorf("worker/migrations holds %d files, lecture.Migrations %d steps", len(files), len(lecture.Migrations))
+	}
+	for _, m := range lecture.Migrations {
+		b, err := os.ReadFile("../worker/migrations/" + m.Name + ".sql")
+		if err != nil || string(b) != lecture.MigrationHeader+m.SQL {
+			t.Errorf("worker/migrations/%s.sql differs from lecture.Migrations (%v): run go generate ./lecture/", m.Name, err)
+		}
 	}
 }
 
@@ -539,5 +564,54 @@ func TestCORS(t *testing.T) {
 			!strings.Contains(resp.Header.Get("Access-Control-Allow-Headers"), "Authorization")) {
 			t.Errorf("AllowOrigin %q: preflight %d, headers %v", origin, resp.StatusCode, resp.Header)
 		}
+	}
+}
+
+// By default the rate limit keys on the TCP peer: headers that name another
+// client (X-Forwarded-For, X-Real-IP, Forwarded, CF-Connecting-IP) are the
+// client's own text, and trusting them would give each request a fresh count.
+func TestClientAddressIgnoresForwardingHeaders(t *testing.T) {
+	srv, _ := server(t, lecture.Options{GuessLimit: 3})
+	last := 0
+	for i := range 6 {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/ZZZZZZZZ", nil)
+		ip := fmt.Sprintf("198.51.100.%d", i+1)
+		req.Header.Set("X-Forwarded-For", ip)
+		req.Header.Set("X-Real-IP", ip)
+		req.Header.Set("Forwarded", "for="+ip)
+		req.Header.Set("CF-Connecting-IP", ip)
+		resp, err := http.DefaultClient.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		last = resp.StatusCode
+	}
+	if last != http.StatusTooManyRequests {
+		t.Errorf("6th wrong code from one peer naming 6 addresses in headers: status %d, want 429", last)
+	}
+}
+
+// Releases of a vanishing ε leave the budget almost whole, so the number of
+// releases is capped on its own: every poll of an activity carries them all.
+func TestReleasesAreCapped(t *testing.T) {
+	_, c := server(t, lecture.Options{MaxReleases: 5})
+	s := c.NewSession(t, 1)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	if r, err := c.Do("PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}}); err != nil || r.Status != 200 {
+		t.Fatalf("answer: %v %+v", err, r)
+	}
+	for k := range 7 {
+		r, err := c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": 1e-300})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := map[bool]int{true: 201, false: 409}[k < 5]; r.Status != want {
+			t.Errorf("release %d at ε = 1e-300: status %d, want %d (%s)", k+1, r.Status, want, r.Raw)
+		}
+	}
+	r, err := c.Do("GET", a, "", nil)
+	if err != nil || len(r.JSON["releases"].([]any)) != 5 {
+		t.Errorf("after the cap: %v %d releases", err, len(r.JSON["releases"].([]any)))
 	}
 }

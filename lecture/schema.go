@@ -7,9 +7,8 @@ import (
 	"strings"
 )
 
-// Schema is the one definition of the lecture database, shared by SQLite
-// (`dpplay serve`) and D1 (`cmd/worker`). worker/migrations/0001_schema.sql is
-// generated from it by `go generate ./lecture/` and a test keeps the two equal.
+// The lecture database is defined once, as the steps of Migrations, shared by
+// SQLite (`dpplay serve`) and D1 (`cmd/worker`).
 //
 // Why each table looks as it does:
 //   - sessions keeps only a SHA-256 of the instructor token, so a copy of the
@@ -19,10 +18,15 @@ import (
 //   - releases is also the privacy ledger: the ε a session has spent is the sum
 //     of its releases' ε, so a release and its charge are written by one
 //     statement and can never disagree.
+//   - sessions.roster is the most distinct students who may answer and
+//     sessions.door_open whether new ones may still join; students lists
+//     who has joined, one row per (session, student), so the roster check
+//     is a count over one index range inside the statement that adds a
+//     student.
 //   - guesses counts failed join-code lookups per client address and time
 //     window; on Workers nothing survives in memory, so the rate limit must
 //     live here.
-const Schema = `CREATE TABLE IF NOT EXISTS sessions (
+const schemaV1 = `CREATE TABLE IF NOT EXISTS sessions (
   code TEXT PRIMARY KEY,
   token_hash BLOB NOT NULL,
   budget REAL NOT NULL,
@@ -65,14 +69,38 @@ CREATE TABLE IF NOT EXISTS guesses (
 );
 `
 
-// MigrationHeader starts the generated D1 migration file.
-const MigrationHeader = "-- Generated from lecture.Schema by `go generate ./lecture/`; do not edit.\n"
+// schemaRoster gives sessions a roster and a door, and lists who has joined
+// (issue 13). ALTER TABLE has no IF NOT EXISTS, so this step runs once per
+// database: D1 records the migrations it has applied, and Migrate records
+// them in SQLite's user_version.
+const schemaRoster = `ALTER TABLE sessions ADD COLUMN roster INTEGER NOT NULL DEFAULT 1000;
+ALTER TABLE sessions ADD COLUMN door_open INTEGER NOT NULL DEFAULT 1;
+CREATE TABLE IF NOT EXISTS students (
+  session TEXT NOT NULL REFERENCES sessions(code),
+  student TEXT NOT NULL,
+  joined INTEGER NOT NULL,
+  PRIMARY KEY (session, student)
+);
+`
 
-// Statements splits Schema into its statements (D1's exec and database/sql
-// drivers each want one at a time).
-func Statements() []string {
+// Migrations are the schema's steps in order; a database has applied the
+// first k of them. A change to the schema is a new step at the end, never an
+// edit of one that databases may already have applied.
+// worker/migrations/<Name>.sql are generated from them by
+// `go generate ./lecture/`, and a test keeps them equal.
+var Migrations = []struct{ Name, SQL string }{
+	{"0001_schema", schemaV1},
+	{"0002_roster", schemaRoster},
+}
+
+// MigrationHeader starts each generated D1 migration file.
+const MigrationHeader = "-- Generated from lecture.Migrations by `go generate ./lecture/`; do not edit.\n"
+
+// statements splits a migration into its statements (D1's exec and
+// database/sql drivers each want one at a time).
+func statements(sql string) []string {
 	var out []string
-	for _, s := range strings.Split(Schema, ";") {
+	for _, s := range strings.Split(sql, ";") {
 		if s = strings.TrimSpace(s); s != "" {
 			out = append(out, s)
 		}
@@ -80,17 +108,38 @@ func Statements() []string {
 	return out
 }
 
-// Migrate creates the tables if they do not exist. `dpplay serve` calls it at
-// start; on Workers the same statements are applied by
-// `wrangler d1 migrations apply` instead, since running them on every request
-// (each one a fresh instance) would waste a round trip.
+// Migrate applies the Migrations db has not applied yet, counting them in
+// SQLite's user_version. `dpplay serve` calls it at start; on Workers
+// `wrangler d1 migrations apply` applies the same steps instead, since
+// running them on every request (each one a fresh instance) would waste a
+// round trip. A database made before user_version was kept (0) with its
+// tables already there redoes step 1, whose statements all say IF NOT EXISTS.
 func Migrate(ctx context.Context, db *sql.DB) error {
-	for _, s := range Statements() {
-		if _, err := db.ExecContext(ctx, s); err != nil {
+	var done int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&done); err != nil {
+		return fmt.Errorf("lecture: migrate: %w", err)
+	}
+	if done > len(Migrations) {
+		return fmt.Errorf("lecture: migrate: the database is at schema step %d, newer than this program's %d", done, len(Migrations))
+	}
+	for i := done; i < len(Migrations); i++ {
+		// One connection, so that the steps and the version bump share a
+		// transaction: a step half applied would otherwise be redone.
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("lecture: migrate: %w", err)
+		}
+		for _, s := range append(statements(Migrations[i].SQL), fmt.Sprintf("PRAGMA user_version = %d", i+1)) {
+			if _, err := tx.ExecContext(ctx, s); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("lecture: migrate %s: %w", Migrations[i].Name, err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
 			return fmt.Errorf("lecture: migrate: %w", err)
 		}
 	}
 	return nil
 }
 
-//go:generate go run ./internal/genschema ../worker/migrations/0001_schema.sql
+//go:generate go run ./internal/genschema ../worker/migrations

@@ -3,6 +3,8 @@ package lessons
 import (
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -16,17 +18,21 @@ type exercise struct {
 	raw               map[string]string
 }
 
-var reExercise = regexp.MustCompile("(?s)```exercise\n(.*?)\n---\n")
+var (
+	reExercise = regexp.MustCompile("(?s)```exercise\n(.*?)\n---\n")
+	reSlug     = regexp.MustCompile(`(?m)^slug: (\S+)$`)
+)
 
-// exercises returns the headers of the lesson's exercise blocks.
+// exercises returns the headers of the lesson's exercise blocks, in order.
 func exercises(t *testing.T, slug string) []exercise {
 	t.Helper()
 	var out []exercise
 	for _, m := range reExercise.FindAllStringSubmatch(lessonFile(t, slug), -1) {
 		e := exercise{tolerance: 1e-9, raw: map[string]string{}}
 		for _, line := range strings.Split(m[1], "\n") {
-			k, v, _ := strings.Cut(line, ":")
-			e.raw[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			if k, v, ok := strings.Cut(line, ":"); ok {
+				e.raw[strings.TrimSpace(k)] = strings.TrimSpace(v)
+			}
 		}
 		var err error
 		if a, ok := e.raw["answer"]; ok {
@@ -49,17 +55,31 @@ func exercises(t *testing.T, slug string) []exercise {
 	return out
 }
 
-// accepts says whether the page's check (relative tolerance, as web/app.js
-// and web/widgets/answer.js apply it) takes x for an exercise.
+// accepts says whether the page's check takes x for an exercise: the rule
+// web/app.js and web/widgets/answer.js apply,
+// |x − answer| ≤ tolerance·max(1, |answer|).
 func (e exercise) accepts(x float64) bool {
 	return math.Abs(x-e.answer) <= e.tolerance*math.Max(1, math.Abs(e.answer))
 }
 
-// TestExerciseFeedback checks, for every lesson, that each exercise accepts
-// its right example and refuses its wrong one, and that no targeted mistake
-// falls inside the accepted range (it would never be shown).
+// TestExerciseFeedback checks, for every lesson, that each answer-checked
+// exercise accepts its right example and refuses its wrong one, and that no
+// targeted mistake falls inside the accepted range (it would never be shown).
 func TestExerciseFeedback(t *testing.T) {
-	for _, slug := range []string{"permute-and-flip", "small-database", "private-pricing", "billboard-prices"} {
+	files, err := filepath.Glob("*.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := reSlug.FindSubmatch(b)
+		if m == nil {
+			continue
+		}
+		slug := string(m[1])
 		for i, e := range exercises(t, slug) {
 			if _, ok := e.raw["answer"]; !ok {
 				continue
@@ -69,12 +89,34 @@ func TestExerciseFeedback(t *testing.T) {
 			if !e.accepts(r) || e.accepts(w) {
 				t.Errorf("%s exercise %d: right example %v accepted %v, wrong %v accepted %v", slug, i+1, r, e.accepts(r), w, e.accepts(w))
 			}
-			for _, m := range e.mistakes {
-				v, ok := m[0].(float64)
+			for _, mk := range e.mistakes {
+				v, ok := mk[0].(float64)
 				if !ok || e.accepts(v) {
-					t.Errorf("%s exercise %d: mistake %v is not a number outside the accepted range", slug, i+1, m[0])
+					t.Errorf("%s exercise %d: mistake %v is not a number outside the accepted range", slug, i+1, mk[0])
 				}
 			}
 		}
 	}
+}
+
+// exerciseAccepts fails t unless the lesson's exercise with the given label
+// accepts the computed answer and rejects every one of wrong (the mistakes
+// its feedback names).
+func exerciseAccepts(t *testing.T, slug, label string, computed float64, wrong ...float64) {
+	t.Helper()
+	for _, e := range exercises(t, slug) {
+		if e.raw["label"] != label {
+			continue
+		}
+		if !e.accepts(computed) {
+			t.Errorf("%s, exercise %q: the computed answer %g is not accepted (answer %g ± %g)", slug, label, computed, e.answer, e.tolerance)
+		}
+		for _, x := range wrong {
+			if e.accepts(x) {
+				t.Errorf("%s, exercise %q: the mistake %g is accepted", slug, label, x)
+			}
+		}
+		return
+	}
+	t.Errorf("%s has no exercise labelled %q", slug, label)
 }

@@ -28,14 +28,8 @@ func counts[T int | float64](xs []T, format string) string {
 	return fmt.Sprintf(format, xs[0], xs[1], xs[2])
 }
 
-// thousands rounds x to the nearest ten and writes it with a comma.
-func thousands(x float64) string {
-	n := int(math.Round(x/10) * 10)
-	if n < 1000 {
-		return fmt.Sprint(n)
-	}
-	return fmt.Sprintf("%d,%03d", n/1000, n%1000)
-}
+// tens rounds x to the nearest ten, as the lesson quotes buyer counts.
+func tens(x float64) float64 { return math.Round(x/10) * 10 }
 
 func TestQuotedBillboard(t *testing.T) {
 	const slug = "billboard-prices"
@@ -68,7 +62,7 @@ func TestQuotedBillboard(t *testing.T) {
 	quoted(t, slug,
 		fmt.Sprintf("$2T/\\varepsilon$ = %.0f (at T = 64 and ε = 1)", run.NoiseScale),
 		fmt.Sprintf("about %.0f buyers in an average round", miss),
-		fmt.Sprintf("to about %s buyers by round 64", thousands(walk)),
+		fmt.Sprintf("to about %s buyers by round 64", thousands(tens(walk))),
 		fmt.Sprintf("= 1/%.0f", 1/run.Step),
 		fmt.Sprintf("a price error of about %.1f in the last round", run.Step*walk),
 		fmt.Sprintf("about %.1f of error by round 64", run.Step*walk))
@@ -77,7 +71,7 @@ func TestQuotedBillboard(t *testing.T) {
 	tree := billboard(t, 64, 1, "tree")
 	quoted(t, slug,
 		fmt.Sprintf("At T = 64 ($L = %d$) and ε = 1 that is a scale of %.0f against %.0f", tree.Levels, tree.NoiseScale, run.NoiseScale),
-		fmt.Sprintf("off by about %s buyers with the tree against %s with one release per round", thousands(run.TreeNoiseSD), thousands(run.PerRoundNoiseSD)),
+		fmt.Sprintf("off by about %s buyers with the tree against %s with one release per round", thousands(tens(run.TreeNoiseSD)), thousands(tens(run.PerRoundNoiseSD))),
 		fmt.Sprintf("with the tree counter at T = 64 it is %s", share(tree)))
 	for _, rounds := range []int{16, 32, 64, 128} {
 		if r := billboard(t, rounds, 1, "auto"); r.Counter != market.CounterPerRound {

@@ -5,11 +5,16 @@
 // stays in sessionStorage, never in the URL; the student id (128 random bits)
 // and a pricing student's own value stay in localStorage on the phone.
 // A host page opened on a loopback address warns that phones cannot reach it.
+//
+// Everything from the API or the URL is untrusted (docs/security.md): the DOM
+// is built with el() and textContent, numbers are checked to be finite before
+// they are shown, and an API named by ?api= is used only after the person
+// has seen its host and agreed, and never remembered.
 import { qrSVG } from './qr.js';
 
 /** DEFAULT_API: the lecture back end when no ?api= is set; '' means `api/` beside this page (dpplay serve). */
 export const DEFAULT_API = '';
-const API_KEY = 'dpplay.lecture.api';
+const LEGACY_API_KEY = 'dpplay.lecture.api'; // earlier versions remembered ?api= here
 const HOST_KEY = 'dpplay.lecture.host';
 const STUDENT_KEY = 'dpplay.lecture.student';
 const POLL_MS = 1500;
@@ -17,36 +22,79 @@ const POLL_MS = 1500;
 const params = new URLSearchParams(location.search);
 const main = document.getElementById('main');
 const status = document.getElementById('lecture-status');
-const esc = (s) => String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);
-const fmt = (x) => (Math.round(x * 1000) / 1000).toString();
 
-/** apiBase(): ?api= (remembered; ?api=default forgets it), else the remembered one, else DEFAULT_API, else ./api/. */
-function apiBase() {
-  let setting = params.get('api');
-  try {
-    if (setting === 'default' || setting === '') { localStorage.removeItem(API_KEY); setting = null; }
-    else if (setting && /^https?:\/\//.test(setting)) localStorage.setItem(API_KEY, setting);
-    else setting = localStorage.getItem(API_KEY);
-  } catch { /* storage blocked: use the default */ }
-  const base = setting || DEFAULT_API;
-  if (!base) return new URL('api/', location.href).href;
-  const u = new URL(base);
+/** el(tag, attrs, ...children) builds an element; string children become text nodes, never markup. */
+function el(tag, attrs = {}, ...children) {
+  const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v == null) continue;
+    e.setAttribute(k, v === true ? '' : String(v));
+  }
+  e.append(...children.flat(Infinity).filter((c) => c != null && c !== false));
+  return e;
+}
+const show = (parent, ...children) => parent.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
+
+/** num(x) is x if it is a finite number; anything else from the API is refused. */
+function num(x) {
+  if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error('the server sent a malformed reply');
+  return x;
+}
+const int = (x) => { if (!Number.isInteger(num(x))) throw new Error('the server sent a malformed reply'); return x; };
+const text = (x) => (typeof x === 'string' ? x : '');
+const fmt = (x) => (Math.round(num(x) * 1000) / 1000).toString();
+
+/** apiURL(base) is the API root for a base URL (http or https only), ending in /api/. */
+function apiURL(base) {
+  const u = new URL(base, location.href);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new Error('not an http(s) URL');
+  u.search = ''; u.hash = '';
   if (!/\/api\/?$/.test(u.pathname)) u.pathname = u.pathname.replace(/\/?$/, '/api/');
   return u.href.replace(/\/?$/, '/');
 }
-const API = apiBase();
+const OWN_API = new URL('api/', location.href).href;
+const HOME_API = DEFAULT_API ? apiURL(DEFAULT_API) : OWN_API;
+
+/**
+ * chooseAPI() is the API this page talks to: the configured one, unless the
+ * link names another with ?api=; then the page shows that server's host and
+ * asks before sending it anything. The choice lasts for this page only.
+ */
+async function chooseAPI() {
+  try { localStorage.removeItem(LEGACY_API_KEY); } catch { /* storage blocked */ }
+  const asked = params.get('api');
+  if (!asked || asked === 'default') return HOME_API;
+  let other;
+  try { other = apiURL(asked); } catch { return HOME_API; }
+  if (other === HOME_API || other === OWN_API) return other;
+  const host = new URL(other).host;
+  const useIt = el('button', { type: 'button', 'data-api-accept': true }, `Use ${host}`);
+  const home = el('button', { type: 'button', class: 'primary', 'data-api-refuse': true }, 'Use this site’s own server');
+  show(main, el('section', { class: 'lec-card lec-ask', 'aria-labelledby': 'ask-h' },
+    el('h1', { id: 'ask-h' }, 'This link uses another server'),
+    el('p', {}, 'It would send your answers and your device’s id to ', el('strong', { 'data-api-host': true }, host),
+      ', not to ', el('strong', {}, location.host), '.'),
+    el('p', {}, 'Use it only if your instructor told you the class runs there. If someone else posted this link, use this site’s own server.'),
+    el('p', { class: 'lec-ask-buttons' }, home, ' ', useIt)));
+  return new Promise((done) => {
+    home.addEventListener('click', () => done(HOME_API), { once: true });
+    useIt.addEventListener('click', () => done(other), { once: true });
+  });
+}
+let API = HOME_API;
 
 async function call(method, path, body, token) {
   const headers = {};
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (method !== 'GET') headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
   const res = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
   const data = await res.json().catch(() => ({}));
-  if (!res.ok) throw Object.assign(new Error(data.error || `HTTP ${res.status}`), { status: res.status });
+  if (!res.ok) throw Object.assign(new Error(text(data && data.error) || `HTTP ${res.status}`), { status: res.status });
+  if (!data || typeof data !== 'object') throw new Error('the server sent a malformed reply');
   return data;
 }
 
-const say = (text) => { status.textContent = text; };
+const say = (t) => { status.textContent = t; };
 
 function studentId() {
   let id = localStorage.getItem(STUDENT_KEY);
@@ -64,42 +112,59 @@ const SPECS = {
   histogram: { kind: 'histogram', min: 0, max: 12, bins: 6, prompt: 'How many hours did you sleep last night (0 to 12)?' },
 };
 
-// histogramHTML draws the released noisy counts as bars. The counts are
+/** checkSpec(s) returns the activity spec s with its kind checked and its numbers finite. */
+function checkSpec(s) {
+  if (!s || !SPECS[s.kind]) throw new Error('the server sent an activity of an unknown kind');
+  const out = { kind: s.kind, prompt: text(s.prompt) };
+  if (s.kind === 'meeting-day') out.options = (Array.isArray(s.options) ? s.options : []).map(text);
+  if (s.kind === 'histogram') { out.min = num(s.min); out.max = num(s.max); out.bins = int(s.bins); }
+  return out;
+}
+
+// histogram draws the released noisy counts as bars. The counts are
 // integers (exact discrete Laplace noise) and can be negative: such a bar is
 // empty and its number is shown as released, since clipping it here would
 // hide what the mechanism really output.
-function histogramHTML(r) {
-  const { counts, edges } = r.result;
+function histogram(r) {
+  const counts = (Array.isArray(r.result.counts) ? r.result.counts : []).map(num);
+  const edges = (Array.isArray(r.result.edges) ? r.result.edges : []).map(num);
+  if (edges.length !== counts.length + 1) throw new Error('the server sent a malformed release');
   const top = Math.max(1, ...counts);
   const bars = counts.map((c, i) => {
-    const range = `${fmt(edges[i])}–${fmt(edges[i + 1])}`;
-    return `<li><span class="lec-bar-area"><span class="lec-bar-count">${fmt(c)}</span><span class="lec-bar" style="height:${(100 * Math.max(0, c) / top).toFixed(1)}%"></span></span><span class="lec-bar-label">${range}</span></li>`;
-  }).join('');
-  const text = counts.map((c, i) => `${fmt(edges[i])} to ${fmt(edges[i + 1])}: ${fmt(c)}`).join('; ');
-  return `<ol class="lec-hist" data-result="${counts.map(fmt).join(',')}" aria-label="Noisy count per range: ${esc(text)}">${bars}</ol>`;
+    const bar = el('span', { class: 'lec-bar' });
+    bar.style.height = `${(100 * Math.max(0, c) / top).toFixed(1)}%`;
+    return el('li', {}, el('span', { class: 'lec-bar-area' }, el('span', { class: 'lec-bar-count' }, fmt(c)), bar),
+      el('span', { class: 'lec-bar-label' }, `${fmt(edges[i])}–${fmt(edges[i + 1])}`));
+  });
+  const said = counts.map((c, i) => `${fmt(edges[i])} to ${fmt(edges[i + 1])}: ${fmt(c)}`).join('; ');
+  return el('ol', { class: 'lec-hist', 'data-result': counts.map(fmt).join(','), 'aria-label': `Noisy count per range: ${said}` }, bars);
 }
 
 function joinURL(code) {
   const u = new URL('lecture.html', location.href);
   u.search = '';
   u.searchParams.set('join', code);
-  const api = params.get('api') || localStorage.getItem(API_KEY);
-  if (api && /^https?:\/\//.test(api)) u.searchParams.set('api', api);
+  if (API !== HOME_API) u.searchParams.set('api', API);
   return u.href;
 }
 
 // latestRelease: the API leaves "releases" out until the first one.
-const latestRelease = (a) => (a.releases || []).at(-1);
+const latestRelease = (a) => (Array.isArray(a.releases) ? a.releases : []).at(-1);
 
-function resultHTML(spec, r, large) {
-  if (!r) return `<p class="lec-waiting">No release yet.</p>`;
-  const meta = `<p class="lec-meta">ε = ${fmt(r.epsilon)} · from ${r.participants} answer${r.participants === 1 ? '' : 's'} · release ${r.seq}</p>`;
+function result(spec, r, large) {
+  if (!r) return [el('p', { class: 'lec-waiting' }, 'No release yet.')];
+  const n = int(r.participants);
+  const meta = el('p', { class: 'lec-meta' }, `ε = ${fmt(r.epsilon)} · from ${n} answer${n === 1 ? '' : 's'} · release ${int(r.seq)}`);
+  const res = r.result && typeof r.result === 'object' ? r.result : {};
   if (spec.kind === 'meeting-day') {
-    const tiles = spec.options.map((o, i) => `<li class="${i === r.result.choice ? 'chosen' : ''}"${i === r.result.choice ? ' aria-current="true"' : ''}>${esc(o)}</li>`).join('');
-    return `<p class="lec-big" data-result="${esc(r.result.option)}">${esc(r.result.option)}</p>${large ? `<ol class="lec-days" aria-label="All options, the released one highlighted">${tiles}</ol>` : ''}${meta}`;
+    const choice = int(res.choice);
+    const option = text(spec.options[choice]);
+    const tiles = spec.options.map((o, i) => el('li', { class: i === choice ? 'chosen' : false, 'aria-current': i === choice ? 'true' : false }, o));
+    return [el('p', { class: 'lec-big', 'data-result': option }, option),
+      large && el('ol', { class: 'lec-days', 'aria-label': 'All options, the released one highlighted' }, tiles), meta];
   }
-  if (spec.kind === 'pricing') return `<p class="lec-big" data-result="${r.result.price}">price ${fmt(r.result.price)}</p>${meta}`;
-  return `${histogramHTML(r)}${meta}`;
+  if (spec.kind === 'pricing') return [el('p', { class: 'lec-big', 'data-result': fmt(res.price) }, `price ${fmt(res.price)}`), meta];
+  return [histogram({ result: res }), meta];
 }
 
 // isLoopback: a host name that a phone would take to mean the phone itself.
@@ -111,19 +176,23 @@ const isLoopback = (h) => h === 'localhost' || h.endsWith('.localhost') || /^127
 // code would point phones at this computer's loopback address, which is
 // the first thing to go wrong when running a class from a laptop.
 function loopbackWarning() {
-  if (!isLoopback(location.hostname)) return '';
+  if (!isLoopback(location.hostname)) return null;
   const port = location.port || (location.protocol === 'https:' ? '443' : '80');
-  const fixed = `${location.protocol}//<var>address</var>:${port}${esc(location.pathname + location.search)}`;
-  return `<section class="lec-warning" aria-labelledby="warn-h" data-loopback-warning>
-    <svg class="lec-warning-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 2.5 1.5 21h21L12 2.5Z"/><path class="mark" d="M11 9h2v6h-2zM11 16.5h2v2h-2z"/></svg>
-    <div><p class="lec-warning-title" id="warn-h">Phones cannot reach this page</p>
-    <p>It is open at <strong>${esc(location.hostname)}</strong>, which on a phone means the phone itself: the join link and QR code
-      this page gives the class will not work. To fix it:</p>
-    <ol><li>Serve on the network: <code>make serve ADDR=0.0.0.0:${port}</code></li>
-      <li>Open this page at this computer’s network address, on the same Wi-Fi as the phones:
-        <code class="lec-warning-url">${fixed}</code><br>Find the address with <code>hostname -I</code> (Linux),
-        <code>ipconfig getifaddr en0</code> (macOS) or <code>ipconfig</code> (Windows)</li></ol></div>
-  </section>`;
+  const icon = new DOMParser().parseFromString('<svg xmlns="http://www.w3.org/2000/svg" class="lec-warning-icon" viewBox="0 0 24 24" aria-hidden="true"><path d="M12 2.5 1.5 21h21L12 2.5Z"/><path class="mark" d="M11 9h2v6h-2zM11 16.5h2v2h-2z"/></svg>', 'image/svg+xml').documentElement;
+  return el('section', { class: 'lec-warning', 'aria-labelledby': 'warn-h', 'data-loopback-warning': true }, icon,
+    el('div', {}, el('p', { class: 'lec-warning-title', id: 'warn-h' }, 'Phones cannot reach this page'),
+      el('p', {}, 'It is open at ', el('strong', {}, location.hostname), ', which on a phone means the phone itself: the join link and QR code this page gives the class will not work. To fix it:'),
+      el('ol', {},
+        el('li', {}, 'Serve on the network: ', el('code', {}, `make serve ADDR=0.0.0.0:${port}`)),
+        el('li', {}, 'Open this page at this computer’s network address, on the same Wi-Fi as the phones: ',
+          el('code', { class: 'lec-warning-url' }, `${location.protocol}//`, el('var', {}, 'address'), `:${port}${location.pathname}${location.search}`),
+          el('br'), 'Find the address with ', el('code', {}, 'hostname -I'), ' (Linux), ', el('code', {}, 'ipconfig getifaddr en0'),
+          ' (macOS) or ', el('code', {}, 'ipconfig'), ' (Windows)'))));
+}
+
+/** qr(link) is the join link's QR code as an SVG element (qr.js escapes its label). */
+function qr(link) {
+  return new DOMParser().parseFromString(qrSVG(link, `QR code for the join link ${link}`), 'image/svg+xml').documentElement;
 }
 
 // ---- Instructor ----
@@ -132,63 +201,88 @@ async function host() {
   let s = null;
   try { s = JSON.parse(sessionStorage.getItem(HOST_KEY) || 'null'); } catch { s = null; }
   if (!s || s.kind !== kind || s.api !== API) {
-    main.innerHTML = `<h1>Run this with the class</h1>${loopbackWarning()}<form class="lec-card lec-setup"><p>${esc(SPECS[kind].prompt)}</p>
-      <label for="budget">Privacy budget for the session, ε (epsilon)</label>
-      <input id="budget" type="number" min="0.1" max="100" step="any" value="3" required>
-      <button class="primary" type="submit">Start the session</button></form>`;
-    await new Promise((done) => main.querySelector('form').addEventListener('submit', (e) => { e.preventDefault(); done(); }, { once: true }));
+    const form = el('form', { class: 'lec-card lec-setup' }, el('p', {}, SPECS[kind].prompt),
+      el('label', { for: 'budget' }, 'Privacy budget for the session, ε (epsilon)'),
+      el('input', { id: 'budget', type: 'number', min: '0.1', max: '100', step: 'any', value: '3', required: true }),
+      el('label', { for: 'roster' }, 'Most students who may answer'),
+      el('input', { id: 'roster', type: 'number', min: '1', max: '10000', step: '1', value: '1000', required: true }),
+      el('button', { class: 'primary', type: 'submit' }, 'Start the session'));
+    show(main, el('h1', {}, 'Run this with the class'), loopbackWarning(), form);
+    await new Promise((done) => form.addEventListener('submit', (e) => { e.preventDefault(); done(); }, { once: true }));
     say('Starting the session…');
     try {
-      const sess = await call('POST', 'sessions', { epsilon_budget: +main.querySelector('#budget').value });
-      const act = await call('POST', `sessions/${sess.code}/activities`, SPECS[kind], sess.instructor_token);
-      s = { api: API, kind, code: sess.code, display: sess.display, token: sess.instructor_token, id: act.id };
+      const sess = await call('POST', 'sessions', { epsilon_budget: +form.querySelector('#budget').value, roster: +form.querySelector('#roster').value });
+      const act = await call('POST', `sessions/${encodeURIComponent(text(sess.code))}/activities`, SPECS[kind], text(sess.instructor_token));
+      s = { api: API, kind, code: text(sess.code), display: text(sess.display), token: text(sess.instructor_token), id: int(act.id) };
       sessionStorage.setItem(HOST_KEY, JSON.stringify(s));
       say('');
     } catch (err) { say(`Could not start the session: ${err.message}`); return; }
   }
+  const code = encodeURIComponent(s.code);
   const link = joinURL(s.display);
-  main.innerHTML = `${loopbackWarning()}<div class="lec-host">
-    <section class="lec-card lec-join" aria-labelledby="join-h"><h1 id="join-h">Join on your phone</h1>
-      <div class="lec-qr">${qrSVG(link, `QR code for the join link ${link}`)}</div>
-      <p class="lec-code-label">or enter the code</p><p class="lec-code" data-code>${esc(s.display)}</p>
-      <p class="lec-link"><a href="${esc(link)}" target="_blank" rel="noopener">${esc(link)}</a></p></section>
-    <section class="lec-card lec-live" aria-labelledby="live-h"><h2 id="live-h" class="visually-hidden">Live</h2>
-      <p class="lec-prompt">${esc(SPECS[kind].prompt)}</p>
-      <div class="lec-stats"><p><span class="lec-num" data-participants>0</span> answers</p>
-        <p><span class="lec-num" data-remaining>–</span> ε left</p></div>
-      <meter class="lec-meter" min="0" max="1" value="1" aria-label="Privacy budget left"></meter>
-      <form class="lec-release"><label for="eps">ε (epsilon) for this release</label>
-        <input id="eps" type="number" min="0.01" max="10" step="any" value="0.5" required>
-        <button class="primary" type="submit">Release</button></form>
-      <div class="lec-result" aria-live="polite"></div>
-      <p><button type="button" data-new>New session</button></p></section></div>`;
+  // label is [one, many]: the projector says "1 answer", "2 answers".
+  const stat = (label, attr) => el('p', {}, el('span', { class: 'lec-num', [attr]: true }, '–'), ' ', el('span', { 'data-label': label.join('|') }, label[1]));
+  const door = el('button', { type: 'button', 'data-door': true }, 'Close to new students');
+  const eps = el('input', { id: 'eps', type: 'number', min: '0.01', max: '10', step: 'any', value: '0.5', required: true });
+  const releaseForm = el('form', { class: 'lec-release' }, el('label', { for: 'eps' }, 'ε (epsilon) for this release'), eps,
+    el('button', { class: 'primary', type: 'submit' }, 'Release'));
+  const out = el('div', { class: 'lec-result', 'aria-live': 'polite' });
+  const meter = el('meter', { class: 'lec-meter', min: '0', max: '1', value: '1', 'aria-label': 'Privacy budget left' });
+  const again = el('button', { type: 'button', 'data-new': true }, 'New session');
+  show(main, loopbackWarning(), el('div', { class: 'lec-host' },
+    el('section', { class: 'lec-card lec-join', 'aria-labelledby': 'join-h' }, el('h1', { id: 'join-h' }, 'Join on your phone'),
+      el('div', { class: 'lec-qr' }, qr(link)),
+      el('p', { class: 'lec-code-label' }, 'or enter the code'), el('p', { class: 'lec-code', 'data-code': true }, s.display),
+      el('p', { class: 'lec-link' }, el('a', { href: link, target: '_blank', rel: 'noopener' }, link))),
+    el('section', { class: 'lec-card lec-live', 'aria-labelledby': 'live-h' }, el('h2', { id: 'live-h', class: 'visually-hidden' }, 'Live'),
+      el('p', { class: 'lec-prompt' }, SPECS[kind].prompt),
+      el('div', { class: 'lec-stats' }, stat(['answer', 'answers'], 'data-participants'), stat(['joined', 'joined'], 'data-joined'), stat(['ε left', 'ε left'], 'data-remaining')),
+      el('p', { class: 'lec-meta lec-door' }, el('span', { 'data-door-state': true }), ' ', door),
+      meter, releaseForm, out, el('p', {}, again))));
   const q = (sel) => main.querySelector(sel);
-  q('[data-new]').addEventListener('click', () => { sessionStorage.removeItem(HOST_KEY); location.reload(); });
+  again.addEventListener('click', () => { sessionStorage.removeItem(HOST_KEY); location.reload(); });
   let last = null;
   let seq = -1;
-  const show = (a) => {
-    q('[data-participants]').textContent = a.participants;
-    q('[data-remaining]').textContent = fmt(a.epsilon_remaining);
-    q('.lec-meter').max = a.epsilon_budget;
-    q('.lec-meter').value = a.epsilon_remaining;
+  const render = (a) => {
+    const count = (attr, n, shown) => {
+      const box = q(`[${attr}]`);
+      box.textContent = shown;
+      const [one, many] = box.nextElementSibling.dataset.label.split('|');
+      box.nextElementSibling.textContent = n === 1 ? one : many;
+    };
+    count('data-participants', int(a.participants), int(a.participants));
+    count('data-joined', int(a.joined), int(a.joined));
+    count('data-remaining', 0, fmt(a.epsilon_remaining));
+    q('[data-door-state]').textContent = `${a.door_open ? 'Open to new students' : 'Closed to new students'} · at most ${int(a.roster).toLocaleString('en')} students`;
+    door.textContent = a.door_open ? 'Close to new students' : 'Open to new students';
+    meter.max = num(a.epsilon_budget);
+    meter.value = num(a.epsilon_remaining);
     const r = latestRelease(a);
-    if (r && r.seq !== seq) { seq = r.seq; q('.lec-result').innerHTML = resultHTML(a.spec, r, true); }
-    if (!r && seq === -1) { seq = 0; q('.lec-result').innerHTML = resultHTML(a.spec, null); }
+    if (r && r.seq !== seq) { show(out, result(spec, r, true)); seq = r.seq; }
+    if (!r && seq === -1) { seq = 0; show(out, result(spec, null)); }
     last = a;
   };
-  q('.lec-release').addEventListener('submit', async (e) => {
-    e.preventDefault();
-    const eps = +q('#eps').value;
-    if (last && last.participants === 0) { say('Nobody has answered yet.'); return; }
-    if (last && eps > last.epsilon_remaining + 1e-12) { say(`Only ε = ${fmt(last.epsilon_remaining)} is left.`); return; }
+  const spec = checkSpec(SPECS[kind]);
+  const refresh = async () => render(await call('GET', `sessions/${code}/activities/${s.id}`));
+  door.addEventListener('click', async () => {
     try {
-      await call('POST', `sessions/${s.code}/activities/${s.id}/releases`, { epsilon: eps }, s.token);
-      say(`Released with ε = ${fmt(eps)}.`);
-      show(await call('GET', `sessions/${s.code}/activities/${s.id}`));
+      await call('POST', `sessions/${code}/door`, { open: !(last && last.door_open) }, s.token);
+      await refresh();
+    } catch (err) { say(`Could not change the door: ${err.message}`); }
+  });
+  releaseForm.addEventListener('submit', async (e) => {
+    e.preventDefault();
+    const epsilon = +eps.value;
+    if (last && last.participants === 0) { say('Nobody has answered yet.'); return; }
+    if (last && epsilon > last.epsilon_remaining + 1e-12) { say(`Only ε = ${fmt(last.epsilon_remaining)} is left.`); return; }
+    try {
+      await call('POST', `sessions/${code}/activities/${s.id}/releases`, { epsilon }, s.token);
+      say(`Released with ε = ${fmt(epsilon)}.`);
+      await refresh();
     } catch (err) { say(`Release refused: ${err.message}`); }
   });
   const poll = async () => {
-    try { show(await call('GET', `sessions/${s.code}/activities/${s.id}`)); } catch (err) { say(`Connection problem: ${err.message}`); }
+    try { await refresh(); } catch (err) { say(`Connection problem: ${err.message}`); }
     setTimeout(poll, POLL_MS);
   };
   document.body.dataset.view = 'host';
@@ -199,33 +293,46 @@ async function host() {
 async function student() {
   let code = params.get('join');
   if (!code) {
-    main.innerHTML = `<h1>Join the class</h1><form class="lec-card"><label for="code">Join code from the screen</label>
-      <input id="code" autocomplete="off" autocapitalize="characters" spellcheck="false" required maxlength="20" class="lec-code-input">
-      <button class="primary" type="submit">Join</button></form>`;
-    code = await new Promise((done) => main.querySelector('form').addEventListener('submit', (e) => { e.preventDefault(); done(main.querySelector('#code').value.trim()); }, { once: true }));
+    const input = el('input', { id: 'code', autocomplete: 'off', autocapitalize: 'characters', spellcheck: 'false', required: true, maxlength: '20', class: 'lec-code-input' });
+    const form = el('form', { class: 'lec-card' }, el('label', { for: 'code' }, 'Join code from the screen'), input,
+      el('button', { class: 'primary', type: 'submit' }, 'Join'));
+    show(main, el('h1', {}, 'Join the class'), form);
+    code = await new Promise((done) => form.addEventListener('submit', (e) => { e.preventDefault(); done(input.value.trim()); }, { once: true }));
   }
-  let sess;
-  try { sess = await call('GET', `sessions/${encodeURIComponent(code)}`); } catch (err) { main.innerHTML = `<h1>Could not join</h1><p>${esc(err.message)}</p><p><a href="lecture.html">Try another code</a></p>`; return; }
-  const open = sess.activities.filter((a) => !a.closed);
-  const act = open[open.length - 1] || sess.activities[sess.activities.length - 1];
-  if (!act) { main.innerHTML = `<h1>Waiting</h1><p>The instructor has not started an activity yet. Reload in a moment.</p>`; return; }
-  const spec = act.spec;
+  const path = `sessions/${encodeURIComponent(code)}`;
+  let sess, act, spec;
+  try {
+    sess = await call('GET', path);
+    const acts = Array.isArray(sess.activities) ? sess.activities : [];
+    const open = acts.filter((a) => !a.closed);
+    act = open[open.length - 1] || acts[acts.length - 1];
+    if (act) { int(act.id); spec = checkSpec(act.spec); }
+  } catch (err) {
+    show(main, el('h1', {}, 'Could not join'), el('p', {}, err.message), el('p', {}, el('a', { href: 'lecture.html' }, 'Try another code')));
+    return;
+  }
+  if (!act) { show(main, el('h1', {}, 'Waiting'), el('p', {}, 'The instructor has not started an activity yet. Reload in a moment.')); return; }
   const me = studentId();
-  const mineKey = `dpplay.lecture.answer.${sess.code || code}.${act.id}`;
+  const mineKey = `dpplay.lecture.answer.${text(sess.code) || code}.${act.id}`;
   let mine = null;
   try { mine = JSON.parse(localStorage.getItem(mineKey) || 'null'); } catch { mine = null; }
   const field = spec.kind === 'meeting-day'
-    ? `<fieldset class="lec-checks"><legend>${esc(spec.prompt || 'Which days can you make?')}</legend>${spec.options.map((o, i) =>
-      `<label class="choice"><input type="checkbox" name="day" value="${i}"${mine && mine.available.includes(i) ? ' checked' : ''}> ${esc(o)}</label>`).join('')}</fieldset>`
-    : `<label for="value">${esc(spec.prompt || 'Your value')}</label><input id="value" type="number" min="${spec.kind === 'histogram' ? spec.min : 0}"${spec.kind === 'histogram' ? ` max="${spec.max}"` : ''} step="any" required value="${mine ? mine.value : ''}">`;
-  main.innerHTML = `<div class="lec-student"><h1 class="lec-code-small">Session ${esc(sess.display || code)}</h1>
-    <form class="lec-card lec-answer">${field}<button class="primary" type="submit">${mine ? 'Update my answer' : 'Send my answer'}</button>
-    <p class="lec-sent" data-sent>${mine ? 'Answer sent. You can change it until the instructor closes the activity.' : ''}</p></form>
-    <section class="lec-card" aria-labelledby="rel-h"><h2 id="rel-h">What the class sees</h2><div class="lec-result" aria-live="polite"></div>
-    <div class="lec-outcome" aria-live="polite"></div><p class="lec-meta" data-budget></p></section></div>`;
-  const q = (sel) => main.querySelector(sel);
+    ? el('fieldset', { class: 'lec-checks' }, el('legend', {}, spec.prompt || 'Which days can you make?'),
+      spec.options.map((o, i) => el('label', { class: 'choice' },
+        el('input', { type: 'checkbox', name: 'day', value: i, checked: !!(mine && Array.isArray(mine.available) && mine.available.includes(i)) }), ` ${o}`)))
+    : [el('label', { for: 'value' }, spec.prompt || 'Your value'),
+      el('input', { id: 'value', type: 'number', min: spec.kind === 'histogram' ? spec.min : 0, max: spec.kind === 'histogram' ? spec.max : false,
+        step: 'any', required: true, value: mine && Number.isFinite(mine.value) ? mine.value : '' })];
+  const sendButton = el('button', { class: 'primary', type: 'submit' }, mine ? 'Update my answer' : 'Send my answer');
+  const sent = el('p', { class: 'lec-sent', 'data-sent': true }, mine ? 'Answer sent. You can change it until the instructor closes the activity.' : '');
+  const answerForm = el('form', { class: 'lec-card lec-answer' }, field, sendButton, sent);
+  const out = el('div', { class: 'lec-result', 'aria-live': 'polite' });
+  const outcomeBox = el('div', { class: 'lec-outcome', 'aria-live': 'polite' });
+  const budget = el('p', { class: 'lec-meta', 'data-budget': true });
+  show(main, el('div', { class: 'lec-student' }, el('h1', { class: 'lec-code-small' }, `Session ${text(sess.display) || code}`), answerForm,
+    el('section', { class: 'lec-card', 'aria-labelledby': 'rel-h' }, el('h2', { id: 'rel-h' }, 'What the class sees'), out, outcomeBox, budget)));
   let latest = null; // the newest release seen
-  let outcome = ''; // what .lec-outcome shows
+  let outcome = ''; // what .lec-outcome says
   // A pricing student's outcome is worked out here, from the value this
   // phone sent and the public price only; the server never sends a value
   // back and knows nothing of other students here. Which value a release
@@ -235,30 +342,31 @@ async function student() {
   // still holds if the student has changed their mind since.
   const held = (r) => [mine, mine && mine.prev].find((m) => m && m.after < r.seq);
   const showOutcome = () => {
-    let html = '';
+    let parts = [];
     if (spec.kind === 'pricing' && latest && mine) {
       const m = held(latest);
-      const p = latest.result.price;
-      html = !m ? `<p class="lec-you">Your answer came after this release: your outcome comes with the next one.</p>`
-        : m.value >= p ? `<p class="lec-you">You buy at ${fmt(p)}: your utility is ${fmt(m.value)} − ${fmt(p)} = <strong>${fmt(m.value - p)}</strong>.</p>`
-          : `<p class="lec-you">You do not buy (your value ${fmt(m.value)} is below ${fmt(p)}): utility <strong>0</strong>.</p>`;
+      const p = num(latest.result && latest.result.price);
+      parts = !m ? ['Your answer came after this release: your outcome comes with the next one.']
+        : m.value >= p ? [`You buy at ${fmt(p)}: your utility is ${fmt(m.value)} − ${fmt(p)} = `, el('strong', {}, fmt(m.value - p)), '.']
+          : [`You do not buy (your value ${fmt(m.value)} is below ${fmt(p)}): utility `, el('strong', {}, '0'), '.'];
     }
+    const said = parts.map((x) => (typeof x === 'string' ? x : x.textContent)).join('');
     // Only on change, so that the live region does not repeat itself every poll.
-    if (html !== outcome) q('.lec-outcome').innerHTML = outcome = html;
+    if (said !== outcome) { outcome = said; show(outcomeBox, parts.length ? el('p', { class: 'lec-you' }, parts) : null); }
   };
-  q('.lec-answer').addEventListener('submit', async (e) => {
+  answerForm.addEventListener('submit', async (e) => {
     e.preventDefault();
     const answer = spec.kind === 'meeting-day'
       ? { available: [...main.querySelectorAll('input[name=day]:checked')].map((c) => +c.value) }
-      : { value: +q('#value').value };
+      : { value: +main.querySelector('#value').value };
     try {
-      const reply = await call('PUT', `sessions/${encodeURIComponent(code)}/activities/${act.id}/submissions/${me}`, answer);
-      const after = reply.after_release ?? 0;
+      const reply = await call('PUT', `${path}/activities/${act.id}/submissions/${me}`, answer);
+      const after = int(reply.after_release ?? 0);
       const prev = mine && mine.after < after ? { ...mine, prev: null } : (mine && mine.prev) || null;
       mine = { ...answer, after, prev };
       localStorage.setItem(mineKey, JSON.stringify(mine));
-      q('[data-sent]').textContent = 'Answer sent. You can change it until the instructor closes the activity.';
-      q('.lec-answer button').textContent = 'Update my answer';
+      sent.textContent = 'Answer sent. You can change it until the instructor closes the activity.';
+      sendButton.textContent = 'Update my answer';
       say('Answer sent.');
       showOutcome();
     } catch (err) { say(`Not sent: ${err.message}`); }
@@ -266,15 +374,16 @@ async function student() {
   let seq = -1;
   const poll = async () => {
     try {
-      const a = await call('GET', `sessions/${encodeURIComponent(code)}/activities/${act.id}`);
-      q('[data-budget]').textContent = `${a.participants} answer${a.participants === 1 ? '' : 's'} so far · ε left ${fmt(a.epsilon_remaining)} of ${fmt(a.epsilon_budget)}`;
+      const a = await call('GET', `${path}/activities/${act.id}`);
+      const n = int(a.participants);
+      budget.textContent = `${n} answer${n === 1 ? '' : 's'} so far · ε left ${fmt(a.epsilon_remaining)} of ${fmt(a.epsilon_budget)}`;
       latest = latestRelease(a) || null;
       if ((latest ? latest.seq : 0) !== seq) {
+        show(out, result(spec, latest, false));
         seq = latest ? latest.seq : 0;
-        q('.lec-result').innerHTML = resultHTML(spec, latest, false);
       }
       showOutcome();
-      if (a.closed) q('.lec-answer button').disabled = true;
+      if (a.closed) sendButton.disabled = true;
     } catch (err) { say(`Connection problem: ${err.message}`); }
     setTimeout(poll, POLL_MS);
   };
@@ -282,4 +391,5 @@ async function student() {
   poll();
 }
 
-(params.get('role') === 'host' ? host() : student()).catch((err) => say(`Something went wrong: ${err.message}`));
+chooseAPI().then((api) => { API = api; return params.get('role') === 'host' ? host() : student(); })
+  .catch((err) => say(`Something went wrong: ${err.message}`));

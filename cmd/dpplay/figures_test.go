@@ -31,16 +31,16 @@ func TestFiguresCommand(t *testing.T) {
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, stderr)
 	}
-	want := []string{"lesson1-meet-histogram.svg", "lesson1-meet-histogram.png", "lesson1-adult-histogram.svg", "lesson1-adult-histogram.png"}
+	want := []string{"lesson2-meet-histogram.svg", "lesson2-meet-histogram.png", "lesson2-adult-histogram.svg", "lesson2-adult-histogram.png", "lesson2-mu-histogram.svg", "lesson2-mu-histogram.png"}
 	for i, f := range res.Files {
 		if i >= len(want) || f != filepath.Join(dir, want[i]) {
 			t.Fatalf("files %v, want %v in %s", res.Files, want, dir)
 		}
 	}
-	if link := res.Links["lesson1-meet"]; !strings.Contains(link, "meet.eps=0.5") || !strings.Contains(link, "meet.seed=9") || !strings.HasPrefix(link, "#/exponential-mechanism?") {
+	if link := res.Links["lesson2-meet"]; !strings.Contains(link, "meet.eps=0.5") || !strings.Contains(link, "meet.seed=9") || !strings.HasPrefix(link, "#/exponential-mechanism?") {
 		t.Errorf("link %q lost the settings", link)
 	}
-	if link := res.Links["lesson1-adult"]; !strings.Contains(link, "adult.eps=1") {
+	if link := res.Links["lesson2-adult"]; !strings.Contains(link, "adult.eps=1") {
 		t.Errorf("the other widget's link %q is not at its starting state", link)
 	}
 	svg, err := os.ReadFile(res.Files[0])
@@ -48,7 +48,7 @@ func TestFiguresCommand(t *testing.T) {
 		t.Fatalf("%s is not an SVG: %v", res.Files[0], err)
 	}
 	dir2 := t.TempDir()
-	again, _, _ := runFiguresCmd(t, "-out", dir2, "-format", "svg", "-lesson", "1", "-state", "#meet.eps=0.5&meet.seed=9&meet.step=3")
+	again, _, _ := runFiguresCmd(t, "-out", dir2, "-format", "svg", "-lesson", "2", "-state", "#meet.eps=0.5&meet.seed=9&meet.step=3")
 	b, _ := os.ReadFile(again.Files[0])
 	if !bytes.Equal(svg, b) {
 		t.Error("the short form of the same state wrote a different SVG")
@@ -80,7 +80,7 @@ func TestFiguresEveryLesson(t *testing.T) {
 func TestFiguresClampLikeThePage(t *testing.T) {
 	for _, tc := range []struct{ state, note, link string }{
 		{"#/exponential-mechanism?meet.eps=50&meet.step=2", "meet.eps = 50 is outside 0.01 … 20, so 20 is used.", "meet.eps=20"},
-		{"#lesson=1&meet.eps=-1&meet.step=2", "meet.eps = -1 is outside 0.01 … 20, so 0.01 is used.", "meet.eps=0.01"},
+		{"#lesson=2&meet.eps=-1&meet.step=2", "meet.eps = -1 is outside 0.01 … 20, so 0.01 is used.", "meet.eps=0.01"},
 		{"#/exponential-mechanism?meet.data=nope&meet.step=2", `meet.data: "nope" is not one of`, "meet.data=adult"},
 		{"#/exponential-mechanism?meet.seed=2.6&meet.step=2", "", "meet.seed=3"},
 	} {
@@ -92,7 +92,7 @@ func TestFiguresClampLikeThePage(t *testing.T) {
 		if got := strings.Join(res.Notes, "\n"); !strings.Contains(got, tc.note) || (tc.note == "") != (got == "") {
 			t.Errorf("%s: notes %q, want %q", tc.state, res.Notes, tc.note)
 		}
-		if link := res.Links["lesson1-meet"]; !strings.Contains(link, tc.link) {
+		if link := res.Links["lesson2-meet"]; !strings.Contains(link, tc.link) {
 			t.Errorf("%s: link %q lacks %s", tc.state, link, tc.link)
 		}
 	}
@@ -101,7 +101,7 @@ func TestFiguresClampLikeThePage(t *testing.T) {
 func TestFiguresBadFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"-format", "gif"},
-		{"-lesson", "99"},
+		{"-lesson", "98"},
 		{"-state", "#lesson=1&fig=nope"},
 		{"-state", "#/no-such-lesson?x.eps=1"},
 		{"-state", "#lesson=2", "-lesson", "1"},

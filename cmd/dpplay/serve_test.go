@@ -1,13 +1,18 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"crypto/sha256"
+	"encoding/base64"
 	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/dpplay/dpplay/lecture"
@@ -35,7 +40,11 @@ func TestSiteHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := httptest.NewServer(siteHandler(dir, api))
+	site, err := siteHandler(dir, api)
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site)
 	defer srv.Close()
 
 	tests := []struct {
@@ -78,5 +87,156 @@ func TestServeFlags(t *testing.T) {
 		if !errors.As(err, &ue) {
 			t.Errorf("serve %v: %v, want a usage error", args, err)
 		}
+	}
+}
+
+// testSite serves a directory laid out as an attacker would hope: a
+// dot-file, a subdirectory without an index, a symbolic link to a file
+// outside, and a page with a CSP <meta>.
+func testSite(t *testing.T) (url, dir string) {
+	t.Helper()
+	dir = t.TempDir()
+	outside := filepath.Join(t.TempDir(), "secret.txt")
+	files := map[string]string{
+		"index.html":         "<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;self&#39;\"><title>x</title>",
+		".env":               "TOKEN=1",
+		".git/config":        "[core]",
+		"sub/a.txt":          "a",
+		"docs/index.html":    "<!doctype html>",
+		"docs/.hidden/b.txt": "b",
+	}
+	for name, body := range files {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, target := range map[string]string{"out.txt": outside, "outdir": filepath.Dir(outside), "in.txt": "sub/a.txt"} {
+		if err := os.Symlink(target, filepath.Join(dir, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	site, err := siteHandler(dir, http.NotFoundHandler())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(site)
+	t.Cleanup(srv.Close)
+	return srv.URL, dir
+}
+
+// Issue 13, finding 8: only regular files inside -dir are served.
+func TestStaticOnlyRegularFilesInside(t *testing.T) {
+	url, _ := testSite(t)
+	for p, want := range map[string]int{
+		"/":                         200,
+		"/index.html":               200,
+		"/sub/a.txt":                200,
+		"/in.txt":                   200, // a link that stays inside
+		"/docs/":                    200, // its index.html
+		"/.env":                     404,
+		"/.git/config":              404,
+		"/docs/.hidden/b.txt":       404,
+		"/sub/":                     404, // no listing
+		"/sub":                      404,
+		"/out.txt":                  404, // a link leading outside
+		"/outdir/secret.txt":        404,
+		"/../secret.txt":            404,
+		"/sub/..%2f..%2fsecret.txt": 404,
+		"/%2e%2e/secret.txt":        404,
+	} {
+		resp, err := http.Get(url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != want {
+			t.Errorf("GET %s: %d, want %d", p, resp.StatusCode, want)
+		}
+		if strings.Contains(string(body), "secret") || strings.Contains(string(body), "TOKEN") || strings.Contains(string(body), "a.txt") && p == "/sub/" {
+			t.Errorf("GET %s leaks: %q", p, body)
+		}
+	}
+	resp, err := http.Post(url+"/index.html", "text/plain", strings.NewReader("x"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if resp.StatusCode != http.StatusMethodNotAllowed {
+		t.Errorf("POST to a static file: %d", resp.StatusCode)
+	}
+}
+
+// Issue 13, finding 2: a page is sent with the CSP its own <meta> declares
+// plus frame-ancestors; every reply has nosniff, Referrer-Policy and a
+// framing policy; API replies have a CSP that allows nothing.
+func TestSecurityHeaders(t *testing.T) {
+	url, _ := testSite(t)
+	for p, csp := range map[string]string{
+		"/":          "default-src 'self'; frame-ancestors 'self'",
+		"/sub/a.txt": "",
+		"/api/x":     apiPolicy,
+	} {
+		resp, err := http.Get(url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		h := resp.Header
+		if h.Get("Content-Security-Policy") != csp || h.Get("X-Content-Type-Options") != "nosniff" ||
+			h.Get("Referrer-Policy") != "no-referrer" || h.Get("X-Frame-Options") != "SAMEORIGIN" {
+			t.Errorf("GET %s: headers %v, want CSP %q", p, h, csp)
+		}
+	}
+}
+
+// Every inline script of the site's pages is allowed by its page's CSP
+// hash, and every page has the policy: a script edited without updating
+// the hash would be blocked in the browser, so it fails here first.
+func TestPagePoliciesAllowTheirInlineScripts(t *testing.T) {
+	script := regexp.MustCompile(`(?s)<script(?: type="module")?>(.*?)</script>`)
+	for _, name := range []string{"index.html", "lecture.html", "machine.html"} {
+		b, err := os.ReadFile(filepath.Join("..", "..", "web", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		policy := pagePolicy(bytes.NewReader(b))
+		if !strings.Contains(policy, "script-src 'self'") || !strings.Contains(policy, "object-src 'none'") {
+			t.Errorf("%s: CSP %q", name, policy)
+		}
+		for _, m := range script.FindAllSubmatch(b, -1) {
+			sum := sha256.Sum256(m[1])
+			if h := "'sha256-" + base64.StdEncoding.EncodeToString(sum[:]) + "'"; !strings.Contains(policy, h) {
+				t.Errorf("%s: an inline script's hash %s is not in its CSP (update the <meta>)", name, h)
+			}
+		}
+	}
+}
+
+// Issue 13, finding 8: serve refuses a database inside the served directory.
+func TestServeRefusesDatabaseInsideDir(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "site"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(dir, "site"), filepath.Join(dir, "alias")); err != nil {
+		t.Fatal(err)
+	}
+	for _, db := range []string{"site/l.db", "site/new/l.db", "alias/l.db", "site"} {
+		err := runServe([]string{"-dir", filepath.Join(dir, "site"), "-db", filepath.Join(dir, db)}, io.Discard)
+		var ue usageError
+		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "inside") {
+			t.Errorf("-db %s inside -dir: %v, want a refusal", db, err)
+		}
+	}
+	if in, err := within(filepath.Join(dir, "site"), filepath.Join(dir, "site.db")); err != nil || in {
+		t.Errorf("site.db beside site/: within = %v, %v", in, err)
 	}
 }

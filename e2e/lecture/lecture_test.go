@@ -285,7 +285,12 @@ func TestDurability(t *testing.T) {
 	dir := staticDir(t)
 	s := startServe(t, db, dir, "")
 	c := lecturetest.NewClient(s.url)
-	sess := c.NewSession(t, 0)
+	// Every round is a new student, 10,000 in all: the largest roster.
+	r, err := c.Do("POST", "/api/sessions", "", map[string]any{"roster": students * rounds})
+	if err != nil || r.Status != 201 {
+		t.Fatalf("new session with a roster of %d: %v %+v", students*rounds, err, r)
+	}
+	sess := lecturetest.Session{Code: r.JSON["code"].(string), Token: r.JSON["instructor_token"].(string)}
 	path := c.NewActivity(t, sess, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
 
 	var mu sync.Mutex
@@ -315,7 +320,7 @@ func TestDurability(t *testing.T) {
 
 	s2 := startServe(t, db, dir, s.addr())
 	c2 := lecturetest.NewClient(s2.url)
-	r, err := c2.Do("GET", path, "", nil)
+	r, err = c2.Do("GET", path, "", nil)
 	if err != nil || r.Status != 200 {
 		t.Fatalf("after restart: %v %+v", err, r)
 	}
@@ -358,7 +363,7 @@ func TestWrangler(t *testing.T) {
 	port := freePort(t)
 	dev := exec.Command(wrangler, "dev", "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
 		"--inspector-port", strconv.Itoa(freePort(t)), "--persist-to", state, "--show-interactive-dev-session=false",
-		"--var", "GUESS_LIMIT:"+strconv.Itoa(wranglerGuessLimit))
+		"--var", "GUESS_LIMIT:"+strconv.Itoa(wranglerGuessLimit), "--var", "ALLOWED_ORIGIN:https://example.github.io")
 	dev.Dir, dev.Env = wdir, env
 	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop the whole group
 	logf, err := os.Create(filepath.Join(state, "wrangler.log"))
@@ -475,6 +480,22 @@ func testConcurrentGuesses(t *testing.T, base string) {
 	}
 	if poll[200] != polls {
 		t.Errorf("joined student's polls during the flood: statuses %v, want all 200", poll)
+	}
+	// Past the limit the address still reaches a session it never used, and
+	// its instructor still runs it (issue 13, finding 3).
+	other := c.NewSession(t, 0)
+	if st := get(other.Code); st != 200 {
+		t.Errorf("right code from the flooded address: status %d, want 200", st)
+	}
+	req, _ := http.NewRequest("POST", base+"/api/sessions/"+other.Code+"/activities",
+		strings.NewReader(`{"kind": "meeting-day", "options": ["A", "B"]}`))
+	req.Header.Set("CF-Connecting-IP", ip)
+	req.Header.Set("Content-Type", "application/json")
+	req.Header.Set("Authorization", "Bearer "+other.Token)
+	if resp, err := c.HTTP.Do(req); err != nil || resp.StatusCode != 201 {
+		t.Errorf("instructor's request from the flooded address: %v %+v", err, resp)
+	} else {
+		resp.Body.Close()
 	}
 }
 

@@ -153,7 +153,7 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
     ['#/report-noisy-max?rnm.eps=%E0%A4&rnm.seed=5', 'report-noisy-max', '#w-rnm', /value of “rnm\.eps” .*not validly encoded/, /rnm\.eps=1&.*rnm\.seed=5/],
     ['#/exponential-mechanism?meet.eps=2%&meet.step=2', 'exponential-mechanism', '#w-meet', /value of “meet\.eps”/, /meet\.step=2(&|$)/],
     // Garbage: the first lesson, with a note.
-    ['#%%%E0/..\\?&&==%?%=%&==%E0%%', slugs[0], '#w-meet', /lesson name .* cannot be read/, null],
+    ['#%%%E0/..\\?&&==%?%=%&==%E0%%', slugs[0], '#lesson figure.widget', /lesson name .* cannot be read/, null],
     ['#/exponential-mechanism?=&&=&%&%%=%E0&meet.=1&.=&&&', 'exponential-mechanism', '#w-meet', /not validly encoded/, null],
     // Far too long: cut, with a note; what was read still applies.
     ['#/exponential-mechanism?meet.eps=2&' + 'meet.x%E0=1&'.repeat(4000), 'exponential-mechanism', '#w-meet', /characters long; only its first 16,000 were read/, /meet\.eps=2(&|$)/],

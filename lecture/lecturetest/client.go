@@ -40,8 +40,20 @@ type Response struct {
 }
 
 // Do sends a request. body is sent as is when it is a string or []byte and
-// JSON-encoded otherwise; nil sends no body.
+// JSON-encoded otherwise; nil sends no body. A POST or PUT says
+// Content-Type: application/json, as the API requires of every request that
+// changes state.
 func (c *Client) Do(method, path, token string, body any) (*Response, error) {
+	h := http.Header{}
+	if method == "POST" || method == "PUT" {
+		h.Set("Content-Type", "application/json")
+	}
+	return c.DoHeader(method, path, token, body, h)
+}
+
+// DoHeader is Do with the request headers given (and none added but the
+// token's Authorization).
+func (c *Client) DoHeader(method, path, token string, body any, header http.Header) (*Response, error) {
 	var rd io.Reader
 	switch b := body.(type) {
 	case nil:
@@ -60,8 +72,8 @@ func (c *Client) Do(method, path, token string, body any) (*Response, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rd != nil {
-		req.Header.Set("Content-Type", "application/json")
+	for k, v := range header {
+		req.Header[k] = v
 	}
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)

@@ -36,9 +36,14 @@ func Run(t *testing.T, base string) {
 	t.Run("histogram", func(t *testing.T) { testHistogram(t, c) })
 	t.Run("pricing", func(t *testing.T) { testPricing(t, c) })
 	t.Run("budget", func(t *testing.T) { testBudget(t, c) })
+	t.Run("epsilon-edges", func(t *testing.T) { testEpsilonEdges(t, c) })
 	t.Run("concurrent", func(t *testing.T) { testConcurrent(t, c) })
 	t.Run("close", func(t *testing.T) { testClose(t, c) })
 	t.Run("bad-inputs", func(t *testing.T) { testBadInputs(t, c) })
+	t.Run("roster", func(t *testing.T) { testRoster(t, c) })
+	t.Run("roster-race", func(t *testing.T) { testRosterRace(t, c) })
+	t.Run("door", func(t *testing.T) { testDoor(t, c) })
+	t.Run("cross-site", func(t *testing.T) { testCrossSite(t, c) })
 	t.Run("no-leaks", func(t *testing.T) { testNoLeaks(t, c) })
 }
 
@@ -185,6 +190,50 @@ func testBudget(t *testing.T, c *Client) {
 	if m := c.must(t, 200, "GET", "/api/sessions/"+s.Code, "", nil); m["epsilon_remaining"].(float64) > 1e-9 {
 		t.Errorf("remaining %v after spending everything", m["epsilon_remaining"])
 	}
+}
+
+// testEpsilonEdges sends every kind of activity the values of ε at and past
+// the edges of what a release accepts. Each is either released or refused
+// with a 4xx that charges nothing; none may fail inside the server (a 500),
+// whatever the mechanism's own limits (the histogram's exact sampler takes
+// noise scales only up to 2²⁸, so ε below 2/2²⁸ cannot be drawn exactly).
+func testEpsilonEdges(t *testing.T, c *Client) {
+	s := c.NewSession(t, 10)
+	specs := []map[string]any{
+		{"kind": "meeting-day", "options": []string{"A", "B"}},
+		{"kind": "pricing", "prices": []float64{1, 1e9}},
+		{"kind": "histogram", "min": -1e9, "max": 1e9, "bins": 50},
+	}
+	answers := []map[string]any{{"available": []int{1}}, {"value": 1e9}, {"value": 1e9}}
+	for k, spec := range specs {
+		a := c.NewActivity(t, s, spec)
+		c.must(t, 200, "PUT", a+"/submissions/x", "", answers[k])
+		for _, eps := range []string{"0", "-0", "-1", "1e-320", "5e-324", "1e-300", "1e-9", "7e-9",
+			"10.000000001", "1e308", "1e400", "-1e400", `"NaN"`, `"Infinity"`, "null", "true", "[1]"} {
+			_, before, spent := activityState(t, c, a)
+			r, err := c.Do("POST", a+"/releases", s.Token, `{"epsilon": `+eps+`}`)
+			if err != nil {
+				t.Fatalf("%s ε=%s: %v", spec["kind"], eps, err)
+			}
+			_, after, spent2 := activityState(t, c, a)
+			if r.Status >= 500 || r.Status != 201 && (r.Status < 400 || after != before || spent2 != spent) {
+				t.Errorf("%s ε=%s: status %d (%s); releases %d→%d, spent %v→%v", spec["kind"], eps, r.Status, r.Raw, before, after, spent, spent2)
+			}
+			if r.Status == 201 && after != before+1 {
+				t.Errorf("%s ε=%s: released, but the ledger went from %d to %d releases", spec["kind"], eps, before, after)
+			}
+		}
+	}
+	// ε equal to what is left, to the last bit, is released; then nothing is.
+	b := c.NewSession(t, 0.7)
+	a := c.NewActivity(t, b, specs[0])
+	c.must(t, 200, "PUT", a+"/submissions/x", "", answers[0])
+	for range 6 {
+		c.must(t, 201, "POST", a+"/releases", b.Token, map[string]any{"epsilon": 0.1})
+	}
+	left := c.must(t, 200, "GET", "/api/sessions/"+b.Code, "", nil)["epsilon_remaining"].(float64)
+	c.must(t, 201, "POST", a+"/releases", b.Token, map[string]any{"epsilon": left})
+	c.must(t, 409, "POST", a+"/releases", b.Token, map[string]any{"epsilon": 1e-6})
 }
 
 // testConcurrent races requests that must not interfere: releases that
@@ -390,5 +439,164 @@ func testNoLeaks(t *testing.T, c *Client) {
 				t.Errorf("a response contains %q: %.300s", m, b)
 			}
 		}
+	}
+}
+
+// testRoster: a session admits at most its roster of distinct students.
+// Inventing ids past it gets a 403 that changes nothing, while students
+// already on the roster keep answering (in any activity), and the joined
+// count is in what the projector polls.
+func testRoster(t *testing.T, c *Client) {
+	m := c.must(t, 201, "POST", "/api/sessions", "", map[string]any{"roster": 3})
+	s := Session{Code: m["code"].(string), Token: m["instructor_token"].(string)}
+	if m["roster"] != 3.0 || m["joined"] != 0.0 || m["door_open"] != true {
+		t.Errorf("new session with roster 3: %v", m)
+	}
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	for _, who := range []string{"s1", "s2", "s3"} {
+		c.must(t, 200, "PUT", a+"/submissions/"+who, "", map[string]any{"available": []int{0}})
+	}
+	for i := range 5 {
+		r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/fake%d", a, i), "", map[string]any{"available": []int{1}})
+		if err != nil || r.Status != http.StatusForbidden || !strings.Contains(r.JSON["error"].(string), "roster") {
+			t.Fatalf("a fourth student on a roster of 3: %v %+v", err, r)
+		}
+	}
+	c.must(t, 200, "PUT", a+"/submissions/s2", "", map[string]any{"available": []int{1}})
+	b := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"C", "D"}})
+	c.must(t, 200, "PUT", b+"/submissions/s3", "", map[string]any{"available": []int{1}})
+	act := c.must(t, 200, "GET", a, "", nil)
+	if act["participants"] != 3.0 || act["joined"] != 3.0 || act["roster"] != 3.0 {
+		t.Errorf("activity after stuffing: participants %v joined %v roster %v, want 3, 3, 3", act["participants"], act["joined"], act["roster"])
+	}
+	for _, bad := range []any{0, -1, 10001, 2.5, "30"} {
+		r, err := c.Do("POST", "/api/sessions", "", map[string]any{"roster": bad})
+		if err != nil || r.Status/100 != 4 {
+			t.Errorf("roster %v: %v %+v, want a 4xx", bad, err, r)
+		}
+	}
+	m = c.must(t, 201, "POST", "/api/sessions", "", nil)
+	if m["roster"] != 1000.0 {
+		t.Errorf("default roster %v, want 1000", m["roster"])
+	}
+}
+
+// testDoor: the instructor closes the session to new students; those who
+// joined keep answering, newcomers get 403 until it opens again.
+// testRosterRace sends many new students at once to a small roster: the
+// roster check is inside the statement that adds a student, so exactly the
+// roster's worth get in, however the requests interleave.
+func testRosterRace(t *testing.T, c *Client) {
+	const roster, students = 10, 60
+	m := c.must(t, 201, "POST", "/api/sessions", "", map[string]any{"roster": roster})
+	s := Session{Code: m["code"].(string), Token: m["instructor_token"].(string)}
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	var wg sync.WaitGroup
+	var mu sync.Mutex
+	got := map[int]int{}
+	start := make(chan struct{})
+	for i := range students {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/race%d", a, i), "", map[string]any{"available": []int{1}})
+			st := 0
+			if err == nil {
+				st = r.Status
+			}
+			mu.Lock()
+			got[st]++
+			mu.Unlock()
+		}()
+	}
+	close(start)
+	wg.Wait()
+	if got[200] != roster || got[403] != students-roster {
+		t.Errorf("%d new students racing for a roster of %d: statuses %v", students, roster, got)
+	}
+	act := c.must(t, 200, "GET", a, "", nil)
+	if act["participants"] != float64(roster) || act["joined"] != float64(roster) {
+		t.Errorf("after the race: participants %v, joined %v, want %d", act["participants"], act["joined"], roster)
+	}
+}
+
+func testDoor(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	sess := "/api/sessions/" + s.Code
+	c.must(t, 200, "PUT", a+"/submissions/early", "", map[string]any{"available": []int{0}})
+	for _, tc := range []struct {
+		token  string
+		body   any
+		status int
+	}{
+		{"", map[string]any{"open": false}, 401},
+		{c.NewSession(t, 0).Token, map[string]any{"open": false}, 403},
+		{s.Token, map[string]any{}, 422},
+		{s.Token, map[string]any{"open": "no"}, 400},
+	} {
+		if r, err := c.Do("POST", sess+"/door", tc.token, tc.body); err != nil || r.Status != tc.status {
+			t.Errorf("door %v: %v %+v, want %d", tc.body, err, r, tc.status)
+		}
+	}
+	d := c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": false})
+	if d["door_open"] != false || d["joined"] != 1.0 {
+		t.Errorf("closed door: %v", d)
+	}
+	r, err := c.Do("PUT", a+"/submissions/late", "", map[string]any{"available": []int{1}})
+	if err != nil || r.Status != http.StatusForbidden || !strings.Contains(r.JSON["error"].(string), "closed") {
+		t.Errorf("a new student after the door closed: %v %+v", err, r)
+	}
+	c.must(t, 200, "PUT", a+"/submissions/early", "", map[string]any{"available": []int{1}})
+	if m := c.must(t, 200, "GET", sess, "", nil); m["door_open"] != false || m["joined"] != 1.0 {
+		t.Errorf("session with the door closed: %v", m)
+	}
+	c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": true})
+	c.must(t, 200, "PUT", a+"/submissions/late", "", map[string]any{"available": []int{1}})
+}
+
+// testCrossSite: a request that changes state must declare a JSON body, so
+// that a web page cannot send it without a CORS preflight, and one naming
+// another web site as its Origin is refused. Neither changes anything.
+func testCrossSite(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	sess := "/api/sessions/" + s.Code
+	before := snapshot(t, c, a, sess)
+	hdr := func(kv ...string) http.Header {
+		h := http.Header{}
+		for i := 0; i < len(kv); i += 2 {
+			h.Set(kv[i], kv[i+1])
+		}
+		return h
+	}
+	answer := `{"available": [1]}`
+	for _, tc := range []struct {
+		name, method, path, token string
+		body                      any
+		header                    http.Header
+		status                    int
+	}{
+		{"form post creating a session", "POST", "/api/sessions", "", "", hdr("Content-Type", "application/x-www-form-urlencoded"), 415},
+		{"text/plain answer", "PUT", a + "/submissions/x", "", answer, hdr("Content-Type", "text/plain"), 415},
+		{"answer without a content type", "PUT", a + "/submissions/x", "", answer, hdr(), 415},
+		{"bodiless post without a content type", "POST", "/api/sessions", "", nil, hdr(), 415},
+		{"answer from another site", "PUT", a + "/submissions/x", "", answer, hdr("Content-Type", "application/json", "Origin", "https://evil.example"), 403},
+		{"session from another site", "POST", "/api/sessions", "", "{}", hdr("Content-Type", "application/json", "Origin", "https://evil.example"), 403},
+		{"release from another site", "POST", a + "/releases", s.Token, `{"epsilon": 0.1}`, hdr("Content-Type", "application/json", "Origin", "null"), 403},
+	} {
+		r, err := c.DoHeader(tc.method, tc.path, tc.token, tc.body, tc.header)
+		if err != nil || r.Status != tc.status {
+			t.Errorf("%s: %v %+v, want %d", tc.name, err, r, tc.status)
+		}
+	}
+	if after := snapshot(t, c, a, sess); after != before {
+		t.Errorf("refused cross-site requests changed the session:\n before %s\n after  %s", before, after)
+	}
+	// The page's own origin, and a charset parameter, are accepted.
+	r, err := c.DoHeader("PUT", a+"/submissions/y", "", answer, hdr("Content-Type", "application/json; charset=utf-8", "Origin", c.Base))
+	if err != nil || r.Status != 200 {
+		t.Errorf("answer from this site: %v %+v", err, r)
 	}
 }

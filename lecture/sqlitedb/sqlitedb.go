@@ -11,6 +11,8 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
+	"time"
 
 	"github.com/dpplay/dpplay/lecture"
 
@@ -21,10 +23,29 @@ import (
 // under WAL, so a few connections keep both cores busy.
 const Readers = 4
 
+// WALLimit bounds the write-ahead log. SQLite checkpoints the log into the
+// database every 1,000 pages, but it can only start the log over when no
+// reader is using it, and under a class polling every second and a half
+// there may never be such a moment: the log then grew by about 9 KB per
+// answer (192 MB beside a 2.2 MB database). So a checkpointer checks the
+// log's size every CheckpointEvery and, past WALLimit, runs a TRUNCATE
+// checkpoint, which waits (at most a tenth of a second) for the readers of
+// the moment to finish, writes the log into the database and empties it;
+// journal_size_limit also truncates the log to WALLimit whenever SQLite
+// starts it over by itself.
+const (
+	WALLimit        = 4 << 20
+	CheckpointEvery = time.Second
+)
+
 // Store is an open lecture database: one connection for writes and a pool
 // for reads, over the same file.
 type Store struct {
 	Write, Read *sql.DB
+
+	path string
+	stop chan struct{}
+	done chan struct{}
 }
 
 // Options returns o with the read pool filled in, for lecture.New.
@@ -33,9 +54,47 @@ func (s *Store) Options(o lecture.Options) lecture.Options {
 	return o
 }
 
-// Close closes both pools; closing the last connection checkpoints the WAL.
+// Close stops the checkpointer and closes both pools; closing the last
+// connection checkpoints the WAL.
 func (s *Store) Close() error {
+	close(s.stop)
+	<-s.done
 	return errors.Join(s.Read.Close(), s.Write.Close())
+}
+
+// checkpoint keeps the WAL under WALLimit (see WALLimit).
+func (s *Store) checkpoint() {
+	defer close(s.done)
+	t := time.NewTicker(CheckpointEvery)
+	defer t.Stop()
+	for {
+		select {
+		case <-s.stop:
+			return
+		case <-t.C:
+		}
+		if st, err := os.Stat(s.path + "-wal"); err != nil || st.Size() <= WALLimit {
+			continue
+		}
+		s.Truncate(context.Background())
+	}
+}
+
+// Truncate runs a TRUNCATE checkpoint on the writer connection, waiting at
+// most 100 ms for readers; if they do not finish in time it gives up until
+// the next tick, and the writer is busy for no longer than that.
+func (s *Store) Truncate(ctx context.Context) error {
+	c, err := s.Write.Conn(ctx)
+	if err != nil {
+		return err
+	}
+	defer c.Close()
+	if _, err := c.ExecContext(ctx, `PRAGMA busy_timeout = 100`); err != nil {
+		return err
+	}
+	defer c.ExecContext(ctx, `PRAGMA busy_timeout = 10000`)
+	var busy, log, done int
+	return c.QueryRowContext(ctx, `PRAGMA wal_checkpoint(TRUNCATE)`).Scan(&busy, &log, &done)
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies the
@@ -59,7 +118,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 		}
 		return sql.Open("sqlite", "file:"+path+"?"+q.Encode())
 	}
-	w, err := open("journal_mode(WAL)", "synchronous(FULL)")
+	w, err := open("journal_mode(WAL)", "synchronous(FULL)", fmt.Sprintf("journal_size_limit(%d)", WALLimit))
 	if err != nil {
 		return nil, fmt.Errorf("sqlitedb: open %s: %w", path, err)
 	}
@@ -77,5 +136,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	}
 	r.SetMaxOpenConns(Readers)
 	r.SetMaxIdleConns(Readers)
-	return &Store{Write: w, Read: r}, nil
+	st := &Store{Write: w, Read: r, path: path, stop: make(chan struct{}), done: make(chan struct{})}
+	go st.checkpoint()
+	return st, nil
 }

@@ -9,7 +9,7 @@ export const schema = {
 
 const blurbs = {
   'meeting-day': 'Each student marks the days they can make on their phone; the projector shows only the day the exponential mechanism picks.',
-  histogram: 'Each student privately enters a number on their phone; the projector shows only a histogram whose every count has Laplace noise added.',
+  histogram: 'Each student privately enters a number on their phone; the projector shows only a histogram whose every count has discrete Laplace noise of scale 2/ε added (one changed answer moves two bins).',
   pricing: 'Each student privately enters what the good is worth to them; the projector shows only the price drawn by the exponential mechanism, and each phone shows its owner whether they bought.',
 };
 

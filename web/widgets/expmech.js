@@ -10,6 +10,9 @@ import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawe
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'adult', label: 'data set' },
   u: { type: 'list', min: -1e6, max: 1e6, maxLength: 64, default: null, label: 'edited scores' },
+  // A base measure μ (weights fixed before the data are seen): Pr[r] ∝ exp(ε·u(r)/(2Δ))·μ(r).
+  // Used only when it has one weight per candidate; null is the uniform μ.
+  mu: { type: 'list', min: 0.001, max: 1e6, maxLength: 64, default: null, label: 'base measure μ' },
   form: { type: 'enum', values: ['dp', 'article'], default: 'dp', label: 'parametrisation' },
   // 17 digits: the URL keeps ε exactly (as the shortest decimal that reads
   // back to the same double), so a value converted by the formula switch
@@ -162,7 +165,9 @@ export async function mount(ctx) {
     const scores = scoresFor(v.data, v.u);
     const n = v.step * Number(v.batch);
     const epsilon = await mechanismEpsilon(bridge, v);
+    const mu = v.mu && v.mu.length === scores.length ? v.mu : null;
     const req = { mechanism: 'exponential', scores: Float64Array.from(scores), epsilon, sensitivity: v.delta };
+    if (mu) req.measure = Float64Array.from(mu);
     const [{ p }, { counts }] = await Promise.all([
       bridge.call('core', 'probabilities', req),
       bridge.call('core', 'draws', { ...req, slot: ctx.id, seed: v.seed, n }),
@@ -172,13 +177,15 @@ export async function mount(ctx) {
     formula.lastChild.textContent = v.form === 'dp'
       ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
       : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
+    if (mu) formula.lastChild.textContent += ' Each weight is multiplied by the base measure μ(r) in the table, fixed before the data are seen.';
     chart.update({
       categories: d.candidates,
       marks: Array.from(p),
       bars: n > 0 ? Array.from(counts, (c) => c / n) : null,
       counts: Array.from(counts),
       total: n,
-      columns: [{ label: `Score u (${d.unit})`, values: scores, format: (x) => String(+x.toPrecision(6)) }],
+      columns: [{ label: `Score u (${d.unit})`, values: scores, format: (x) => String(+x.toPrecision(6)) }]
+        .concat(mu ? [{ label: 'Base measure μ', values: mu, format: (x) => String(+x.toPrecision(6)) }] : []),
     });
     status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
     ctx.announce(n > 0 ? `${fmtInt(n)} draws. ${d.candidates[argmax(p)]} has exact probability ${pct(p[argmax(p)])}.` : 'No draws yet.');

@@ -1,4 +1,4 @@
--- Generated from lecture.Schema by `go generate ./lecture/`; do not edit.
+-- Generated from lecture.Migrations by `go generate ./lecture/`; do not edit.
 CREATE TABLE IF NOT EXISTS sessions (
   code TEXT PRIMARY KEY,
   token_hash BLOB NOT NULL,

@@ -1,0 +1,101 @@
+package sqlitedb_test
+
+import (
+	"context"
+	"database/sql"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/dpplay/dpplay/lecture"
+	"github.com/dpplay/dpplay/lecture/lecturetest"
+	"github.com/dpplay/dpplay/lecture/sqlitedb"
+)
+
+// Issue 13, finding 6: a burst of answers while the class polls leaves the
+// write-ahead log under WALLimit within a few checkpoint ticks, and the
+// answers are all in the database.
+func TestWALStaysBounded(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "wal.db")
+	store, err := sqlitedb.Open(context.Background(), path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	h, err := lecture.New(store.Write, store.Options(lecture.Options{Logf: t.Logf}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	c := lecturetest.NewClient(srv.URL)
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
+	const students, rounds = 300, 4
+	res := lecturetest.Load(c, a, students, rounds, 0,
+		func(i, k int) string { return "s" + strconv.Itoa(i) },
+		func(i, k int) float64 { return float64(i + k) }, func(int, int) {}, nil)
+	if res.Failed != 0 {
+		t.Fatalf("%d submissions failed", res.Failed)
+	}
+	var size int64
+	for deadline := time.Now().Add(10 * time.Second); ; {
+		st, err := os.Stat(path + "-wal")
+		if err != nil {
+			t.Fatal(err)
+		}
+		size = st.Size()
+		if size <= sqlitedb.WALLimit || time.Now().After(deadline) {
+			break
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+	if size > sqlitedb.WALLimit {
+		t.Errorf("WAL is %d bytes after %d answers, over the limit of %d", size, students*rounds, sqlitedb.WALLimit)
+	}
+	r, err := c.Do("GET", a, "", nil)
+	if err != nil || r.JSON["participants"].(float64) != students {
+		t.Errorf("after the burst: %v %+v", err, r)
+	}
+}
+
+// A database made by the first schema step alone (as every `dpplay serve`
+// before rosters made it, user_version 0) is brought up to date on open,
+// keeping its sessions, and opening it again changes nothing.
+func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "old.db")
+	old, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, s := range strings.Split(lecture.Migrations[0].SQL, ";") {
+		if strings.TrimSpace(s) != "" {
+			if _, err := old.Exec(s); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	if _, err := old.Exec(`INSERT INTO sessions (code, token_hash, budget, created) VALUES ('AAAAAAAA', x'00', 3, 0)`); err != nil {
+		t.Fatal(err)
+	}
+	old.Close()
+	for range 2 {
+		store, err := sqlitedb.Open(context.Background(), path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var roster, door, joined, version int
+		if err := store.Read.QueryRow(`SELECT roster, door_open, (SELECT COUNT(*) FROM students), (SELECT user_version FROM pragma_user_version) FROM sessions WHERE code = 'AAAAAAAA'`).
+			Scan(&roster, &door, &joined, &version); err != nil {
+			t.Fatal(err)
+		}
+		if roster != lecture.DefaultRoster || door != 1 || joined != 0 || version != len(lecture.Migrations) {
+			t.Errorf("old session after migrating: roster %d, door %d, %d joined, schema step %d", roster, door, joined, version)
+		}
+		store.Close()
+	}
+}

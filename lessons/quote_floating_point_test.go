@@ -1,0 +1,55 @@
+package lessons
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/dpplay/dpplay/app/selection"
+)
+
+// The floatattack widget's runs (seed 1, 1,000 draws, Δ = 1) and the
+// discrete Laplace exercise, through the bridge.
+func TestQuotedFloatingPoint(t *testing.T) {
+	const slug = "floating-point"
+	attack := func(q, eps float64) selection.Attack {
+		a, err := selection.FloatAttack(q, q+1, 1, eps, 1000, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	a0 := attack(0, 1)
+	quoted(t, slug,
+		fmt.Sprintf("%d of 1,000 outputs from count 0 could not have been produced by count 1", a0.Count),
+		fmt.Sprintf("%d of 1,000 outputs rule out count 1", a0.Count))
+	if a0.Count <= 500 || a0.Neighbour <= 500 {
+		t.Errorf("the predict answer (more than half) fails: %d and %d of 1,000", a0.Count, a0.Neighbour)
+	}
+	a1000 := attack(1000, 1)
+	quoted(t, slug,
+		fmt.Sprintf("none of the 1,000 outputs rules out the neighbour (and %d of 1,000 do the other way round)", a1000.Neighbour),
+		fmt.Sprintf("(%d of 1,000 this seed)", a1000.Count))
+	if a1000.Count != 0 {
+		t.Errorf("q = 1000 now rules out its neighbour %d times; the lesson says none", a1000.Count)
+	}
+	low := attack(0, 0.1)
+	quoted(t, slug,
+		fmt.Sprintf("at ε = 0.1, %d of 1,000 outputs still rule out count 1", low.Count),
+		fmt.Sprintf("(%d at ε = 0.1)", low.Count))
+	// The exercise: ε = ln 2 gives tanh(ln 2 / 2) = 1/3; the widget at
+	// ε = 0.693 rounds σ up to a multiple of 1/4096 and must still be accepted.
+	exact := math.Tanh(math.Ln2 / 2)
+	quoted(t, slug, "answer: 0.3333", "tolerance: 0.003", fmt.Sprintf("If you gave %.1f, you computed tanh(ln 2)", math.Tanh(math.Ln2)))
+	exerciseAccepts(t, slug, "Probability", exact, math.Tanh(math.Ln2), 0.5)
+	if math.Abs(exact-0.3333) > 0.0001 {
+		t.Errorf("tanh(ln 2 / 2) = %g", exact)
+	}
+	pmf, _, _, achieved, err := selection.DiscreteLaplaceHistogram(0, 1, 0.693, 0, 2, -10, 10)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p0 := pmf[10]; math.Abs(p0-0.3333) > 0.003 || achieved > 0.693 {
+		t.Errorf("the widget at ε = 0.693 shows %g at the true count (achieved ε %g), outside the exercise's range", p0, achieved)
+	}
+}

@@ -1,0 +1,45 @@
+package lessons
+
+import (
+	"fmt"
+	"math"
+	"testing"
+)
+
+// The first lesson's figures: the definition's factor e^ε, the Bayesian
+// bound e^ε/(1 + e^ε), and the two exercises.
+func TestQuotedWhatDPPromises(t *testing.T) {
+	const slug = "what-dp-promises"
+	// The predict block: 0.30 on x, ε = 1.
+	quoted(t, slug,
+		fmt.Sprintf("at most $e \\times 0.30 \\approx %.2f$ and at least $0.30 / e \\approx %.2f$", math.E*0.30, 0.30/math.E),
+		fmt.Sprintf("About %.2f: the probability can grow by a factor of at most $e \\approx %.2f$", math.E*0.30, math.E),
+		fmt.Sprintf("the answer is e × 0.30 ≈ %.2f", math.E*0.30))
+	post := func(eps float64) float64 { return math.Exp(eps) / (1 + math.Exp(eps)) }
+	quoted(t, slug,
+		fmt.Sprintf("At ε = 0.1 that is %.1f%%, at ε = 1 it is %.1f%%, at ε = 5 it is %.1f%%", 100*post(0.1), 100*post(1), 100*post(5)),
+		fmt.Sprintf("%.1f%% at ε = 1", 100*post(1)))
+	// Exercise: ε = ln 3, even prior.
+	quoted(t, slug, fmt.Sprintf("answer: %g", post(math.Log(3))), "grow by at most e^ε = 3, to 3 : 1")
+	if math.Abs(post(math.Log(3))-0.75) > 1e-12 {
+		t.Error("ln 3 does not give 3/4")
+	}
+	// Exercise: a six-bin histogram under change-one-answer neighbours has
+	// L1 sensitivity 2, so Laplace scale Δ/ε = 2 at ε = 1; the wrong answers
+	// are the add-or-remove scale 1 and the six-release scale 6.
+	const bins, eps = 6, 1.0
+	changeOne, addRemove := 2.0, 1.0
+	quoted(t, slug,
+		fmt.Sprintf("answer: %g\ntolerance: 0\nexample-right: %g\nexample-wrong: %g\nlabel: Scale b", changeOne/eps, changeOne/eps, addRemove/eps),
+		fmt.Sprintf("If you gave %g, that is the scale for add-or-remove neighbours", addRemove/eps),
+		fmt.Sprintf("If you gave %d, you paid for six separate releases", bins),
+		fmt.Sprintf("picks one of six days"))
+	exerciseAccepts(t, slug, "Scale b", changeOne/eps, addRemove/eps, bins, 0.5)
+	exerciseAccepts(t, slug, "Largest posterior", post(math.Log(3)), 0.5, 3)
+}
+
+// The glossary's exercise: three 0.5-private releases on the same data.
+func TestQuotedGlossary(t *testing.T) {
+	quoted(t, "glossary", fmt.Sprintf("answer: %g", 3*0.5), fmt.Sprintf("0.5 + 0.5 + 0.5 = %g", 3*0.5), "Three 0.5-private releases")
+	exerciseAccepts(t, "glossary", "Total ε", 3*0.5, 0.5)
+}
