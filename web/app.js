@@ -135,11 +135,16 @@ async function mountWidget(fig, params) {
   const ctx = {
     id, fig, body, values, bridge, params: lessonParams,
     title,
-    // What is in memory is what the URL says: a value is stored as a reload
-    // of the URL written from it would read it (encoded, then coerced).
+    // What is in memory is what the URL says: a valid value is stored as a
+    // reload of the URL written from it would read it (encoded, then
+    // coerced, so rounded to the schema's digits). A value the schema
+    // refuses (a typed expression that does not parse) is kept as typed, so
+    // the widget can say what is wrong with it.
     set(key, value) {
       const spec = schema[key];
-      values[key] = spec ? coerce(spec, encode(spec, value) ?? '', key, []) : value;
+      const refused = [];
+      const read = spec ? coerce(spec, encode(spec, value) ?? '', key, refused) : value;
+      values[key] = refused.length ? value : read;
       scheduleWrite();
       return values[key];
     },
