@@ -11,10 +11,20 @@ import (
 func TestQuotedWhatDPPromises(t *testing.T) {
 	const slug = "what-dp-promises"
 	// The predict block: 0.30 on x, ε = 1.
+	// Both {Tuesday} and {not Tuesday} bound p′; the complement binds first.
+	up, comp, low := math.E*0.30, 1-0.70/math.E, 0.30/math.E
 	quoted(t, slug,
-		fmt.Sprintf("at most $e \\times 0.30 \\approx %.2f$ and at least $0.30 / e \\approx %.2f$", math.E*0.30, 0.30/math.E),
-		fmt.Sprintf("About %.2f: the probability can grow by a factor of at most $e \\approx %.2f$", math.E*0.30, math.E),
-		fmt.Sprintf("the answer is e × 0.30 ≈ %.2f", math.E*0.30))
+		fmt.Sprintf("is at most $e \\times 0.30 \\approx %.2f$", up),
+		fmt.Sprintf("so $p' \\le 1 - 0.70/e \\approx %.2f$", comp),
+		fmt.Sprintf("at $p' = %.2f$ both ratios are within $e$", comp),
+		fmt.Sprintf("The smallest $p'$ is $0.30 / e \\approx %.2f$", low),
+		fmt.Sprintf("- [ ] About %.2f: Tuesday's probability can grow by a factor of at most $e \\approx %.2f$", up, math.E),
+		fmt.Sprintf("- [x] About %.2f:", comp),
+		fmt.Sprintf("the answer is 1 − 0.70/e ≈ %.2f", comp),
+		fmt.Sprintf("(e × 0.30 ≈ %.2f ignores the complementary set)", up))
+	if !(comp < up) || comp/0.30 > math.E || math.Abs(0.70/(1-comp)-math.E) > 1e-12 {
+		t.Errorf("p′ = 1 − 0.70/e = %g is not the binding, attainable limit", comp)
+	}
 	post := func(eps float64) float64 { return math.Exp(eps) / (1 + math.Exp(eps)) }
 	quoted(t, slug,
 		fmt.Sprintf("At ε = 0.1 that is %.1f%%, at ε = 1 it is %.1f%%, at ε = 5 it is %.1f%%", 100*post(0.1), 100*post(1), 100*post(5)),
