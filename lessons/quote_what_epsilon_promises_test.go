@@ -63,7 +63,7 @@ func TestQuotedBand(t *testing.T) {
 	miss95 := 1 - math.Pow(0.95, 5)
 	miss3 := 1 - math.Pow(1-math.Erfc(bridge.IntervalZ/math.Sqrt2), 5)
 	quoted(t, "what-epsilon-promises",
-		fmt.Sprintf("misses the truth %.0f%% of the time; with ±%g standard errors, as the widget draws them, about %.1f%%", 100*miss95, float64(bridge.IntervalZ), 100*miss3))
+		fmt.Sprintf("misses the truth roughly %.0f%% of the time (1 − 0.95⁵, treating the five as independent, though they share draws; at most %.0f%% by the union bound); with ±%g standard errors, as the widget draws them, about %.1f%%", 100*miss95, 100*5*0.05, float64(bridge.IntervalZ), 100*miss3))
 }
 
 // round returns x rounded to d decimal places, as %.*f prints it.
