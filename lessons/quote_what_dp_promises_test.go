@@ -53,3 +53,28 @@ func TestQuotedGlossary(t *testing.T) {
 	quoted(t, "glossary", fmt.Sprintf("answer: %g", 3*0.5), fmt.Sprintf("0.5 + 0.5 + 0.5 = %g", 3*0.5), "Three 0.5-private releases")
 	exerciseAccepts(t, "glossary", "Total ε", 3*0.5, 0.5)
 }
+
+// Claims whose neighbour notion the review asked to be named: the Bayesian
+// bound, parallel composition under change-one-answer neighbours, report
+// noisy max with Laplace noise, and approximate truthfulness.
+func TestNeighbourNotionsNamed(t *testing.T) {
+	quoted(t, "what-dp-promises",
+		"This is for change-one-answer neighbours, where the question is which record is Ana's.",
+		"its odds move by up to $e^{2\\varepsilon}$",
+		"the bound assumes the other records do not depend on Ana's",
+		"$\\ln 3$-differentially private for change-one-answer neighbours",
+		"provided each part's mechanism is ε-private for add-or-remove neighbours",
+		"**Neighbours:** both notions are introduced here; each claim names the one it uses.")
+	quoted(t, "glossary",
+		"provided each part's mechanism is private for add-or-remove neighbours",
+		"ε-private for monotone scores such as counts under add-or-remove neighbours, and otherwise only 2ε-private",
+		"with utilities in $[0, B]$, lets no one gain more than $\\varepsilon B$",
+		"ε-private only for add-or-remove neighbours gives $2\\varepsilon B$")
+	quoted(t, "report-noisy-max",
+		"the Laplace panel is ε-private only for counts with add-or-remove neighbours",
+		"Claim 3.9) is made for counting queries with *add-or-remove* neighbours")
+	quoted(t, "exponential-mechanism",
+		"ε-private only because these scores are counts and the neighbours are add-or-remove; under change-one-answer neighbours it is only 2ε-private")
+	// The pricing lesson's bound, which the glossary repeats.
+	quoted(t, "private-pricing", "utility lies in $[0, B]$", "no lie raises the expected utility by more than $\\varepsilon B$")
+}
