@@ -75,6 +75,4 @@ func TestNeighbourNotionsNamed(t *testing.T) {
 		"Claim 3.9) is made for counting queries with *add-or-remove* neighbours")
 	quoted(t, "exponential-mechanism",
 		"ε-private only because these scores are counts and the neighbours are add-or-remove; under change-one-answer neighbours it is only 2ε-private")
-	// The pricing lesson's bound, which the glossary repeats.
-	quoted(t, "private-pricing", "utility lies in $[0, B]$", "no lie raises the expected utility by more than $\\varepsilon B$")
 }
