@@ -16,7 +16,7 @@ func TestQuotedWhatDPPromises(t *testing.T) {
 	quoted(t, slug,
 		fmt.Sprintf("is at most $e \\times 0.30 \\approx %.2f$", up),
 		fmt.Sprintf("so $p' \\le 1 - 0.70/e \\approx %.2f$", comp),
-		fmt.Sprintf("at $p' = %.2f$ both ratios are within $e$", comp),
+		fmt.Sprintf("at $p' = 1 - 0.70/e$ Tuesday's ratio is %.2f, under $e$, and the complement's is exactly $e$", comp/0.30),
 		fmt.Sprintf("The smallest $p'$ is $0.30 / e \\approx %.2f$", low),
 		fmt.Sprintf("- [ ] About %.2f: Tuesday's probability can grow by a factor of at most $e \\approx %.2f$", up, math.E),
 		fmt.Sprintf("- [x] About %.2f:", comp),
