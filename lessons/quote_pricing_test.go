@@ -135,6 +135,15 @@ func TestQuotedPricing(t *testing.T) {
 		fmt.Sprintf("the %.2f dollars a lie gains against", t1.Deterministic.Gain),
 		fmt.Sprintf("(the cap of %.2f, the proof's %.2f and the slides' %.2f, which", t1.TightBound, t1.ProofBound, t1.SlidesBound),
 		fmt.Sprintf(`(at ε = 1: %s, %s, %s; the first equals B`, usd(t1.SlidesBound), usd(t1.ProofBound), usd(t1.TightBound)))
+	// Pricing is ε/2-DP, so the cap also holds at ε/2.
+	capHalf := math.Min(math.Expm1(0.5)*t1.TruthfulUtility, math.Tanh(0.25)*t1.MaxUtility)
+	if capHalf != math.Tanh(0.25)*t1.MaxUtility {
+		t.Errorf("cap at ε/2 %v is not B·tanh(1/4), as the lesson says", capHalf)
+	}
+	quoted(t, slug, fmt.Sprintf("at ε = 1 the cap becomes %s", usd(capHalf)))
+	if capHalf < t1.MaxGain {
+		t.Errorf("cap at ε/2 %v below the best lie's gain %v", capHalf, t1.MaxGain)
+	}
 	if t1.SlidesBound != t1.MaxUtility {
 		t.Errorf("εB = %v and B = %v at ε = 1: the lesson says they are equal", t1.SlidesBound, t1.MaxUtility)
 	}
