@@ -100,7 +100,7 @@ func TestQuotedBillboard(t *testing.T) {
 		counts(noiseless.Allocated, "%d, %d, %d with no noise"),
 		fmt.Sprintf("Its welfare at the default settings is %.1f, but that number counts %d copies of coffee", run.Welfare, run.OverAllocation[1]),
 		fmt.Sprintf("the repaired welfare, %.2f against an optimum of %.2f, that is %s", run.FeasibleWelfare, run.OptimalWelfare, share1(run)),
-		fmt.Sprintf("The repaired share (%s, not private)", share1(run)),
+		fmt.Sprintf("The repaired share (%s, not private) is below that of prices at 0 (%s)", share1(run), share(billboard(t, 1, 1, "auto"))),
 		fmt.Sprintf("the noisy prices (%s) do worse than no prices at all", share1(run)))
 	if run.FeasibleWelfare/run.OptimalWelfare >= billboard(t, 1, 1, "auto").FeasibleWelfare/run.OptimalWelfare {
 		t.Error("the noisy prices do at least as well as prices at 0; the lesson says worse")

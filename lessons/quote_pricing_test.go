@@ -146,7 +146,7 @@ func TestQuotedPricing(t *testing.T) {
 	if capHalf != math.Tanh(0.25)*t1.MaxUtility {
 		t.Errorf("cap at ε/2 %v is not B·tanh(1/4), as the lesson says", capHalf)
 	}
-	quoted(t, slug, fmt.Sprintf("at ε = 1 the cap becomes %s", usd(capHalf)))
+	quoted(t, slug, fmt.Sprintf("at ε = 1 the cap becomes %s", usd(capHalf)), fmt.Sprintf("the cap at ε/2, %s, holds too", usd(capHalf)))
 	if capHalf < t1.MaxGain {
 		t.Errorf("cap at ε/2 %v below the best lie's gain %v", capHalf, t1.MaxGain)
 	}
