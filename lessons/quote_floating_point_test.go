@@ -34,7 +34,11 @@ func TestQuotedFloatingPoint(t *testing.T) {
 		t.Errorf("q = 1000 now rules out its neighbour %d times; the lesson says none", a1000.Count)
 	}
 	// Outputs of Lap(1) within 0.5 of 0: 1 − e^(−1/2).
-	quoted(t, slug, fmt.Sprintf("only %.0f%% of the outputs of Lap(1) lie within 0.5 of 0", 100*-math.Expm1(-0.5)))
+	near := -math.Expm1(-0.5)
+	quoted(t, slug, fmt.Sprintf("only %.0f%% of the outputs of Lap(1) lie within 0.5 of 0, so the %.0f%% that give the count away cannot all come from there", 100*near, float64(a0.Count)/10))
+	if float64(a0.Count)/1000 <= near {
+		t.Errorf("%d of 1,000 ruled out, not more than the %v near 0", a0.Count, near)
+	}
 	low := attack(0, 0.1)
 	quoted(t, slug,
 		fmt.Sprintf("at ε = 0.1, %d of 1,000 outputs still rule out count 1", low.Count),
