@@ -24,6 +24,11 @@ func share(run *market.AllocationRun) string {
 	return fmt.Sprintf("%.0f%%", 100*run.FeasibleWelfare/run.OptimalWelfare)
 }
 
+// share1 is share to one decimal.
+func share1(run *market.AllocationRun) string {
+	return fmt.Sprintf("%.1f%%", 100*run.FeasibleWelfare/run.OptimalWelfare)
+}
+
 func counts[T int | float64](xs []T, format string) string {
 	return fmt.Sprintf(format, xs[0], xs[1], xs[2])
 }
@@ -55,13 +60,16 @@ func TestQuotedBillboard(t *testing.T) {
 		}
 	}
 	miss /= T * 3
+	if math.Abs(miss-run.NoiseScale) > 0.1*run.NoiseScale {
+		t.Errorf("mean absolute miss %v in this run, far from E|Lap(b)| = b = %v", miss, run.NoiseScale)
+	}
 	walk := math.Sqrt(2*T) * run.NoiseScale
 	if run.Counter != market.CounterPerRound || run.NoiseScale != 2*T/run.Epsilon {
 		t.Fatalf("counter %s, scale %v: the lesson says auto picks one release per round with scale 2T/ε", run.Counter, run.NoiseScale)
 	}
 	quoted(t, slug,
 		fmt.Sprintf("$2T/\\varepsilon$ = %.0f (at T = 64 and ε = 1)", run.NoiseScale),
-		fmt.Sprintf("about %.0f buyers in an average round", miss),
+		fmt.Sprintf("misses the true demand by %.0f buyers on average", run.NoiseScale),
 		fmt.Sprintf("to about %s buyers by round 64", thousands(tens(walk))),
 		fmt.Sprintf("= 1/%.0f", 1/run.Step),
 		fmt.Sprintf("a price error of about %.1f in the last round", run.Step*walk),
@@ -71,7 +79,7 @@ func TestQuotedBillboard(t *testing.T) {
 	tree := billboard(t, 64, 1, "tree")
 	quoted(t, slug,
 		fmt.Sprintf("At T = 64 ($L = %d$) and ε = 1 that is a scale of %.0f against %.0f", tree.Levels, tree.NoiseScale, run.NoiseScale),
-		fmt.Sprintf("off by about %s buyers with the tree against %s with one release per round", thousands(tens(run.TreeNoiseSD)), thousands(tens(run.PerRoundNoiseSD))),
+		fmt.Sprintf("noise has a standard deviation of about %s buyers with the tree against %s with one release per round", thousands(tens(run.TreeNoiseSD)), thousands(tens(run.PerRoundNoiseSD))),
 		fmt.Sprintf("with the tree counter at T = 64 it is %s", share(tree)))
 	for _, rounds := range []int{16, 32, 64, 128} {
 		if r := billboard(t, rounds, 1, "auto"); r.Counter != market.CounterPerRound {
@@ -87,12 +95,16 @@ func TestQuotedBillboard(t *testing.T) {
 		fmt.Sprintf("%.0f%% for tea and %.0f%% for coffee", 100*run.OverSupplyProbability[0], 100*run.OverSupplyProbability[1]),
 		fmt.Sprintf("(%.0f%% and %.0f%% chances of overshooting tea and coffee)", 100*run.OverSupplyProbability[0], 100*run.OverSupplyProbability[1]),
 		counts(noiseless.Allocated, "hand out %d, %d and %d"),
-		counts(noiseless.OverAllocation, "leave %d, %d and %d copies over"),
+		counts(noiseless.OverAllocation, "over-allocate by %d, %d and %d copies"),
 		counts(run.Allocated, "%d, %d, %d against 40 each"),
 		counts(noiseless.Allocated, "%d, %d, %d with no noise"),
 		fmt.Sprintf("Its welfare at the default settings is %.1f, but that number counts %d copies of coffee", run.Welfare, run.OverAllocation[1]),
-		fmt.Sprintf("the repaired welfare, %.1f against an optimum of %.1f, that is %s", run.FeasibleWelfare, run.OptimalWelfare, share(run)),
-		fmt.Sprintf("The repaired share (%s, not private)", share(run)))
+		fmt.Sprintf("the repaired welfare, %.2f against an optimum of %.2f, that is %s", run.FeasibleWelfare, run.OptimalWelfare, share1(run)),
+		fmt.Sprintf("The repaired share (%s, not private) is below that of prices at 0 (%s)", share1(run), share(billboard(t, 1, 1, "auto"))),
+		fmt.Sprintf("the noisy prices (%s) do worse than no prices at all", share1(run)))
+	if run.FeasibleWelfare/run.OptimalWelfare >= billboard(t, 1, 1, "auto").FeasibleWelfare/run.OptimalWelfare {
+		t.Error("the noisy prices do at least as well as prices at 0; the lesson says worse")
+	}
 	if f := float64(run.Allocated[1]-40) / 40; f < 0.2 || f > 0.3 {
 		t.Errorf("coffee is over by %.0f%%; the predict block says about a quarter", 100*f)
 	}

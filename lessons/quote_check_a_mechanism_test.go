@@ -126,3 +126,15 @@ func TestQuotedMonotoneSurprise(t *testing.T) {
 	}
 	quoted(t, checkSlug, fmt.Sprintf("the worst loss is %.3f with counts up to 3, and still only %s with counts up to 20", small, trunc8(big)))
 }
+
+// Shares count/n under change-one neighbours: n is public there, but the
+// released shares have L1 sensitivity 2/n, so scale (1/n)/ε loses 2ε.
+func TestQuotedSharesChangeOne(t *testing.T) {
+	c := galleryExample(t, "local").Claim
+	c.Neighbours = audit.ChangeOne
+	half := auditLoss(t, c).Loss
+	c.Sensitivity = "2 / max(n, 1)"
+	full := auditLoss(t, c).Loss
+	quoted(t, checkSlug, fmt.Sprintf("With two options and change-one neighbours the auditor reports a loss of %s for scale $(1/n)/\\varepsilon$ and %s for $(2/n)/\\varepsilon$",
+		lossCell(half), lossCell(full)))
+}

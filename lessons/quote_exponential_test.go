@@ -74,7 +74,20 @@ func TestQuotedAdult(t *testing.T) {
 	share := func(e float64) float64 { return probs(t, thousandths, nil, e, 1)[0] }
 	lo, hi, mid := solve(share, 0.89), solve(share, 0.91), solve(share, 0.9)
 	quoted(t, "exponential-mechanism",
-		fmt.Sprintf("answer is ε ≈ %.2f (accepted range %.2f to %.2f)", mid, math.Ceil(lo*100)/100, math.Floor(hi*100)/100))
+		fmt.Sprintf("answer is ε ≈ %.2f (the page accepts any ε giving a probability from %.2f to %.2f: %.2f to %.2f)", mid, 0.89, 0.91, math.Ceil(lo*100)/100, math.Floor(hi*100)/100),
+		"target: 0.9\ntolerance: 0.01",
+		"chosen with probability between 0.89 and 0.91")
+	// Per person, scores in thousands with Δ = 1 at ε are raw counts at ε/1000.
+	per := probs(t, counts, nil, 0.001, 1)
+	for i, q := range probs(t, thousandths, nil, 1, 1) {
+		if math.Abs(q-per[i]) > 1e-12 {
+			t.Errorf("thousands at ε = 1 and raw counts at ε = 0.001 differ for %d: %g, %g", i, q, per[i])
+		}
+	}
+	// The parametrisation callout: the article's ε_a = 1 costs 2Δ.
+	quoted(t, "exponential-mechanism", fmt.Sprintf("costs $2\\Delta$ (%g when Δ = 1, %g when Δ = 0.001)", 2*1.0, 2*0.001))
+	quoted(t, "exponential-mechanism", fmt.Sprintf("the notebook's ε = 1 is the raw-count mechanism at ε = %g", 0.001),
+		fmt.Sprintf("for one person ε = 1 acts as ε = %g", 0.001))
 	for _, e := range []float64{math.Ceil(lo*100) / 100, math.Floor(hi*100) / 100, 1.05} {
 		if p := share(e); math.Abs(p-0.9) > 0.01 {
 			t.Errorf("ε = %g gives %g, outside the exercise's 0.9 ± 0.01", e, p)
@@ -101,10 +114,11 @@ func TestQuotedBaseMeasure(t *testing.T) {
 		fmt.Sprintf("answer: %.4f", ratio),
 		fmt.Sprintf("4 × e^(−1) ≈ %.2f", ratio),
 		fmt.Sprintf("If you gave 0.37 (that is 1/e)"),
+		fmt.Sprintf("If you gave %.2f (that is e/4)", 1/ratio),
 		fmt.Sprintf("If you gave %.2f, you left out the 2 in 2Δ", 4*math.Exp(-2)),
 		fmt.Sprintf("4/e ≈ %.2f", ratio))
-	exerciseAccepts(t, "exponential-mechanism", "Ratio", ratio, 4, 1/math.E, 4*math.Exp(-2))
-	if math.Abs(1/math.E-0.37) > 0.005 {
+	exerciseAccepts(t, "exponential-mechanism", "Ratio", ratio, 4, 1/math.E, 4*math.Exp(-2), 1/ratio)
+	if math.Abs(1/math.E-0.37) > 0.005 || math.Abs(math.E/4-1/ratio) > 1e-12 {
 		t.Fatal("1/e")
 	}
 }

@@ -53,6 +53,12 @@ func TestQuotedAccuracyTheorem(t *testing.T) {
 	b, _ := selection.AccuracyReport(spread(1000), 1, 1, 1, make([]float64, 1000))
 	quoted(t, slug, fmt.Sprintf("drops only by $2 \\ln 20 \\approx %.0f$", a.Threshold-b.Threshold),
 		fmt.Sprintf("$2\\Delta \\ln(1000)/\\varepsilon \\approx %.1f \\Delta/\\varepsilon$", 2*math.Log(1000)))
+	// t = ln 2: at least half the mass lies above the threshold.
+	h, _ := selection.AccuracyReport(spread(50), 1, 1, math.Ln2, make([]float64, 50))
+	quoted(t, slug, fmt.Sprintf("which for 50 candidates at ε = 1 is %.2f", h.Threshold))
+	if math.Abs(h.Bound-0.5) > 1e-12 || h.Exact > 0.5 {
+		t.Errorf("at t = ln 2 the bound is %g and the exact tail %g", h.Bound, h.Exact)
+	}
 	// The exercise: |R| = 100, t = 1, and its two likely wrong answers.
 	c, _ := selection.AccuracyReport(spread(100), 1, 1, 1, make([]float64, 100))
 	gap := c.Opt - c.Threshold
@@ -78,6 +84,8 @@ func TestQuotedMeasureBound(t *testing.T) {
 		t.Fatal(err)
 	}
 	nb, ne, nm, _ := selection.MeasureBound(needle, nil, 100, 0.1)
+	// ε = 2ε_aΔ at ε_a = 100.
+	quoted(t, slug, fmt.Sprintf("$\\varepsilon_a = 100$ is $\\varepsilon = %g\\Delta$: for scores whose sensitivity is Δ = 0.001 that is ε = %g, but with Δ = 1 it is ε = %g", 2*100.0, 2*100*0.001, 2*100.0))
 	quoted(t, slug,
 		fmt.Sprintf("the slope's bound is about $%.0f \\times 10^{-4}$ and the needle's about $%.0f \\times 10^{-3}$: %.0f times weaker", sb*1e4, nb*1e3, nb/sb),
 		fmt.Sprintf("The needle's exact probability is $%s$ and the slope's $%s$", sci(ne), sci(se)),

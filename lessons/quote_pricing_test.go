@@ -95,6 +95,8 @@ func TestQuotedPricing(t *testing.T) {
 		fmt.Sprintf("[[%.2f, \"That is exp(4.01/5)", math.Exp(4.01/5)),
 		fmt.Sprintf("[%.2f, \"That is exp(4.01)", math.Exp(4.01)),
 		fmt.Sprintf("exp(0.401) ≈ %.2f (common slips: %.2f without the 2, %.2f without Δ)", ratio, math.Exp(4.01/5), math.Exp(4.01)))
+	exerciseAccepts(t, slug, "ratio", ratio, math.Exp(4.01/5), math.Exp(4.01), 1)
+	exerciseAccepts(t, slug, "ratio", math.Round(ratio*100)/100)
 
 	// Adding $1 buyers.
 	grow := func(n int) []float64 {
@@ -135,6 +137,19 @@ func TestQuotedPricing(t *testing.T) {
 		fmt.Sprintf("the %.2f dollars a lie gains against", t1.Deterministic.Gain),
 		fmt.Sprintf("(the cap of %.2f, the proof's %.2f and the slides' %.2f, which", t1.TightBound, t1.ProofBound, t1.SlidesBound),
 		fmt.Sprintf(`(at ε = 1: %s, %s, %s; the first equals B`, usd(t1.SlidesBound), usd(t1.ProofBound), usd(t1.TightBound)))
+	// The best-lie exercise takes the unrounded gain and its three-decimal
+	// rounding, and refuses the deterministic mechanism's gain.
+	exerciseAccepts(t, slug, "largest gain ($)", t1.MaxGain, t1.Deterministic.Gain, t1.TightBound)
+	exerciseAccepts(t, slug, "largest gain ($)", math.Round(t1.MaxGain*1000)/1000)
+	// Pricing is ε/2-DP, so the cap also holds at ε/2.
+	capHalf := math.Min(math.Expm1(0.5)*t1.TruthfulUtility, math.Tanh(0.25)*t1.MaxUtility)
+	if capHalf != math.Tanh(0.25)*t1.MaxUtility {
+		t.Errorf("cap at ε/2 %v is not B·tanh(1/4), as the lesson says", capHalf)
+	}
+	quoted(t, slug, fmt.Sprintf("at ε = 1 the cap becomes %s", usd(capHalf)), fmt.Sprintf("the cap at ε/2, %s, holds too", usd(capHalf)))
+	if capHalf < t1.MaxGain {
+		t.Errorf("cap at ε/2 %v below the best lie's gain %v", capHalf, t1.MaxGain)
+	}
 	if t1.SlidesBound != t1.MaxUtility {
 		t.Errorf("εB = %v and B = %v at ε = 1: the lesson says they are equal", t1.SlidesBound, t1.MaxUtility)
 	}

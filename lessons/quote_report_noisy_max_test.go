@@ -25,6 +25,7 @@ func TestQuotedReportNoisyMax(t *testing.T) {
 	quoted(t, "report-noisy-max",
 		fmt.Sprintf("Laplace noise picks Tuesday about %.0f%% of the time, permute-and-flip about %.0f%%, and the exponential mechanism and Gumbel noise both about %.0f%%",
 			100*share["report-noisy-max-laplace"], 100*share["permute-and-flip"], 100*share["exponential"]))
+	quoted(t, "report-noisy-max", fmt.Sprintf("it picks Tuesday with probability %.3f against %.3f", share["report-noisy-max-laplace"], share["exponential"]))
 	if !(share["report-noisy-max-laplace"] > share["permute-and-flip"] && share["permute-and-flip"] > share["exponential"]) {
 		t.Error("the predict block's answer (Laplace picks Tuesday most often) no longer holds")
 	}

@@ -105,13 +105,23 @@ func TestQuotedSmallDB(t *testing.T) {
 			if !e.accepts(e1) {
 				t.Errorf("the exercise refuses the computed answer %v", e1)
 			}
-			lo, hi := e.answer-e.tolerance, e.answer+e.tolerance
+			// The page's rule: |x − answer| ≤ tolerance·max(1, |answer|).
+			w := e.tolerance * math.Max(1, math.Abs(e.answer))
+			lo, hi := e.answer-w, e.answer+w
+			if !e.accepts(lo+1e-12) || !e.accepts(hi-1e-12) || e.accepts(lo-1e-9) || e.accepts(hi+1e-9) {
+				t.Errorf("the quoted range %v to %v is not the accepted range", lo, hi)
+			}
 			quoted(t, slug, fmt.Sprintf("%.4f (accepted from %.4f to %.4f)", e.answer, lo, hi))
 		}
 	}
 	if !found {
 		t.Error("no expected max-error exercise")
 	}
+	exerciseAccepts(t, slug, "expected max-error", e1, levels[0].MaxError)
+	exerciseAccepts(t, slug, "expected max-error", math.Round(e1*1000)/1000)
+	exerciseAccepts(t, slug, "Δu", 1/float64(n), 2/float64(n), 1, 1.0/6)
+	exerciseAccepts(t, slug, "Δu", 0.0083)
+	exerciseAccepts(t, slug, "Δu", 0.00833)
 	quoted(t, slug,
 		fmt.Sprintf("answer: %.4f", e1),
 		fmt.Sprintf("about %.3f, a little above the best candidate's %.3f", e1, levels[0].MaxError),

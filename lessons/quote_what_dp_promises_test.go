@@ -11,10 +11,20 @@ import (
 func TestQuotedWhatDPPromises(t *testing.T) {
 	const slug = "what-dp-promises"
 	// The predict block: 0.30 on x, ε = 1.
+	// Both {Tuesday} and {not Tuesday} bound p′; the complement binds first.
+	up, comp, low := math.E*0.30, 1-0.70/math.E, 0.30/math.E
 	quoted(t, slug,
-		fmt.Sprintf("at most $e \\times 0.30 \\approx %.2f$ and at least $0.30 / e \\approx %.2f$", math.E*0.30, 0.30/math.E),
-		fmt.Sprintf("About %.2f: the probability can grow by a factor of at most $e \\approx %.2f$", math.E*0.30, math.E),
-		fmt.Sprintf("the answer is e × 0.30 ≈ %.2f", math.E*0.30))
+		fmt.Sprintf("is at most $e \\times 0.30 \\approx %.2f$", up),
+		fmt.Sprintf("so $p' \\le 1 - 0.70/e \\approx %.2f$", comp),
+		fmt.Sprintf("at $p' = 1 - 0.70/e$ Tuesday's ratio is %.2f, under $e$, and the complement's is exactly $e$", comp/0.30),
+		fmt.Sprintf("The smallest $p'$ is $0.30 / e \\approx %.2f$", low),
+		fmt.Sprintf("- [ ] About %.2f: Tuesday's probability can grow by a factor of at most $e \\approx %.2f$", up, math.E),
+		fmt.Sprintf("- [x] About %.2f:", comp),
+		fmt.Sprintf("the answer is 1 − 0.70/e ≈ %.2f", comp),
+		fmt.Sprintf("(e × 0.30 ≈ %.2f ignores the complementary set)", up))
+	if !(comp < up) || comp/0.30 > math.E || math.Abs(0.70/(1-comp)-math.E) > 1e-12 {
+		t.Errorf("p′ = 1 − 0.70/e = %g is not the binding, attainable limit", comp)
+	}
 	post := func(eps float64) float64 { return math.Exp(eps) / (1 + math.Exp(eps)) }
 	quoted(t, slug,
 		fmt.Sprintf("At ε = 0.1 that is %.1f%%, at ε = 1 it is %.1f%%, at ε = 5 it is %.1f%%", 100*post(0.1), 100*post(1), 100*post(5)),
@@ -42,4 +52,27 @@ func TestQuotedWhatDPPromises(t *testing.T) {
 func TestQuotedGlossary(t *testing.T) {
 	quoted(t, "glossary", fmt.Sprintf("answer: %g", 3*0.5), fmt.Sprintf("0.5 + 0.5 + 0.5 = %g", 3*0.5), "Three 0.5-private releases")
 	exerciseAccepts(t, "glossary", "Total ε", 3*0.5, 0.5)
+}
+
+// Claims whose neighbour notion the review asked to be named: the Bayesian
+// bound, parallel composition under change-one-answer neighbours, report
+// noisy max with Laplace noise, and approximate truthfulness.
+func TestNeighbourNotionsNamed(t *testing.T) {
+	quoted(t, "what-dp-promises",
+		"This is for change-one-answer neighbours, where the question is which record is Ana's.",
+		"its odds move by up to $e^{2\\varepsilon}$",
+		"the bound assumes the other records do not depend on Ana's",
+		"$\\ln 3$-differentially private for change-one-answer neighbours",
+		"provided each part's mechanism is ε-private for add-or-remove neighbours",
+		"**Neighbours:** both notions are introduced here; each claim names the one it uses.")
+	quoted(t, "glossary",
+		"provided each part's mechanism is private for add-or-remove neighbours",
+		"ε-private for monotone scores such as counts under add-or-remove neighbours, and otherwise only 2ε-private",
+		"with utilities in $[0, B]$, lets no one gain more than $\\varepsilon B$",
+		"ε-private only for add-or-remove neighbours gives $2\\varepsilon B$")
+	quoted(t, "report-noisy-max",
+		"the Laplace panel is ε-private only for counts with add-or-remove neighbours",
+		"Claim 3.9) is made for counting queries with *add-or-remove* neighbours")
+	quoted(t, "exponential-mechanism",
+		"ε-private only because these scores are counts and the neighbours are add-or-remove; under change-one-answer neighbours it is only 2ε-private")
 }

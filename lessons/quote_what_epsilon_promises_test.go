@@ -25,11 +25,17 @@ func band(t *testing.T, broken bool) selection.Neighbours {
 func TestQuotedBand(t *testing.T) {
 	right := band(t, false)
 	const thu = 3
-	text := fmt.Sprintf("Thursday goes from %.3f to %.3f, a factor of %.2f", right.PX[thu], right.PY[thu], right.PX[thu]/right.PY[thu])
-	quoted(t, "what-epsilon-promises", text, fmt.Sprintf("Point at Thursday: %.3f against %.3f", right.PX[thu], right.PY[thu]))
+	text := fmt.Sprintf("Thursday goes from %.4f to %.4f, a factor of %.2f", right.PX[thu], right.PY[thu], right.PX[thu]/right.PY[thu])
+	quoted(t, "what-epsilon-promises", text, fmt.Sprintf("Point at Thursday: %.4f against %.4f", right.PX[thu], right.PY[thu]))
 	quoted(t, "what-dp-promises",
-		fmt.Sprintf("Thursday is announced with probability %.3f on $x$ and %.3f on $x'$, a log-ratio of %.2f", right.PX[thu], right.PY[thu], right.LogRatio[thu]),
-		fmt.Sprintf("%.3f against %.3f, log-ratio %.2f", right.PX[thu], right.PY[thu], right.LogRatio[thu]))
+		fmt.Sprintf("Thursday is announced with probability %.4f on $x$ and %.4f on $x'$, a log-ratio of %.2f", right.PX[thu], right.PY[thu], right.LogRatio[thu]),
+		fmt.Sprintf("%.4f against %.4f, log-ratio %.2f", right.PX[thu], right.PY[thu], right.LogRatio[thu]))
+	// A student who divides the quoted probabilities must get the quoted
+	// factor and log-ratio back.
+	px, py := round(right.PX[thu], 4), round(right.PY[thu], 4)
+	if round(px/py, 2) != round(right.PX[thu]/right.PY[thu], 2) || round(math.Log(px/py), 2) != round(right.LogRatio[thu], 2) {
+		t.Errorf("the quoted %.4f and %.4f do not reproduce the factor %.2f and log-ratio %.2f", px, py, right.PX[thu]/right.PY[thu], right.LogRatio[thu])
+	}
 	if math.Abs(right.LogRatio[thu]) != right.Loss || right.Loss > 1 || right.Breaches != 0 {
 		t.Errorf("Thursday is not the largest log-ratio inside the band: %+v", right)
 	}
@@ -57,5 +63,11 @@ func TestQuotedBand(t *testing.T) {
 	miss95 := 1 - math.Pow(0.95, 5)
 	miss3 := 1 - math.Pow(1-math.Erfc(selection.IntervalZ/math.Sqrt2), 5)
 	quoted(t, "what-epsilon-promises",
-		fmt.Sprintf("misses the truth %.0f%% of the time; with ±%g standard errors, as the widget draws them, about %.1f%%", 100*miss95, float64(selection.IntervalZ), 100*miss3))
+		fmt.Sprintf("misses the truth roughly %.0f%% of the time (1 − 0.95⁵, treating the five as independent, though they share draws; at most %.0f%% by the union bound); with ±%g standard errors, as the widget draws them, about %.1f%%", 100*miss95, 100*5*0.05, float64(selection.IntervalZ), 100*miss3))
+}
+
+// round returns x rounded to d decimal places, as %.*f prints it.
+func round(x float64, d int) float64 {
+	p := math.Pow(10, float64(d))
+	return math.Round(x*p) / p
 }
