@@ -44,15 +44,15 @@ func main() {
 // once with {status, headers, body}.
 func serve(_ js.Value, args []js.Value) any {
 	req, done := args[0], args[1]
+	r, err := request(req)
+	if err != nil {
+		done.Invoke(errorReply(http.StatusBadRequest, "malformed request").js())
+		return nil
+	}
 	h, err := handler()
 	if err != nil {
 		println("worker:", err.Error())
 		done.Invoke(errorReply(http.StatusInternalServerError, "internal error").js())
-		return nil
-	}
-	r, err := request(req)
-	if err != nil {
-		done.Invoke(errorReply(http.StatusBadRequest, "malformed request").js())
 		return nil
 	}
 	go func() {
