@@ -3,15 +3,9 @@ module github.com/dpplay/dpplay
 go 1.26.8
 
 require (
-	codeberg.org/go-pdf/fpdf v0.10.0
-	github.com/hajimehoshi/ebiten/v2 v2.8.8
-	gonum.org/v1/plot v0.15.2
-	modernc.org/sqlite v1.61.1
-)
-
-require (
 	codeberg.org/go-fonts/liberation v0.4.1 // indirect
 	codeberg.org/go-latex/latex v0.0.1 // indirect
+	codeberg.org/go-pdf/fpdf v0.10.0 // indirect
 	git.sr.ht/~sbinet/gg v0.6.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/campoy/embedmd v1.0.0 // indirect
@@ -21,6 +15,7 @@ require (
 	github.com/ebitengine/purego v0.8.0 // indirect
 	github.com/golang/freetype v0.0.0-20170609003504-e2365dfdc4a0 // indirect
 	github.com/google/uuid v1.6.0 // indirect
+	github.com/hajimehoshi/ebiten/v2 v2.8.8 // indirect
 	github.com/jezek/xgb v1.1.1 // indirect
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/ncruces/go-strftime v1.1.0 // indirect
@@ -31,9 +26,9 @@ require (
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
 	golang.org/x/text v0.22.0 // indirect
+	gonum.org/v1/plot v0.15.2 // indirect
 	modernc.org/libc v1.79.0 // indirect
 	modernc.org/mathutil v1.7.1 // indirect
 	modernc.org/memory v1.12.1 // indirect
+	modernc.org/sqlite v1.61.1 // indirect
 )
-
-tool github.com/syumai/workers/cmd/workers-assets-gen
