@@ -12,12 +12,9 @@
 import "./build/wasm_exec.js";
 import mod from "./build/app.wasm";
 
-// A request loop that finds neither an operation nor its reply sleeps
-// IDLE_MS, doubling up to MAX_IDLE_MS while it keeps finding nothing.
-// Usually it finds one at once: each call into Go runs every goroutine it
-// wakes until they all wait again.
+// IDLE_MS is how long a request loop sleeps when Go has neither an
+// operation nor the reply for it yet.
 const IDLE_MS = 1;
-const MAX_IDLE_MS = 16;
 // MAX_BODY bounds the bytes read of a request body. The handler refuses
 // bodies over lecture.MaxBody (8 KB) with 413; a body cut at MAX_BODY is
 // still longer than that.
@@ -34,7 +31,6 @@ let peak = 0; // the most linear memory seen, as last logged
 function instance() {
   if (current !== null && !current.go.exited) return current;
   const go = new Go();
-  driveTimers(go);
   const wasm = new WebAssembly.Instance(mod, go.importObject);
   const binding = {
     bridge: {
@@ -56,41 +52,6 @@ function instance() {
   current = { go, binding, memory: wasm.exports.mem };
   console.log(`dpplay worker: Go instance started, ${(current.memory.buffer.byteLength / 2 ** 20).toFixed(0)} MB`);
   return current;
-}
-
-// driveTimers replaces the Go runtime's timers (time.Sleep, deadlines, the
-// runtime's scavenger), which wasm_exec.js sets with setTimeout in
-// whichever request is running Go, by deadlines that the request loops
-// check (fireTimers): a timer of a request that has ended would never fire,
-// and clearing it from another request is I/O on that request's behalf.
-function driveTimers(go) {
-  const timers = new Map(); // id → deadline (ms since the epoch)
-  let last = 0;
-  go.timers = timers;
-  go.importObject.gojs["runtime.scheduleTimeoutEvent"] = (sp) => {
-    sp >>>= 0;
-    const delay = go.mem.getUint32(sp + 8, true) + go.mem.getInt32(sp + 12, true) * 4294967296;
-    const id = ++last;
-    if (id === 1) console.log(`dpplay worker: Go set its first timer (${delay} ms)`);
-    timers.set(id, Date.now() + delay);
-    go.mem.setInt32(sp + 16, id, true);
-  };
-  go.importObject.gojs["runtime.clearTimeoutEvent"] = (sp) => {
-    sp >>>= 0;
-    timers.delete(go.mem.getInt32(sp + 8, true));
-  };
-}
-
-// fireTimers resumes Go for each of its timers that is due.
-function fireTimers(go) {
-  const now = Date.now();
-  for (const [id, at] of go.timers) {
-    if (at > now) continue;
-    // Go clears the timer it handles; a timer it failed to register is
-    // tried again once, then dropped, as wasm_exec.js does.
-    for (let i = 0; i < 2 && go.timers.has(id) && !go.exited; i++) go._resume();
-    go.timers.delete(id);
-  }
 }
 
 // perform runs one D1 operation on db: "query" resolves to raw rows with
@@ -115,7 +76,6 @@ async function serve(req, env) {
   try {
     const vars = { ALLOWED_ORIGIN: String(env.ALLOWED_ORIGIN ?? ""), GUESS_LIMIT: String(env.GUESS_LIMIT ?? "") };
     inst.binding.serve(id, req, vars);
-    let idle = IDLE_MS;
     for (;;) {
       if (inst.go.exited) throw exited();
       const reply = replies.get(id);
@@ -129,12 +89,9 @@ async function serve(req, env) {
       }
       const op = ops.shift();
       if (op === undefined) {
-        fireTimers(inst.go);
-        await sleep(idle);
-        idle = Math.min(2 * idle, MAX_IDLE_MS);
+        await sleep(IDLE_MS);
         continue;
       }
-      idle = IDLE_MS;
       let value = null;
       let error = "";
       try {
