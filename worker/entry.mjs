@@ -1,111 +1,103 @@
 // The lecture worker's entry module (docs/lecture.md, "Go on Workers").
 //
-// One instance of the Go program (cmd/worker) serves every request of an
-// isolate; a new one starts if it exits. workerd ties every promise, timer
-// and I/O call to the request that made it, while Go's one event loop runs
-// on behalf of whichever request resumed it, so Go never does I/O and sets
-// no timers: its D1 driver enqueues each operation here, and the request's
-// own loop below performs it on that request's env.DB and hands the
-// outcome back. A request always waits on something of its own (its D1
-// call or a short timer), so the runtime never takes it for hung.
-// wasm_exec.js is the syumai/workers generator's copy of Go's.
+// Each request runs in a fresh instance of the Go program (cmd/worker), as
+// in the entry module that syumai/workers generates, but at most POOL
+// instances run at once in an isolate; the other requests wait for a turn.
+// Without the bound, a burst of requests multiplies the instances' linear
+// memory (5.5 MB each; 203 MB in 37 instances measured) past the isolate's
+// 128 MB limit. An instance is never reused for a second
+// request: the runtime ties every promise and timer to the request that made
+// it, so a shared Go instance strands one request's work in another's
+// context (docs/lecture.md has the measurements). wasm_exec.js is the
+// generator's copy of Go's.
 import "./build/wasm_exec.js";
 import mod from "./build/app.wasm";
 
-// IDLE_MS is how long a request loop sleeps when Go has neither an
-// operation nor the reply for it yet.
-const IDLE_MS = 1;
+// POOL is the most Go instances running at once in an isolate.
+const POOL = 8;
+// WAIT_MS is how often a waiting request looks for a free turn; HOLD_MS is
+// how long a request may hold a turn before the turn is taken for lost.
+const WAIT_MS = 20;
+const HOLD_MS = 60_000;
 // MAX_BODY bounds the bytes read of a request body. The handler refuses
 // bodies over lecture.MaxBody (8 KB) with 413; a body cut at MAX_BODY is
 // still longer than that.
 const MAX_BODY = 64 * 1024;
 
-const queues = new Map(); // request id → the D1 operations Go enqueued for it
-const replies = new Map(); // request id → Go's reply
-let lastID = 0;
-let current = null; // the running instance: {go, binding, memory}
-let peak = 0; // the most linear memory seen, as last logged
+const turns = new Set(); // the start times of the turns being held
 
-// instance returns the running Go instance, starting one if there is none
-// or the last one exited.
-function instance() {
-  if (current !== null && !current.go.exited) return current;
-  const go = new Go();
-  const wasm = new WebAssembly.Instance(mod, go.importObject);
-  const binding = {
-    bridge: {
-      enqueue(op) {
-        const q = queues.get(op.req);
-        // A request that is gone leaves its goroutine waiting; nothing
-        // else may use its binding.
-        if (q !== undefined) q.push(op);
-      },
-      reply(req, reply) {
-        if (queues.has(req)) replies.set(req, reply);
-      },
-    },
-  };
-  // run() returns once main waits for requests; go.exited says whether
-  // the program ended since (its promise belongs to this request).
-  go.run(wasm, { binding, env: {}, ctx: {} }).catch((e) => console.error(`dpplay worker: ${e}`));
-  if (typeof binding.serve !== "function") throw new Error("the Go program did not register serve");
-  current = { go, binding, memory: wasm.exports.mem };
-  console.log(`dpplay worker: Go instance started, ${(current.memory.buffer.byteLength / 2 ** 20).toFixed(0)} MB`);
-  return current;
+// acquire resolves to a turn, once fewer than POOL are held. A waiting
+// request looks again every WAIT_MS on a timer of its own: the runtime ties
+// each promise to the request that made it, so a turn handed over through a
+// promise by another request would strand the waiter (measured: requests
+// cancelled as hung, "Cannot perform I/O on behalf of a different request").
+async function acquire() {
+  for (;;) {
+    const now = Date.now();
+    for (const t of turns) {
+      // A request cancelled while it held a turn never releases it.
+      if (now - t.since > HOLD_MS) turns.delete(t);
+    }
+    if (turns.size < POOL) {
+      const t = { since: now };
+      turns.add(t);
+      return t;
+    }
+    await new Promise((resolve) => setTimeout(resolve, WAIT_MS));
+  }
 }
 
-// perform runs one D1 operation on db: "query" resolves to raw rows with
-// the column names first, "exec" to {changes, lastRowId}.
-async function perform(db, op) {
-  const s = db.prepare(op.sql).bind(...op.args);
-  if (op.kind === "query") return await s.raw({ columnNames: true });
-  const r = await s.run();
-  return { changes: r.meta.changes, lastRowId: r.meta.last_row_id };
+function release(turn) {
+  turns.delete(turn);
 }
 
-const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+let peak = 0; // the most linear memory in use at once, as last logged
 
-// serve hands req to Go and performs its D1 operations until the reply,
-// {status, headers: [[name, value], …], body}, comes back.
-async function serve(req, env) {
-  const inst = instance();
-  const id = ++lastID;
-  const ops = [];
-  queues.set(id, ops);
-  const exited = () => new Error("the Go program exited");
-  try {
-    const vars = { ALLOWED_ORIGIN: String(env.ALLOWED_ORIGIN ?? ""), GUESS_LIMIT: String(env.GUESS_LIMIT ?? "") };
-    inst.binding.serve(id, req, vars);
-    for (;;) {
-      if (inst.go.exited) throw exited();
-      const reply = replies.get(id);
-      if (reply !== undefined) {
-        const size = inst.memory.buffer.byteLength;
+// memoryInUse is the linear memory of the running instances.
+const running = new Set();
+function memoryInUse() {
+  let n = 0;
+  for (const m of running) n += m.buffer.byteLength;
+  return n;
+}
+
+// serve runs the Go program on one request and resolves to its reply,
+// {status, headers: [[name, value], …], body}. The program's runtime
+// context (the `context` global that syumai/workers reads) holds this
+// request's env and ctx.
+function serve(req, env, ctx) {
+  return new Promise((resolve, reject) => {
+    const go = new Go();
+    const wasm = new WebAssembly.Instance(mod, go.importObject);
+    const memory = wasm.exports.mem;
+    const runtime = { binding: {}, env, ctx };
+    const finish = () => running.delete(memory);
+    running.add(memory);
+    // run() returns once main waits for the request; its promise settles
+    // only if the program ends, which it must not do before replying.
+    const fail = (e) => {
+      finish();
+      reject(e);
+    };
+    go.run(wasm, runtime).then(() => fail(new Error("the Go program exited")), fail);
+    if (typeof runtime.binding.serve !== "function") {
+      fail(new Error("the Go program did not register serve"));
+      return;
+    }
+    try {
+      runtime.binding.serve(req, (reply) => {
+        const size = memoryInUse();
         if (size > peak) {
           peak = size;
-          console.log(`dpplay worker: Go memory ${(size / 2 ** 20).toFixed(0)} MB`);
+          console.log(`dpplay worker: Go memory ${(size / 2 ** 20).toFixed(0)} MB in ${running.size} instances`);
         }
-        return reply;
-      }
-      const op = ops.shift();
-      if (op === undefined) {
-        await sleep(IDLE_MS);
-        continue;
-      }
-      let value = null;
-      let error = "";
-      try {
-        value = await perform(env.DB, op);
-      } catch (e) {
-        error = String(e?.message ?? e) || "error";
-      }
-      if (inst.go.exited) throw exited();
-      inst.binding.resolve(op.key, value, error);
+        finish();
+        resolve(reply);
+      });
+    } catch (e) {
+      fail(e);
     }
-  } finally {
-    queues.delete(id);
-    replies.delete(id);
-  }
+  });
 }
 
 // readBody reads at most limit bytes of the request body, so a huge body
@@ -134,11 +126,17 @@ async function readBody(request, limit) {
 
 const nullBody = new Set([101, 204, 205, 304]);
 
-async function fetch(request, env) {
+async function fetch(request, env, ctx) {
   let reply;
   try {
     const body = await readBody(request, MAX_BODY);
-    reply = await serve({ method: request.method, url: request.url, headers: [...request.headers], body }, env);
+    const req = { method: request.method, url: request.url, headers: [...request.headers], body };
+    const turn = await acquire();
+    try {
+      reply = await serve(req, env, ctx);
+    } finally {
+      release(turn);
+    }
   } catch (e) {
     console.error(`dpplay worker: ${e}`);
     return Response.json(
