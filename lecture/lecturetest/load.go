@@ -1,8 +1,13 @@
 package lecturetest
 
 import (
+	"errors"
 	"fmt"
+	"maps"
+	"net/url"
 	"slices"
+	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -11,10 +16,12 @@ import (
 // LoadResult summarises a load run.
 type LoadResult struct {
 	Students int
-	Acked    int           // submissions answered 200
-	Failed   int           // submissions not acknowledged
-	Requests int           // all requests sent
-	Elapsed  time.Duration // wall time of the run
+	Acked    int            // submissions answered 200
+	Failed   int            // submissions not acknowledged
+	PollFail int            // polls not answered 200
+	Errors   map[string]int // failed requests by status or transport error
+	Requests int            // all requests sent
+	Elapsed  time.Duration  // wall time of the run
 	Put, Get []time.Duration
 }
 
@@ -32,26 +39,74 @@ func Quantile(ds []time.Duration, q float64) time.Duration {
 func (r LoadResult) String() string {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
 	return fmt.Sprintf("%d students, %d submissions acknowledged, %d failed, %d requests in %.2fs (%.0f req/s); "+
-		"PUT p50 %s p99 %s; GET p50 %s p99 %s",
+		"%d polls failed; PUT p50 %s p99 %s; GET p50 %s p99 %s",
 		r.Students, r.Acked, r.Failed, r.Requests, r.Elapsed.Seconds(), float64(r.Requests)/r.Elapsed.Seconds(),
-		ms(Quantile(r.Put, 0.5)), ms(Quantile(r.Put, 0.99)), ms(Quantile(r.Get, 0.5)), ms(Quantile(r.Get, 0.99)))
+		r.PollFail, ms(Quantile(r.Put, 0.5)), ms(Quantile(r.Put, 0.99)), ms(Quantile(r.Get, 0.5)), ms(Quantile(r.Get, 0.99))) +
+		errorsString(r.Errors)
+}
+
+// errorsString lists the failed requests by kind, most frequent first.
+func errorsString(errs map[string]int) string {
+	if len(errs) == 0 {
+		return ""
+	}
+	kinds := slices.Collect(maps.Keys(errs))
+	slices.SortFunc(kinds, func(a, b string) int { return errs[b] - errs[a] })
+	s := "; failures:"
+	for _, k := range kinds {
+		s += fmt.Sprintf(" %d× %q", errs[k], k)
+	}
+	return s
 }
 
 // Load plays a class: students goroutines start together, or at offsets
 // spread evenly over spread; each does rounds of (poll the activity, submit
-// an answer). Student i in round k submits as id(i, k) the value
-// value(i, k), on the pricing or histogram activity at path. ack is called
+// an answer). inFlight, if positive, caps the requests outstanding at once.
+// Student i in round k submits as id(i, k) the value value(i, k), on the
+// pricing or histogram activity at path. ack is called
 // after each acknowledged submission; stop, if not nil, ends the run early
 // when closed.
-func Load(c *Client, path string, students, rounds int, spread time.Duration, id func(i, k int) string,
+func Load(c *Client, path string, students, rounds int, spread time.Duration, inFlight int, id func(i, k int) string,
 	value func(i, k int) float64, ack func(i, k int), stop <-chan struct{}) LoadResult {
 	var (
 		mu       sync.Mutex
-		res      = LoadResult{Students: students}
+		res      = LoadResult{Students: students, Errors: map[string]int{}}
 		requests atomic.Int64
 		wg       sync.WaitGroup
 		start    = make(chan struct{})
+		slots    chan struct{}
 	)
+	if inFlight > 0 {
+		slots = make(chan struct{}, inFlight)
+	}
+	// do sends one request, holding one of the inFlight slots while it is
+	// outstanding, and returns its latency (not counting the wait for a slot).
+	do := func(method, p string, body any) (*Response, time.Duration, error) {
+		if slots != nil {
+			slots <- struct{}{}
+			defer func() { <-slots }()
+		}
+		requests.Add(1)
+		t0 := time.Now()
+		r, err := c.Do(method, p, "", body)
+		d := time.Since(t0)
+		if err != nil || r.Status != 200 {
+			why := method + " "
+			var ue *url.Error
+			switch {
+			case r != nil:
+				why += strconv.Itoa(r.Status) + " " + strings.TrimSpace(r.Raw[:min(len(r.Raw), 60)])
+			case errors.As(err, &ue):
+				why += ue.Err.Error()
+			default:
+				why += err.Error()
+			}
+			mu.Lock()
+			res.Errors[why]++
+			mu.Unlock()
+		}
+		return r, d, err
+	}
 	record := func(put bool, d time.Duration) {
 		mu.Lock()
 		if put {
@@ -75,21 +130,21 @@ func Load(c *Client, path string, students, rounds int, spread time.Duration, id
 					return
 				default:
 				}
-				t0 := time.Now()
-				requests.Add(1)
-				if r, err := c.Do("GET", path, "", nil); err == nil && r.Status == 200 {
-					record(false, time.Since(t0))
+				if r, d, err := do("GET", path, nil); err == nil && r.Status == 200 {
+					record(false, d)
+				} else {
+					mu.Lock()
+					res.PollFail++
+					mu.Unlock()
 				}
-				t0 = time.Now()
-				requests.Add(1)
-				r, err := c.Do("PUT", path+"/submissions/"+id(i, k), "", map[string]float64{"value": value(i, k)})
+				r, d, err := do("PUT", path+"/submissions/"+id(i, k), map[string]float64{"value": value(i, k)})
 				if err != nil || r.Status != 200 {
 					mu.Lock()
 					res.Failed++
 					mu.Unlock()
 					continue
 				}
-				record(true, time.Since(t0))
+				record(true, d)
 				mu.Lock()
 				res.Acked++
 				mu.Unlock()
