@@ -124,8 +124,8 @@ func Build(o Options) (Result, error) {
 	}
 	var nav strings.Builder
 	for _, l := range lessons {
-		fmt.Fprintf(&nav, "<li><a href=\"#/%s\" data-slug=\"%s\"><span class=\"nav-num\" aria-hidden=\"true\">%d</span><span class=\"nav-title\">%s</span></a></li>\n",
-			l.Slug, l.Slug, l.Order, html.EscapeString(l.Title))
+		fmt.Fprintf(&nav, "<li><a href=\"#/%s\" data-slug=\"%s\"><span class=\"nav-num\" aria-hidden=\"true\">%s</span><span class=\"nav-title\">%s</span></a></li>\n",
+			l.Slug, l.Slug, html.EscapeString(l.NavMark()), html.EscapeString(l.Title))
 	}
 	page := string(shell)
 	for _, m := range []string{navMarker, lessonMarker, indexMarker} {

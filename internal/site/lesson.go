@@ -3,6 +3,7 @@ package site
 import (
 	"bytes"
 	"fmt"
+	"html"
 	"io"
 	"os"
 	"path/filepath"
@@ -18,6 +19,7 @@ type Lesson struct {
 	Slug       string      `json:"slug"`
 	Title      string      `json:"title"`
 	Order      int         `json:"order"`
+	Label      string      `json:"label,omitempty"` // what the page calls it instead of "Lesson <order>", e.g. "Reference"
 	Summary    string      `json:"summary"`
 	Minutes    int         `json:"minutes,omitempty"`
 	Objectives []string    `json:"-"`
@@ -83,7 +85,7 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 	if err != nil {
 		return nil, err
 	}
-	fmt.Fprintf(&b, "<p class=\"lesson-kicker\">Lesson %d</p>\n<h1 id=\"lesson-title\" tabindex=\"-1\">%s</h1>\n", l.Order, title)
+	fmt.Fprintf(&b, "<p class=\"lesson-kicker\">%s</p>\n<h1 id=\"lesson-title\" tabindex=\"-1\">%s</h1>\n", html.EscapeString(l.Kicker()), title)
 	b.WriteString("<section class=\"objectives\" aria-labelledby=\"objectives-h\">\n<h2 id=\"objectives-h\">You will be able to</h2>\n<ul>\n")
 	for _, o := range l.Objectives {
 		inner, err := r.inline(o, 1)
@@ -108,10 +110,29 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 	return l, nil
 }
 
+// Kicker is the line above the lesson's title: its label if it has one,
+// otherwise "Lesson" and its order.
+func (l *Lesson) Kicker() string {
+	if l.Label != "" {
+		return l.Label
+	}
+	return fmt.Sprintf("Lesson %d", l.Order)
+}
+
+// NavMark is the short mark beside the lesson in the navigation: the first
+// letter of its label, or its order.
+func (l *Lesson) NavMark() string {
+	for _, r := range l.Label {
+		return string(r)
+	}
+	return fmt.Sprint(l.Order)
+}
+
 // frontMatter is the YAML between a lesson's "---" lines.
 type frontMatter struct {
 	Title      string   `yaml:"title"`
 	Order      int      `yaml:"order"`
+	Label      string   `yaml:"label"`
 	Slug       string   `yaml:"slug"`
 	Summary    string   `yaml:"summary"`
 	Minutes    int      `yaml:"minutes"`
@@ -129,7 +150,7 @@ func parseFrontMatter(file string, src []byte) (*Lesson, error) {
 		}
 		return nil, fmt.Errorf("%s: front matter: %v", file, err)
 	}
-	return &Lesson{Title: fm.Title, Order: fm.Order, Slug: fm.Slug, Summary: fm.Summary, Minutes: fm.Minutes, Objectives: fm.Objectives}, nil
+	return &Lesson{Title: fm.Title, Order: fm.Order, Label: fm.Label, Slug: fm.Slug, Summary: fm.Summary, Minutes: fm.Minutes, Objectives: fm.Objectives}, nil
 }
 
 // LoadLessons parses every *.md file in dir, sorted by order then slug, and

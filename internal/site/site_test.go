@@ -167,6 +167,26 @@ func TestParseLesson(t *testing.T) {
 	}
 }
 
+// A page with a label (the glossary) is called by it instead of by its
+// order, above its title and in the navigation.
+func TestLessonLabel(t *testing.T) {
+	src := strings.Replace(lessonSrc, "order: 3\n", "order: 3\nlabel: Référence\n", 1)
+	l, err := ParseLesson("t.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(l.HTML, `<p class="lesson-kicker">Référence</p>`) || l.NavMark() != "R" {
+		t.Errorf("labelled page: kicker in %q, nav mark %q", l.HTML[:200], l.NavMark())
+	}
+	plain, err := ParseLesson("t.md", []byte(lessonSrc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(plain.HTML, `<p class="lesson-kicker">Lesson 3</p>`) || plain.NavMark() != "3" {
+		t.Errorf("unlabelled page: nav mark %q", plain.NavMark())
+	}
+}
+
 // The Markdown an instructor writes without thinking renders as CommonMark
 // says, and a link that could run code keeps its text and nothing else.
 func TestEverydayMarkdown(t *testing.T) {
