@@ -285,29 +285,72 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	if closed {
 		return 0, nil, errClosed
 	}
-	if err := h.join(ctx, s, student); err != nil {
-		return 0, nil, err
-	}
-	// The open check is part of the write, so an answer cannot slip in
-	// after the instructor closed the activity. The same statement returns
-	// the newest release of the activity at the moment the answer was
-	// stored: later releases are drawn from this answer (but for one being
-	// drawn at that very moment), which is how a pricing student's phone
-	// knows which release its outcome belongs to without the server ever
-	// sending a value back.
-	var after int64
-	err = h.queryRow(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated)
-SELECT ?, ?, ?, ?, ? WHERE EXISTS (SELECT 1 FROM activities WHERE session = ? AND id = ? AND closed = 0)
+	// One statement stores the answer, so an answer costs one commit
+	// whether or not it is the student's first. Its WHERE clause holds every
+	// condition: the activity is open (so an answer cannot slip in after the
+	// instructor closed it), and the student is on the roster or may join
+	// it (the door is open and fewer than roster students have joined). The
+	// trigger submissions_join puts a new student on the roster within the
+	// same statement, and SQLite and D1 run a statement atomically, so
+	// concurrent new students cannot overfill the roster.
+	//
+	// The statement returns the newest release of the activity at the
+	// moment the answer was stored: later releases are drawn from this
+	// answer (but for one being drawn at that very moment), which is how a
+	// pricing student's phone knows which release its outcome belongs to
+	// without the server ever sending a value back.
+	for {
+		var after int64
+		err = h.queryRow(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated)
+SELECT ?, ?, ?, ?, ? FROM sessions s WHERE s.code = ?
+  AND EXISTS (SELECT 1 FROM activities WHERE session = ? AND id = ? AND closed = 0)
+  AND (EXISTS (SELECT 1 FROM students WHERE session = ? AND student = ?)
+    OR (s.door_open = 1 AND (SELECT COUNT(*) FROM students WHERE session = ?) < s.roster))
 ON CONFLICT (session, activity, student) DO UPDATE SET answer = excluded.answer, updated = excluded.updated
 RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND activity = ?)`,
-		[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), s.code, id, s.code, id)
-	if errors.Is(err, sql.ErrNoRows) {
-		return 0, nil, errClosed
+			[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), s.code,
+			s.code, id, s.code, student, s.code, s.code, id)
+		if err == nil {
+			return http.StatusOK, map[string]any{"stored": true, "activity": id, "after_release": after}, nil
+		}
+		if !errors.Is(err, sql.ErrNoRows) {
+			return 0, nil, err
+		}
+		if err := h.refusal(ctx, s, id, student); err != nil {
+			return 0, nil, err
+		}
+		// Between the refused write and the read the student joined
+		// through another answer (only possible if the door was reopened
+		// meanwhile): they are on the roster now, so store the answer. No
+		// one leaves a roster and no activity reopens, so the next write
+		// stores it or refusal names a reason.
 	}
-	if err != nil {
-		return 0, nil, err
+}
+
+// refusal says why the answer of student to activity id of s stored
+// nothing: the activity is closed, or the student is not on the roster and
+// the door is closed or the roster is full. It returns nil if, as read
+// now, none of these holds.
+func (h *Handler) refusal(ctx context.Context, s *session, id int64, student string) error {
+	var closed, door, on int64
+	err := h.queryRow(ctx, h.db, `SELECT a.closed, s.door_open,
+  (SELECT COUNT(*) FROM students WHERE session = s.code AND student = ?)
+FROM sessions s JOIN activities a ON a.session = s.code AND a.id = ? WHERE s.code = ?`,
+		[]any{&closed, &door, &on}, student, id, s.code)
+	switch {
+	case errors.Is(err, sql.ErrNoRows):
+		return errClosed
+	case err != nil:
+		return err
+	case closed != 0:
+		return errClosed
+	case on > 0:
+		return nil
+	case door == 0:
+		return errDoorClosed
+	default:
+		return errRosterFull
 	}
-	return http.StatusOK, map[string]any{"stored": true, "activity": id, "after_release": after}, nil
 }
 
 // door reads s's roster state: its limit, whether it is open and how many
@@ -316,48 +359,6 @@ func (h *Handler) door(ctx context.Context, s *session) (*Door, error) {
 	d := &Door{Roster: s.roster, Open: s.doorOpen}
 	err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ?`, []any{&d.Joined}, s.code)
 	return d, err
-}
-
-// join puts student on s's roster if they are not on it yet, refusing a new
-// student when the door is closed or the roster is full. A student already
-// on the roster costs one read. Adding one is a single statement whose WHERE
-// clause holds both conditions, so concurrent joins cannot overfill the
-// roster (SQLite and D1 run each statement atomically).
-func (h *Handler) join(ctx context.Context, s *session, student string) error {
-	var on int64
-	if err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ? AND student = ?`,
-		[]any{&on}, s.code, student); err != nil {
-		return err
-	}
-	if on > 0 {
-		return nil
-	}
-	res, err := h.exec(ctx, h.db, `INSERT INTO students (session, student, joined)
-SELECT ?, ?, ? FROM sessions s WHERE s.code = ? AND s.door_open = 1
-  AND (SELECT COUNT(*) FROM students WHERE session = ?) < s.roster
-ON CONFLICT (session, student) DO NOTHING`, s.code, student, h.opts.Now().Unix(), s.code, s.code)
-	if err != nil {
-		return err
-	}
-	if k, err := res.RowsAffected(); err != nil || k == 1 {
-		return err
-	}
-	// Nothing inserted: the student joined concurrently, or the door or
-	// the roster refused them. Read the state as it is now to say which.
-	var door, joined int64
-	if err := h.queryRow(ctx, h.db, `SELECT door_open, (SELECT COUNT(*) FROM students WHERE session = ?),
-  (SELECT COUNT(*) FROM students WHERE session = ? AND student = ?)
-FROM sessions WHERE code = ?`, []any{&door, &joined, &on}, s.code, s.code, student, s.code); err != nil {
-		return err
-	}
-	switch {
-	case on > 0:
-		return nil
-	case door == 0:
-		return errDoorClosed
-	default:
-		return errRosterFull
-	}
 }
 
 // POST /api/sessions/{code}/door  {"open": bool} → 200 Door (instructor)

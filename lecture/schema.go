@@ -20,9 +20,11 @@ import (
 //     statement and can never disagree.
 //   - sessions.roster is the most distinct students who may answer and
 //     sessions.door_open whether new ones may still join; students lists
-//     who has joined, one row per (session, student), so the roster check
-//     is a count over one index range inside the statement that adds a
-//     student.
+//     who has joined, one row per (session, student). The statement that
+//     stores an answer checks the door and counts students (one range of
+//     their primary-key index) in its WHERE clause, and the trigger
+//     submissions_join adds the student inside that same statement, so an
+//     answer is one atomic write whether or not it is the student's first.
 //   - guesses counts failed join-code lookups per client address and time
 //     window; on Workers nothing survives in memory, so the rate limit must
 //     live here.
@@ -73,6 +75,11 @@ CREATE TABLE IF NOT EXISTS guesses (
 // (issue 13). ALTER TABLE has no IF NOT EXISTS, so this step runs once per
 // database: D1 records the migrations it has applied, and Migrate records
 // them in SQLite's user_version.
+//
+// Students who answered before this step are put on their sessions'
+// rosters, so that every student with a submission is on the roster: the
+// trigger fires on an answer's first insert only, and an old student's
+// later answer to the same activity is an update.
 const schemaRoster = `ALTER TABLE sessions ADD COLUMN roster INTEGER NOT NULL DEFAULT 1000;
 ALTER TABLE sessions ADD COLUMN door_open INTEGER NOT NULL DEFAULT 1;
 CREATE TABLE IF NOT EXISTS students (
@@ -81,6 +88,10 @@ CREATE TABLE IF NOT EXISTS students (
   joined INTEGER NOT NULL,
   PRIMARY KEY (session, student)
 );
+INSERT OR IGNORE INTO students (session, student, joined)
+SELECT session, student, MIN(updated) FROM submissions GROUP BY session, student;
+CREATE TRIGGER IF NOT EXISTS submissions_join AFTER INSERT ON submissions
+BEGIN INSERT INTO students (session, student, joined) VALUES (NEW.session, NEW.student, NEW.updated) ON CONFLICT (session, student) DO NOTHING; END;
 `
 
 // Migrations are the schema's steps in order; a database has applied the
@@ -97,10 +108,12 @@ var Migrations = []struct{ Name, SQL string }{
 const MigrationHeader = "-- Generated from lecture.Migrations by `go generate ./lecture/`; do not edit.\n"
 
 // statements splits a migration into its statements (D1's exec and
-// database/sql drivers each want one at a time).
+// database/sql drivers each want one at a time). A statement ends with a
+// semicolon at the end of a line, so a trigger keeps the semicolons inside
+// its BEGIN … END on one line.
 func statements(sql string) []string {
 	var out []string
-	for _, s := range strings.Split(sql, ";") {
+	for _, s := range strings.Split(sql, ";\n") {
 		if s = strings.TrimSpace(s); s != "" {
 			out = append(out, s)
 		}

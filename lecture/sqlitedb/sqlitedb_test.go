@@ -79,8 +79,14 @@ func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
 			}
 		}
 	}
-	if _, err := old.Exec(`INSERT INTO sessions (code, token_hash, budget, created) VALUES ('AAAAAAAA', x'00', 3, 0)`); err != nil {
-		t.Fatal(err)
+	for _, s := range []string{
+		`INSERT INTO sessions (code, token_hash, budget, created) VALUES ('AAAAAAAA', x'00', 3, 0)`,
+		`INSERT INTO activities (session, id, kind, config, created) VALUES ('AAAAAAAA', 1, 'k', '{}', 0)`,
+		`INSERT INTO submissions (session, activity, student, answer, updated) VALUES ('AAAAAAAA', 1, 'early', '{}', 7)`,
+	} {
+		if _, err := old.Exec(s); err != nil {
+			t.Fatal(err)
+		}
 	}
 	old.Close()
 	for range 2 {
@@ -89,12 +95,24 @@ func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
 			t.Fatal(err)
 		}
 		var roster, door, joined, version int
-		if err := store.Read.QueryRow(`SELECT roster, door_open, (SELECT COUNT(*) FROM students), (SELECT user_version FROM pragma_user_version) FROM sessions WHERE code = 'AAAAAAAA'`).
+		if err := store.Read.QueryRow(`SELECT roster, door_open, (SELECT COUNT(*) FROM students WHERE student = 'early'), (SELECT user_version FROM pragma_user_version) FROM sessions WHERE code = 'AAAAAAAA'`).
 			Scan(&roster, &door, &joined, &version); err != nil {
 			t.Fatal(err)
 		}
-		if roster != lecture.DefaultRoster || door != 1 || joined != 0 || version != len(lecture.Migrations) {
+		// The student who answered before rosters is on the roster, so
+		// their later answers (updates, which the trigger does not see)
+		// count against it.
+		if roster != lecture.DefaultRoster || door != 1 || joined != 1 || version != len(lecture.Migrations) {
 			t.Errorf("old session after migrating: roster %d, door %d, %d joined, schema step %d", roster, door, joined, version)
+		}
+		// A new answer puts its student on the roster in the same
+		// statement (the trigger submissions_join).
+		if _, err := store.Write.Exec(`INSERT INTO submissions (session, activity, student, answer, updated) VALUES ('AAAAAAAA', 1, 'late', '{}', 8) ON CONFLICT DO NOTHING`); err != nil {
+			t.Fatal(err)
+		}
+		var late int
+		if err := store.Read.QueryRow(`SELECT COUNT(*) FROM students WHERE session = 'AAAAAAAA' AND student = 'late' AND joined = 8`).Scan(&late); err != nil || late != 1 {
+			t.Errorf("a new answer's student on the roster: %d rows, %v", late, err)
 		}
 		store.Close()
 	}

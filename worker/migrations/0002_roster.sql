@@ -7,3 +7,7 @@ CREATE TABLE IF NOT EXISTS students (
   joined INTEGER NOT NULL,
   PRIMARY KEY (session, student)
 );
+INSERT OR IGNORE INTO students (session, student, joined)
+SELECT session, student, MIN(updated) FROM submissions GROUP BY session, student;
+CREATE TRIGGER IF NOT EXISTS submissions_join AFTER INSERT ON submissions
+BEGIN INSERT INTO students (session, student, joined) VALUES (NEW.session, NEW.student, NEW.updated) ON CONFLICT (session, student) DO NOTHING; END;
