@@ -36,7 +36,7 @@ func TestWALStaysBounded(t *testing.T) {
 	s := c.NewSession(t, 0)
 	a := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
 	const students, rounds = 300, 4
-	res := lecturetest.Load(c, a, students, rounds, 0,
+	res := lecturetest.Load(c, a, students, rounds, 0, 0,
 		func(i, k int) string { return "s" + strconv.Itoa(i) },
 		func(i, k int) float64 { return float64(i + k) }, func(int, int) {}, nil)
 	if res.Failed != 0 {
