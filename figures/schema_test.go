@@ -65,7 +65,7 @@ console.log(JSON.stringify(out));`
 			if s.Min != nil {
 				want.Min, want.Max = *s.Min, *s.Max
 			}
-			if s.Type == "list" {
+			if s.Type == "list" || s.Type == "text" {
 				want.MinLen, want.MaxLen = s.MinLength, s.MaxLength
 			}
 			got := p

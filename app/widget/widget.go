@@ -24,6 +24,7 @@ var figureNames = map[string][]string{
 	"pricing":   {"revenue", "distribution", "curve"},
 	"truthful":  {"utility"},
 	"billboard": {"prices"},
+	"audit":     {"worst-pair", "logratio"},
 }
 
 // Figures returns the names of the figures of a widget, or nil if it has

@@ -68,7 +68,7 @@ func TestFiguresEveryLesson(t *testing.T) {
 	for _, f := range res.Files {
 		seen[strings.SplitN(filepath.Base(f), "-", 2)[0]] = true
 	}
-	for _, l := range []string{"lesson1", "lesson2", "lesson3", "lesson4", "lesson5", "lesson6", "lesson7", "lesson8", "lesson9", "lesson10"} {
+	for _, l := range []string{"lesson1", "lesson2", "lesson3", "lesson4", "lesson5", "lesson6", "lesson7", "lesson8", "lesson9", "lesson10", "lesson11", "lesson12"} {
 		if !seen[l] {
 			t.Errorf("no figure for %s (files %v)", l, res.Files)
 		}

@@ -115,13 +115,13 @@ test('a 100,000-data-set universe is audited in chunks with a progress bar', asy
   const { context, page, errors } = await open('?check.k=5&check.m=9&check.nb=add-remove&check.score=count%5Br%5D');
   // The first load already audited it; audit again and watch the progress bar.
   const n = await renders(page);
-  const seen = page.waitForFunction((s) => !document.querySelector(`${s} progress`).hidden, W, { timeout: 60000 });
+  const seen = page.waitForFunction((s) => !document.querySelector(`${s} progress[aria-label="Pairs audited"]`).hidden, W, { timeout: 60000 });
   await page.getByLabel('Claimed sensitivity Δ').fill('2');
   await page.getByLabel('Claimed sensitivity Δ').press('Enter');
   await seen;
   await after1(page, n);
   assert.match(await verdict(page), /over 450,000 neighbouring pairs of 100,000 data sets/);
-  assert.ok(await page.locator(`${W} progress`).isHidden());
+  assert.ok(await page.locator(`${W} progress[aria-label="Pairs audited"]`).isHidden());
   assert.deepEqual(errors, []);
   await context.close();
 });

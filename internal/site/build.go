@@ -238,7 +238,7 @@ func prepareOut(out string) error {
 }
 
 // lazyModule reports whether a built file is one of the optional extras,
-// figure export and the sampling machine (about 5 and 2.5 MB gzipped): the
+// figure export and the sampling machine (about 6 and 2.5 MB gzipped): the
 // service worker keeps them after their first use instead of downloading
 // them on every student's first visit. The lessons' own modules are
 // precached with the rest, so that every lesson works offline after the

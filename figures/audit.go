@@ -1,0 +1,189 @@
+package figures
+
+import (
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+
+	appaudit "github.com/dpplay/dpplay/app/audit"
+	"github.com/dpplay/dpplay/core/audit"
+	"github.com/dpplay/dpplay/core/validate"
+)
+
+// Figures of the exact privacy auditor (lesson 11, web/widgets/audit.js).
+// They run the audit the widget runs (app/audit, over the whole universe at
+// once; chunks merged in order give the same worst pair) and draw the worst
+// pair as the widget does.
+
+// auditMechanisms are the widget's mechanisms, with its labels.
+var auditMechanisms = []struct{ name, label string }{
+	{"exponential", "Exponential mechanism"},
+	{"report-noisy-max-laplace", "Report noisy max, Laplace Δ/ε"},
+	{"report-noisy-max-gumbel", "Report noisy max, Gumbel 2Δ/ε"},
+	{"permute-and-flip", "Permute-and-flip"},
+	{audit.NameReportNoisyMaxWithValue, "Report noisy max, also releasing the value"},
+	{audit.NameLaplace, "Laplace mechanism on every u(x, r)"},
+	{audit.NameGaussian, "Gaussian noise σ = Δ/ε, claimed ε-DP"},
+}
+
+// auditExpr is the characters the widget lets a score or sensitivity
+// expression contain (its schema's pattern).
+const auditExpr = "-abcdefghijklmnopqrstuvwxyz0123456789_ +*/%()[].,?:<>=!&|^"
+
+func init() {
+	names := make([]string, len(auditMechanisms))
+	for i, m := range auditMechanisms {
+		names[i] = m.name
+	}
+	register("audit", chart{
+		params: []Param{
+			{Key: "mech", Kind: Enum, Values: names, Default: "exponential"},
+			{Key: "score", Kind: Text, MaxLen: 400, Allowed: auditExpr, Default: "count[r] - count[(r+1)%k]"},
+			{Key: "sens", Kind: Text, MaxLen: 100, Allowed: auditExpr, Default: "1"},
+			{Key: "eps", Kind: Number, Min: 0.05, Max: 10, Digits: 3, Default: "1"},
+			{Key: "k", Kind: Int, Min: 1, Max: 6, Default: "3"},
+			{Key: "m", Kind: Int, Min: 1, Max: 60, Default: "3"},
+			{Key: "nb", Kind: Enum, Values: []string{audit.ChangeOne, audit.AddRemove}, Default: audit.ChangeOne},
+		},
+		build: auditFigures,
+	})
+}
+
+// auditConfig is the widget's audit of a state.
+func auditConfig(v Values) audit.Config {
+	return audit.Config{
+		Mechanism: v.Str("mech"), Score: v.Str("score"), Sensitivity: v.Str("sens"), Epsilon: v.Float("eps"),
+		Candidates: v.Int("k"), MaxCount: v.Int("m"), Neighbours: v.Str("nb"),
+	}
+}
+
+// ellipsis cuts s to at most n runes, marking a cut with "…".
+func ellipsis(s string, n int) string {
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// vector writes a data set as the widget does: (c₀, c₁, …).
+func vector(xs []int) string {
+	s := make([]string, len(xs))
+	for i, x := range xs {
+		s[i] = strconv.Itoa(x)
+	}
+	return "(" + strings.Join(s, ", ") + ")"
+}
+
+// auditFigures is lesson 11: the worst pair of neighbouring data sets x, x′
+// the exact audit finds on the universe of k candidates with counts 0..m.
+// "worst-pair" shows the two output distributions P(o | x) and P(o | x′)
+// side by side; "logratio" shows ln P(o | x) − ln P(o | x′) for each output
+// o against the band [−ε, ε] that an ε-DP mechanism never leaves, the
+// outputs that leave it in the alarm colour. Only a selection mechanism
+// has per-output probabilities; for a continuous output the widget draws
+// no chart, and Build returns an error saying so.
+func auditFigures(v Values) ([]*Figure, error) {
+	c := auditConfig(v)
+	var s appaudit.Session
+	r, err := s.Run(c, 0, audit.MaxDataSets)
+	if err != nil {
+		return nil, err
+	}
+	if r.P == nil {
+		return nil, validate.Errorf("mech", "%s releases a continuous output: the worst pair has no output distributions to draw", c.Mechanism)
+	}
+	label := c.Mechanism
+	for _, m := range auditMechanisms {
+		if m.name == c.Mechanism {
+			label = m.label
+		}
+	}
+	loss := num(r.Loss)
+	if r.Unbounded {
+		loss = "∞ (unbounded)"
+	}
+	verdict := fmt.Sprintf("holds: loss %s ≤ ε", loss)
+	if !r.Holds {
+		verdict = fmt.Sprintf("fails: loss %s > ε", loss)
+	}
+	// Three short title lines and the verdict under the axis, so that the
+	// longest state still fits a 16 cm figure.
+	claim := fmt.Sprintf("%s, Δ = %s, ε = %s\nu(x, r) = %s", label, ellipsis(c.Sensitivity, 16), num(c.Epsilon), ellipsis(c.Score, 56))
+	pair := fmt.Sprintf("x = %s, x′ = %s", vector(r.Worst.Data), vector(r.Worst.Neighbour))
+	xlabel := fmt.Sprintf("Output o · %s on %s %s pairs, %s data sets", verdict, thousands(int(r.Pairs)), c.Neighbours, thousands(r.Total))
+	k := len(r.P)
+	outputs := indices(k)
+	cats := make([]string, k)
+	for i := range cats {
+		cats[i] = "option " + strconv.Itoa(i)
+		if i == r.Worst.Output {
+			cats[i] += " (worst)"
+		}
+	}
+
+	const w = 0.38
+	dist := &Figure{
+		Name:       "worst-pair",
+		Title:      fmt.Sprintf("The auditor's worst pair: %s\n%s", pair, claim),
+		XLabel:     xlabel,
+		YLabel:     "Probability P(o | ·)",
+		Categories: cats,
+		YMin:       0,
+	}
+	top := 0.0
+	for j, side := range []struct {
+		name  string
+		data  []int
+		p     []float64
+		shift float64
+	}{{"x", r.Worst.Data, r.P, -w / 2}, {"x′", r.Worst.Neighbour, r.Q, w / 2}} {
+		xs := make([]float64, k)
+		for i := range xs {
+			xs[i] = outputs[i] + side.shift
+			top = math.Max(top, side.p[i])
+		}
+		dist.Series = append(dist.Series, Series{
+			Name: fmt.Sprintf("P(o | %s), %s = %s", side.name, side.name, vector(side.data)),
+			Kind: Bars, Colour: j, Width: w * 0.94, X: xs, Y: side.p,
+		})
+	}
+	dist.YMax = 1.12 * top
+
+	eps := c.Epsilon
+	lr := &Figure{
+		Name:       "logratio",
+		Title:      fmt.Sprintf("Log-ratio per output, worst pair %s\n%s", pair, claim),
+		XLabel:     xlabel,
+		YLabel:     "ln P(o | x) − ln P(o | x′)  (nats)",
+		Categories: cats,
+		Series: []Series{{
+			Name: fmt.Sprintf("Allowed band ±ε = ±%s", num(eps)), Kind: Band, Colour: 5,
+			X: []float64{-0.5, float64(k) - 0.5}, Lo: []float64{-eps, -eps}, Hi: []float64{eps, eps},
+		}},
+	}
+	// As in the widget, an output whose |log-ratio| exceeds ε is drawn in
+	// the alarm colour; the y range is symmetric, 1.2 × the largest of ε
+	// and the finite |log-ratios|.
+	in := Series{Name: "Exact log-ratio (inside the band)", Kind: Marks, Colour: 7, Width: 0.5}
+	out := Series{Name: "Exact log-ratio outside the band: a breach of ε-DP", Kind: Marks, Colour: 3, Width: 0.5}
+	span := eps
+	for i, l := range r.LogRatio {
+		if math.IsInf(l, 0) || math.IsNaN(l) {
+			continue // an output possible on one side only: the title says ∞
+		}
+		s := &in
+		if !audit.Holds(math.Abs(l), eps) {
+			s = &out
+		}
+		s.X, s.Y = append(s.X, outputs[i]), append(s.Y, l)
+		span = math.Max(span, math.Abs(l))
+	}
+	for _, s := range []Series{in, out} {
+		if len(s.X) > 0 {
+			lr.Series = append(lr.Series, s)
+		}
+	}
+	lr.YMin, lr.YMax = -1.2*span, 1.2*span
+	return []*Figure{dist, lr}, nil
+}

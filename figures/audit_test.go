@@ -1,0 +1,115 @@
+package figures
+
+import (
+	"math"
+	"net/url"
+	"strings"
+	"testing"
+
+	appaudit "github.com/dpplay/dpplay/app/audit"
+	"github.com/dpplay/dpplay/core/audit"
+)
+
+// auditHash writes an audit widget state as a page link's keys.
+func auditHash(kv ...string) string {
+	q := url.Values{}
+	for i := 0; i < len(kv); i += 2 {
+		q.Set(kv[i], kv[i+1])
+	}
+	return q.Encode()
+}
+
+// Lesson 11's opening state: the lead score with Δ = 1 fails at 1.372 (the
+// lesson quotes it) on the pair (0, 1, 2), (0, 0, 3). The figure's bars are
+// the exact output distributions core/audit gives for that pair, its marks
+// their log-ratios, and the one outside ±ε is the worst output, at the loss.
+// The same audit run in the page's chunks finds the same pair.
+func TestLesson11WorstPair(t *testing.T) {
+	figs := figsOf(t, "audit", "")
+	dist, lr := figs["worst-pair"], figs["logratio"]
+	if dist == nil || lr == nil {
+		t.Fatalf("figures %v", figs)
+	}
+	c := audit.Config{Mechanism: "exponential", Score: "count[r] - count[(r+1)%k]", Sensitivity: "1", Epsilon: 1,
+		Candidates: 3, MaxCount: 3, Neighbours: audit.ChangeOne}
+	var s appaudit.Session
+	var v appaudit.View
+	var err error
+	for from := 0; from == 0 || from < v.Total; from = v.Next {
+		if v, err = s.Run(c, from, 7); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := num(v.Loss); got != "1.372" || v.Holds {
+		t.Fatalf("loss %v holds %v", v.Loss, v.Holds)
+	}
+	if vector(v.Worst.Data) != "(0, 1, 2)" || vector(v.Worst.Neighbour) != "(0, 0, 3)" ||
+		!strings.Contains(dist.Title, "x = (0, 1, 2), x′ = (0, 0, 3)") {
+		t.Errorf("chunked worst pair %v %v; title %q", v.Worst.Data, v.Worst.Neighbour, dist.Title)
+	}
+	a, err := audit.New(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bars := kindOf(dist, Bars)
+	if len(bars) != 2 {
+		t.Fatalf("%d bar series", len(bars))
+	}
+	for j, data := range [][]int{{0, 1, 2}, {0, 0, 3}} {
+		lp, err := a.LogProbabilities(data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for i, l := range lp {
+			if math.Abs(bars[j].Y[i]-math.Exp(l)) > 1e-15 {
+				t.Errorf("side %d output %d: bar %v, exact %v", j, i, bars[j].Y[i], math.Exp(l))
+			}
+			sum += bars[j].Y[i]
+		}
+		if math.Abs(sum-1) > 1e-12 {
+			t.Errorf("side %d sums to %v", j, sum)
+		}
+	}
+	marks := kindOf(lr, Marks)
+	if len(marks) != 2 || !strings.Contains(marks[1].Name, "outside") {
+		t.Fatalf("marks %+v", marks)
+	}
+	in, out := marks[0], marks[1]
+	if len(out.X) != 1 || out.X[0] != float64(v.Worst.Output) || math.Abs(math.Abs(out.Y[0])-v.Loss) > 1e-12 {
+		t.Errorf("outside the band: %v %v, want output %d at ±%v", out.X, out.Y, v.Worst.Output, v.Loss)
+	}
+	for i, y := range in.Y {
+		if math.Abs(y) > 1 || math.Abs(y-(math.Log(bars[0].Y[int(in.X[i])])-math.Log(bars[1].Y[int(in.X[i])]))) > 1e-12 {
+			t.Errorf("inside mark %d: %v", i, y)
+		}
+	}
+	if !strings.Contains(lr.XLabel, "fails: loss 1.372 > ε on 108 change-one pairs, 64 data sets") {
+		t.Errorf("x label %q", lr.XLabel)
+	}
+}
+
+// The fix (Δ = 2, the score's true sensitivity) holds: every log-ratio of
+// the worst pair lies inside the band and the figure says so. A continuous
+// mechanism has no per-output distributions, and an expression with
+// characters the widget refuses is refused.
+func TestLesson11AuditStates(t *testing.T) {
+	lr := figsOf(t, "audit", auditHash("sens", "2"))["logratio"]
+	if len(kindOf(lr, Marks)) != 1 || !strings.Contains(lr.XLabel, "holds") {
+		t.Errorf("Δ = 2: series %+v, x label %q", lr.Series, lr.XLabel)
+	}
+	for _, y := range kindOf(lr, Marks)[0].Y {
+		if math.Abs(y) > 1*(1+1e-9) {
+			t.Errorf("Δ = 2: log-ratio %v outside ±1", y)
+		}
+	}
+	for _, hash := range []string{auditHash("mech", "laplace"), auditHash("score", "count[r]; alert(1)"), auditHash("score", "COUNT[r]")} {
+		req, _, _, err := ParseRequest("#widget=audit&" + hash)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Build(req); err == nil {
+			t.Errorf("%s: no error", hash)
+		}
+	}
+}
