@@ -3,8 +3,6 @@ package lessons
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -66,20 +64,7 @@ func (e exercise) accepts(x float64) bool {
 // exercise accepts its right example and refuses its wrong one, and that no
 // targeted mistake falls inside the accepted range (it would never be shown).
 func TestExerciseFeedback(t *testing.T) {
-	files, err := filepath.Glob("*.md")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		m := reSlug.FindSubmatch(b)
-		if m == nil {
-			continue
-		}
-		slug := string(m[1])
+	for slug := range lessonFiles(t) {
 		for i, e := range exercises(t, slug) {
 			if _, ok := e.raw["answer"]; !ok {
 				continue

@@ -15,25 +15,35 @@ func lessonText(t *testing.T, slug string) string {
 	return strings.Join(strings.Fields(lessonFile(t, slug)), " ")
 }
 
-// lessonFile returns the text of the lesson file whose slug is slug.
-func lessonFile(t *testing.T, slug string) string {
+// lessonFiles returns the text of every lesson file, keyed by its slug
+// (front matter `slug:`).
+func lessonFiles(t *testing.T) map[string]string {
 	t.Helper()
 	files, err := filepath.Glob("*.md")
 	if err != nil {
 		t.Fatal(err)
 	}
+	out := map[string]string{}
 	for _, f := range files {
 		b, err := os.ReadFile(f)
 		if err != nil {
 			t.Fatal(err)
 		}
-		s := string(b)
-		if strings.Contains(s, "\nslug: "+slug+"\n") {
-			return s
+		if m := reSlug.FindSubmatch(b); m != nil {
+			out[string(m[1])] = string(b)
 		}
 	}
-	t.Fatalf("no lesson has slug %q", slug)
-	return ""
+	return out
+}
+
+// lessonFile returns the text of the lesson file whose slug is slug.
+func lessonFile(t *testing.T, slug string) string {
+	t.Helper()
+	s, ok := lessonFiles(t)[slug]
+	if !ok {
+		t.Fatalf("no lesson has slug %q", slug)
+	}
+	return s
 }
 
 // quoted fails t unless the lesson with the given slug contains every one of
