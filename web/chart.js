@@ -22,11 +22,14 @@ function niceMax(v) {
 export class BarChart {
   /**
    * host: element to fill. opts.title names the chart (its accessible name);
-   * opts.barLabel and opts.markLabel name the two series in the legend and table.
+   * opts.barLabel and opts.markLabel name the two series in the legend and table;
+   * opts.categoryLabel names the categories (the table's first column and the
+   * chart's row labels) and opts.axisLabel the value axis.
    */
   constructor(host, opts) {
     this.id = `chart-${++chartCount}`;
-    this.opts = Object.assign({ barLabel: 'Share of draws', markLabel: 'Exact probability', compact: false }, opts);
+    this.opts = Object.assign({ barLabel: 'Share of draws', markLabel: 'Exact probability', categoryLabel: 'Candidate', compact: false }, opts);
+    if (!this.opts.axisLabel) this.opts.axisLabel = `${this.opts.barLabel} or ${this.opts.markLabel.toLowerCase()}`;
     this.host = host;
     frame(this, host, this.opts.title);
   }
@@ -69,7 +72,7 @@ export class BarChart {
     const valueW = stacked ? 0 : 6.2 * fs;
     const barH = Math.round(fs * 1.15);
     const rowH = stacked ? Math.round(barH + fs * 1.9) : Math.round(barH + fs * 0.9);
-    const top = Math.round(fs * 3.4);
+    const top = Math.round(fs * 4.6);
     const left = labelW + (stacked ? 4 : 12);
     const right = W - valueW - 8;
     const plotW = Math.max(40, right - left);
@@ -94,6 +97,19 @@ export class BarChart {
     lg.append(el('text', { x: mx + fs * 1.25, y: fs * 1.1, class: 'legend-text', 'font-size': small }, this.opts.markLabel));
     svg.append(lg);
 
+    // Axis titles: the categories, the value axis and, beside the bars, the
+    // column of numbers, which is the exact probability until the first draw
+    // and the share of draws after it.
+    const drawn = bars && this.data.total > 0;
+    const titleY = fs * 2.45;
+    const axes = el('g', { class: 'axis-titles', 'aria-hidden': 'true' });
+    axes.append(el('text', { x: stacked ? left : left + plotW / 2, y: titleY, 'text-anchor': stacked ? 'start' : 'middle', class: 'axis-label', 'font-size': small }, `${this.opts.axisLabel} (%)`));
+    if (!stacked) {
+      axes.append(el('text', { x: labelW, y: titleY, 'text-anchor': 'end', class: 'axis-label', 'font-size': small }, this.opts.categoryLabel));
+      axes.append(el('text', { x: W - 4, y: titleY, 'text-anchor': 'end', class: 'axis-label col-label', 'font-size': small }, drawn ? this.opts.barLabel : 'Exact'));
+    }
+    svg.append(axes);
+
     // Grid.
     const grid = el('g', { class: 'grid', 'aria-hidden': 'true' });
     const step = max <= 0.05 ? 0.01 : max <= 0.25 ? 0.05 : max <= 0.5 ? 0.1 : 0.25;
@@ -113,13 +129,15 @@ export class BarChart {
         const label = el('text', { x: left, y: y0 + fs * 1.05, class: 'cat', 'font-size': small });
         label.textContent = name;
         const v = el('tspan', { class: 'val', dx: fs * 0.6 });
-        v.textContent = bars && this.data.total > 0 ? `${pct(bars[i])} · exact ${pct(marks[i])}` : `exact ${pct(marks[i])}`;
+        const long = `${pct(bars?.[i])} drawn · exact ${pct(marks[i])}`;
+        const fits = (name.length + long.length) * small * 0.56 + fs * 0.6 < plotW;
+        v.textContent = drawn ? (fits ? long : `${pct(bars[i])} · exact ${pct(marks[i])}`) : `exact ${pct(marks[i])}`;
         label.append(v);
         rows.append(label);
       } else {
         rows.append(el('text', { x: labelW, y: by + barH * 0.78, 'text-anchor': 'end', class: 'cat', 'font-size': small }, name));
         const t = el('text', { x: W - 4, y: by + barH * 0.78, 'text-anchor': 'end', class: 'val', 'font-size': small });
-        t.textContent = bars && this.data.total > 0 ? pct(bars[i]) : pct(marks[i]);
+        t.textContent = drawn ? pct(bars[i]) : pct(marks[i]);
         rows.append(t);
       }
       rows.append(el('rect', { x: left, y: by, width: plotW, height: barH, class: 'track', rx: 3 }));
@@ -139,7 +157,7 @@ export class BarChart {
     const table = this.details.querySelector('table');
     table.querySelector('caption').textContent = `${this.opts.title}: ${total > 0 ? fmtInt(total) + ' draws' : 'no draws yet'}`;
     const short = this.opts.compact;
-    const heads = ['Candidate', ...columns.map((c) => c.label), short ? 'Exact' : this.opts.markLabel];
+    const heads = [this.opts.categoryLabel, ...columns.map((c) => c.label), short ? 'Exact' : this.opts.markLabel];
     if (counts) heads.push(short ? 'Count' : 'Times chosen');
     if (bars) heads.push(short ? 'Share' : this.opts.barLabel);
     table.querySelector('thead').innerHTML = '<tr>' + heads.map((h, i) => `<th scope="col"${i ? ' class="num"' : ''}>${escapeHTML(h)}</th>`).join('') + '</tr>';

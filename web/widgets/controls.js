@@ -1,46 +1,150 @@
 // Small builders for labelled, keyboard-reachable controls shared by widgets.
 import { escapeHTML, fmtInt } from '../chart.js';
+import { coerce } from '../state.js';
 
-/** logSlider maps a range input's 0…1000 positions to [min, max] on a log scale. */
-export const logSlider = (opts) => slider(opts, Math.log10, (x) => Math.pow(10, x));
+/**
+ * logSlider is a slider over [min, max] whose positions are the round values
+ * of roundGrid (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8 times a power of ten), so
+ * 0.05, 0.5, 3 and 5 are each one position and 0.01 to 1 is 22 key presses.
+ */
+export const logSlider = (opts) => slider(opts, roundGrid(opts.min, opts.max), Math.log);
 
-/** linearSlider maps them to [min, max] evenly. */
-export const linearSlider = (opts) => slider(opts, (x) => x, (x) => x);
+/**
+ * linearSlider is a slider over [min, max] in equal steps of opts.step (by
+ * default the 1-2-5 step that gives at most 200 positions).
+ */
+export const linearSlider = (opts) => slider(opts, linearGrid(opts.min, opts.max, opts.step), (x) => x);
 
-function slider({ id, label, min, max, value, digits = 3, onInput, describe }, fwd, inv) {
+/** PHONE matches the narrow layout of styles.css (max-width: 40rem). */
+export const PHONE = matchMedia('(max-width: 40rem)');
+
+const MANTISSAS = [1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8];
+const round6 = (x) => +x.toPrecision(6);
+
+/** roundGrid(min, max) is min, the round values m·10^k (m in MANTISSAS) strictly between, and max. */
+export function roundGrid(min, max) {
+  const grid = [min];
+  for (let k = Math.floor(Math.log10(min)); k <= Math.ceil(Math.log10(max)); k++) {
+    for (const m of MANTISSAS) {
+      const v = round6(m * 10 ** k);
+      if (v > min && v < max) grid.push(v);
+    }
+  }
+  grid.push(max);
+  return grid;
+}
+
+/** linearGrid(min, max, step) is min, min + step, … up to max (max included). */
+export function linearGrid(min, max, step) {
+  if (!(step > 0)) {
+    const raw = (max - min) / 200;
+    const p = 10 ** Math.floor(Math.log10(raw));
+    step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
+  }
+  const grid = [];
+  for (let i = 0; min + i * step < max - step * 1e-9; i++) grid.push(round6(min + i * step));
+  grid.push(max);
+  return grid;
+}
+
+/** nearest(grid, v, f) is the index of the grid value closest to v after the map f. */
+function nearest(grid, v, f) {
+  let best = 0;
+  for (let i = 1; i < grid.length; i++) if (Math.abs(f(grid[i]) - f(v)) < Math.abs(f(grid[best]) - f(v))) best = i;
+  return best;
+}
+
+/**
+ * slider is a labelled range input over the positions of grid, with a number
+ * box beside it bound both ways: moving the slider writes the box, and a
+ * typed value moves the slider to its nearest position. A typed value is
+ * read with the URL's rule (state.js coerce with opts.spec, by default a
+ * number in [min, max] to opts.digits significant digits), quantised to
+ * opts.step when there is one, and what coerce had to change is said under
+ * the box. onInput receives every new value.
+ */
+function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, describe }, grid, f) {
+  spec = spec || { type: 'number', min, max, digits, label: label.replace(/<[^>]*>/g, '') };
   const wrap = document.createElement('div');
   wrap.className = 'control control-slider';
-  const lmin = fwd(min), lmax = fwd(max);
-  const toPos = (v) => Math.round(((fwd(v) - lmin) / (lmax - lmin)) * 1000);
-  const fromPos = (p) => +inv(lmin + (p / 1000) * (lmax - lmin)).toPrecision(digits);
-  wrap.innerHTML = `<label for="${id}">${label}</label>
-    <div class="slider-row"><input type="range" id="${id}" min="0" max="1000" step="1">
-    <output for="${id}" id="${id}-out"></output></div>`;
-  const input = wrap.querySelector('input');
-  const out = wrap.querySelector('output');
+  wrap.innerHTML = `<label for="${id}" id="${id}-label">${label}</label>
+    <div class="slider-row"><input type="range" id="${id}" min="0" max="${grid.length - 1}" step="1">
+    <input type="number" class="slider-box" id="${id}-box" inputmode="decimal" step="any" min="${min}" max="${max}" aria-labelledby="${id}-label" aria-describedby="${id}-note"></div>
+    <span class="slider-note hint" id="${id}-note" role="status"></span>`;
+  const input = wrap.querySelector('input[type=range]');
+  const box = wrap.querySelector('.slider-box');
+  const note = wrap.querySelector('.slider-note');
+  let current = value;
   const show = (v) => {
-    out.textContent = describe ? describe(v) : String(v);
-    input.setAttribute('aria-valuetext', describe ? describe(v) : String(v));
+    current = v;
+    const text = describe ? describe(v) : String(v);
+    input.setAttribute('aria-valuetext', text);
+    box.value = String(+v.toPrecision(Math.min(spec.digits || 6, 6)));
   };
   const api = {
-    el: wrap, input,
-    get value() { return fromPos(+input.value); },
-    set(v) { input.value = String(toPos(v)); show(v); },
+    el: wrap, input, box,
+    get value() { return current; },
+    set(v) { input.value = String(nearest(grid, v, f)); show(v); },
   };
-  input.addEventListener('input', () => { const v = fromPos(+input.value); show(v); onInput(v); });
+  input.addEventListener('input', () => {
+    const v = grid[+input.value];
+    note.textContent = '';
+    box.removeAttribute('aria-invalid');
+    show(v);
+    onInput(v);
+  });
+  box.addEventListener('change', () => {
+    const notes = [];
+    const raw = box.value.trim();
+    if (raw === '' || !Number.isFinite(Number(raw))) {
+      box.setAttribute('aria-invalid', 'true');
+      note.textContent = `Type a number from ${min} to ${max}.`;
+      return;
+    }
+    let v = coerce(spec, raw, spec.label, notes);
+    if (step > 0) v = round6(Math.min(Math.max(min + Math.round((v - min) / step) * step, min), max));
+    box.removeAttribute('aria-invalid');
+    note.textContent = notes.join(' ');
+    api.set(v);
+    onInput(v);
+  });
   api.set(value);
+  dock(wrap);
   return api;
 }
 
+/**
+ * select is a labelled drop-down. An option written "Name (detail)" shows only
+ * its name on a phone, where the whole text would be cut off, with the
+ * chosen option's detail on a line under the box.
+ */
 export function select({ id, label, options, value, onChange, wide }) {
   const wrap = document.createElement('div');
   wrap.className = wide ? 'control control-wide' : 'control';
   wrap.innerHTML = `<label for="${id}">${label}</label><select id="${id}">${options
     .map(([v, text]) => `<option value="${escapeHTML(v)}">${escapeHTML(text)}</option>`).join('')}</select>`;
   const s = wrap.querySelector('select');
+  const parts = options.map(([, text]) => /^(.+?) \((.+)\)$/.exec(text));
+  let detail = null;
+  if (parts.some(Boolean)) {
+    detail = document.createElement('span');
+    detail.className = 'hint select-detail';
+    detail.id = `${id}-detail`;
+    wrap.append(detail);
+    s.setAttribute('aria-describedby', detail.id);
+  }
+  const relabel = () => {
+    if (!detail) return;
+    const short = PHONE.matches;
+    [...s.options].forEach((o, i) => { o.textContent = short && parts[i] ? parts[i][1] : options[i][1]; });
+    const m = parts[s.selectedIndex];
+    detail.textContent = short && m ? m[2] : '';
+  };
+  if (detail) PHONE.addEventListener('change', relabel);
   s.value = value;
-  s.addEventListener('change', () => onChange(s.value));
-  return { el: wrap, input: s, set(v) { s.value = v; } };
+  relabel();
+  s.addEventListener('change', () => { relabel(); onChange(s.value); });
+  return { el: wrap, input: s, set(v) { s.value = v; relabel(); } };
 }
 
 export function numberInput({ id, label, value, min, max, step = 'any', onChange, hint, inline }) {
@@ -201,6 +305,7 @@ export function epsSlider(ctx, schema, label, refresh, key = 'eps') {
   const name = key === 'eps' ? 'ε' : key.replace(/^e(?=a$)/, 'ε_');
   return logSlider({
     id: ctx.uid(key), label, min: schema[key].min, max: schema[key].max, value: ctx.values[key],
+    spec: { ...schema[key], label: label.replace(/<[^>]*>/g, '') },
     describe: (x) => `${name} = ${x}`,
     onInput: (x) => { ctx.set(key, x); refresh(); },
   });
@@ -226,4 +331,36 @@ export function controlsBox() {
   const controls = document.createElement('div');
   controls.className = 'controls';
   return controls;
+}
+
+/**
+ * dock(wrap) moves a slider control, on a phone, into a bar at the top of its
+ * widget that stays on screen (position: sticky) while the widget's chart is
+ * in view, so moving the slider moves a chart the student can see. On a wider
+ * screen the control goes back to where the widget put it. The slider is
+ * docked once it is laid out inside a widget (a ResizeObserver tells when).
+ */
+function dock(wrap) {
+  const spot = document.createComment('slider');
+  const place = () => {
+    const body = (wrap.isConnected && (spot.parentNode || wrap.parentNode)?.closest?.('.widget-body')) || null;
+    if (!body) return;
+    if (PHONE.matches && !spot.parentNode) {
+      let bar = body.querySelector(':scope > .slider-dock');
+      if (!bar) {
+        bar = document.createElement('div');
+        bar.className = 'slider-dock';
+        body.prepend(bar);
+      }
+      wrap.replaceWith(spot);
+      bar.append(wrap);
+    } else if (!PHONE.matches && spot.parentNode) {
+      const bar = wrap.parentNode;
+      spot.replaceWith(wrap);
+      if (bar && !bar.children.length) bar.remove();
+    }
+  };
+  const ro = new ResizeObserver(() => { if (wrap.isConnected && wrap.closest('.widget-body')) { ro.disconnect(); place(); } });
+  ro.observe(wrap);
+  PHONE.addEventListener('change', place);
 }

@@ -28,7 +28,7 @@ export async function mount(ctx) {
   const stat = document.createElement('p');
   stat.className = 'fp-stat';
   const host = document.createElement('div');
-  const chart = new BarChart(host, { title: 'Discrete Laplace mechanism: share of draws and exact probability of each integer output' });
+  const chart = new BarChart(host, { title: 'Discrete Laplace mechanism: share of draws and exact probability of each integer output', categoryLabel: 'Output' });
   body.append(controls, actions, error, stat, host);
 
   const refresh = redrawer(ctx, error, async () => {

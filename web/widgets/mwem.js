@@ -29,7 +29,7 @@ export async function mount(ctx) {
   const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); refresh(); } });
   const epsSl = epsSlider(ctx, schema, 'ε (epsilon), the whole budget', () => refresh());
   const tSl = linearSlider({
-    id: ctx.uid('rounds'), label: 'T, the number of rounds', min: 1, max: 40, value: v.rounds, digits: 3,
+    id: ctx.uid('rounds'), label: 'T, the number of rounds', min: 1, max: 40, value: v.rounds, digits: 3, step: 1,
     describe: (x) => `T = ${Math.round(x)}`,
     onInput: (x) => { const r = Math.round(x); if (r !== v.rounds) { ctx.set('rounds', r); ctx.set('t', Math.min(v.t, r)); refresh(); } },
   });

@@ -70,7 +70,7 @@ export async function mount(ctx) {
   const kSel = select({ id: ctx.uid('k'), label: 'Attributes (columns)', value: v.k, options: ATTRIBUTES, wide: true, onChange: (x) => { ctx.set('k', x); restart(); } });
   const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); restart(); } });
   const mSl = linearSlider({
-    id: ctx.uid('m'), label: 'm, rows in the synthetic database', min: 1, max: 12, value: v.m, digits: 3,
+    id: ctx.uid('m'), label: 'm, rows in the synthetic database', min: 1, max: 12, value: v.m, digits: 3, step: 1,
     describe: (x) => `m = ${Math.round(x)}`,
     onInput: (x) => { const r = Math.round(x); if (r !== v.m) { ctx.set('m', r); restart(); } },
   });

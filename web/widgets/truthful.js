@@ -26,7 +26,7 @@ export async function mount(ctx) {
     onChange: (x) => { ctx.set('buyer', Math.round(x)); refresh(); },
   });
   const report = linearSlider({
-    id: ctx.uid('report'), label: 'Their report', min: 0, max: GRID.maxPrice, value: v.report, digits: 3,
+    id: ctx.uid('report'), label: 'Their report', min: 0, max: GRID.maxPrice, value: v.report, digits: 3, step: GRID.step,
     describe: (x) => money(x), onInput: (x) => { ctx.set('report', +x.toFixed(2)); refresh(); },
   });
   controls.append(values.el, eps.el, buyer.el, report.el);
