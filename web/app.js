@@ -103,6 +103,7 @@ async function showLesson(hash, focus) {
   writeURL();
   if (focus) $('#lesson-title')?.focus?.();
   document.body.dataset.lessonReady = slug;
+  if (document.body.classList.contains('presenting')) setPresenting(true);
   if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
 }
 
@@ -290,17 +291,47 @@ const keysDialog = $('#keys-dialog');
 function setPresenting(on) {
   const w = state.active || state.widgets[0];
   document.body.classList.toggle('presenting', on);
+  // Full screen too, where the browser allows it; leaving full screen (the
+  // browser's own Esc) leaves presentation mode.
+  if (on && document.fullscreenEnabled && !document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
+  if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
   for (const f of document.querySelectorAll('figure.widget.is-presented')) f.classList.remove('is-presented');
   presentButton.setAttribute('aria-pressed', String(on));
+  document.documentElement.style.removeProperty('font-size');
   if (on && w) {
     w.fig.classList.add('is-presented');
     w.fig.scrollTop = 0;
     w.fig.setAttribute('tabindex', '-1');
     w.fig.focus({ preventScroll: true });
+    fitToScreen(w.fig);
   } else if (w) {
     w.fig.scrollIntoView({ block: 'start' });
   }
 }
+
+/**
+ * fitToScreen(fig) shrinks the page's root font size, and with it everything
+ * sized in rem or em (text, controls, charts), until the presented widget fits
+ * the screen without scrolling, or the root size reaches 10 px. Charts redraw at their new width
+ * between steps, so it measures again after two frames.
+ */
+async function fitToScreen(fig) {
+  const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+  delete fig.dataset.fitted;
+  for (let i = 0; i < 8 && fig.classList.contains('is-presented'); i++) {
+    await frame();
+    const over = fig.scrollHeight / fig.clientHeight;
+    const root = document.documentElement;
+    const fs = parseFloat(getComputedStyle(root).fontSize);
+    if (fig.scrollHeight <= fig.clientHeight || fs <= 10) break;
+    root.style.fontSize = `${Math.max(10, fs * Math.max(0.8, 0.985 / Math.sqrt(over)))}px`;
+  }
+  fig.dataset.fitted = '1'; // the tests wait for it
+}
+window.addEventListener('resize', () => {
+  const fig = document.querySelector('figure.widget.is-presented');
+  if (fig) { document.documentElement.style.removeProperty('font-size'); fitToScreen(fig); }
+});
 
 function moveActive(dir) {
   if (!state.widgets.length) return;
@@ -308,6 +339,29 @@ function moveActive(dir) {
   state.active = state.widgets[(i + dir + state.widgets.length) % state.widgets.length];
   if (document.body.classList.contains('presenting')) setPresenting(true);
   else state.active.fig.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+}
+
+document.addEventListener('fullscreenchange', () => {
+  if (!document.fullscreenElement && document.body.classList.contains('presenting')) setPresenting(false);
+});
+
+/** nudge(d) moves the active widget's first slider (its ε) d positions, as its arrow keys would. */
+function nudge(d) {
+  const input = state.active?.fig.querySelector('.control-slider input[type=range]');
+  if (!input) return false;
+  const next = Math.min(Math.max(+input.value + d, 0), +input.max);
+  if (next !== +input.value) {
+    input.value = String(next);
+    input.dispatchEvent(new Event('input', { bubbles: true }));
+  }
+  return true;
+}
+
+/** goLesson(d) opens the lesson d places on in the navigation order. */
+function goLesson(d) {
+  const i = index.lessons.findIndex((l) => l.slug === state.slug);
+  const l = index.lessons[i + d];
+  if (l) location.hash = `#/${l.slug}`;
 }
 
 presentButton.addEventListener('click', () => setPresenting(!document.body.classList.contains('presenting')));
@@ -333,6 +387,15 @@ document.addEventListener('keydown', (e) => {
       e.preventDefault(); c.draw(); break;
     case 'r': if (c?.reset) { e.preventDefault(); c.reset(); } break;
     case 'n': e.preventDefault(); moveActive(1); break;
+    case ']': e.preventDefault(); goLesson(1); break;
+    case '[': e.preventDefault(); goLesson(-1); break;
+    case '+': case '=': case '-':
+      if (nudge(e.key === '-' ? -1 : 1)) e.preventDefault();
+      break;
+    case 'ArrowUp': case 'ArrowDown':
+      if (!document.body.classList.contains('presenting') || onControl || inRegion) return;
+      if (nudge(e.key === 'ArrowUp' ? 1 : -1)) e.preventDefault();
+      break;
     case 'p': e.preventDefault(); moveActive(-1); break;
     case 'ArrowRight': case 'ArrowLeft':
       if (t.matches?.('input[type=range], input[type=radio]') || inRegion || !c?.step) return;

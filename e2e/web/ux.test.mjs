@@ -1,0 +1,244 @@
+// Widgets on phones, typed values, presentation mode and chart labels (issue
+// 17), in Debian's Chromium: the slider dock keeps a slider and its chart on
+// a phone's screen together, every slider has a number box bound to it and
+// to the URL, sliders land on round values, presenting fills a 1920×1080
+// screen with the ε value as its largest text, and bar charts name their
+// axes and their changing column. Run `make site` first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.DIST || path.join(root, 'dist');
+const shots = path.join(root, 'e2e', 'screenshots');
+const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+const slugs = index.lessons.map((l) => l.slug);
+
+let server, browser;
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run make site');
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+  fs.mkdirSync(shots, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+/** open(hash, opts) is a page in a fresh context; a phone (width < 600) has touch and no hover. */
+async function open(hash, { width = 1280, height = 900, scheme = 'light' } = {}) {
+  const phone = width < 600;
+  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block', colorScheme: scheme, hasTouch: phone, isMobile: phone });
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(server.url + hash);
+  return { context, page, errors };
+}
+
+/** axe(page, what) audits the widgets (this file's subject; site.test.mjs audits whole lessons). */
+async function axe(page, what) {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  const results = await new AxeBuilder({ page }).include('figure.widget').analyze();
+  assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`), [], `axe on ${what}`);
+}
+
+test('phones at 360 and 390 px: every widget\'s slider and its chart are on screen together; selects are not cut off; no key hints', async () => {
+  const measured = [];
+  for (const width of [360, 390]) {
+    for (const slug of slugs) {
+      const { context, page, errors } = await open(`#/${slug}`, { width, height: 800 });
+      await ready(page, slug);
+      assert.equal(await page.locator('#keys-button').isVisible(), false, `${slug}: Keys button shown on a touch-only phone`);
+      assert.equal(await page.locator('figure.widget button kbd').evaluateAll((ks) => ks.filter((k) => k.offsetParent).length), 0, `${slug}: key hints on buttons`);
+      const ids = await page.locator('figure.widget').evaluateAll((fs) => fs
+        .filter((f) => f.querySelector('.control-slider') && f.querySelector('.chart-svg svg, .machine-host'))
+        .map((f) => f.id));
+      for (const id of ids) {
+        // A student finds the slider, then scrolls down to the chart.
+        await page.locator(`#${id} .control-slider input[type=range]`).first().scrollIntoViewIfNeeded();
+        await page.locator(`#${id} :is(.chart-svg svg, .machine-host)`).first().evaluate((c) => c.scrollIntoView({ block: 'end' }));
+        await page.waitForTimeout(50);
+        const r = await page.evaluate((id) => {
+          const fig = document.getElementById(id);
+          const slider = fig.querySelector('.control-slider input[type=range]');
+          const chart = fig.querySelector('.chart-svg svg, .machine-host');
+          const s = slider.getBoundingClientRect(), c = chart.getBoundingClientRect();
+          const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
+          return { sTop: s.top, sBottom: s.bottom, cTop: c.top, cBottom: c.bottom, h: innerHeight, uncovered: hit === slider };
+        }, id);
+        const where = `${slug} #${id} at ${width}px`;
+        assert.ok(r.sTop >= 0 && r.sBottom <= r.h, `${where}: slider off screen (${Math.round(r.sTop)}..${Math.round(r.sBottom)})`);
+        assert.ok(r.uncovered, `${where}: slider covered`);
+        assert.ok(r.cTop >= r.sBottom - 1 && r.cBottom <= r.h + 1, `${where}: chart ${Math.round(r.cTop)}..${Math.round(r.cBottom)} not on screen with the slider`);
+        measured.push(`${slug}#${id}@${width}: slider ${Math.round(r.sTop)}, chart ${Math.round(r.cTop)}..${Math.round(r.cBottom)}`);
+      }
+      // Every drop-down's chosen text fits its box.
+      const cut = await page.locator('figure.widget select').evaluateAll((ss) => {
+        const ctx = document.createElement('canvas').getContext('2d');
+        return ss.filter((s) => s.offsetParent).flatMap((s) => {
+          const cs = getComputedStyle(s);
+          ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
+          const text = s.options[s.selectedIndex]?.textContent || '';
+          const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
+          return ctx.measureText(text).width > room ? [`${s.id}: “${text}”`] : [];
+        });
+      });
+      assert.deepEqual(cut, [], `${slug} at ${width}px: cut-off drop-downs`);
+      if (width === 390 && slug === 'exponential-mechanism') await page.screenshot({ path: path.join(shots, 'ux-phone-390.png') });
+      assert.deepEqual(errors, [], `${slug} at ${width}px`);
+      await context.close();
+    }
+  }
+  assert.ok(measured.length >= 2 * 12, `too few widgets measured: ${measured.length}`);
+  console.log(measured.join('\n'));
+});
+
+test('a phone\'s slider dock and number boxes pass axe in light and dark', async () => {
+  for (const scheme of ['light', 'dark']) {
+    for (const [width, slug] of [[360, 'report-noisy-max'], [390, 'laplace-from-exponential']]) {
+      const { context, page, errors } = await open(`#/${slug}`, { width, height: 800, scheme });
+      await ready(page, slug);
+      assert.ok(await page.locator('.slider-dock .control-slider').count() >= 1, 'no slider dock on a phone');
+      await axe(page, `${slug} at ${width}px (${scheme})`);
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+});
+
+test('typed ε: the number box and the slider move together and write the URL; the slider lands on round values', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism');
+  await ready(page, 'exponential-mechanism');
+  const w = '#w-meet';
+  const box = page.locator(`${w} .slider-box`);
+  const slider = page.locator(`${w} input[type=range]`);
+  // The box has the slider's visible label as its name.
+  assert.match(await box.evaluate((b) => document.getElementById(b.getAttribute('aria-labelledby')).textContent), /ε \(epsilon\)/);
+  const n0 = Number(await page.locator(w).getAttribute('data-renders'));
+  await box.fill('0.05');
+  await box.press('Enter');
+  await page.waitForFunction(() => /meet\.eps=0\.05(&|$)/.test(location.hash));
+  await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.renders) > n, [w, n0]);
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'ε = 0.05');
+  // Out of range is clamped with the URL's rule, and said.
+  await box.fill('50');
+  await box.press('Enter');
+  await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
+  assert.equal(await box.inputValue(), '20');
+  assert.match(await page.locator(`${w} .slider-note`).textContent(), /outside 0\.01 … 20, so 20 is used/);
+  assert.equal(await slider.inputValue(), await slider.getAttribute('max'));
+  // Not a number: marked invalid, the state stays.
+  await box.fill('');
+  await box.press('Enter');
+  assert.equal(await box.getAttribute('aria-invalid'), 'true');
+  assert.match(page.url(), /meet\.eps=20(&|$)/);
+  // From the bottom, every key press is a round value: 0.01 → 1 in 22 presses, past 0.05, 0.5, 3 and 5.
+  await slider.focus();
+  await page.keyboard.press('Home');
+  const seen = [await box.inputValue()];
+  for (let i = 0; i < 40 && seen.at(-1) !== '20'; i++) {
+    await page.keyboard.press('ArrowRight');
+    seen.push(await box.inputValue());
+  }
+  for (const v of ['0.01', '0.05', '0.5', '1', '3', '5', '20']) assert.ok(seen.includes(v), `${v} not reachable: ${seen.join(' ')}`);
+  assert.equal(seen.indexOf('1'), 22, `0.01 to 1 took ${seen.indexOf('1')} presses`);
+  for (const v of seen) {
+    const m = +(Number(v) / 10 ** Math.floor(Math.log10(Number(v)))).toPrecision(6);
+    assert.ok([1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8].includes(m), `${v} is not a round value`);
+  }
+  await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
+  // A linked off-grid value is kept exactly and shown in the box.
+  const other = await open('#/exponential-mechanism?meet.eps=0.693');
+  await ready(other.page, 'exponential-mechanism');
+  assert.equal(await other.page.locator(`${w} .slider-box`).inputValue(), '0.693');
+  assert.deepEqual(errors, []);
+  assert.deepEqual(other.errors, []);
+  await other.context.close();
+  await context.close();
+});
+
+test('bar charts name their axes, and the number column says whether it is exact or drawn', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.step=0');
+  await ready(page, 'exponential-mechanism');
+  const labels = (sel) => page.locator(`${sel} .chart-svg svg .axis-label`).evaluateAll((ts) => ts.map((t) => t.textContent));
+  await page.waitForFunction(() => document.querySelector('#w-meet .col-label'));
+  assert.deepEqual(await labels('#w-meet'), ['Share of draws or exact probability (%)', 'Candidate', 'Exact']);
+  await page.locator('#w-meet button.primary').click();
+  await page.waitForFunction(() => document.querySelector('#w-meet .col-label')?.textContent === 'Share of draws');
+  for (const slug of ['report-noisy-max', 'what-dp-promises', 'floating-point']) {
+    await page.evaluate((s) => { location.hash = `#/${s}`; }, slug);
+    await ready(page, slug);
+    const bare = await page.locator('figure.widget .chart-svg svg').evaluateAll((svgs) => svgs
+      .filter((s) => s.querySelector('.bar, .track') && !s.querySelector('.axis-label')).length);
+    assert.equal(bare, 0, `${slug}: a bar chart without an axis title`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is the largest text; ] changes lesson and + nudges ε', async () => {
+  const sizes = [];
+  const { context, page, errors } = await open(`#/${slugs[0]}`, { width: 1920, height: 1080 });
+  await ready(page, slugs[0]);
+  await page.locator('#lesson-title').focus();
+  await page.keyboard.press('f');
+  for (const [i, slug] of slugs.entries()) {
+    if (i > 0) {
+      await page.keyboard.press(']');
+      await ready(page, slug);
+    }
+    assert.ok(await page.evaluate(() => document.body.classList.contains('presenting')), `${slug}: not presenting`);
+    await page.waitForFunction(() => document.querySelector('figure.widget.is-presented')?.dataset.fitted, null, { timeout: 30000 });
+    const r = await page.evaluate(() => {
+      const fig = document.querySelector('figure.widget.is-presented');
+      const box = fig.querySelector('.slider-box');
+      let largest = 0, what = '';
+      for (const e of fig.querySelectorAll('*')) {
+        if (e === box || !e.offsetParent && e.tagName !== 'text' || ![...e.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+        const fs = parseFloat(e.getAttribute('font-size') || getComputedStyle(e).fontSize);
+        if (fs > largest) { largest = fs; what = `${e.tagName}.${e.getAttribute('class') || ''}`; }
+      }
+      return { id: fig.id, over: fig.scrollHeight - fig.clientHeight, full: !!document.fullscreenElement,
+        box: box ? parseFloat(getComputedStyle(box).fontSize) : 0, largest, what };
+    });
+    assert.ok(r.full, `${slug}: not full screen`);
+    assert.ok(r.over <= 1, `${slug} #${r.id}: cut off by ${r.over}px at 1920×1080`);
+    if (r.box) assert.ok(r.box > r.largest, `${slug} #${r.id}: ε at ${r.box}px is not above ${r.what} at ${r.largest}px`);
+    sizes.push(`${slug}#${r.id}: ε ${r.box.toFixed(1)}px, next ${r.largest.toFixed(1)}px`);
+    if (slug === 'report-noisy-max') {
+      const before = await page.evaluate(() => location.hash.match(/rnm\.eps=([\d.]+)/)?.[1] ?? '1');
+      await page.keyboard.press('+');
+      await page.waitForFunction((b) => (location.hash.match(/rnm\.eps=([\d.]+)/)?.[1] ?? '1') !== b, before);
+      assert.equal(await page.evaluate(() => location.hash.match(/rnm\.eps=([\d.]+)/)[1]), '1.2');
+      await page.keyboard.press('ArrowDown');
+      await page.waitForFunction(() => /rnm\.eps=1(&|$)/.test(location.hash));
+      await page.screenshot({ path: path.join(shots, 'ux-present-1920.png') });
+      await axe(page, 'presented report-noisy-max at 1920');
+    }
+  }
+  await page.keyboard.press('f');
+  assert.ok(!(await page.evaluate(() => document.body.classList.contains('presenting'))));
+  await page.waitForFunction(() => !document.fullscreenElement);
+  assert.deepEqual(errors, []);
+  await context.close();
+  console.log(sizes.join('\n'));
+});
+
+test('presenting in the dark scheme passes axe', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism', { width: 1920, height: 1080, scheme: 'dark' });
+  await ready(page, 'exponential-mechanism');
+  await page.locator('#lesson-title').focus();
+  await page.keyboard.press('f');
+  await page.waitForFunction(() => document.querySelector('figure.widget.is-presented')?.dataset.fitted, null, { timeout: 30000 });
+  await page.screenshot({ path: path.join(shots, 'ux-present-1920-dark.png') });
+  await axe(page, 'presented exponential-mechanism (dark)');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
