@@ -51,7 +51,7 @@ export async function sliderLatency(browser, baseURL, moves = 15) {
         mo.observe(fig, { attributes: true, attributeFilter: ['data-renders'] });
       });
       const t0 = performance.now();
-      slider.value = String(400 + ((i * 37) % 500));
+      slider.value = String(Math.round(+slider.max * (0.4 + ((i * 37) % 500) / 1000)));
       slider.dispatchEvent(new Event('input', { bubbles: true }));
       await done;
       await new Promise((r) => requestAnimationFrame(() => r()));

@@ -122,7 +122,8 @@ test('a bad hash is clamped with a visible note and never crashes', async () => 
   assert.match(text, /ε = 999 is outside/);
   assert.match(text, /seed/);
   assert.match(text, /data set/);
-  assert.match(await page.locator('#w-meet output').first().textContent(), /ε = 20/);
+  assert.equal(await page.locator('#w-meet .slider-box').first().inputValue(), '20');
+  assert.equal(await page.locator('#w-meet input[type=range]').first().getAttribute('aria-valuetext'), 'ε = 20');
   assert.match(page.url(), /meet\.eps=20&/);
   const unknown = await open('#/no-such-lesson?x=1');
   await ready(unknown.page, slugs[0]);
