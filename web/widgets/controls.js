@@ -114,8 +114,8 @@ function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, d
 }
 
 /**
- * select is a labelled drop-down. An option written "Name (detail)" shows only
- * its name on a phone, where the whole text would be cut off, with the
+ * select is a labelled drop-down. An option written "Name (detail)" or
+ * "Name: detail" shows only its name on a phone, where the whole text would be cut off, with the
  * chosen option's detail on a line under the box.
  */
 export function select({ id, label, options, value, onChange, wide }) {
@@ -124,7 +124,7 @@ export function select({ id, label, options, value, onChange, wide }) {
   wrap.innerHTML = `<label for="${id}">${label}</label><select id="${id}">${options
     .map(([v, text]) => `<option value="${escapeHTML(v)}">${escapeHTML(text)}</option>`).join('')}</select>`;
   const s = wrap.querySelector('select');
-  const parts = options.map(([, text]) => /^(.+?) \((.+)\)$/.exec(text));
+  const parts = options.map(([, text]) => /^(.+?) \((.+)\)$/.exec(text) || /^(\w+): (.+)$/.exec(text));
   let detail = null;
   if (parts.some(Boolean)) {
     detail = document.createElement('span');
