@@ -318,7 +318,7 @@ function setPresenting(on) {
 async function fitToScreen(fig) {
   const frame = () => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
   delete fig.dataset.fitted;
-  for (let i = 0; i < 8 && fig.classList.contains('is-presented'); i++) {
+  for (let i = 0; i < 12 && fig.classList.contains('is-presented'); i++) {
     await frame();
     const over = fig.scrollHeight / fig.clientHeight;
     const root = document.documentElement;
