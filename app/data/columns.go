@@ -198,3 +198,25 @@ func quote(s string) string {
 	}
 	return "“" + s + "”"
 }
+
+// Histogram counts the rows of the yes/no columns cols over {0,1}^k,
+// k = len(cols): counts[x] is the number of rows whose bits, read with the
+// first column as the most significant, spell x (core/synth's order).
+func (t *Table) Histogram(cols []int) ([]float64, error) {
+	if len(cols) == 0 || len(cols) > 20 {
+		return nil, &Error{Msg: "choose between 1 and 20 columns, not " + strconv.Itoa(len(cols))}
+	}
+	rows, err := t.Bits(cols)
+	if err != nil {
+		return nil, err
+	}
+	counts := make([]float64, 1<<len(cols))
+	for _, r := range rows {
+		x := 0
+		for _, b := range r {
+			x = x<<1 | b
+		}
+		counts[x]++
+	}
+	return counts, nil
+}

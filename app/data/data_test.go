@@ -171,6 +171,16 @@ func TestConversions(t *testing.T) {
 	if err != nil || !reflect.DeepEqual(bits, [][]int{{1}, {0}, {1}, {0}, {0}, {1}}) {
 		t.Fatalf("Bits: %v %v", bits, err)
 	}
+	h, err := tab.Histogram([]int{2, 1})
+	if err == nil {
+		t.Fatal("Histogram of a number column: no error")
+	}
+	tab.Cols[1] = []string{"1", "0", "1", "1", "0", "0"}
+	h, err = tab.Histogram([]int{2, 1}) // (smoker, n): 11, 00, 11, 01, 00, 10
+	if err != nil || !reflect.DeepEqual(h, []float64{2, 1, 1, 2}) {
+		t.Fatalf("Histogram: %v %v", h, err)
+	}
+	tab.Cols[1][1] = "31.5"
 	kinds := []Kind{tab.Kind(0), tab.Kind(1), tab.Kind(2), tab.Kind(3)}
 	if !reflect.DeepEqual(kinds, []Kind{KindCategory, KindNumber, KindBinary, KindNumber}) {
 		t.Fatalf("kinds %v", kinds)
