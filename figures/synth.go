@@ -68,6 +68,7 @@ func init() {
 		params: append(synthParams(12),
 			seedParam,
 			Param{Key: "stage", Kind: Enum, Values: smallDBStops, Default: "data"},
+			srcParam,
 		),
 		build: smallDB,
 	})

@@ -87,6 +87,21 @@ func (t *Table) Numbers(j int) ([]float64, error) {
 	return out, nil
 }
 
+// NumbersIn reads column j as numbers in [lo, hi]; the first cell outside
+// is an error at its line and column.
+func (t *Table) NumbersIn(j int, lo, hi float64) ([]float64, error) {
+	xs, err := t.Numbers(j)
+	if err != nil {
+		return nil, err
+	}
+	for i, x := range xs {
+		if x < lo || x > hi {
+			return nil, t.cellError(i, j, quote(t.Cols[j][i])+" is outside "+strconv.FormatFloat(lo, 'g', -1, 64)+" … "+strconv.FormatFloat(hi, 'g', -1, 64))
+		}
+	}
+	return xs, nil
+}
+
 // Blank is the candidate name an empty cell is counted under.
 const Blank = "(blank)"
 

@@ -152,6 +152,10 @@ func TestColumnErrors(t *testing.T) {
 	check(err, "line 6, column 1 (name): “A” is already a candidate on line 2; each candidate takes one row")
 	_, _, err = tab.Scores(0, 1, 3)
 	check(err, "line 6, column 1 (name): is candidate 4; this lesson takes at most 3")
+	tab.Cols[1][3] = "-4"
+	_, err = tab.NumbersIn(1, 0, 1e9)
+	check(err, "line 6, column 2 (score): “-4” is outside 0 … 1e+09")
+	tab.Cols[1][3] = "4"
 	_, err = tab.Column("age")
 	check(err, "no column is called “age”; the columns are name, score, ok")
 	if j, err := tab.Column("3"); j != 2 || err != nil {

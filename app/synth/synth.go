@@ -75,7 +75,31 @@ func NewSetup(k int, kind string) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	return setupOf(d, kind)
+}
+
+// MaxOwnColumns is the most yes/no columns of a user's own table the
+// widgets take, as for the medical table.
+const MaxOwnColumns = 5
+
+// NewSetupData builds the query class kind over a user's own table: counts
+// is its histogram over {0,1}^k, k = len(columns) ≤ MaxOwnColumns, the
+// first column the most significant bit (app/data.Table.Histogram).
+func NewSetupData(columns []string, counts []int, kind string) (*Setup, error) {
+	if len(columns) < 1 || len(columns) > MaxOwnColumns {
+		return nil, validate.Errorf("columns", "choose between 1 and %d yes/no columns, not %d", MaxOwnColumns, len(columns))
+	}
+	d, err := synth.NewData(columns, counts)
+	if err != nil {
+		return nil, err
+	}
+	return setupOf(d, kind)
+}
+
+func setupOf(d *synth.Data, kind string) (*Setup, error) {
+	cols := d.Columns()
 	var qs *synth.QuerySet
+	var err error
 	switch kind {
 	case "marginals:1":
 		qs, err = synth.Marginals(cols, 1)
@@ -191,13 +215,24 @@ type Spec struct {
 	// Probe is how many candidates each chunk of the throwaway run that
 	// predicts the time scores (0: no prediction).
 	Probe uint64
+	// Columns and Counts, when Columns is set, are a user's own table
+	// (NewSetupData) instead of the medical table's K columns.
+	Columns []string
+	Counts  []int
+}
+
+func (s Spec) setup() (*Setup, error) {
+	if s.Columns != nil {
+		return NewSetupData(s.Columns, s.Counts, s.Kind)
+	}
+	return NewSetup(s.K, s.Kind)
 }
 
 // Start validates spec and opens a run at its first stage, the data. A
 // refused instance (Plan.Refused) gets handle 0 and no error, so that the
 // page can still show the data, the queries and the count.
 func (rs *Runs) Start(spec Spec) (int, Plan, error) {
-	setup, err := NewSetup(spec.K, spec.Kind)
+	setup, err := spec.setup()
 	if err != nil {
 		return 0, Plan{}, err
 	}

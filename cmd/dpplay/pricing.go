@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
@@ -107,7 +108,7 @@ func runPricing(args []string, stdout io.Writer) error {
 		if err != nil {
 			return err
 		}
-		if values, err = t.Numbers(j); err != nil {
+		if values, err = t.NumbersIn(j, 0, math.MaxFloat64); err != nil {
 			return usagef("%s: %v", *dataFile, err)
 		}
 	case *valuesFlag == "":

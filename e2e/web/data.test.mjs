@@ -191,3 +191,83 @@ test('100,000 rows parse in the worker', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('private pricing: buyers’ values from a file and from paste; bad columns keep the data', async () => {
+  const fig = '#w-price';
+  const { context, page, errors } = await open('private-pricing');
+  await idle(page, fig);
+  const builtIn = await rows(page, fig);
+  assert.equal(builtIn.length, 501); // header and 500 prices up to $5
+
+  // Paste: four buyers; the grid runs to $10 in steps of 2 cents.
+  let n = await renders(page, fig);
+  await paste(page, fig, 'value\n2\n3\n3\n10\n');
+  await rerendered(page, fig, n);
+  let t = await rows(page, fig);
+  assert.equal(t.length, 501);
+  assert.equal(t[500][0], '10');
+  assert.deepEqual(t.find((r) => r[0] === '3'), ['3', '9']); // three buyers value the good at $3 or more
+  assert.deepEqual(t.find((r) => r[0] === '10'), ['10', '10']);
+
+  // Bad columns: not a number, below 0, a ragged row.
+  await expectError(page, fig, 'text.csv', 'value\n2\nabc\n', /line 3, column 1 \(value\): “abc” is not a number/);
+  await expectError(page, fig, 'negative.csv', 'value;other\n2;1\n-1;1\n', /line 3, column 1 \(value\): “-1” is outside 0 … /);
+  await expectError(page, fig, 'ragged.csv', 'v\tw\n1\t2\n3\n', /line 3: has 1 field but line 1 has 2/);
+
+  // File picker: the values column of a table, with a decimal comma.
+  n = await renders(page, fig);
+  await loadFile(page, fig, 'bids.csv', 'name;bid\nAda;1,5\nBo;0,5\nCy;1\n');
+  await rerendered(page, fig, n);
+  t = await rows(page, fig);
+  assert.equal(t[500][0], '2'); // the grid now runs to $2
+  assert.deepEqual(t.find((r) => r[0] === '1'), ['1', '2']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('SmallDB: yes/no columns from a file, from paste and from the gallery; too many attributes refused', async () => {
+  const fig = '#w-sdb';
+  const { context, page, errors } = await open('small-database');
+  await idle(page, fig);
+  const note = () => page.locator(`${fig} .synth-panel .panel-stat >> nth=0`).textContent();
+  assert.match(await note(), /^120 patients over 4 yes\/no attributes/);
+
+  // File picker: three yes/no columns (yes/no, true/false, 0/1) and a column of text, which is not offered.
+  let n = await renders(page, fig);
+  await loadFile(page, fig, 'class.csv', 'name,coffee,tea,late\nAda,yes,false,1\nBo,no,true,0\nCy,yes,true,0\nDi,yes,false,0\n');
+  await rerendered(page, fig, n);
+  assert.match(await note(), /^4 rows over 3 yes\/no attributes: 8 possible rows, 4 of which occur/);
+  const hist = await rows(page, fig);
+  assert.deepEqual(hist[0].slice(0, 4), ['coffee', 'tea', 'late', 'rows']);
+  assert.equal(await page.locator(`${fig} .data-bits input`).count(), 3);
+
+  // Paste six yes/no columns: the first five are used; a sixth is refused with a message.
+  n = await renders(page, fig);
+  await paste(page, fig, 'a,b,c,d,e,f\n1,0,1,0,1,0\n0,0,1,1,1,1\n');
+  await rerendered(page, fig, n);
+  assert.match(await note(), /^2 rows over 5 yes\/no attributes: 32 possible rows/);
+  const before = await rows(page, fig);
+  await page.locator(`${fig} .data-bits input >> nth=5`).check().catch(() => {});
+  assert.match(await page.locator(`${fig} .data-error`).textContent(), /Choose at most 5 attributes/);
+  assert.equal(await page.locator(`${fig} .data-bits input >> nth=5`).isChecked(), false);
+  assert.deepEqual(await rows(page, fig), before);
+
+  // A file with no yes/no column, and one with a bad cell in a chosen column: errors, the data stays.
+  await expectError(page, fig, 'numbers.csv', 'x\n1.5\n2\n', /no column holds only 0\/1, yes\/no or true\/false/);
+  await expectError(page, fig, 'binary.csv', Buffer.from('a,b\n1,\u0000\n'), /binary file/);
+
+  // The gallery: the Titanic table, with its source and licence.
+  n = await renders(page, fig);
+  await page.locator(`${fig} .data-panel select >> nth=0`).selectOption('titanic.csv');
+  await rerendered(page, fig, n);
+  assert.match(await note(), /^2201 rows over 3 yes\/no attributes/);
+  assert.match(await page.locator(`${fig} .data-source`).textContent(), /Source: R’s datasets package, Titanic.*Licence:/);
+  // Stage 3 shows the candidate count and the predicted time before scoring.
+  await page.locator(`${fig} button`, { hasText: 'Next stage' }).click();
+  await page.waitForFunction((s) => document.querySelector(s).dataset.stage === 'queries', fig);
+  await page.locator(`${fig} button`, { hasText: 'Next stage' }).click();
+  await page.waitForFunction((s) => document.querySelector(s).dataset.stage === 'count', fig);
+  assert.match(await page.locator(fig).textContent(), /C\(8 \+ 6 − 1, 6\) =\s*1,716[\s\S]*Predicted scoring time/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -8,13 +8,14 @@
 //	    {handle, names, kinds ('binary'|'number'|'category' per column), rows, delimiter, hasHeader, ms}
 //	categories({handle, column, max}) → {names, counts}
 //	scores({handle, name, score, max}) → {names, scores}
-//	numbers({handle, column}) → {values}
+//	numbers({handle, column, min?, max?}) → {values}
 //	histogram({handle, columns: [j…]}) → {counts}   (over {0,1}^k, first column most significant)
 //
 // Columns are 0-based indices. The last MaxTables parsed tables are kept.
 package main
 
 import (
+	"math"
 	"syscall/js"
 	"time"
 
@@ -111,7 +112,14 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		xs, err := t.Numbers(a.Get("column").Int())
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if m := a.Get("min"); m.Type() == js.TypeNumber {
+			lo = m.Float()
+		}
+		if m := a.Get("max"); m.Type() == js.TypeNumber {
+			hi = m.Float()
+		}
+		xs, err := t.NumbersIn(a.Get("column").Int(), lo, hi)
 		if err != nil {
 			return nil, err
 		}

@@ -4,7 +4,7 @@
 // the medical table). It registers globalThis.dpplay_synth with methods that
 // take one plain object; lists of numbers cross as Float64Arrays:
 //
-//	start({k, queries, m, epsilon, seed, probe}) →
+//	start({k, queries, m, epsilon, seed, probe, columns?, counts?}) →   (columns, counts: a user's own table)
 //	    {handle (0 if refused), refused, columns, counts, n, queryNames, trueAnswers, universe, candidates,
 //	     probeRate, probeCandidates, predictedMs, alpha, prop44, thm45, thm45Size, beta}
 //	advance({handle, stage, chunk, maxMs}) → view
@@ -61,10 +61,21 @@ func view(v synth.View) map[string]any {
 
 func init() {
 	jsio.Register("start", func(a js.Value) (map[string]any, error) {
-		h, p, err := runs.Start(synth.Spec{
+		spec := synth.Spec{
 			K: a.Get("k").Int(), Kind: a.Get("queries").String(), Size: a.Get("m").Int(),
 			Epsilon: a.Get("epsilon").Float(), Seed: uint64(a.Get("seed").Float()), Probe: uint64(a.Get("probe").Float()),
-		})
+		}
+		// A user's own table: column names and its histogram over {0,1}^k.
+		if cs := a.Get("columns"); cs.Type() == js.TypeObject {
+			spec.Columns = make([]string, cs.Length())
+			for i := range spec.Columns {
+				spec.Columns[i] = cs.Index(i).String()
+			}
+			for _, c := range jsio.FromJS(a.Get("counts")) {
+				spec.Counts = append(spec.Counts, int(c))
+			}
+		}
+		h, p, err := runs.Start(spec)
 		if err != nil {
 			return nil, err
 		}

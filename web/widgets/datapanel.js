@@ -86,14 +86,15 @@ function selectBox(ctx, labelText, options, value, onChange) {
 }
 
 /**
- * dataPanel(ctx, {mode, max, onData}) builds the panel and returns {el,
+ * dataPanel(ctx, {mode, max, min, onData}) builds the panel and returns {el,
  * restore()}: restore() reloads the file the URL names from this browser,
  * if it is here, and must be awaited before the widget's first draw.
  * onData(d) receives the data in use, or null for the lesson's own:
  * selection {name, candidates, scores, unit}; numbers {name, column, values};
  * bits {name, columns, counts}. A file or column that fails keeps the data in use.
+ * In mode 'numbers', min (optional) is the smallest value allowed.
  */
-export function dataPanel(ctx, { mode, max, onData }) {
+export function dataPanel(ctx, { mode, max, min: lo, onData }) {
   const root = el('details', 'data-panel');
   const summary = el('summary', '', 'Use your own data (CSV)');
   const marker = el('span', 'data-marker');
@@ -102,7 +103,7 @@ export function dataPanel(ctx, { mode, max, onData }) {
   const privacy = el('p', 'hint', 'Your file is read inside this browser tab and is never uploaded. It stays on this device until you press “Forget my data”, which removes every file you loaded here.');
   const what = el('p', 'hint', {
     selection: `A column of categories (each row one person; the scores are the counts), or a column of candidates with a column of scores. At most ${max} candidates.`,
-    numbers: 'A column of numbers, one row per buyer.',
+    numbers: 'A column of numbers, one row per buyer: what each would pay (0 or more). The price grid runs from 0 to the largest value in 500 steps.',
     bits: `Yes/no columns (0/1, yes/no, true/false); choose up to ${max}.`,
   }[mode]);
   const need = el('p', 'data-need');
@@ -210,7 +211,7 @@ export function dataPanel(ctx, { mode, max, onData }) {
     let d;
     try {
       if (mode === 'numbers') {
-        const { values } = await b.call('data', 'numbers', { handle: h, column: c[0] });
+        const { values } = await b.call('data', 'numbers', { handle: h, column: c[0], min: lo });
         d = { name: table.name, column: table.names[c[0]], values: Array.from(values) };
       } else if (mode === 'bits') {
         const { counts } = await b.call('data', 'histogram', { handle: h, columns: c.slice(0, max) });
