@@ -74,7 +74,8 @@ export async function mount(ctx) {
   };
   const actions = document.createElement('div');
   actions.className = 'actions';
-  actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), button('Add a $1 buyer', addBuyer), seed.el);
+  const add = button('Add a $1 buyer', addBuyer);
+  actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), add, seed.el);
 
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
@@ -88,7 +89,7 @@ export async function mount(ctx) {
   let own = null;
   const ownData = dataPanel(ctx, {
     mode: 'numbers', min: 0,
-    onData: (d) => { own = d && { values: d.values, grid: gridFor(d.values) }; values.el.style.display = d ? 'none' : ''; return refresh(); },
+    onData: (d) => { own = d && { values: d.values, grid: gridFor(d.values) }; values.el.style.display = add.style.display = d ? 'none' : ''; return refresh(); },
   });
   body.append(controls, ownData.el, actions, readout, error, grid, curveHost);
 

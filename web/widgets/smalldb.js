@@ -390,7 +390,7 @@ export async function mount(ctx) {
     const rows = [];
     for (let x = 0; x < present; x++) if (plan.counts[x] > 0 || synCount[x] > 0) rows.push(x);
     dataNote.textContent = `${plan.n} ${own ? 'rows' : 'patients'} over ${k} yes/no attributes: ${plan.universe} possible rows, ${rows.filter((x) => plan.counts[x] > 0).length} of which occur.`;
-    dataTable.innerHTML = `<table><caption>Patients per combination of attributes${drawn.length ? ', with the synthetic database' : ''}</caption><thead><tr>${
+    dataTable.innerHTML = `<table><caption>${own ? 'Rows' : 'Patients'} per combination of attributes${drawn.length ? ', with the synthetic database' : ''}</caption><thead><tr>${
       plan.columns.map((c) => `<th scope="col" class="num">${escapeHTML(niceColumn(c))}</th>`).join('')}<th scope="col" class="num">${own ? 'rows' : 'patients'}</th>${drawn.length ? '<th scope="col" class="num">synthetic</th>' : ''}</tr></thead><tbody>${
       rows.map((x) => `<tr${synCount[x] ? ' class="synth-picked"' : ''}>${bits(x, k).map((b) => `<td class="num">${b}</td>`).join('')}<td class="num">${plan.counts[x]}</td>${drawn.length ? `<td class="num">${synCount[x] || ''}</td>` : ''}</tr>`).join('')}</tbody></table>`;
 
