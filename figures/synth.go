@@ -83,6 +83,7 @@ func init() {
 			p[2],
 			seedParam,
 			{Key: "t", Kind: Int, Min: 0, Max: 40, Default: "0"},
+			srcParam,
 		},
 		build: mwemRounds,
 	})

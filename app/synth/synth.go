@@ -221,11 +221,15 @@ type Spec struct {
 	Counts  []int
 }
 
-func (s Spec) setup() (*Setup, error) {
-	if s.Columns != nil {
-		return NewSetupData(s.Columns, s.Counts, s.Kind)
+func (s Spec) setup() (*Setup, error) { return setupFor(s.K, s.Kind, s.Columns, s.Counts) }
+
+// setupFor is NewSetupData(columns, counts, kind) for a user's own table
+// (columns set), else NewSetup(k, kind).
+func setupFor(k int, kind string, columns []string, counts []int) (*Setup, error) {
+	if columns != nil {
+		return NewSetupData(columns, counts, kind)
 	}
-	return NewSetup(s.K, s.Kind)
+	return NewSetup(k, kind)
 }
 
 // Start validates spec and opens a run at its first stage, the data. A
@@ -557,6 +561,9 @@ type MWEMSpec struct {
 	Replays      int
 	Epsilon      float64
 	Seed         uint64
+	// Columns and Counts, when Columns is set, are a user's own table, as in Spec.
+	Columns []string
+	Counts  []int
 }
 
 // MWEMView is an MWEM run after Upto of its T rounds. Each round list has
@@ -587,7 +594,7 @@ type MWEMView struct {
 // seeded source: every call replays from the start, so the page's round
 // stepper is reproducible from its URL (a round costs microseconds here).
 func MWEM(spec MWEMSpec) (MWEMView, error) {
-	setup, err := NewSetup(spec.K, spec.Kind)
+	setup, err := setupFor(spec.K, spec.Kind, spec.Columns, spec.Counts)
 	if err != nil {
 		return MWEMView{}, err
 	}
@@ -669,9 +676,21 @@ const MaxReferenceCandidates = 2_000_000
 // m and ε on the medical table projected to k columns with query class kind,
 // scoring once per (k, kind, m).
 func (ref *Reference) Expected(k int, kind string, m int, epsilon float64) (expected, quantile float64, candidates uint64, err error) {
+	return ref.ExpectedData(k, nil, nil, kind, m, epsilon)
+}
+
+// ExpectedData is Expected on a user's own table (columns and its
+// histogram counts, as Spec takes them) when columns is set.
+func (ref *Reference) ExpectedData(k int, columns []string, counts []int, kind string, m int, epsilon float64) (expected, quantile float64, candidates uint64, err error) {
 	key := strconv.Itoa(k) + " " + kind + " " + strconv.Itoa(m)
+	for _, c := range columns {
+		key += " " + strconv.Quote(c)
+	}
+	for _, c := range counts {
+		key += " " + strconv.Itoa(c)
+	}
 	if ref.key != key || ref.stepper == nil {
-		setup, err := NewSetup(k, kind)
+		setup, err := setupFor(k, kind, columns, counts)
 		if err != nil {
 			return 0, 0, 0, err
 		}

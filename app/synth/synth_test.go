@@ -418,3 +418,31 @@ func TestOwnData(t *testing.T) {
 		}
 	}
 }
+
+// TestOwnDataMWEM: MWEM and SmallDB's reference on the medical histogram
+// given as data agree with K = 4.
+func TestOwnDataMWEM(t *testing.T) {
+	s, err := NewSetup(4, "marginals:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := MWEMSpec{K: 4, Kind: "marginals:2", Rounds: 5, Upto: 5, Replays: 10, Epsilon: 1, Seed: 3}
+	a, err := MWEM(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.K, spec.Columns, spec.Counts = 0, s.Data.Columns(), s.Data.Counts()
+	b, err := MWEM(spec)
+	if err != nil || !reflect.DeepEqual(a, b) {
+		t.Fatalf("MWEM on own data differs: %v", err)
+	}
+	var r1, r2 Reference
+	e1, q1, n1, err1 := r1.Expected(4, "marginals:2", 3, 1)
+	e2, q2, n2, err2 := r2.ExpectedData(0, s.Data.Columns(), s.Data.Counts(), "marginals:2", 3, 1)
+	if err1 != nil || err2 != nil || e1 != e2 || q1 != q2 || n1 != n2 {
+		t.Fatalf("reference differs: %v %v %v / %v %v %v (%v %v)", e1, q1, n1, e2, q2, n2, err1, err2)
+	}
+	if _, err := MWEM(MWEMSpec{Kind: "marginals:1", Rounds: 1, Upto: 1, Epsilon: 1, Columns: []string{"a"}, Counts: []int{1}}); err == nil {
+		t.Fatal("a histogram of the wrong length: no error")
+	}
+}
