@@ -53,6 +53,7 @@ func init() {
 			batchParam("1000", "10", "100", "1000", "10000"),
 			seedParam,
 			stepParam(200),
+			srcParam,
 		},
 		build: noisyMaxHistogram,
 	})
