@@ -12,6 +12,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { serve } from './server.mjs';
 import { launch, watch, ready } from './browser.mjs';
+import AxeBuilder from '@axe-core/playwright';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const dist = process.env.DIST || path.join(root, 'dist');
@@ -280,4 +281,20 @@ test('SmallDB: yes/no columns from a file, from paste and from the gallery; too 
   assert.match(await page.locator(mw).textContent(), /coffee=1 ∧ tea=0/);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('axe: the data panels, with a file loaded, and the CSV download, in light and dark', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const context = await browser.newContext({ viewport: { width: 390, height: 900 }, serviceWorkers: 'block', colorScheme: scheme });
+    const { page, errors } = await open('small-database', '', context);
+    await idle(page, '#w-sdb');
+    await paste(page, '#w-sdb', 'a,b\nyes,no\nno,no\n');
+    await page.waitForFunction(() => !document.querySelector('#w-sdb .data-marker').hidden);
+    await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+    const results = await new AxeBuilder({ page }).include('.data-panel').include('.table-csv').analyze();
+    const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+    assert.deepEqual(summary, [], `axe violations (${scheme})`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
 });
