@@ -14,11 +14,10 @@ import (
 
 // DefaultMaxCandidates bounds the enumeration when SmallDBConfig leaves
 // MaxCandidates at 0: about a billion multisets C(|X|+m−1, m), roughly a
-// minute natively (lesson 8 offers MWEM beyond it).
+// minute natively.
 const DefaultMaxCandidates = 1 << 30
 
-// MaxSize bounds m, the number of rows of the synthetic database (lesson 8's
-// slider goes to 12).
+// MaxSize bounds m, the number of rows of the synthetic database.
 const MaxSize = 64
 
 // SmallDBConfig configures the small database mechanism.
@@ -37,8 +36,8 @@ type SmallDBConfig struct {
 }
 
 // CandidateCount returns C(|X|+m−1, m), the number of multisets of size m
-// over a universe of |X| points: the size of SmallDB's range (lesson 8,
-// stage 3; 490,314 for |X| = 16, m = 8). It fails when the count does not
+// over a universe of |X| points: the size of SmallDB's range (490,314 for
+// |X| = 16, m = 8). It fails when the count does not
 // fit in 64 bits.
 func CandidateCount(universeSize, m int) (uint64, error) {
 	if universeSize < 1 {
@@ -60,8 +59,7 @@ func CandidateCount(universeSize, m int) (uint64, error) {
 }
 
 // LogCandidateCount returns ln C(|X|+m−1, m) = lnΓ(|X|+m) − lnΓ(m+1) −
-// lnΓ(|X|) via log-gamma, for instances too large to enumerate (lesson 8's
-// page uses it to predict run time).
+// lnΓ(|X|) via log-gamma, for instances too large to enumerate.
 func LogCandidateCount(universeSize, m int) (float64, error) {
 	if universeSize < 1 {
 		return 0, validate.Errorf("|X|", "must be at least 1, got %d", universeSize)
@@ -77,7 +75,7 @@ func LogCandidateCount(universeSize, m int) (float64, error) {
 
 // Level is one achievable value of the max-error, with how many candidates
 // achieve it and their total probability under the exponential mechanism:
-// P(level) = count·exp(−ε·n·err/2) / Z (lesson 8, stage 5).
+// P(level) = count·exp(−ε·n·err/2) / Z.
 type Level struct {
 	// MaxError is max_q abs(f(x) − f(y)) for every candidate y at this level.
 	MaxError float64
@@ -459,8 +457,7 @@ func drawLevel(levels []Level, r *mrand.Rand) int {
 	return arg
 }
 
-// SmallDB runs the small database mechanism of the notes (Algorithm 4;
-// lesson 8, A small database that answers everything):
+// SmallDB runs the small database mechanism of the notes (Algorithm 4):
 // enumerate every multiset y of m rows over {0,1}^k, score it by
 // u(x, y) = −max_q abs(f(x) − f(y)), and output one with probability
 // proportional to exp(ε·u(x,y)/(2Δu)), Δu = 1/n. It is ε-differentially

@@ -508,7 +508,7 @@ func testConcurrentGuesses(t *testing.T, base string) {
 		t.Errorf("joined student's polls during the flood: statuses %v, want all 200", poll)
 	}
 	// Past the limit the address still reaches a session it never used, and
-	// its instructor still runs it (issue 13, finding 3).
+	// its instructor still runs it (docs/security.md, finding 3).
 	other := c.NewSession(t, 0)
 	if st := get(other.Code); st != 200 {
 		t.Errorf("right code from the flooded address: status %d, want 200", st)
@@ -535,7 +535,7 @@ func freePort(t *testing.T) int {
 }
 
 // TestLectureHall is a lecture hall of 1,000 phones pressing "Send" together,
-// 200 requests in flight at once (issue 14): first against `dpplay serve` on
+// 200 requests in flight at once: first against `dpplay serve` on
 // SQLite, then against the worker under `wrangler dev` on D1, in the same run
 // so that `make bench` prints their figures side by side. On both, no request
 // fails, the participant count equals the acknowledged answers, and a release
