@@ -111,17 +111,8 @@ func NewMWEMStepper(cfg MWEMConfig, r *mrand.Rand) (*MWEMStepper, error) {
 // newMWEMStepper lets tests scale the selection's and the measurement's ε
 // to build deliberately wrong variants.
 func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float64) (*MWEMStepper, error) {
-	if cfg.Data == nil {
-		return nil, validate.Errorf("data", "is missing")
-	}
-	if cfg.Queries == nil {
-		return nil, validate.Errorf("queries", "are missing")
-	}
-	if err := cfg.Queries.compatible(cfg.Data); err != nil {
+	if err := checkRun(cfg.Data, cfg.Queries, r); err != nil {
 		return nil, err
-	}
-	if r == nil {
-		return nil, validate.Errorf("rng", "is missing")
 	}
 	if cfg.Rounds < 1 || cfg.Rounds > MaxRounds {
 		return nil, validate.Errorf("rounds", "must be between 1 and %d, got %d", MaxRounds, cfg.Rounds)

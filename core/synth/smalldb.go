@@ -164,18 +164,27 @@ type enumerator struct {
 	firstOnly bool // a broken reservoir for tests: keep each level's first member
 }
 
-func newEnumerator(cfg SmallDBConfig, r *mrand.Rand) (*enumerator, error) {
-	if cfg.Data == nil {
-		return nil, validate.Errorf("data", "is missing")
+// checkRun checks what SmallDB and MWEM both need before a run: data, queries
+// over the data's columns, and a random source.
+func checkRun(d *Data, qs *QuerySet, r *mrand.Rand) error {
+	if d == nil {
+		return validate.Errorf("data", "is missing")
 	}
-	if cfg.Queries == nil {
-		return nil, validate.Errorf("queries", "are missing")
+	if qs == nil {
+		return validate.Errorf("queries", "are missing")
 	}
-	if err := cfg.Queries.compatible(cfg.Data); err != nil {
-		return nil, err
+	if err := qs.compatible(d); err != nil {
+		return err
 	}
 	if r == nil {
-		return nil, validate.Errorf("rng", "is missing")
+		return validate.Errorf("rng", "is missing")
+	}
+	return nil
+}
+
+func newEnumerator(cfg SmallDBConfig, r *mrand.Rand) (*enumerator, error) {
+	if err := checkRun(cfg.Data, cfg.Queries, r); err != nil {
+		return nil, err
 	}
 	if cfg.Size < 1 || cfg.Size > MaxSize {
 		return nil, validate.Errorf("m", "must be between 1 and %d, got %d", MaxSize, cfg.Size)
