@@ -104,7 +104,14 @@ func startServe(t *testing.T, db, dir, addr string) *server {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	cmd := exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db)
+	return startCmd(t, exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db), "http://127.0.0.1:")
+}
+
+// startCmd starts cmd, a `dpplay serve` command line, and waits for the
+// address it prints, which must start with prefix. The server is stopped
+// when the test ends.
+func startCmd(t *testing.T, cmd *exec.Cmd, prefix string) *server {
+	t.Helper()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +129,7 @@ func startServe(t *testing.T, db, dir, addr string) *server {
 	}
 	go io.Copy(io.Discard, stdout)
 	var info struct{ URL string }
-	if err := json.Unmarshal([]byte(line), &info); err != nil || !strings.HasPrefix(info.URL, "http://127.0.0.1:") {
+	if err := json.Unmarshal([]byte(line), &info); err != nil || !strings.HasPrefix(info.URL, prefix) {
 		cmd.Process.Kill()
 		cmd.Wait()
 		t.Fatalf("dpplay serve printed %q", line)
