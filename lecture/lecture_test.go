@@ -303,15 +303,7 @@ func (g *guessServer) advance(d time.Duration) {
 }
 
 func (g *guessServer) get(t *testing.T, ip, code string) int {
-	req, _ := http.NewRequest("GET", g.url+"/api/sessions/"+code, nil)
-	req.Header.Set("X-Test-IP", ip)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Error(err)
-		return 0
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return g.c.GetStatus(t, "/api/sessions/"+code, "X-Test-IP", ip)
 }
 
 // Wrong join codes are limited per address, and the limit only ever refuses

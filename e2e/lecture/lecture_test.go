@@ -470,17 +470,7 @@ func testConcurrentGuesses(t *testing.T, base string) {
 	const guesses, polls, ip = 150, 30, "198.51.100.7"
 	c := lecturetest.NewClient(base)
 	s := c.NewSession(t, 0)
-	get := func(code string) int {
-		req, _ := http.NewRequest("GET", base+"/api/sessions/"+code, nil)
-		req.Header.Set("CF-Connecting-IP", ip)
-		resp, err := c.HTTP.Do(req)
-		if err != nil {
-			t.Error(err)
-			return 0
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	get := func(code string) int { return c.GetStatus(t, "/api/sessions/"+code, "CF-Connecting-IP", ip) }
 	if st := get(s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
 	}
