@@ -291,6 +291,14 @@ func (h *Handler) originAllowed(origin, host string) bool {
 
 func (h *Handler) route(r *http.Request) (int, any) {
 	p := strings.TrimSuffix(r.URL.Path, "/")
+	if p == "/api" {
+		// What a page asks first, to tell this API from a static host
+		// (GitHub Pages) that has none.
+		if r.Method != http.MethodGet {
+			return h.fail(errorf(http.StatusMethodNotAllowed, "method %s not allowed here; use GET", r.Method))
+		}
+		return http.StatusOK, map[string]any{"service": "dpplay lecture", "schema": len(Migrations)}
+	}
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	if len(seg) < 2 || seg[0] != "api" || seg[1] != "sessions" {
 		return h.fail(errNotFound)

@@ -49,6 +49,9 @@ func num(t *testing.T, m map[string]any, key string) float64 {
 // (the roster counts each student once), the phones' activity reply names
 // the current activity, and the ε ledger carries across activities.
 func testLecture(t *testing.T, c *Client) {
+	if m := c.must(t, 200, "GET", "/api/", "", nil); m["service"] != "dpplay lecture" {
+		t.Errorf("GET /api/: %v", m)
+	}
 	s := c.NewSession(t, 2)
 	sess := "/api/sessions/" + s.Code
 	if m := c.must(t, 200, "GET", sess, "", nil); num(t, m, "current") != 0 {
