@@ -383,6 +383,10 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
     for (const { p } of students) await waitText(p, 'legend', /Which mechanism next\?/);
     await waitText(host, '[data-participants]', /^0$/);
     await waitText(host, '[data-waiting]', /^3$/); // joined, not yet answered
+    if (process.env.SHOTS) await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-phone-poll-390.png'), fullPage: true });
+    // The options are in the page's font, like the rest of the phone view.
+    assert.equal(await students[0].p.locator('.lec-checks label.choice').first().evaluate((e) => getComputedStyle(e).fontFamily),
+      await students[0].p.locator('.lec-answer button').evaluate((e) => getComputedStyle(e).fontFamily));
     for (const [i, { p }] of students.entries()) {
       await p.locator('input[name=day]').nth(i % 2).check();
       await send(p);
@@ -489,6 +493,45 @@ test('on a static host the instructor view says what the lecture needs', { timeo
     assert.doesNotMatch(await p.locator('body').textContent(), /HTTP \d{3}/);
     await axe(p, 'static host help');
     assert.deepEqual(errors.filter((e) => !/Failed to load resource.*404/.test(e)), []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('a histogram with negative noisy counts explains itself', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    // The release the issue saw: ε = 0.5 from five answers.
+    const act = { id: 1, spec: { kind: 'histogram', min: 0, max: 12, bins: 6, prompt: 'Hours of sleep?' }, closed: false, participants: 5, joined: 5,
+      roster: 10, door_open: true, epsilon_budget: 3, epsilon_spent: 0.5, epsilon_remaining: 2.5, current: 1,
+      releases: [{ seq: 1, activity: 1, epsilon: 0.5, participants: 5, result: { counts: [1, 4, -5, 5, -3, -16], edges: [0, 2, 4, 6, 8, 10, 12] }, created: 1 }] };
+    await ctx.route('**/api/sessions/**', (route) => route.fulfill({ status: 200, contentType: 'application/json',
+      body: JSON.stringify(/activities\/1$/.test(new URL(route.request().url()).pathname) ? act : { code: 'ABCDEFGH', display: 'ABCD-EFGH', current: 1, activities: [act] }) }));
+    const p = await ctx.newPage();
+    const errors = watch(p);
+    await p.goto(server.url + 'lecture.html?join=ABCDEFGH');
+    await p.locator('.lec-hist').waitFor({ timeout: 15000 });
+    const geo = await p.evaluate(() => {
+      const box = (e) => e.getBoundingClientRect();
+      const zero = box(document.querySelector('.lec-hist .zero'));
+      return [...document.querySelectorAll('.lec-hist [data-bin]')].map((g) => {
+        const [bar, count, label] = [g.querySelector('rect'), g.querySelector('.count'), g.querySelectorAll('.tick')[0]].map(box);
+        return { up: bar.bottom <= zero.top + 2, down: bar.top >= zero.top - 2, countAboveLabel: count.bottom <= label.top + 1, text: g.querySelector('.count').textContent };
+      });
+    });
+    assert.deepEqual(geo.map((g) => g.text), ['1', '4', '-5', '5', '-3', '-16']);
+    for (const [i, g] of geo.entries()) {
+      assert.ok(g.text.startsWith('-') ? g.down : g.up, `bar ${i} on the wrong side of zero: ${JSON.stringify(g)}`);
+      assert.ok(g.countAboveLabel, `bar ${i}'s number overlaps the range below: ${JSON.stringify(g)}`);
+    }
+    assert.deepEqual(await p.locator('.lec-hist .axis').allTextContents(), ['answer, by range', 'noisy count']);
+    assert.match(await p.locator('[data-caption]').textContent(), /Laplace mechanism at ε = 0\.5.*negative bar means the noise pulled a small count below zero/s);
+    await axe(p, 'negative histogram on the phone');
+    if (process.env.SHOTS) await p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-negative-390.png'), fullPage: true });
+    assert.deepEqual(errors, []);
   } finally {
     await browser.close();
     server.stop();

@@ -175,13 +175,16 @@ function histogram(res, large) {
   const edges = (Array.isArray(res.edges) ? res.edges : []).map(num);
   if (edges.length !== counts.length + 1 || !counts.length) throw new Error('the server sent a malformed release');
   const W = large ? 900 : 380, H = large ? 380 : 300, L = large ? 70 : 54, R = 10, T = 28, B = large ? 64 : 58;
-  const hi = Math.max(1, ...counts), lo = Math.min(0, ...counts);
+  // Room beyond the extreme bars for their numbers: above the tallest, below the deepest.
+  const hi0 = Math.max(1, ...counts), lo0 = Math.min(0, ...counts);
+  const pad = 0.12 * (hi0 - lo0);
+  const hi = hi0 + pad, lo = lo0 < 0 ? lo0 - pad : 0;
   const step = niceStep((hi - lo) / 5);
   const top = Math.ceil(hi / step) * step, bottom = Math.floor(lo / step) * step;
   const y = (v) => T + (H - T - B) * (top - v) / (top - bottom);
   const bw = (W - L - R) / counts.length;
   const said = counts.map((c, i) => `${fmt(edges[i])} to ${fmt(edges[i + 1])}: ${fmt(c)}`).join('; ');
-  const chart = svg('svg', { class: 'lec-hist', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `Noisy count per range: ${said}`, 'data-result': counts.map(fmt).join(',') });
+  const chart = svg('svg', { class: large ? 'lec-hist large' : 'lec-hist', viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': `Noisy count per range: ${said}`, 'data-result': counts.map(fmt).join(',') });
   for (let v = bottom; v <= top + 1e-9; v += step) {
     chart.append(svg('line', { class: v === 0 ? 'zero' : 'grid', x1: L, x2: W - R, y1: y(v), y2: y(v) }),
       svg('text', { class: 'tick', x: L - 8, y: y(v) + 5, 'text-anchor': 'end' }, fmt(v)));
@@ -370,7 +373,6 @@ async function pickSession(kind) {
         const sess = await call('POST', 'sessions', { epsilon_budget: +form.querySelector('#budget').value, roster: +form.querySelector('#roster').value });
         const s = { api: API, code: text(sess.code), display: text(sess.display), token: text(sess.instructor_token), created: Date.now() };
         saveSession(s);
-        if (!kind) kind = 'meeting-day';
         say('');
         done(s);
       } catch (err) { say(`Could not start the session: ${err.message}`); }
@@ -415,6 +417,7 @@ async function host() {
   const stat = (label, attr) => el('p', {}, el('span', { class: 'lec-num', [attr]: true }, '–'), ' ', el('span', { 'data-label': label.join('|') }, label[1]));
   const door = el('button', { type: 'button', 'data-door': true }, 'Close to new students');
   const closeBtn = el('button', { type: 'button', 'data-close': true }, 'Close submissions');
+  const again = el('button', { type: 'button', 'data-again': true }, 'Run again with fresh answers');
   const eps = el('input', { id: 'eps', type: 'number', min: '0.01', max: '10', step: 'any', value: '0.5', required: true, 'aria-describedby': 'eps-means' });
   const means = el('p', { class: 'lec-means', id: 'eps-means', 'data-noise': true });
   const releaseForm = el('form', { class: 'lec-release' }, el('label', { for: 'eps' }, 'ε (epsilon) for this release'), eps,
@@ -440,7 +443,7 @@ async function host() {
       el('div', { class: 'lec-stats' }, stat(['joined', 'joined'], 'data-joined'), stat(['answered', 'answered'], 'data-participants'), stat(['yet to answer', 'yet to answer'], 'data-waiting')),
       el('p', { class: 'lec-meta lec-door' }, el('span', { 'data-door-state': true }), ' ', door)),
     el('section', { class: 'lec-card lec-live', 'aria-labelledby': 'live-h' }, el('h2', { id: 'live-h', class: 'visually-hidden' }, 'The current activity'),
-      prompt, el('p', { class: 'lec-door' }, state, ' ', closeBtn),
+      prompt, el('p', { class: 'lec-door' }, state, ' ', closeBtn, ' ', again),
       el('div', { class: 'lec-timer-row' }, el('span', {}, 'Timer '), timerShown, ...[1, 2, 5].map((m) => el('button', { type: 'button', 'data-timer-start': m * 60 }, `${m} min`)),
         el('button', { type: 'button', 'data-timer-stop': true }, 'Stop')),
       out, releaseForm,
@@ -512,9 +515,11 @@ async function host() {
     if (!cur && acts().length) { cur = int(acts().at(-1).id); await auth('POST', '/current', { activity: cur }); sess.current = cur; }
     renderSession();
     if (!cur) { show(out, el('p', { class: 'lec-waiting' }, 'Add an activity to begin.')); return; }
+    const curAct = acts().find((a) => a.id === cur);
+    if (!curAct) return;
     if (cur !== shown) {
       shown = cur; seq = -1;
-      spec = checkSpec(acts().find((a) => a.id === cur).spec);
+      spec = checkSpec(curAct.spec);
       prompt.textContent = activityName(spec, cur);
       explain();
     }
@@ -558,6 +563,13 @@ async function host() {
       say(`Released with ε = ${fmt(epsilon)}.`);
       await refresh();
     } catch (err) { say(`Release refused: ${err.message}`); }
+  });
+  // Running an activity again is a new activity with the same definition:
+  // the old answers and releases stay in the ledger, the new one starts empty.
+  again.addEventListener('click', async () => {
+    if (!spec) return;
+    const { kind: k, prompt: p, options, min, max, bins, prices } = spec;
+    try { await composer.onCreate({ kind: k, prompt: p, options, min, max, bins, prices }); say('A fresh copy of the activity is on screen.'); } catch (err) { say(`Could not run it again: ${err.message}`); }
   });
   composer.onCreate = async (newSpec) => {
     const { id } = await auth('POST', '/activities', newSpec);
