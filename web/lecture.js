@@ -528,21 +528,26 @@ async function host() {
       if (!rels.length) show(history_, el('tr', {}, el('td', { colspan: '5' }, 'None yet.')));
     }
   };
+  // The session and then the current activity are read before either is
+  // drawn, so the ε left and the latest result on screen always agree: the
+  // activity, read second, holds every release the session's total counts.
   const refresh = async () => {
-    sess = await call('GET', `sessions/${code}`);
-    let cur = int(sess.current);
-    if (!cur && acts().length) { cur = int(acts().at(-1).id); await auth('POST', '/current', { activity: cur }); sess.current = cur; }
+    const next = await call('GET', `sessions/${code}`);
+    let cur = int(next.current);
+    const list = Array.isArray(next.activities) ? next.activities : [];
+    if (!cur && list.length) { cur = int(list.at(-1).id); await auth('POST', '/current', { activity: cur }); next.current = cur; }
+    const curAct = list.find((a) => a.id === cur);
+    const a = curAct ? await call('GET', `sessions/${code}/activities/${cur}`) : null;
+    sess = next;
     renderSession();
-    if (!cur) { show(out, el('p', { class: 'lec-waiting' }, 'Add an activity to begin.')); return; }
-    const curAct = acts().find((a) => a.id === cur);
-    if (!curAct) return;
+    if (!curAct) { show(out, el('p', { class: 'lec-waiting' }, 'Add an activity to begin.')); return; }
     if (cur !== shown) {
       shown = cur; seq = -1;
       spec = checkSpec(curAct.spec);
       prompt.textContent = activityName(spec, cur);
       explain();
     }
-    renderActivity(await call('GET', `sessions/${code}/activities/${shown}`));
+    renderActivity(a);
   };
   const switchTo = async (id) => {
     try { await auth('POST', '/current', { activity: id }); await refresh(); } catch (err) { say(`Could not switch: ${err.message}`); }
