@@ -51,11 +51,8 @@ type file struct {
 // GET /api/sessions/{code}/ledger     → 200 Ledger (instructor)
 // GET /api/sessions/{code}/ledger.csv → 200 text/csv, one row per release (instructor)
 func (h *Handler) ledger(ctx context.Context, r *http.Request, rawCode string, asCSV bool) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	sess, err := h.sessionInfo(ctx, s)

@@ -72,9 +72,9 @@ CREATE TABLE IF NOT EXISTS guesses (
 `
 
 // schemaRoster gives sessions a roster and a door, and lists who has joined
-// (issue 13). ALTER TABLE has no IF NOT EXISTS, so this step runs once per
-// database: D1 records the migrations it has applied, and Migrate records
-// them in SQLite's user_version.
+// (docs/security.md, finding 4). ALTER TABLE has no IF NOT EXISTS, so this
+// step runs once per database: D1 records the migrations it has applied, and
+// Migrate records them in SQLite's user_version.
 //
 // Students who answered before this step are put on their sessions'
 // rosters, so that every student with a submission is on the roster: the
@@ -94,7 +94,7 @@ CREATE TRIGGER IF NOT EXISTS submissions_join AFTER INSERT ON submissions
 BEGIN INSERT INTO students (session, student, joined) VALUES (NEW.session, NEW.student, NEW.updated) ON CONFLICT (session, student) DO NOTHING; END;
 `
 
-// schemaLecture makes a session the whole lecture (issue 18):
+// schemaLecture makes a session the whole lecture:
 // sessions.current is the activity the projector shows and the phones
 // follow, 0 before the instructor picks one.
 const schemaLecture = `ALTER TABLE sessions ADD COLUMN current INTEGER NOT NULL DEFAULT 0;

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// The parts of the suite for a whole lecture in one session (issue 18):
+// The parts of the suite for a whole lecture in one session:
 // several activities, the current one, closing and reopening, the ledger
 // and its export, and what ε means before a release.
 
