@@ -80,7 +80,7 @@ test('phones at 360 and 390 px: every widget\'s slider and its chart are on scre
         measured.push(`${slug}#${id}@${width}: slider ${Math.round(r.sTop)}, chart ${Math.round(r.cTop)}..${Math.round(r.cBottom)}`);
       }
       // Every drop-down's chosen text fits its box.
-      const cut = await page.locator('figure.widget select').evaluateAll((ss) => {
+      const cut = await page.locator('figure.widget .controls select, figure.widget .slider-dock select').evaluateAll((ss) => {
         const ctx = document.createElement('canvas').getContext('2d');
         return ss.filter((s) => s.offsetParent).flatMap((s) => {
           const cs = getComputedStyle(s);
