@@ -3,7 +3,7 @@
 // light or dark), the share button, the scroll position restored on Back,
 // and search across the lessons (search.json, built with the site).
 // Text from storage, the index or the URL enters the page by textContent.
-import { score, lastLesson, lessonProgress } from './progress.js';
+import { score, lastLesson, lessonProgress, clearProgress } from './progress.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -58,7 +58,11 @@ export function decorateLanding(root, index) {
   const all = $('#progress-all', root);
   if (all && done) {
     all.hidden = false;
-    all.textContent = `On this device you have answered ${done} of the course's ${total} questions.`;
+    $('.progress-all-text', all).textContent = `On this device you have answered ${done} of the course's ${total} questions.`;
+    $('#forget-progress', all).addEventListener('click', () => {
+      clearProgress();
+      location.reload();
+    });
   }
   const last = lastLesson();
   const link = $('#continue-link', root);

@@ -61,8 +61,12 @@ func Landing(lessons []*Lesson) string {
 <p class="lesson-kicker">A differential-privacy playground</p>
 <h1 id="lesson-title" tabindex="-1">Learn differential privacy by moving ε and watching what happens</h1>
 `)
-	fmt.Fprintf(&b, `<p class="lede">dpplay is a free course of %d interactive lessons (about %d hours in all) on the mechanisms that choose, count and price privately: the exponential mechanism, report noisy max, permute-and-flip, the Laplace mechanism, synthetic data and private pricing. Every chart is computed exactly, in your browser, by the same code the tests check.</p>
-`, numbered, (minutes+30)/60)
+	hours := "an hour"
+	if h := (minutes + 30) / 60; h > 1 {
+		hours = fmt.Sprintf("%d hours", h)
+	}
+	fmt.Fprintf(&b, `<p class="lede">dpplay is a free course of %d interactive lessons (about %s in all) on the mechanisms that choose, count and price privately: the exponential mechanism, report noisy max, permute-and-flip, the Laplace mechanism, synthetic data and private pricing. Every chart is computed exactly, in your browser, by the same code the tests check.</p>
+`, numbered, hours)
 	b.WriteString(`<p>It is written for students meeting differential privacy for the first time, in a course or on their own, and for instructors who project it in a lecture: every setting is in the address, so a link reproduces exactly what is on screen.</p>
 <p class="hero-actions">`)
 	fmt.Fprintf(&b, `<a class="button primary" href="#/%s">Start with “%s”</a>`, first.Slug, e(first.Title))
@@ -78,7 +82,7 @@ func Landing(lessons []*Lesson) string {
 </section>
 <section class="map" aria-labelledby="map-h">
 <h2 id="map-h">The lessons</h2>
-<p class="map-progress-all" id="progress-all" hidden></p>
+<p class="map-progress-all" id="progress-all" hidden><span class="progress-all-text"></span> <button type="button" class="link-button" id="forget-progress">Forget my progress</button></p>
 <ol class="lesson-map">
 `)
 	for _, l := range lessons {
