@@ -173,15 +173,16 @@ func SearchIndex(all []*Lesson) []SearchEntry {
 }
 
 var (
-	reIDRef  = regexp.MustCompile(`\b(id|for|aria-labelledby|aria-controls|aria-describedby|name)="([^"]*)"`)
-	reReveal = regexp.MustCompile(`(?s)<button type="button" class="reveal-button".*?</button>\n?`)
-	reHidden = regexp.MustCompile(`(<div class="reveal" [^>]*?) hidden>`)
-	reRadio  = regexp.MustCompile(`<label class="choice"><input type="radio"([^>]*) data-correct="(true|false)">`)
+	reIDRef   = regexp.MustCompile(`\b(id|for|aria-labelledby|aria-controls|aria-describedby|name)="([^"]*)"`)
+	reReveal  = regexp.MustCompile(`(?s)<button type="button" class="reveal-button".*?</button>\n?`)
+	reSecName = regexp.MustCompile(`(<section\b[^>]*?) aria-labelledby="[^"]*"`)
+	reHidden  = regexp.MustCompile(`(<div class="reveal" [^>]*?) hidden>`)
+	reRadio   = regexp.MustCompile(`<label class="choice"><input type="radio"([^>]*) data-correct="(true|false)">`)
 )
 
 // Handout renders every lesson on one printable page (handout.html): the
 // lessons in order, predictions with their answers marked and explanations
-// shown, no buttons, and a pointer from each widget to its lesson. Ids are
+// shown, no buttons, sections that are not landmarks, and a pointer from each widget to its lesson. Ids are
 // prefixed with the lesson's slug, so that they stay unique on the page.
 func Handout(shell string, lessons []*Lesson) string {
 	var b strings.Builder
@@ -206,6 +207,9 @@ func Handout(shell string, lessons []*Lesson) string {
 		a = strings.ReplaceAll(a, `href="#/`, `href="./#/`)
 		a = reReveal.ReplaceAllString(a, "")
 		a = reHidden.ReplaceAllString(a, "$1>")
+		// Every lesson has regions named "Exercise" and "Predict, then
+		// reveal"; on one page they would be landmarks with the same name.
+		a = reSecName.ReplaceAllString(a, "$1")
 		a = reRadio.ReplaceAllStringFunc(a, func(m string) string {
 			s := reRadio.FindStringSubmatch(m)
 			if s[2] == "true" {
