@@ -23,8 +23,8 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Beta is the failure probability β at which lesson 8 quotes the accuracy
-// bounds and the measured error quantile.
+// Beta is the failure probability β of the accuracy bounds and of the
+// measured error quantile.
 const Beta = 0.05
 
 // MaxCandidates is the largest SmallDB instance the page will score: about
@@ -418,14 +418,14 @@ func (r *run) view() (View, error) {
 	return v, nil
 }
 
-// boundSet is what lesson 8 quotes at one ε: Proposition 4.4 at the run's m
+// boundSet holds the accuracy bounds at one ε: Proposition 4.4 at the run's m
 // (α = √(ln|Q|/m)), and Theorem 4.5's bound with the m it is about.
 type boundSet struct {
 	alpha, prop44, thm45 float64
 	thm45Size            int
 }
 
-// bounds returns lesson 8's bounds at β = Beta. Every query class the page
+// bounds returns the accuracy bounds at β = Beta. Every query class the page
 // offers has |Q| ≥ 3, so the bounds always exist.
 func bounds(d *synth.Data, qs *synth.QuerySet, m int, epsilon float64) (boundSet, error) {
 	var b boundSet
@@ -480,7 +480,7 @@ type Curve struct {
 	Thm45Size                                   []int
 }
 
-// CurveEpsilons is the grid lesson 8 draws the bound-against-error chart on.
+// CurveEpsilons returns the ε grid of the bound-against-error chart.
 func CurveEpsilons() []float64 {
 	return []float64{0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50}
 }

@@ -132,6 +132,23 @@ type halfspaceJSON struct {
 	BestAgreement      float64 `json:"best_real_agreement"`
 }
 
+// halfspace learns the best halfspace from the synthetic distribution (a
+// weight per point of the universe) and scores it on the real data, when the
+// queries are halfspaces; for other queries it returns nil.
+func halfspace(queries string, synthetic []float64, d *synth.Data) (*halfspaceJSON, error) {
+	if !strings.HasPrefix(queries, "halfspaces") {
+		return nil, nil
+	}
+	fit, err := synth.LearnHalfspace(synthetic, d)
+	if err != nil {
+		return nil, err
+	}
+	return &halfspaceJSON{
+		Learned: fit.Name, Pi: fit.Learned.Pi, SyntheticAgreement: fit.SyntheticAgreement,
+		RealAgreement: fit.RealAgreement, Best: fit.BestName, BestAgreement: fit.BestAgreement,
+	}, nil
+}
+
 type smallDBJSON struct {
 	Mechanism        string           `json:"mechanism"`
 	Columns          []string         `json:"columns"`
@@ -195,15 +212,8 @@ func runSmallDB(args []string, stdout io.Writer) error {
 				Thm45: thm45JSON{Bound: t45, Size: m45, SameSizeAsThis: m45 == *size}}
 		}
 	}
-	if strings.HasPrefix(*in.queries, "halfspaces") {
-		fit, err := synth.LearnHalfspace(res.SyntheticData.Fractions(), d)
-		if err != nil {
-			return err
-		}
-		out.Halfspace = &halfspaceJSON{
-			Learned: fit.Name, Pi: fit.Learned.Pi, SyntheticAgreement: fit.SyntheticAgreement,
-			RealAgreement: fit.RealAgreement, Best: fit.BestName, BestAgreement: fit.BestAgreement,
-		}
+	if out.Halfspace, err = halfspace(*in.queries, res.SyntheticData.Fractions(), d); err != nil {
+		return err
 	}
 	return json.NewEncoder(stdout).Encode(out)
 }

@@ -11,16 +11,14 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Noise is the distribution report noisy max adds to every score: lesson 2
-// compares all three, lesson 6 the Laplace and exponential ones.
+// Noise is the distribution report noisy max adds to every score.
 type Noise int
 
 const (
 	// LaplaceNoise of scale Δ/ε, as in the notebook. Releasing only the
 	// argmax costs ε when the scores are counts that one person moves in the
 	// same direction (Dwork–Roth, Claim 3.9); for arbitrary scores the same
-	// scale guarantees only 2ε, and Lap(2Δ/ε) is needed for ε (lessons 2
-	// and 6, and the second lane of lesson 1's machine).
+	// scale guarantees only 2ε, and Lap(2Δ/ε) is needed for ε.
 	LaplaceNoise Noise = iota
 	// GumbelNoise of scale 2Δ/ε: report noisy max then has exactly the
 	// exponential mechanism's distribution, and is ε-DP.
@@ -31,8 +29,8 @@ const (
 	ExponentialNoise
 )
 
-// String returns the noise's name, "Laplace", "Gumbel" or "exponential", as
-// lesson 2's panels call them, for messages and test failures.
+// String returns the noise's name, "Laplace", "Gumbel" or "exponential", for
+// messages and test failures.
 func (n Noise) String() string {
 	switch n {
 	case LaplaceNoise:
@@ -49,7 +47,6 @@ func (n Noise) String() string {
 // computes exact probabilities: each costs a numerical integral over a
 // product of all the others' CDFs, O(n²) in all. At 256 the Laplace noise's
 // integrals take about a second; 1,000 candidates would take minutes.
-// Lessons 2 and 6 (and the machine) stay far below it.
 const MaxExactCandidates = 256
 
 // ReportNoisyMax adds independent noise to every score and outputs the index
@@ -72,9 +69,7 @@ type ReportNoisyMax struct {
 }
 
 // NewReportNoisyMax validates c (which must have no base measure) and
-// computes the exact output distribution for the given noise: lesson 2's
-// panels, lesson 6's loss curves and the machine's second lane in lessons 1,
-// 2 and 6.
+// computes the exact output distribution for the given noise.
 func NewReportNoisyMax(c Config, noise Noise) (*ReportNoisyMax, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -118,12 +113,11 @@ func NewReportNoisyMax(c Config, noise Noise) (*ReportNoisyMax, error) {
 	return m, nil
 }
 
-// Noise returns the noise distribution (lesson 2: Laplace, Gumbel or
-// exponential).
+// Noise returns the noise distribution: Laplace, Gumbel or exponential.
 func (m *ReportNoisyMax) Noise() Noise { return m.noise }
 
-// Probabilities returns the exact output distribution Pr[i] = ∫ fᵢ ∏_{j≠i} Fⱼ:
-// lesson 2's diamonds and lesson 6's expected loss.
+// Probabilities returns the exact output distribution Pr[i] = ∫ fᵢ ∏_{j≠i} Fⱼ,
+// with fᵢ and Fⱼ the density and CDF of the noisy scores.
 func (m *ReportNoisyMax) Probabilities() []float64 { return clone(m.p) }
 
 // LogProbabilities returns ln Pr[i], exact even where Pr[i] underflows.
@@ -131,8 +125,7 @@ func (m *ReportNoisyMax) LogProbabilities() []float64 { return clone(m.logp) }
 
 // Sample adds fresh noise to every score and returns the argmax. It runs the
 // mechanism itself rather than drawing from the exact distribution, so tests
-// comparing the two check the integrals too. Lesson 2's histograms and the
-// machine of lessons 1, 2 and 6 are these draws.
+// comparing the two check the integrals too.
 func (m *ReportNoisyMax) Sample(r *mrand.Rand) int {
 	best, bestKey := 0, math.Inf(-1)
 	for i, s := range m.s {

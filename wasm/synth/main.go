@@ -1,7 +1,7 @@
 //go:build js && wasm
 
-// Command synth is the lazily loaded module of lesson 8 (SmallDB and MWEM on
-// the medical table). It registers globalThis.dpplay_synth with methods that
+// Command synth is the lazily loaded module of SmallDB and MWEM on the
+// medical table. It registers globalThis.dpplay_synth with methods that
 // take one plain object; lists of numbers cross as Float64Arrays:
 //
 //	start({k, queries, m, epsilon, seed, probe}) →
