@@ -159,11 +159,8 @@ FROM activities a WHERE a.session = ? ORDER BY a.id`, s.code)
 
 // POST /api/sessions/{code}/activities  Spec → 201 {"id"}  (instructor)
 func (h *Handler) createActivity(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	var spec Spec
@@ -366,11 +363,8 @@ func (h *Handler) door(ctx context.Context, s *session) (*Door, error) {
 // Closing the door keeps every student who has answered and refuses new
 // ones; the instructor closes it once the room has joined.
 func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	var req struct {
@@ -399,11 +393,8 @@ func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) 
 
 // POST /api/sessions/{code}/activities/{id}/close → 200 (instructor)
 func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	if err := decode(r, &struct{}{}, true); err != nil {
@@ -427,11 +418,8 @@ func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, r
 // it stands at that instant: of two concurrent releases that together would
 // overspend, the second inserts nothing and its draw is thrown away unseen.
 func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	var req struct {

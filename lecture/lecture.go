@@ -445,6 +445,19 @@ func authorize(r *http.Request, s *session) error {
 	return nil
 }
 
+// instructor looks up the session rawCode names and checks that the request
+// carries its instructor's token.
+func (h *Handler) instructor(ctx context.Context, r *http.Request, rawCode string) (*session, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return nil, err
+	}
+	if err := authorize(r, s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func parseActivityID(s string) (int64, error) {
 	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
 		return 0, errNoActivity

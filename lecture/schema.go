@@ -72,9 +72,9 @@ CREATE TABLE IF NOT EXISTS guesses (
 `
 
 // schemaRoster gives sessions a roster and a door, and lists who has joined
-// (issue 13). ALTER TABLE has no IF NOT EXISTS, so this step runs once per
-// database: D1 records the migrations it has applied, and Migrate records
-// them in SQLite's user_version.
+// (docs/security.md, finding 4). ALTER TABLE has no IF NOT EXISTS, so this
+// step runs once per database: D1 records the migrations it has applied, and
+// Migrate records them in SQLite's user_version.
 //
 // Students who answered before this step are put on their sessions'
 // rosters, so that every student with a submission is on the roster: the

@@ -131,7 +131,7 @@ func testSite(t *testing.T) (url, dir string) {
 	return srv.URL, dir
 }
 
-// Issue 13, finding 8: only regular files inside -dir are served.
+// docs/security.md, finding 8: only regular files inside -dir are served.
 func TestStaticOnlyRegularFilesInside(t *testing.T) {
 	url, _ := testSite(t)
 	for p, want := range map[string]int{
@@ -174,7 +174,7 @@ func TestStaticOnlyRegularFilesInside(t *testing.T) {
 	}
 }
 
-// Issue 13, finding 2: a page is sent with the CSP its own <meta> declares
+// docs/security.md, finding 2: a page is sent with the CSP its own <meta> declares
 // plus frame-ancestors; every reply has nosniff, Referrer-Policy and a
 // framing policy; API replies have a CSP that allows nothing.
 func TestSecurityHeaders(t *testing.T) {
@@ -220,7 +220,7 @@ func TestPagePoliciesAllowTheirInlineScripts(t *testing.T) {
 	}
 }
 
-// Issue 13, finding 8: serve refuses a database inside the served directory.
+// docs/security.md, finding 8: serve refuses a database inside the served directory.
 func TestServeRefusesDatabaseInsideDir(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "site"), 0o755); err != nil {

@@ -10,16 +10,14 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Noise is the distribution report noisy max adds to every score: lesson 2
-// compares all three, lesson 6 the Laplace and exponential ones.
+// Noise is the distribution report noisy max adds to every score.
 type Noise int
 
 const (
 	// LaplaceNoise of scale Δ/ε, as in the notebook. Releasing only the
 	// argmax costs ε when the scores are counts that one person moves in the
 	// same direction (Dwork–Roth, Claim 3.9); for arbitrary scores the same
-	// scale guarantees only 2ε, and Lap(2Δ/ε) is needed for ε (lessons 2
-	// and 6, and the second lane of lesson 1's machine).
+	// scale guarantees only 2ε, and Lap(2Δ/ε) is needed for ε.
 	LaplaceNoise Noise = iota
 	// GumbelNoise of scale 2Δ/ε: report noisy max then has exactly the
 	// exponential mechanism's distribution, and is ε-DP.
@@ -30,8 +28,8 @@ const (
 	ExponentialNoise
 )
 
-// String returns the noise's name, "Laplace", "Gumbel" or "exponential", as
-// lesson 2's panels call them, for messages and test failures.
+// String returns the noise's name, "Laplace", "Gumbel" or "exponential", for
+// messages and test failures.
 func (n Noise) String() string {
 	switch n {
 	case LaplaceNoise:
@@ -49,7 +47,7 @@ func (n Noise) String() string {
 // (see laplaceMaxLogProbabilities and exponentialMaxLogProbabilities), so
 // 10,000 take well under a second natively (make bench); the bound keeps a
 // request from the page or the command line from holding the engine for
-// longer. Lessons 2 and 6 (and the machine) stay far below it.
+// longer.
 const MaxExactCandidates = 10000
 
 // ReportNoisyMax adds independent noise to every score and outputs the index
@@ -72,9 +70,7 @@ type ReportNoisyMax struct {
 }
 
 // NewReportNoisyMax validates c (which must have no base measure) and
-// computes the exact output distribution for the given noise: lesson 2's
-// panels, lesson 6's loss curves and the machine's second lane in lessons 1,
-// 2 and 6.
+// computes the exact output distribution for the given noise.
 func NewReportNoisyMax(c Config, noise Noise) (*ReportNoisyMax, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -118,12 +114,11 @@ func NewReportNoisyMax(c Config, noise Noise) (*ReportNoisyMax, error) {
 	return m, nil
 }
 
-// Noise returns the noise distribution (lesson 2: Laplace, Gumbel or
-// exponential).
+// Noise returns the noise distribution: Laplace, Gumbel or exponential.
 func (m *ReportNoisyMax) Noise() Noise { return m.noise }
 
-// Probabilities returns the exact output distribution Pr[i] = ∫ fᵢ ∏_{j≠i} Fⱼ:
-// lesson 2's diamonds and lesson 6's expected loss.
+// Probabilities returns the exact output distribution Pr[i] = ∫ fᵢ ∏_{j≠i} Fⱼ,
+// with fᵢ and Fⱼ the density and CDF of the noisy scores.
 func (m *ReportNoisyMax) Probabilities() []float64 { return clone(m.p) }
 
 // LogProbabilities returns ln Pr[i], exact even where Pr[i] underflows.
@@ -131,8 +126,7 @@ func (m *ReportNoisyMax) LogProbabilities() []float64 { return clone(m.logp) }
 
 // Sample adds fresh noise to every score and returns the argmax. It runs the
 // mechanism itself rather than drawing from the exact distribution, so tests
-// comparing the two check the integrals too. Lesson 2's histograms and the
-// machine of lessons 1, 2 and 6 are these draws.
+// comparing the two check the integrals too.
 func (m *ReportNoisyMax) Sample(r *mrand.Rand) int {
 	best, bestKey := 0, math.Inf(-1)
 	for i, s := range m.s {

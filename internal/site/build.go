@@ -1,4 +1,4 @@
-// Package site builds the playground's static site (lesson 1 onwards): it
+// Package site builds the playground's static site: it
 // renders the Markdown lessons in lessons/ to HTML with MathML formulas,
 // copies the web shell and the WebAssembly modules, and writes a service
 // worker that precaches every file, so the site works offline after one
