@@ -296,10 +296,19 @@ func (q *logQuad) stuck() bool {
 // logHeap orders the live pieces by key, largest first.
 type logHeap []*logPiece
 
-func (h logHeap) Len() int           { return len(h) }
+// Len is the number of pieces in the heap.
+func (h logHeap) Len() int { return len(h) }
+
+// Less puts the larger key first.
 func (h logHeap) Less(i, j int) bool { return h[i].key > h[j].key }
-func (h logHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i]; h[i].index = i; h[j].index = j }
-func (h *logHeap) Push(x any)        { p := x.(*logPiece); p.index = len(*h); *h = append(*h, p) }
+
+// Swap exchanges two pieces and their recorded positions.
+func (h logHeap) Swap(i, j int) { h[i], h[j] = h[j], h[i]; h[i].index = i; h[j].index = j }
+
+// Push adds a piece (for container/heap).
+func (h *logHeap) Push(x any) { p := x.(*logPiece); p.index = len(*h); *h = append(*h, p) }
+
+// Pop removes the last piece (for container/heap).
 func (h *logHeap) Pop() any {
 	old := *h
 	p := old[len(old)-1]
