@@ -35,6 +35,7 @@ func init() {
 			marketEpsParam,
 			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "100000"},
 			seedParam,
+			srcParam,
 		},
 		build: pricingFigures,
 	})

@@ -19,6 +19,11 @@ func stepParam(max float64) Param {
 	return Param{Key: "step", Kind: Int, Min: 0, Max: max, Default: "1"}
 }
 
+// srcParam is the page's "your data" key: a CSV file's fingerprint and the
+// chosen columns (web/widgets/datapanel.js). The file itself never leaves
+// the browser, so a figure is drawn from the widget's built-in data.
+var srcParam = Param{Key: "src", Kind: Text, MaxLen: 60, Allowed: "0123456789abcdef."}
+
 func batchParam(def string, values ...string) Param {
 	return Param{Key: "batch", Kind: Enum, Values: values, Default: def}
 }
@@ -37,6 +42,7 @@ func init() {
 			batchParam("1000", "1", "10", "100", "1000", "10000"),
 			seedParam,
 			stepParam(1000),
+			srcParam,
 		},
 		build: histogram,
 	})
@@ -47,6 +53,7 @@ func init() {
 			batchParam("1000", "10", "100", "1000", "10000"),
 			seedParam,
 			stepParam(200),
+			srcParam,
 		},
 		build: noisyMaxHistogram,
 	})

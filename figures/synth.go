@@ -68,6 +68,7 @@ func init() {
 		params: append(synthParams(12),
 			seedParam,
 			Param{Key: "stage", Kind: Enum, Values: smallDBStops, Default: "data"},
+			srcParam,
 		),
 		build: smallDB,
 	})
@@ -82,6 +83,7 @@ func init() {
 			p[2],
 			seedParam,
 			{Key: "t", Kind: Int, Min: 0, Max: 40, Default: "0"},
+			srcParam,
 		},
 		build: mwemRounds,
 	})

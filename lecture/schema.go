@@ -94,6 +94,12 @@ CREATE TRIGGER IF NOT EXISTS submissions_join AFTER INSERT ON submissions
 BEGIN INSERT INTO students (session, student, joined) VALUES (NEW.session, NEW.student, NEW.updated) ON CONFLICT (session, student) DO NOTHING; END;
 `
 
+// schemaLecture makes a session the whole lecture:
+// sessions.current is the activity the projector shows and the phones
+// follow, 0 before the instructor picks one.
+const schemaLecture = `ALTER TABLE sessions ADD COLUMN current INTEGER NOT NULL DEFAULT 0;
+`
+
 // Migrations are the schema's steps in order; a database has applied the
 // first k of them. A change to the schema is a new step at the end, never an
 // edit of one that databases may already have applied.
@@ -102,6 +108,7 @@ BEGIN INSERT INTO students (session, student, joined) VALUES (NEW.session, NEW.s
 var Migrations = []struct{ Name, SQL string }{
 	{"0001_schema", schemaV1},
 	{"0002_roster", schemaRoster},
+	{"0003_lecture", schemaLecture},
 }
 
 // MigrationHeader starts each generated D1 migration file.

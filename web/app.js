@@ -198,7 +198,9 @@ async function mountWidget(fig, params) {
   // "Export figure" renders the same state with the Go figures package; its
   // module (and the several-MB wasm behind it) loads only when asked. The
   // site build lists the widget's figures in data-figures.
-  if (fig.dataset.figures) import('./export.js').then((m) => m.attachExport(fig)).catch(() => {});
+  const exported = fig.dataset.figures ? import('./export.js').then((m) => m.attachExport(fig)) : Promise.resolve();
+  // Beside it, "Download table (CSV)" for the widget's data tables.
+  exported.catch(() => {}).then(() => import('./tablecsv.js')).then((m) => m.attachTableCSV(fig)).catch(() => {});
   fig.addEventListener('focusin', () => { state.active = w; });
   fig.addEventListener('pointerdown', () => { state.active = w; });
   return w;

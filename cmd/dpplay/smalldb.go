@@ -6,10 +6,10 @@ import (
 	"flag"
 	"io"
 	mrand "math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/data"
 	"github.com/dpplay/dpplay/core/rng"
 	"github.com/dpplay/dpplay/core/rng/osrand"
 	"github.com/dpplay/dpplay/core/synth"
@@ -28,7 +28,7 @@ type synthFlags struct {
 
 func addSynthFlags(fs *flag.FlagSet) synthFlags {
 	return synthFlags{
-		data:    fs.String("data", "", "CSV file of 0/1 columns with a header row (required)"),
+		data:    fs.String("data", "", "CSV file with a header row and yes/no columns (0/1, yes/no, true/false; required)"),
 		columns: fs.String("columns", "", "comma-separated columns to keep (default: all)"),
 		queries: fs.String("queries", "marginals:2", "query set: marginals:W, halfspaces, or list:col=1&col=0;col=1"),
 		epsilon: fs.Float64("epsilon", 1, "privacy parameter ε"),
@@ -45,23 +45,9 @@ func (f synthFlags) load(fs *flag.FlagSet) (*synth.Data, *synth.QuerySet, *mrand
 	if !(*f.epsilon > 0) {
 		return nil, nil, nil, nil, usagef("-epsilon must be > 0")
 	}
-	file, err := os.Open(*f.data)
+	d, err := readBits(*f.data, *f.columns)
 	if err != nil {
-		return nil, nil, nil, nil, usagef("%v", err)
-	}
-	defer file.Close()
-	d, err := synth.ReadCSV(file)
-	if err != nil {
-		return nil, nil, nil, nil, usagef("%s: %v", *f.data, err)
-	}
-	if *f.columns != "" {
-		cols := strings.Split(*f.columns, ",")
-		for i := range cols {
-			cols[i] = strings.TrimSpace(cols[i])
-		}
-		if d, err = d.Project(cols); err != nil {
-			return nil, nil, nil, nil, usagef("-columns: %v", err)
-		}
+		return nil, nil, nil, nil, err
 	}
 	qs, err := parseQuerySpec(d.Columns(), *f.queries)
 	if err != nil {
@@ -216,4 +202,33 @@ func runSmallDB(args []string, stdout io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(out)
+}
+
+// readBits reads the yes/no columns of a CSV file (all of them, or the
+// comma-separated list columns) with app/data into a histogram.
+func readBits(path, columns string) (*synth.Data, error) {
+	t, err := readTable(path, data.HeaderYes)
+	if err != nil {
+		return nil, err
+	}
+	names := t.Names
+	if columns != "" {
+		names = strings.Split(columns, ",")
+	}
+	idx := make([]int, len(names))
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+		if idx[i], err = t.Column(names[i]); err != nil {
+			return nil, usagef("-columns: %v", err)
+		}
+	}
+	rows, err := t.Bits(idx)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	d, err := synth.FromRows(names, rows)
+	if err != nil {
+		return nil, usagef("-columns: %v", err)
+	}
+	return d, nil
 }
