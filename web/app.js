@@ -14,10 +14,12 @@
 // unique ids, and ctx.announce(text) for screen readers.
 import { getBridge } from './core.js';
 import { parseHash, formatHash, coerce, encode } from './state.js';
+import { savePrediction, saveExercise, saveLast } from './progress.js';
+import { markProgress, decorateLanding, restoreLesson, setupTheme, setupShare, setupScrollMemory, restoreScroll, setupSearch } from './site.js';
 
 const index = JSON.parse(document.getElementById('site-index').textContent);
 const bridge = getBridge(index);
-const lessonsBySlug = new Map(index.lessons.map((l) => [l.slug, l]));
+const lessonsBySlug = new Map(index.lessons.concat(index.pages || []).map((l) => [l.slug, l]));
 const $ = (sel, root = document) => root.querySelector(sel);
 
 // ---- Engine loading indicator -------------------------------------------
@@ -40,7 +42,7 @@ bridge.onStatus((msg) => {
 bridge.load('core');
 
 // ---- Lessons and widgets --------------------------------------------------
-const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '' };
+const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '', section: '', loading: false };
 let uidCount = 0;
 
 // Lesson articles as first rendered, so that showing a lesson again (a new
@@ -48,6 +50,7 @@ let uidCount = 0;
 // the previous mount's.
 const articles = new Map();
 {
+  // The root's article is the landing page, kept under the slug ''.
   const inline = $('#lesson article.lesson');
   if (inline) articles.set(inline.dataset.slug, inline.outerHTML);
 }
@@ -66,8 +69,12 @@ async function showLesson(hash, focus) {
   // one stops at its next await rather than overwrite the newer lesson.
   const call = ++state.shown;
   state.hash = location.hash;
+  state.loading = true;
   let { slug, params, notes } = parseHash(hash);
   state.notes = notes;
+  // The root (no hash, or "#/") is the landing page; it keeps the address
+  // as it is.
+  if (!slug && !notes.length && !params.size && articles.has('')) return showHome(call, focus);
   if (!lessonsBySlug.has(slug)) {
     if (slug) state.notes.push(`There is no lesson called “${slug}”, so the first lesson is shown.`);
     slug = index.lessons[0].slug;
@@ -89,6 +96,8 @@ async function showLesson(hash, focus) {
   renderPager(slug);
   wirePredictions();
   wireExercises();
+  restoreLesson(slug, reveal);
+  markProgress(index);
   const figures = [...document.querySelectorAll('#lesson figure.widget')];
   // Mounts finish in any order; keep the widgets in reading order so that
   // "active", n and p do not depend on which wasm call returned first.
@@ -101,9 +110,36 @@ async function showLesson(hash, focus) {
   state.active = state.widgets.find((w) => w.controller?.draw) || state.widgets[0] || null;
   showNotes();
   writeURL();
-  if (focus) $('#lesson-title')?.focus?.();
+  if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
+  if (!restoreScroll()) {
+    const target = state.section && document.getElementById(state.section);
+    if (target) target.scrollIntoView({ block: 'start' });
+    else if (focus) scrollTo(0, 0);
+  }
+  state.section = '';
+  state.loading = false;
   document.body.dataset.lessonReady = slug;
   if (document.body.classList.contains('presenting')) setPresenting(true);
+  if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
+}
+
+function showHome(call, focus) {
+  clearTimeout(state.writeTimer);
+  for (const w of state.widgets) w.controller?.destroy?.();
+  state.slug = '';
+  state.widgets = [];
+  state.active = null;
+  $('#lesson').innerHTML = articles.get('');
+  document.title = 'dpplay — a differential privacy playground';
+  for (const a of document.querySelectorAll('#lesson-nav a')) a.removeAttribute('aria-current');
+  $('.pager').replaceChildren();
+  $('#url-notes').hidden = true;
+  decorateLanding($('#lesson'), index);
+  markProgress(index);
+  if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
+  if (!restoreScroll()) scrollTo(0, 0);
+  state.loading = false;
+  document.body.dataset.lessonReady = 'home';
   if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
 }
 
@@ -179,7 +215,7 @@ function scheduleWrite() {
 function writeURL() {
   // A hash set since the one shown or written (a link, the user) waits for
   // its hashchange: writing now would replace it with the old lesson's.
-  if (location.hash !== state.hash) return;
+  if (location.hash !== state.hash || !state.slug) return;
   const params = new Map();
   for (const w of state.widgets) {
     for (const [key, spec] of Object.entries(w.schema)) {
@@ -188,8 +224,9 @@ function writeURL() {
     }
   }
   const hash = formatHash(state.slug, params);
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  if (location.hash !== hash) history.replaceState(history.state, '', hash);
   state.hash = location.hash;
+  saveLast(state.slug, location.hash);
 }
 
 function showNotes() {
@@ -232,22 +269,30 @@ function renderPager(slug) {
 // ---- Predict, then reveal -----------------------------------------------
 function wirePredictions() {
   for (const sec of document.querySelectorAll('#lesson section.predict')) {
-    const button = $('.reveal-button', sec);
-    button.addEventListener('click', () => {
-      const chosen = $('input[type=radio]:checked', sec);
-      const verdict = $('.verdict', sec);
-      for (const input of sec.querySelectorAll('input[type=radio]')) {
-        input.closest('label').classList.toggle('is-correct', input.dataset.correct === 'true');
-      }
-      if (!chosen) verdict.textContent = 'You did not choose an answer; here is the explanation.';
-      else if (chosen.dataset.correct === 'true') verdict.textContent = 'Your prediction was right.';
-      else verdict.textContent = 'Not quite: the marked choice is the right one.';
-      verdict.className = 'verdict ' + (chosen ? (chosen.dataset.correct === 'true' ? 'ok' : 'bad') : '');
-      $('.reveal', sec).hidden = false;
-      button.setAttribute('aria-expanded', 'true');
-      button.disabled = true;
+    $('.reveal-button', sec).addEventListener('click', () => {
+      const chosen = reveal(sec);
+      savePrediction(state.slug, sec.id, chosen ? Number(chosen.value) : -1);
+      markProgress(index);
     });
   }
+}
+
+// reveal shows a prediction's answer and returns the choice made, if any.
+function reveal(sec) {
+  const button = $('.reveal-button', sec);
+  const chosen = $('input[type=radio]:checked', sec);
+  const verdict = $('.verdict', sec);
+  for (const input of sec.querySelectorAll('input[type=radio]')) {
+    input.closest('label').classList.toggle('is-correct', input.dataset.correct === 'true');
+  }
+  if (!chosen) verdict.textContent = 'You did not choose an answer; here is the explanation.';
+  else if (chosen.dataset.correct === 'true') verdict.textContent = 'Your prediction was right.';
+  else verdict.textContent = 'Not quite: the marked choice is the right one.';
+  verdict.className = 'verdict ' + (chosen ? (chosen.dataset.correct === 'true' ? 'ok' : 'bad') : '');
+  $('.reveal', sec).hidden = false;
+  button.setAttribute('aria-expanded', 'true');
+  button.disabled = true;
+  return chosen;
 }
 
 // ---- Checked exercises ----------------------------------------------------
@@ -282,6 +327,10 @@ function wireExercises() {
       }
       out.textContent = (res.ok ? '✓ ' : '✗ ') + res.message;
       out.className = 'exercise-result ' + (res.ok ? 'ok' : 'bad');
+      if (Number.isFinite(value)) {
+        saveExercise(state.slug, sec.id, $('input', sec).value, res.ok, res.message);
+        markProgress(index);
+      }
     });
   }
 }
@@ -421,7 +470,19 @@ window.addEventListener('hashchange', () => {
   const { slug } = parseHash(location.hash);
   showLesson(location.hash, slug !== state.slug).catch(reportError);
 });
-$('.brand').addEventListener('click', (e) => { e.preventDefault(); location.hash = `#/${index.lessons[0].slug}`; });
+setupTheme($('#theme-button'));
+setupShare($('#share-button'), $('#share-status'));
+setupScrollMemory(() => !state.loading);
+setupSearch($('#search'), index, (slug, section) => {
+  state.section = section || '';
+  const target = `#/${slug}`;
+  if (slug === state.slug) {
+    const t = section && document.getElementById(section);
+    if (t) t.scrollIntoView({ block: 'start' }); else scrollTo(0, 0);
+  } else location.hash = target;
+  navToggle.setAttribute('aria-expanded', 'false');
+  document.body.classList.remove('nav-open');
+});
 
 function reportError(err) {
   const box = $('#url-notes');

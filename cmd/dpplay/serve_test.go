@@ -240,3 +240,23 @@ func TestServeRefusesDatabaseInsideDir(t *testing.T) {
 		t.Errorf("site.db beside site/: within = %v, %v", in, err)
 	}
 }
+
+// A missing page gets the site's 404.html, with status 404; a missing asset
+// a plain 404.
+func TestNotFoundPage(t *testing.T) {
+	url, dir := testSite(t)
+	if err := os.WriteFile(filepath.Join(dir, "404.html"), []byte("<h1>This page is not here</h1>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for p, page := range map[string]bool{"/nosuch.html": true, "/lessons/nosuch": true, "/nosuch.js": false, "/.env": false} {
+		resp, err := http.Get(url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 404 || strings.Contains(string(body), "not here") != page {
+			t.Errorf("%s: status %d, body %q; want 404 and the page: %v", p, resp.StatusCode, body, page)
+		}
+	}
+}
