@@ -67,7 +67,11 @@ export class LineChart {
     const legendH = legendRows * fs * 1.5 + fs * 0.4;
     const left = fs * 3.6, right = W - fs * 1.2;
     const top = legendH + fs * 0.8;
-    const plotH = Math.round(Math.min(Math.max(W * 0.45, 220), 360));
+    // Presenting, the cap is 22.5rem rather than 360 px, so that fitToScreen's
+    // smaller root font size shortens the plot as well as its text.
+    const presented = this.svgBox.closest('.is-presented');
+    const cap = presented ? 22.5 * parseFloat(getComputedStyle(document.documentElement).fontSize) : 360;
+    const plotH = Math.round(Math.min(Math.max(W * 0.45, 220), cap));
     const H = top + plotH + fs * 3.2;
     const lx = (v) => (this.opts.logX ? Math.log10(v) : v);
     const lo = this.data.xMin ?? xs[0], hi = this.data.xMax ?? xs[xs.length - 1];
