@@ -91,6 +91,15 @@ test('phones at 360 and 390 px: every widget\'s slider and its chart are on scre
         });
       });
       assert.deepEqual(cut, [], `${slug} at ${width}px: cut-off drop-downs`);
+      // Every drop-down, the table chooser included, lies within its widget and
+      // the phone's width (a mobile viewport widens to fit what overflows it).
+      const off = await page.locator('figure.widget select').evaluateAll((ss, w) => ss
+        .filter((s) => s.offsetParent)
+        .flatMap((s) => {
+          const b = s.getBoundingClientRect(), f = s.closest('figure').getBoundingClientRect();
+          return b.left < Math.max(f.left, 0) || b.right > Math.min(f.right, w) ? [`${s.id}: ${Math.round(b.left)}..${Math.round(b.right)}`] : [];
+        }), width);
+      assert.deepEqual(off, [], `${slug} at ${width}px: drop-downs past the widget's edge`);
       if (width === 390 && slug === 'exponential-mechanism') await page.screenshot({ path: path.join(shots, 'ux-phone-390.png') });
       assert.deepEqual(errors, [], `${slug} at ${width}px`);
       await context.close();
