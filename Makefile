@@ -100,7 +100,7 @@ space := $(empty) $(empty)
 site: $(WASM_MODULES:%=build/%.wasm)
 	$(GO) run ./cmd/dpplay site -lessons lessons -web web -out dist \
 	  -wasm $(subst $(space),$(comma),$(foreach m,$(WASM_MODULES),$(m)=build/$(m).wasm)) \
-	  -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js
+	  -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js -prerender scripts/prerender.mjs
 
 serve: site
 	$(GO) run ./cmd/dpplay serve -dir dist -addr $(ADDR)

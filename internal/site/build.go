@@ -29,6 +29,9 @@ type Options struct {
 	Out      string            // output directory; replaced if it holds an earlier build
 	Wasm     map[string]string // module name → built .wasm file, copied to wasm/NAME.wasm
 	WasmExec string            // Go's wasm_exec.js, from $(go env GOROOT)/lib/wasm
+	// Prerender, if set, is scripts/prerender.mjs: run with node, it draws
+	// every widget's opening state into its lesson (needs Wasm and WasmExec).
+	Prerender string
 }
 
 // Result summarises a build.
@@ -65,6 +68,11 @@ func Build(o Options) (Result, error) {
 			if _, err := os.Stat(filepath.Join(o.Web, "widgets", w+".js")); err != nil {
 				return Result{}, fmt.Errorf("lesson %s uses widget %q but %s does not exist", l.Slug, w, filepath.Join(o.Web, "widgets", w+".js"))
 			}
+		}
+	}
+	if o.Prerender != "" {
+		if err := prerender(o, lessons); err != nil {
+			return Result{}, err
 		}
 	}
 	if err := prepareOut(o.Out); err != nil {
