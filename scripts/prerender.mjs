@@ -149,11 +149,16 @@ async function prerenderFigure(lessonDoc, fig) {
   if (/failed to start/.test(wide.body.textContent)) throw new Error(wide.body.textContent);
   const boxes = [...wide.body.querySelectorAll('.chart-svg')];
   const others = [...narrow.body.querySelectorAll('.chart-svg')];
-  if (!boxes.length || boxes.length !== others.length) return; // nothing drawn to pre-render
+  // A widget whose mount leaves a chart undrawn (it waits for something
+  // else) is left to the engine: half a drawing would jump.
+  const drawn = (b) => b.querySelector(':scope > svg');
+  if (!boxes.length || boxes.length !== others.length || !boxes.every(drawn) || !others.every(drawn)) {
+    process.stderr.write(`prerender: ${name} (${fig.dataset.id}): mount leaves a chart undrawn; left to the engine\n`);
+    return;
+  }
   boxes.forEach((box, i) => {
-    const svg = box.querySelector(':scope > svg');
-    const alt = others[i].querySelector(':scope > svg');
-    if (!svg || !alt) return;
+    const svg = drawn(box);
+    const alt = drawn(others[i]);
     const panel = inPanel(box);
     box.classList.add('pre');
     if (panel) box.classList.add('pre-panel');
@@ -177,8 +182,15 @@ async function prerenderFigure(lessonDoc, fig) {
     process.stderr.write(`prerender: ${name} (${fig.dataset.id}): recording of ${calls.length} bytes left to the engine\n`);
     return;
   }
+  // linkedom writes some empty SVG elements without their end tag; write
+  // the charts out ourselves.
+  const svgs = [];
+  for (const svg of wide.body.querySelectorAll('svg')) {
+    svgs.push(markup(svg));
+    svg.replaceWith(lessonDoc.createComment(`dpplay-svg-${svgs.length - 1}`));
+  }
   const body = fig.querySelector('.widget-body');
-  body.innerHTML = wide.body.innerHTML;
+  body.innerHTML = wide.body.innerHTML.replace(/<!--dpplay-svg-(\d+)-->/g, (_, i) => svgs[+i]);
   body.setAttribute('inert', '');
   body.dataset.prerendered = '';
   const script = lessonDoc.createElement('script');
@@ -186,6 +198,16 @@ async function prerenderFigure(lessonDoc, fig) {
   script.setAttribute('class', 'widget-calls');
   script.textContent = calls.replace(/</g, '\\u003c');
   fig.append(script);
+}
+
+const escape = (t) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/** markup(node) is an SVG subtree as HTML, every element with its end tag. */
+function markup(n) {
+  if (n.nodeType === 3) return escape(n.data);
+  if (n.nodeType !== 1) return '';
+  const attrs = [...n.attributes].map((a) => ` ${a.name}="${escape(a.value)}"`).join('');
+  return `<${n.localName}${attrs}>${[...n.childNodes].map(markup).join('')}</${n.localName}>`;
 }
 
 const out = {};
