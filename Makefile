@@ -36,7 +36,8 @@ bench:
 	$(GO) test -run '^$$' -bench . -count 3 ./core/... | awk -f scripts/bench-rate.awk
 	@echo "--- the same core benchmarks compiled to WebAssembly, in Node"
 	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB|AuditExponential5' ./core/rng ./core/mech ./core/synth ./core/audit
-	@for m in figures machine audit; do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (see docs/figures.md)"; fi; done
+	@echo "--- lazy modules (every dist/wasm module but core, loaded on demand)"
+	@for m in $(filter-out core,$(WASM_MODULES)); do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (make site builds it)"; fi; done
 	@set -o pipefail; LECTURE_E2E=1 LECTURE_WRANGLER=1 LECTURE_HALL=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestLoad|TestLectureHall)$$' ./e2e/lecture/ | \
 	  grep -E '^\s+lecture_test.go:[0-9]+: load:|^(FAIL|ok)'
 

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
@@ -224,8 +224,11 @@ test('histogram: every phone and the projector show the same noisy counts, one b
     const counts = released.split(',').map(Number);
     assert.equal(counts.length, 6);
     assert.ok(counts.every(Number.isInteger), `integer counts (discrete Laplace): ${released}`);
-    assert.equal(await host.locator('.lec-hist li').count(), 6);
-    assert.match(await host.locator('.lec-hist li').first().textContent(), /0–2$/);
+    assert.equal(await host.locator('.lec-hist [data-bin]').count(), 6);
+    assert.match(await host.locator('.lec-hist [data-bin]').first().textContent(), /0–2$/);
+    // The chart explains itself: axes, and a caption naming the mechanism and what a negative bar means.
+    assert.deepEqual(await host.locator('.lec-hist .axis').allTextContents(), ['answer, by range', 'noisy count']);
+    assert.match(await host.locator('[data-caption]').textContent(), /Laplace mechanism at ε = 1.*negative bar/s);
     for (const { p } of students) {
       await p.locator('.lec-result [data-result]').waitFor({ timeout: 10000 });
       assert.equal(await p.locator('.lec-result [data-result]').getAttribute('data-result'), released);
@@ -347,6 +350,222 @@ test('strings and numbers from the API never become markup', { timeout: 120000 }
       if (name === 'meeting') assert.ok((await p.locator('main').textContent()).includes(bad), 'the label is shown as text');
       await p.close();
     }
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+/** waitText waits until the element sel of page p has text matching re. */
+const waitText = (p, sel, re) => p.waitForFunction(([s, src]) => new RegExp(src, 's').test(document.querySelector(s)?.textContent || ''), [sel, re.source], { timeout: 15000 });
+
+test('one session is the lecture: two activities, a new tab, close and reopen, history, export, one budget', { timeout: 300000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { host, code, link, errors } = await hostSession(browser, server, 'meeting-day');
+    assert.match(host.url(), new RegExp(`session=${code.replace('-', '')}`), 'the address names the session, so a reload resumes it');
+    const students = [];
+    for (let i = 0; i < 3; i++) {
+      const s = await phone(browser, server, link);
+      students.push(s);
+      await s.p.locator('input[name=day]').nth(i).check();
+      await send(s.p);
+    }
+    await release(host, 3); // ε = 1 of 3 spent
+    // The instructor composes a question on the spot; every phone follows.
+    await host.getByRole('button', { name: '+ New activity' }).click();
+    await host.getByLabel('Question').fill('Which mechanism next?');
+    await host.getByLabel('Options, one per line (2 to 31)').fill('Laplace\nGaussian\nPricing');
+    await host.getByRole('button', { name: 'Add and show it' }).click();
+    await waitText(host, '[data-prompt]', /2\. Which mechanism next\?/);
+    assert.equal(await host.locator('.lec-tabs [aria-pressed="true"]').textContent(), '2. Which mechanism next?');
+    for (const { p } of students) await waitText(p, 'legend', /Which mechanism next\?/);
+    await waitText(host, '[data-participants]', /^0$/);
+    await waitText(host, '[data-waiting]', /^3$/); // joined, not yet answered
+    if (process.env.SHOTS) await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-phone-poll-390.png'), fullPage: true });
+    // The options are in the page's font, like the rest of the phone view.
+    assert.equal(await students[0].p.locator('.lec-checks label.choice').first().evaluate((e) => getComputedStyle(e).fontFamily),
+      await students[0].p.locator('.lec-answer button').evaluate((e) => getComputedStyle(e).fontFamily));
+    for (const [i, { p }] of students.entries()) {
+      await p.locator('input[name=day]').nth(i % 2).check();
+      await send(p);
+    }
+    await waitText(host, '[data-waiting]', /^0$/);
+    // Close: the phones stop sending; reopen: they can again.
+    await host.getByRole('button', { name: 'Close submissions' }).click();
+    const [p0] = students.map((s) => s.p);
+    await p0.waitForFunction(() => document.querySelector('.lec-answer button[type=submit]').disabled, null, { timeout: 15000 });
+    assert.match(await p0.locator('[data-sent]').textContent(), /closed submissions/);
+    await host.getByRole('button', { name: 'Reopen submissions' }).click();
+    await p0.waitForFunction(() => !document.querySelector('.lec-answer button[type=submit]').disabled, null, { timeout: 15000 });
+    // What ε means, before releasing, from the server's Go code.
+    await host.locator('#eps').fill('0.5');
+    await waitText(host, '[data-noise]', /At ε = 0\.5, .* wins with probability \d+% with a lead of 1/);
+    await host.getByRole('button', { name: 'Release' }).click();
+    await waitText(host, '[data-remaining]', /^1\.5$/);
+    await waitText(host, '[data-history] tbody', /^2.*0\.5/);
+    assert.equal(await host.locator('[data-history] tbody tr').count(), 1, 'history lists this activity\'s releases');
+    assert.deepEqual(await host.locator('[data-ledger] tbody tr').allTextContents(),
+      ['1. Which days could you come to an extra session?11', '2. Which mechanism next?10.5']);
+    assert.equal(await host.locator('[data-ledger] tfoot').textContent(), 'whole lecture21.5 of 3');
+    // Back to the first activity: its history and the phones follow.
+    await host.locator('.lec-tabs [data-activity="1"]').click();
+    await waitText(host, '[data-prompt]', /^1\. Which days/);
+    await waitText(host, '[data-history] tbody', /^1.*1/);
+    for (const { p } of students) await waitText(p, 'legend', /Which days could you come/);
+
+    // A new tab (a lesson's "Run this with the class") resumes the session
+    // and adds its activity; the budget carries on.
+    const tab = await host.context().newPage();
+    const tabErrors = watch(tab);
+    await tab.goto(server.url + 'lecture.html?role=host&activity=histogram');
+    await tab.getByRole('button', { name: `Resume ${code}` }).click();
+    await waitText(tab, '[data-prompt]', /^3\. How many hours/);
+    assert.equal(await tab.locator('[data-code]').textContent(), code);
+    await waitText(tab, '[data-remaining]', /^1\.5$/);
+    for (const { p } of students) await p.locator('#value').waitFor({ timeout: 15000 });
+    for (const [i, { p }] of students.entries()) { await p.locator('#value').fill(String(3 + i)); await send(p); }
+    await tab.reload();
+    await waitText(tab, '[data-prompt]', /^3\. How many hours/); // resumed without asking
+    await waitText(tab, '[data-participants]', /^3$/);
+    await tab.locator('#eps').fill('1');
+    await waitText(tab, '[data-noise]', /off by at most ±\d+ with probability 90%/);
+    await tab.getByRole('button', { name: 'Release' }).click();
+    await waitText(tab, '[data-remaining]', /^0\.5$/);
+    await waitText(host, '[data-remaining]', /^0\.5$/); // the first tab sees the same ledger
+    for (const { p } of students) await waitText(p, '[data-budget]', /ε left for the lecture 0\.5 of 3/);
+    // One budget: 1 more is refused though this activity has spent only 1.
+    await tab.locator('#eps').fill('1');
+    await tab.getByRole('button', { name: 'Release' }).click();
+    await waitText(tab, '#lecture-status', /Only ε = 0\.5 is left/);
+
+    // Export: releases and ledger, never an answer.
+    const [csvDl] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: 'Export CSV' }).click()]);
+    const csv = readFileSync(await csvDl.path(), 'utf8').trim().split('\n');
+    assert.equal(csv.length, 4, csv.join('\n'));
+    assert.match(csv[0], /^seq,time_utc,activity,kind,prompt,epsilon,epsilon_total,epsilon_budget,participants,result/);
+    assert.match(csv[3], /^3,.*,3,histogram,.*,1,2\.5,3,3,/);
+    const [jsonDl] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: 'Export JSON' }).click()]);
+    const ledger = JSON.parse(readFileSync(await jsonDl.path(), 'utf8'));
+    assert.equal(ledger.epsilon_spent, 2.5);
+    assert.deepEqual(ledger.activities.map((a) => a.epsilon_spent), [1, 0.5, 1]);
+    assert.deepEqual(ledger.releases.map((r) => r.epsilon_total), [1, 1.5, 2.5]);
+    assert.doesNotMatch(JSON.stringify(ledger) + csv.join(''), /available|"value"|student/);
+
+    await axe(tab, 'lecture instructor view');
+    await axe(students[0].p, 'lecture phone view');
+    if (process.env.SHOTS) {
+      await tab.setViewportSize({ width: 1920, height: 1080 });
+      await tab.waitForTimeout(500);
+      await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-projector-1920.png') });
+      await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-projector-1920-full.png'), fullPage: true });
+      await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-phone-390.png'), fullPage: true });
+    }
+    // Starting another session asks first, and says what it costs.
+    await tab.goto(server.url + 'lecture.html?role=host');
+    await tab.getByRole('button', { name: 'Start a new session' }).click();
+    await waitText(tab, '[data-confirm]', /new join code: the class joins again and its ε budget starts afresh/);
+    await tab.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await tab.locator('[data-confirm]').textContent(), '');
+    assert.equal(await tab.evaluate(() => JSON.parse(localStorage.getItem('dpplay.lecture.sessions')).length), 1);
+    await calm([host, tab, ...students.map((s) => s.p)].filter((p) => p !== tab));
+    assert.deepEqual([...errors, ...tabErrors, ...students.flatMap((s) => s.errs)], []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('on a static host the instructor view says what the lecture needs', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // GitHub Pages answers every /api/ path with its HTML 404 page.
+    await ctx.route('**/api/**', (route) => route.fulfill({ status: 404, contentType: 'text/html', body: '<h1>404</h1>' }));
+    const p = await ctx.newPage();
+    const errors = watch(p);
+    await p.goto(server.url + 'lecture.html?role=host&activity=meeting-day');
+    const help = p.locator('[data-static-host]');
+    await help.waitFor({ timeout: 15000 });
+    assert.match(await help.textContent(), /needs a server.*make serve ADDR=0\.0\.0\.0:8080.*DEFAULT_API.*connect-src/s);
+    assert.doesNotMatch(await p.locator('body').textContent(), /HTTP \d{3}/);
+    await axe(p, 'static host help');
+    assert.deepEqual(errors.filter((e) => !/Failed to load resource.*404/.test(e)), []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('a histogram with negative noisy counts explains itself', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
+    // The release the issue saw: ε = 0.5 from five answers.
+    const act = { id: 1, spec: { kind: 'histogram', min: 0, max: 12, bins: 6, prompt: 'Hours of sleep?' }, closed: false, participants: 5, joined: 5,
+      roster: 10, door_open: true, epsilon_budget: 3, epsilon_spent: 0.5, epsilon_remaining: 2.5, current: 1,
+      releases: [{ seq: 1, activity: 1, epsilon: 0.5, participants: 5, result: { counts: [1, 4, -5, 5, -3, -16], edges: [0, 2, 4, 6, 8, 10, 12] }, created: 1 }] };
+    await ctx.route('**/api/sessions/**', (route) => route.fulfill({ status: 200, contentType: 'application/json',
+      body: JSON.stringify(/activities\/1$/.test(new URL(route.request().url()).pathname) ? act : { code: 'ABCDEFGH', display: 'ABCD-EFGH', current: 1, activities: [act] }) }));
+    const p = await ctx.newPage();
+    const errors = watch(p);
+    await p.goto(server.url + 'lecture.html?join=ABCDEFGH');
+    await p.locator('.lec-hist').waitFor({ timeout: 15000 });
+    const geo = await p.evaluate(() => {
+      const box = (e) => e.getBoundingClientRect();
+      const zero = box(document.querySelector('.lec-hist .zero'));
+      return [...document.querySelectorAll('.lec-hist [data-bin]')].map((g) => {
+        const [bar, count, label] = [g.querySelector('rect'), g.querySelector('.count'), g.querySelectorAll('.tick')[0]].map(box);
+        return { up: bar.bottom <= zero.top + 2, down: bar.top >= zero.top - 2, countAboveLabel: count.bottom <= label.top + 1, text: g.querySelector('.count').textContent };
+      });
+    });
+    assert.deepEqual(geo.map((g) => g.text), ['1', '4', '-5', '5', '-3', '-16']);
+    for (const [i, g] of geo.entries()) {
+      assert.ok(g.text.startsWith('-') ? g.down : g.up, `bar ${i} on the wrong side of zero: ${JSON.stringify(g)}`);
+      assert.ok(g.countAboveLabel, `bar ${i}'s number overlaps the range below: ${JSON.stringify(g)}`);
+    }
+    assert.deepEqual(await p.locator('.lec-hist .axis').allTextContents(), ['answer, by range', 'noisy count']);
+    assert.match(await p.locator('[data-caption]').textContent(), /Laplace mechanism at ε = 0\.5.*negative bar means the noise pulled a small count below zero/s);
+    await axe(p, 'negative histogram on the phone');
+    if (process.env.SHOTS) await p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-negative-390.png'), fullPage: true });
+    assert.deepEqual(errors, []);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});
+
+test('a phone sends its answer again when a proxy drops it, and only a PUT', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { host, link } = await hostSession(browser, server, 'meeting-day');
+    const { p } = await phone(browser, server, link);
+    // The first two attempts get what wrangler's proxy sends for a dropped
+    // forward; the third reaches the server.
+    let puts = 0;
+    await p.route('**/submissions/**', (route) => {
+      puts++;
+      if (puts <= 2) return route.fulfill({ status: 503, headers: { 'Retry-After': '0' }, body: 'Your worker restarted mid-request.' });
+      return route.continue();
+    });
+    const boxes = p.locator('input[name=day]');
+    await boxes.first().waitFor();
+    await boxes.nth(1).check();
+    await send(p);
+    assert.equal(puts, 3, 'two repeats, then the answer was stored');
+    await host.waitForFunction(() => document.querySelector('[data-participants]').textContent === '1', null, { timeout: 10000 });
+    // A release is a POST: never repeated, so a 503 is the instructor's to see.
+    let posts = 0;
+    await host.route('**/releases', (route) => { posts++; return route.fulfill({ status: 503, body: '{"error":"unavailable"}' }); });
+    await host.locator('#eps').fill('1');
+    await host.getByRole('button', { name: 'Release' }).click();
+    await host.locator('#lecture-status').filter({ hasText: /unavailable/ }).waitFor({ timeout: 10000 });
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(posts, 1);
   } finally {
     await browser.close();
     server.stop();

@@ -11,7 +11,7 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Figures of the exact privacy auditor (lesson 11, web/widgets/audit.js).
+// Figures of the exact privacy auditor (web/widgets/audit.js).
 // They run the audit the widget runs (app/audit, over the whole universe at
 // once; chunks merged in order give the same worst pair) and draw the worst
 // pair as the widget does.
@@ -75,7 +75,7 @@ func vector(xs []int) string {
 	return "(" + strings.Join(s, ", ") + ")"
 }
 
-// auditFigures is lesson 11: the worst pair of neighbouring data sets x, x′
+// auditFigures draws the worst pair of neighbouring data sets x, x′
 // the exact audit finds on the universe of k candidates with counts 0..m.
 // "worst-pair" shows the two output distributions P(o | x) and P(o | x′)
 // side by side; "logratio" shows ln P(o | x) − ln P(o | x′) for each output

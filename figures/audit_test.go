@@ -19,7 +19,7 @@ func auditHash(kv ...string) string {
 	return q.Encode()
 }
 
-// Lesson 11's opening state: the lead score with Δ = 1 fails at 1.372 (the
+// The audit widget's opening state: the lead score with Δ = 1 fails at 1.372 (the
 // lesson quotes it) on the pair (0, 1, 2), (0, 0, 3). The figure's bars are
 // the exact output distributions core/audit gives for that pair, its marks
 // their log-ratios, and the one outside ±ε is the worst output, at the loss.

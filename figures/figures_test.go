@@ -137,7 +137,7 @@ func TestEveryChartBuildsItsNames(t *testing.T) {
 	}
 }
 
-// The lesson 1 histogram's exact marks are core's probabilities, and its
+// The exponential mechanism's histogram: its exact marks are core's probabilities, and its
 // bars are seeded draws that pass a chi-square test against them; the
 // broken scale ε/Δ (probabilities of 2ε) fails the same test.
 func TestLesson1Histogram(t *testing.T) {
@@ -182,7 +182,7 @@ func TestHistogramMatchesPageStream(t *testing.T) {
 	}
 }
 
-// Lesson 2: each mechanism's bars pass chi-square against its own exact
+// Report noisy max: each mechanism's bars pass chi-square against its own exact
 // marks, and fail against the exponential mechanism's when they differ.
 func TestLesson2Histogram(t *testing.T) {
 	f := one(t, "rnm", "eps=1&step=100&batch=1000&seed=11")
@@ -200,7 +200,7 @@ func TestLesson2Histogram(t *testing.T) {
 	}
 }
 
-// Lesson 5: the exact tail never exceeds e^−t (the theorem) and the share of
+// Accuracy: the exact tail never exceeds e^−t (the theorem) and the share of
 // draws below the threshold is close to it.
 func TestLesson5CDF(t *testing.T) {
 	const n = 50_000
@@ -243,7 +243,7 @@ func TestLesson5CDF(t *testing.T) {
 	}
 }
 
-// Lesson 6: the curves are core's ExpectedLoss; permute-and-flip is never
+// Expected loss: the curves are core's ExpectedLoss; permute-and-flip is never
 // worse than the exponential mechanism; the loss falls as ε grows.
 func TestLesson6Loss(t *testing.T) {
 	f := one(t, "pfloss", "data=adult")

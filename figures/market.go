@@ -9,13 +9,13 @@ import (
 	"github.com/dpplay/dpplay/app/market"
 )
 
-// Figures of the market lessons: lesson 9's private pricing (pricing) and
-// approximate truthfulness (truthful), lesson 10's billboard prices
-// (billboard). Every number comes from app/market, the application layer
+// Figures of the market widgets: private pricing (pricing), approximate
+// truthfulness (truthful) and billboard prices (billboard). Every number
+// comes from app/market, the application layer
 // of the market module the widgets call, with the widgets' own grid, so a
 // figure shows what the page shows for the same state.
 
-// The price grid of lesson 9's widgets (GRID in web/widgets/pricing.js):
+// The price grid of the pricing widgets (GRID in web/widgets/pricing.js):
 // $0.01, $0.02, …, $5.00.
 const (
 	pricingMaxPrice = 5
@@ -35,6 +35,7 @@ func init() {
 			marketEpsParam,
 			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "100000"},
 			seedParam,
+			srcParam,
 		},
 		build: pricingFigures,
 	})
@@ -101,7 +102,7 @@ func buyersText(values []float64) string {
 	return fmt.Sprintf("%d %s valuing %s", len(values), noun, strings.Join(vs, ", "))
 }
 
-// pricingFigures is lesson 9's private pricing (McSherry–Talwar): on the
+// pricingFigures draws private pricing (McSherry–Talwar): on the
 // grid R = {$0.01, …, $5.00} with Δ = $5, the exponential mechanism posts
 // price p with probability ∝ exp(ε·rev(p)/(2Δ)), rev(p) = p·#{i : vᵢ ≥ p}.
 // Three figures, as the widget's three charts: the revenue of every fixed
@@ -201,7 +202,7 @@ func reportIndex(report float64, m int) int {
 	return min(max(int(math.Round(report/pricingStep)), 0), m-1)
 }
 
-// truthfulUtility is lesson 9's approximate truthfulness: buyer i's exact
+// truthfulUtility draws approximate truthfulness: buyer i's exact
 // expected utility E[(vᵢ − p̂)·1[vᵢ ≥ p̂]] when they report x and the others
 // report truthfully, for every grid report x, beside the truthful utility
 // and the report the page shows. The widget's readout bounds every lie's
@@ -258,7 +259,7 @@ func truthfulUtility(v Values) ([]*Figure, error) {
 	return []*Figure{f}, nil
 }
 
-// billboardPrices is lesson 10's billboard algorithm on the 300-buyer tea
+// billboardPrices draws the billboard algorithm on the 300-buyer tea
 // market: round t posts prices pⱼᵗ = min(1, max(0, η·(Ĉⱼ(t−1) − (t−1)·sⱼ)))
 // from the private running demand count Ĉ, so prices rise on over-demanded
 // goods. The figure is the widget's chart, each good's price over rounds

@@ -13,7 +13,7 @@ import (
 	"github.com/dpplay/dpplay/core/stats"
 )
 
-// pricingStates are lesson 9 states: the slides' four buyers at the page's
+// pricingStates are pricing states: the slides' four buyers at the page's
 // default, and eight buyers at a larger ε.
 var pricingStates = []struct {
 	params string
@@ -34,7 +34,7 @@ func pricingGrid(t *testing.T) []float64 {
 	return prices
 }
 
-// Lesson 9, pricing: the revenue, the exact price distribution and the
+// Pricing: the revenue, the exact price distribution and the
 // revenue curve are core/market's numbers on the widget's grid; the best
 // price is ruled; the curve runs over the bridge's ε grid, stays below OPT
 // and above the guarantee OPT − 2Δ(ln|R| + 1)/ε (floored at 0), and nears
@@ -99,7 +99,7 @@ func TestLesson9PricingExact(t *testing.T) {
 	}
 }
 
-// Lesson 9, pricing: the share of draws are the bridge's seeded draws (the
+// Pricing: the share of draws are the bridge's seeded draws (the
 // page's), they pass chi-square against the exact price distribution, and
 // fail against the distribution without the 2 in the exponent,
 // exp(ε·rev(p)/Δ); no draws, no bars.
@@ -155,7 +155,7 @@ func TestLesson9PricingDraws(t *testing.T) {
 	}
 }
 
-// Lesson 9, truthfulness: the curve, the truthful utility and the bound are
+// Truthfulness: the curve, the truthful utility and the bound are
 // the bridge's (core/market's Truthfulness); the best lie's gain shown stays
 // within the privacy bound shown, which the deterministic best price, where
 // one lie pays a lot, breaks; the rule is at the page's report.
@@ -225,7 +225,7 @@ func TestReportIndex(t *testing.T) {
 	}
 }
 
-// Lesson 10: each good's price path is the bridge's run for the state,
+// Billboard: each good's price path is the bridge's run for the state,
 // rounds 1 … T and the final prices at T + 1; the rule is at the round
 // shown (the final prices past T); past T the title gives the welfare
 // against the optimum and the ε spent; the same seed gives the same figure.

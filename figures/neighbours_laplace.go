@@ -65,7 +65,7 @@ func seedDefault(def string) Param {
 // labels.
 func minus(s string) string { return strings.ReplaceAll(s, "-", "−") }
 
-// Lesson 3 (web/widgets/epsband.js).
+// The ε band on neighbours (web/widgets/epsband.js).
 
 // pollDays are the meeting poll's candidates, and pollOthers how many of the
 // other eleven students can make each day.
@@ -117,7 +117,7 @@ func toInts(xs []float64) []int {
 	return out
 }
 
-// neighbourFigures is lesson 3: the exponential mechanism, weights
+// neighbourFigures draws the exponential mechanism, weights
 // exp(ε·u/(2Δ)) with Δ = 1 (or, broken, exp(ε·u/Δ) still claiming ε), on
 // two polls x and x′ that differ only in Ana's days. "distributions" shows
 // P[r | x] and P[r | x′] with the shares of n = step × batch seeded draws
@@ -261,7 +261,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 	return []*Figure{dist, lr}, nil
 }
 
-// Lesson 4 (web/widgets/laplaceem.js).
+// The Laplace mechanism as an exponential mechanism (web/widgets/laplaceem.js).
 
 // laplaceEMRanges are the widget's output ranges.
 var laplaceEMRanges = map[string][2]float64{"wide": {-1000, 1000}, "bounded": {0, 100}}
@@ -280,7 +280,7 @@ func laplaceEMRequest(v Values) selection.LaplaceEMRequest {
 	}
 }
 
-// laplaceEMDensity is lesson 4: the exponential mechanism with score
+// laplaceEMDensity draws the exponential mechanism with score
 // u(x, r) = −2·|q(x) − r| (sensitivity 2Δq) on the range, whose density is
 // ∝ exp(−ε_run·|r − q(x)|/(2Δq)), against the Laplace mechanism's density
 // (ε/(2Δq))·exp(−ε·|r − q(x)|/Δq), with a histogram of seeded draws as a
@@ -348,7 +348,7 @@ func laplaceEMDensity(v Values) ([]*Figure, error) {
 	return []*Figure{f}, nil
 }
 
-// Lesson 7 (web/widgets/dlaplace.js).
+// The discrete Laplace mechanism (web/widgets/dlaplace.js).
 
 // discreteLaplaceWindow is the widget's window: about ±3σ around the
 // answer, between ±4 and ±12 integers.
@@ -357,7 +357,7 @@ func discreteLaplaceWindow(value int64, eps float64) (lo, hi int64, half int) {
 	return value - int64(half), value + int64(half), half
 }
 
-// discreteLaplacePMF is lesson 7: the exact discrete Laplace mechanism
+// discreteLaplacePMF draws the exact discrete Laplace mechanism
 // (Canonne, Kamath and Steinke 2020) at sensitivity 1,
 // Pr[output = y] = tanh(1/(2σ))·exp(−|y − value|/σ) with σ = 1/ε rounded up
 // to a multiple of 1/4096, on the widget's window, and the shares of

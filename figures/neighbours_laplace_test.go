@@ -45,7 +45,7 @@ func kindOf(f *Figure, kind Kind) []Series {
 // zTwoSided is the z with Pr[|Z| > z] = p for a standard normal Z.
 func zTwoSided(p float64) float64 { return math.Sqrt2 * math.Erfcinv(p) }
 
-// Lesson 3. For each state: the figures hold CompareNeighbours' numbers
+// Neighbours. For each state: the figures hold CompareNeighbours' numbers
 // (the page's call: scores OTHERS + Ana's days, Δ = 1, n = step × batch);
 // each side's draws pass chi-square against its exact probabilities and
 // fail against the other scale's; the exact log-ratios stay within ±ε
@@ -180,7 +180,7 @@ func TestLesson3Neighbours(t *testing.T) {
 	}
 }
 
-// Lesson 3 before any draw: no bars or estimates, and the exact marks take
+// Neighbours before any draw: no bars or estimates, and the exact marks take
 // the sides' colours; lists that are not five numbers in [0, 1] are refused.
 func TestLesson3NoDraws(t *testing.T) {
 	figs := figsOf(t, "epsband", "step=0")
@@ -199,7 +199,7 @@ func TestLesson3NoDraws(t *testing.T) {
 }
 
 // laplaceBinMasses returns the exact probability of each histogram bin of a
-// lesson 4 figure and, last, of the draws outside them. On the continuous
+// laplaceEMDensity figure and, last, of the draws outside them. On the continuous
 // range it integrates the density by the CDF; on a grid it adds up the grid
 // points' probabilities the way the bridge bins them: one bin per grid point
 // when they are few, else by int((x − lo)/width) over 60 equal bins.
@@ -234,7 +234,7 @@ func laplaceBinMasses(f *Figure, q selection.LaplaceEMRequest, eps float64) []fl
 	return masses
 }
 
-// Lesson 4. The curves are the bridge's (the widget's call), the Laplace one
+// Laplace from exponential. The curves are the bridge's (the widget's call), the Laplace one
 // is core's Laplace density, the grid curve is probability ÷ h; the
 // histogram is count ÷ (draws × width) and passes chi-square against the
 // exact bin masses, and fails against a mis-scaled mechanism: the general
@@ -308,7 +308,7 @@ func TestLesson4Density(t *testing.T) {
 	}
 }
 
-// Lesson 4's point: run at 2ε on the wide range, the exponential mechanism
+// Run at 2ε on the wide range, the exponential mechanism
 // is the Laplace mechanism (the two curves agree), and its exact loss is
 // ε; at ε it has half the Laplace mechanism's peak and loss ε/2.
 func TestLesson4TightIsLaplace(t *testing.T) {
@@ -345,7 +345,7 @@ func mustResolve(t *testing.T, widget, params string) Values {
 	return v
 }
 
-// Lesson 7. The window is the widget's, the marks are core's exact PMF,
+// Discrete Laplace. The window is the widget's, the marks are core's exact PMF,
 // the bars the bridge's seeded counts; with the draws outside the window as
 // one more cell they pass chi-square against the exact law and fail
 // against a discrete Laplace 10% wider.

@@ -8,8 +8,8 @@ import (
 	"github.com/dpplay/dpplay/core/mech"
 )
 
-// Figures of the finite selection widgets: lesson 1 (expmech), lesson 2
-// (rnm), lesson 5 (accuracy) and lesson 6 (pfloss).
+// Figures of the finite selection widgets: expmech, rnm, accuracy and
+// pfloss.
 
 // seedParam and the batch-drawing params are shared by every widget that
 // draws in batches from rng.Seeded(seed).
@@ -18,6 +18,11 @@ var seedParam = Param{Key: "seed", Kind: Int, Min: 0, Max: math.MaxUint32, Defau
 func stepParam(max float64) Param {
 	return Param{Key: "step", Kind: Int, Min: 0, Max: max, Default: "1"}
 }
+
+// srcParam is the page's "your data" key: a CSV file's fingerprint and the
+// chosen columns (web/widgets/datapanel.js). The file itself never leaves
+// the browser, so a figure is drawn from the widget's built-in data.
+var srcParam = Param{Key: "src", Kind: Text, MaxLen: 60, Allowed: "0123456789abcdef."}
 
 func batchParam(def string, values ...string) Param {
 	return Param{Key: "batch", Kind: Enum, Values: values, Default: def}
@@ -37,6 +42,7 @@ func init() {
 			batchParam("1000", "1", "10", "100", "1000", "10000"),
 			seedParam,
 			stepParam(1000),
+			srcParam,
 		},
 		build: histogram,
 	})
@@ -47,6 +53,7 @@ func init() {
 			batchParam("1000", "10", "100", "1000", "10000"),
 			seedParam,
 			stepParam(200),
+			srcParam,
 		},
 		build: noisyMaxHistogram,
 	})
@@ -78,7 +85,7 @@ func scoresOf(d dataSet, edited []float64) []float64 {
 	return d.Scores
 }
 
-// histogram is lesson 1: the exponential mechanism's seeded draws against
+// histogram draws the exponential mechanism's seeded draws against
 // its exact probabilities exp(ε·u(r)/(2Δ))/Z. In the article's form the
 // slider's ε is ε_a in exp(ε_a·u), which is the same mechanism at ε = 2ε_aΔ.
 func histogram(v Values) ([]*Figure, error) {
@@ -123,7 +130,7 @@ func histogram(v Values) ([]*Figure, error) {
 	}}, nil
 }
 
-// noisyMaxMechanisms are lesson 2's panels, in the page's order.
+// noisyMaxMechanisms are the report-noisy-max widget's panels, in the page's order.
 var noisyMaxMechanisms = []struct{ name, label string }{
 	{mech.NameExponential, "Exponential mechanism"},
 	{mech.NameReportNoisyMaxLaplace, "Report noisy max, Laplace noise Δ/ε"},
@@ -131,7 +138,7 @@ var noisyMaxMechanisms = []struct{ name, label string }{
 	{mech.NamePermuteAndFlip, "Report noisy max, exponential noise 2Δ/ε (permute-and-flip)"},
 }
 
-// noisyMaxHistogram is lesson 2: each mechanism's draws (the noisy scores
+// noisyMaxHistogram draws each mechanism's draws (the noisy scores
 // really drawn, one stream per mechanism from the same seed, as the page's
 // panels) with its exact probabilities as a mark across its bar.
 func noisyMaxHistogram(v Values) ([]*Figure, error) {
@@ -169,7 +176,7 @@ func noisyMaxHistogram(v Values) ([]*Figure, error) {
 	return []*Figure{f}, nil
 }
 
-// spreadScores gives lesson 5's n candidates, scores 10, …, 0 evenly spaced
+// spreadScores gives the accuracy widget's n candidates, scores 10, …, 0 evenly spaced
 // (web/widgets/accuracy.js).
 func spreadScores(n int) []float64 {
 	s := make([]float64, n)
@@ -179,7 +186,7 @@ func spreadScores(n int) []float64 {
 	return s
 }
 
-// accuracyCDF is lesson 5: the distribution of the achieved score,
+// accuracyCDF draws the distribution of the achieved score,
 // Pr[u(output) ≤ x], exact and from seeded draws, with the accuracy
 // theorem's threshold OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t), below which the
 // exact probability is at most e^−t.
@@ -213,7 +220,7 @@ func accuracyCDF(v Values) ([]*Figure, error) {
 	return []*Figure{f}, nil
 }
 
-// lossSets are lesson 6's candidate sets: the shared ones and two
+// lossSets are the loss widget's candidate sets: the shared ones and two
 // candidates with scores 1 and 0, whose losses have closed forms.
 var lossSets = map[string]dataSet{
 	"meeting": dataSets["meeting"],
@@ -223,7 +230,7 @@ var lossSets = map[string]dataSet{
 
 var lossSetNames = []string{"meeting", "adult", "two"}
 
-// lossCurves are lesson 6's four curves: a mechanism and the factor on ε
+// lossCurves are the loss widget's four curves: a mechanism and the factor on ε
 // (Laplace noise of scale 2Δ/ε is report noisy max at ε/2).
 var lossCurves = []struct {
 	name   string
@@ -246,7 +253,7 @@ func lossGrid() []float64 {
 	return g
 }
 
-// loss is lesson 6: each mechanism's exact expected loss OPT − E[u(output)]
+// loss draws each mechanism's exact expected loss OPT − E[u(output)]
 // against ε, with the slider's ε marked.
 func loss(v Values) ([]*Figure, error) {
 	d := lossSets[v.Str("data")]

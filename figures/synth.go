@@ -11,7 +11,7 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Figures of lesson 8's synthetic-data widgets: smalldb (SmallDB stage by
+// Figures of the synthetic-data widgets: smalldb (SmallDB stage by
 // stage, web/widgets/smalldb.js) and mwem (MWEM round by round beside
 // SmallDB's exact error, web/widgets/mwem.js). Both compute through
 // app/synth, the application layer of the synth module the page loads, so
@@ -68,6 +68,7 @@ func init() {
 		params: append(synthParams(12),
 			seedParam,
 			Param{Key: "stage", Kind: Enum, Values: smallDBStops, Default: "data"},
+			srcParam,
 		),
 		build: smallDB,
 	})
@@ -82,6 +83,7 @@ func init() {
 			p[2],
 			seedParam,
 			{Key: "t", Kind: Int, Min: 0, Max: 40, Default: "0"},
+			srcParam,
 		},
 		build: mwemRounds,
 	})
@@ -192,7 +194,7 @@ func synthCumulative(xs []float64) []float64 {
 	return out
 }
 
-// smallDB is lesson 8's SmallDB widget. "levels" is stage 5's chart: the
+// smallDB draws the SmallDB widget's charts. "levels" is stage 5's chart: the
 // exact distribution of the max-error max_q |f_q(x) − f_q(y)| of SmallDB's
 // output y, P(level) = count·exp(−ε·n·err/2) / Z over the error levels of
 // all C(|X|+m−1, m) candidates, drawn as its CDF with the page's binned
@@ -307,7 +309,7 @@ func smallDBDraw(plan synthapp.Plan, view synthapp.View, setting string, seed ui
 	return f
 }
 
-// mwemRounds is lesson 8's MWEM widget: after each of the first t of T
+// mwemRounds draws the MWEM widget's chart: after each of the first t of T
 // rounds (each spends ε/(2T) choosing the worst-answered query with the
 // exponential mechanism and ε/(2T) measuring it with Laplace noise of scale
 // 2T/(εn)), the max-error of the running average Ā_t = (A_1 + … + A_t)/t,

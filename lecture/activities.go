@@ -243,18 +243,18 @@ type Result struct {
 //
 //   - meeting-day: the exponential mechanism on the availability counts,
 //     Δ = 1 (one student changes each count by at most one), uniform base
-//     measure: Pr[day d] ∝ exp(ε·count(d)/2) (lesson 1).
+//     measure: Pr[day d] ∝ exp(ε·count(d)/2).
 //   - pricing: core/market's private pricing of a digital good, the
 //     exponential mechanism on revenue p·#{v ≥ p} with Δ = the largest price
-//     (McSherry and Talwar; lesson 9).
+//     (McSherry and Talwar).
 //   - histogram: independent discrete Laplace noise on each integer bin
 //     count, Pr[noise = k] ∝ exp(−ε·|k|/2), drawn exactly with integer
 //     arithmetic (core/rng). Neighbours are "one student's answer changes":
 //     the participant count is public, so present/absent is not the right
 //     notion, and a changed answer moves one student out of one bin and into
-//     another, an L1 sensitivity of 2 (lesson 4). The noise is discrete and
+//     another, an L1 sensitivity of 2. The noise is discrete and
 //     exact because the textbook floating-point Laplace sampler leaks through
-//     which doubles it can output (Mironov's attack, lesson 7).
+//     which doubles it can output (Mironov's attack).
 
 // HistogramSensitivity is the L1 sensitivity of the histogram's bin counts
 // when one student's answer changes: one bin loses the student, another

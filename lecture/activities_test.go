@@ -4,6 +4,7 @@ import (
 	"math"
 	"testing"
 
+	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/core/rng"
 )
 
@@ -54,3 +55,39 @@ func TestBinCheckHasPower(t *testing.T) {
 		t.Error("the naive division never misplaces an edge value: the check has no power here")
 	}
 }
+
+// TestNoiseWithin90 checks the closed form behind Noise.Within90 and SD
+// against the sampler's own exact pmf, summed.
+func TestNoiseWithin90(t *testing.T) {
+	spec := &Spec{Kind: KindHistogram, Min: new(float64), Max: ptr(10.0), Bins: 5}
+	for _, eps := range []float64{0.05, 0.3, 0.5, 1, 2.5, 10} {
+		n, err := NoiseOf(spec, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := mech.NewDiscreteLaplace(0, HistogramSensitivity, eps)
+		if err != nil {
+			t.Fatal(err)
+		}
+		within := func(k int64) float64 {
+			p := 0.0
+			for y := -k; y <= k; y++ {
+				p += math.Exp(m.LogPMF(y))
+			}
+			return p
+		}
+		k := *n.Within90
+		if within(k) < 0.9 || (k > 0 && within(k-1) >= 0.9) {
+			t.Errorf("ε = %v: within_90 = %d, but Pr[|Y| ≤ k] = %v and Pr[|Y| ≤ k−1] = %v", eps, k, within(k), within(k-1))
+		}
+		v := 0.0
+		for y := -40 * int64(n.Scale+1); y <= 40*int64(n.Scale+1); y++ {
+			v += float64(y*y) * math.Exp(m.LogPMF(y))
+		}
+		if math.Abs(n.SD-math.Sqrt(v)) > 1e-9*n.SD {
+			t.Errorf("ε = %v: sd = %v, the pmf gives %v", eps, n.SD, math.Sqrt(v))
+		}
+	}
+}
+
+func ptr(x float64) *float64 { return &x }

@@ -22,6 +22,9 @@ type SessionInfo struct {
 	Remaining       float64        `json:"epsilon_remaining"`
 	Activities      []ActivityInfo `json:"activities"`
 	InstructorToken string         `json:"instructor_token,omitempty"`
+	// Current is the activity the projector shows and the phones follow
+	// (0 until the instructor picks one).
+	Current int64 `json:"current"`
 	Door
 }
 
@@ -43,11 +46,17 @@ type ActivityInfo struct {
 	Closed       bool           `json:"closed"`
 	Participants int            `json:"participants"`
 	Releases     []*ReleaseInfo `json:"releases,omitempty"`
+	// This activity's share of the ledger: its releases and their ε.
+	ReleaseCount  int     `json:"release_count"`
+	ActivitySpent float64 `json:"activity_epsilon_spent"`
 	// The session's budget, so a phone polling one activity sees ε left.
 	Budget    float64 `json:"epsilon_budget"`
 	Spent     float64 `json:"epsilon_spent"`
 	Remaining float64 `json:"epsilon_remaining"`
 	*Door
+	// The session's current activity, on the reply for one activity: a
+	// phone polling its activity sees when the projector moves on.
+	Current *int64 `json:"current,omitempty"`
 }
 
 // ReleaseInfo is one release as stored in the ledger.
@@ -122,48 +131,56 @@ func (h *Handler) getSession(ctx context.Context, r *http.Request, rawCode strin
 	if err != nil {
 		return 0, nil, err
 	}
+	info, err := h.sessionInfo(ctx, s)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, info, nil
+}
+
+// sessionInfo reads the public view of s.
+func (h *Handler) sessionInfo(ctx context.Context, s *session) (*SessionInfo, error) {
 	// Before the query: a read holding its rows while waiting for another
 	// connection of the pool would deadlock once every connection did so.
 	door, err := h.door(ctx, s)
 	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	rows, err := h.query(ctx, h.rd, `SELECT a.id, a.config, a.closed,
-  (SELECT COUNT(*) FROM submissions u WHERE u.session = a.session AND u.activity = a.id)
+  (SELECT COUNT(*) FROM submissions u WHERE u.session = a.session AND u.activity = a.id),
+  (SELECT COUNT(*) FROM releases r WHERE r.session = a.session AND r.activity = a.id),
+  (SELECT COALESCE(SUM(epsilon), 0) FROM releases r WHERE r.session = a.session AND r.activity = a.id)
 FROM activities a WHERE a.session = ? ORDER BY a.id`, s.code)
 	if err != nil {
-		return 0, nil, err
+		return nil, err
 	}
 	defer rows.Close()
 	info := SessionInfo{Code: s.code, Display: FormatCode(s.code), Budget: s.budget, Spent: s.spent,
-		Remaining: remaining(s.budget, s.spent), Activities: []ActivityInfo{}, Door: *door}
+		Remaining: remaining(s.budget, s.spent), Activities: []ActivityInfo{}, Current: s.current, Door: *door}
 	for rows.Next() {
 		var a ActivityInfo
 		var config string
 		var closed int64
-		if err := rows.Scan(&a.ID, &config, &closed, &a.Participants); err != nil {
-			return 0, nil, err
+		if err := rows.Scan(&a.ID, &config, &closed, &a.Participants, &a.ReleaseCount, &a.ActivitySpent); err != nil {
+			return nil, err
 		}
 		if err := json.Unmarshal([]byte(config), &a.Spec); err != nil {
-			return 0, nil, err
+			return nil, err
 		}
 		a.Closed = closed != 0
 		a.Budget, a.Spent, a.Remaining = info.Budget, info.Spent, info.Remaining
 		info.Activities = append(info.Activities, a)
 	}
 	if err := rows.Err(); err != nil {
-		return 0, nil, err
+		return nil, err
 	}
-	return http.StatusOK, info, nil
+	return &info, nil
 }
 
 // POST /api/sessions/{code}/activities  Spec → 201 {"id"}  (instructor)
 func (h *Handler) createActivity(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	var spec Spec
@@ -233,7 +250,7 @@ func (h *Handler) getActivity(ctx context.Context, r *http.Request, rawCode, raw
 		return 0, nil, err
 	}
 	info := ActivityInfo{ID: id, Spec: *spec, Closed: closed, Participants: n, Releases: []*ReleaseInfo{},
-		Budget: s.budget, Spent: s.spent, Remaining: remaining(s.budget, s.spent), Door: door}
+		Budget: s.budget, Spent: s.spent, Remaining: remaining(s.budget, s.spent), Door: door, Current: &s.current}
 	rows, err := h.query(ctx, h.rd, `SELECT seq, epsilon, participants, result, created
 FROM releases WHERE session = ? AND activity = ? ORDER BY seq`, s.code, id)
 	if err != nil {
@@ -250,6 +267,8 @@ FROM releases WHERE session = ? AND activity = ? ORDER BY seq`, s.code, id)
 			return 0, nil, err
 		}
 		info.Releases = append(info.Releases, rel)
+		info.ReleaseCount++
+		info.ActivitySpent += rel.Epsilon
 	}
 	if err := rows.Err(); err != nil {
 		return 0, nil, err
@@ -299,7 +318,10 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	// answer (but for one being drawn at that very moment), which is how a
 	// pricing student's phone knows which release its outcome belongs to
 	// without the server ever sending a value back.
-	for {
+	// The loop ends: a retry happens only after a refused write was found to
+	// have no reason, which takes the instructor reopening the activity or
+	// the door in between; a few tries bound even that.
+	for try := 0; ; try++ {
 		var after int64
 		err = h.queryRow(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated)
 SELECT ?, ?, ?, ?, ? FROM sessions s WHERE s.code = ?
@@ -320,10 +342,11 @@ RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND acti
 			return 0, nil, err
 		}
 		// Between the refused write and the read the student joined
-		// through another answer (only possible if the door was reopened
-		// meanwhile): they are on the roster now, so store the answer. No
-		// one leaves a roster and no activity reopens, so the next write
-		// stores it or refusal names a reason.
+		// through another answer, or the instructor reopened the activity
+		// or the door: write again.
+		if try == 3 {
+			return 0, nil, errClosed
+		}
 	}
 }
 
@@ -366,11 +389,8 @@ func (h *Handler) door(ctx context.Context, s *session) (*Door, error) {
 // Closing the door keeps every student who has answered and refuses new
 // ones; the instructor closes it once the room has joined.
 func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	var req struct {
@@ -398,12 +418,13 @@ func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) 
 }
 
 // POST /api/sessions/{code}/activities/{id}/close → 200 (instructor)
-func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+// POST /api/sessions/{code}/activities/{id}/open  → 200 (instructor)
+//
+// Closing refuses further answers (409) and keeps those stored; opening
+// takes answers again. Releases are allowed either way.
+func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, rawID string, close bool) (int, any, error) {
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	if err := decode(r, &struct{}{}, true); err != nil {
@@ -413,10 +434,45 @@ func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, r
 	if err != nil {
 		return 0, nil, err
 	}
-	if _, err := h.exec(ctx, h.db, `UPDATE activities SET closed = 1 WHERE session = ? AND id = ?`, s.code, id); err != nil {
+	closed := int64(0)
+	if close {
+		closed = 1
+	}
+	if _, err := h.exec(ctx, h.db, `UPDATE activities SET closed = ? WHERE session = ? AND id = ?`, closed, s.code, id); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, map[string]any{"id": id, "closed": true}, nil
+	return http.StatusOK, map[string]any{"id": id, "closed": close}, nil
+}
+
+// POST /api/sessions/{code}/current  {"activity": id} → 200 {"current": id} (instructor)
+//
+// Puts activity id on the projector; every phone polling the session's
+// activities follows it.
+func (h *Handler) setCurrent(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
+	s, err := h.instructor(ctx, r, rawCode)
+	if err != nil {
+		return 0, nil, err
+	}
+	var req struct {
+		Activity *int64 `json:"activity"`
+	}
+	if err := decode(r, &req, false); err != nil {
+		return 0, nil, err
+	}
+	if req.Activity == nil {
+		return 0, nil, bad("activity is required (an activity id of this session)")
+	}
+	res, err := h.exec(ctx, h.db, `UPDATE sessions SET current = ? WHERE code = ?
+  AND EXISTS (SELECT 1 FROM activities WHERE session = ? AND id = ?)`, *req.Activity, s.code, s.code, *req.Activity)
+	if err != nil {
+		return 0, nil, err
+	}
+	if n, err := res.RowsAffected(); err != nil {
+		return 0, nil, err
+	} else if n == 0 {
+		return 0, nil, errNoActivity
+	}
+	return http.StatusOK, map[string]int64{"current": *req.Activity}, nil
 }
 
 // POST /api/sessions/{code}/activities/{id}/releases  {"epsilon": ε} → 201 ReleaseInfo (instructor)
@@ -427,11 +483,8 @@ func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, r
 // it stands at that instant: of two concurrent releases that together would
 // overspend, the second inserts nothing and its draw is thrown away unseen.
 func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
+	s, err := h.instructor(ctx, r, rawCode)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := authorize(r, s); err != nil {
 		return 0, nil, err
 	}
 	var req struct {

@@ -2,6 +2,8 @@ package lecture
 
 import (
 	"bytes"
+	"encoding/csv"
+	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -67,7 +69,7 @@ func FuzzBodies(f *testing.F) {
 		`{"kind": "histogram", "min": 0, "max": 10, "bins": 5}`,
 		`{"kind": "pricing", "prices": [1, 2, 4.01]}`,
 		`{"available": [0, 1]}`, `{"value": 3.5}`, `{"epsilon": 0.5}`, `{"epsilon_budget": 2, "roster": 30}`,
-		`{"open": false}`, `[1]`, `{"value": 1e400}`, `{"available": [1, 1]}`, `{} {}`, "{\"kind\": \"\xff\"}",
+		`{"open": false}`, `{"activity": 2}`, `[1]`, `{"value": 1e400}`, `{"available": [1, 1]}`, `{} {}`, "{\"kind\": \"\xff\"}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -116,6 +118,10 @@ func FuzzBodies(f *testing.F) {
 			Open *bool `json:"open"`
 		}
 		check(decode(req().r, &door, false))
+		var current struct {
+			Activity *int64 `json:"activity"`
+		}
+		check(decode(req().r, &current, false))
 		var sess struct {
 			Budget *float64 `json:"epsilon_budget"`
 			Roster *int64   `json:"roster"`
@@ -138,4 +144,57 @@ func newReq(body []byte) *httptestRequest {
 	r := httptest.NewRequest("POST", "/api/sessions", bytes.NewReader(body))
 	r.Header.Set("Content-Type", "application/json")
 	return &httptestRequest{r: r}
+}
+
+// FuzzParseEpsilon: an accepted ε from a query string is a finite number in
+// (0, MaxEpsilon], and every refusal is a 422 that does not repeat the text.
+func FuzzParseEpsilon(f *testing.F) {
+	for _, s := range []string{"0.5", "1e-3", "10", "10.0000001", "0", "-0", "NaN", "Inf", "0x1p-2", "1e400", "", " 1", "1_0"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		eps, err := ParseEpsilon(s)
+		if err != nil {
+			ae, ok := err.(*apiError)
+			if !ok || ae.status != 422 || (len(s) >= 4 && strings.Contains(ae.msg, s)) {
+				t.Fatalf("ParseEpsilon(%q): %v", s, err)
+			}
+			return
+		}
+		if math.IsNaN(eps) || !(eps > 0 && eps <= MaxEpsilon) || len(s) > 32 {
+			t.Fatalf("ParseEpsilon(%q) = %v", s, eps)
+		}
+	})
+}
+
+// FuzzLedgerCSV: whatever an instructor types as a prompt or an option, the
+// export parses back as CSV with one row per release and the text intact,
+// and no cell starts as a spreadsheet formula.
+func FuzzLedgerCSV(f *testing.F) {
+	for _, s := range [][2]string{{"When?", "Mon"}, {"=1+1", "+A"}, {"a,b\n\"c\"", "@x"}, {"-2", "\tx"}, {"\r", "é"}} {
+		f.Add(s[0], s[1])
+	}
+	f.Fuzz(func(t *testing.T, prompt, option string) {
+		if !utf8.ValidString(prompt) || !utf8.ValidString(option) {
+			return // JSON bodies are UTF-8: the API never stores anything else
+		}
+		choice := 0
+		l := &Ledger{Budget: 1, Activities: []LedgerActivity{{ID: 1, Kind: KindMeetingDay, Prompt: prompt}},
+			Releases: []LedgerRelease{{ReleaseInfo: ReleaseInfo{Seq: 1, Activity: 1, Epsilon: 0.5, Participants: 3,
+				Result: &Result{Choice: &choice, Option: option}, Created: 1}, Kind: KindMeetingDay, Total: 0.5}}}
+		rows, err := csv.NewReader(bytes.NewReader(l.CSV())).ReadAll()
+		if err != nil || len(rows) != 2 || len(rows[1]) != 10 {
+			t.Fatalf("CSV of prompt %q option %q: %v %q", prompt, option, err, rows)
+		}
+		for _, x := range rows[1] {
+			if x != "" && strings.ContainsRune("=+-@\t\r", rune(x[0])) {
+				t.Fatalf("cell %q starts as a formula", x)
+			}
+		}
+		// csv.Reader turns \r\n inside a quoted field into \n.
+		norm := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
+		if got := strings.TrimPrefix(rows[1][4], "'"); got != norm(prompt) && got != strings.TrimPrefix(norm(prompt), "'") {
+			t.Fatalf("prompt %q came back as %q", prompt, rows[1][4])
+		}
+	})
 }

@@ -245,6 +245,13 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	status, body := h.route(r)
+	if f, ok := body.(*file); ok {
+		hdr.Set("Content-Type", f.contentType)
+		hdr.Set("Content-Disposition", `attachment; filename="`+f.name+`"`)
+		w.WriteHeader(status)
+		w.Write(f.data)
+		return
+	}
 	writeJSON(w, status, body)
 }
 
@@ -284,6 +291,14 @@ func (h *Handler) originAllowed(origin, host string) bool {
 
 func (h *Handler) route(r *http.Request) (int, any) {
 	p := strings.TrimSuffix(r.URL.Path, "/")
+	if p == "/api" {
+		// What a page asks first, to tell this API from a static host
+		// (GitHub Pages) that has none.
+		if r.Method != http.MethodGet {
+			return h.fail(errorf(http.StatusMethodNotAllowed, "method %s not allowed here; use GET", r.Method))
+		}
+		return http.StatusOK, map[string]any{"service": "dpplay lecture", "schema": len(Migrations)}
+	}
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	if len(seg) < 2 || seg[0] != "api" || seg[1] != "sessions" {
 		return h.fail(errNotFound)
@@ -305,12 +320,18 @@ func (h *Handler) route(r *http.Request) (int, any) {
 		rt = route{http.MethodPost, func() (int, any, error) { return h.setDoor(ctx, r, seg[0]) }}
 	case len(seg) == 2 && seg[1] == "activities":
 		rt = route{http.MethodPost, func() (int, any, error) { return h.createActivity(ctx, r, seg[0]) }}
+	case len(seg) == 2 && seg[1] == "current":
+		rt = route{http.MethodPost, func() (int, any, error) { return h.setCurrent(ctx, r, seg[0]) }}
+	case len(seg) == 2 && (seg[1] == "ledger" || seg[1] == "ledger.csv"):
+		rt = route{http.MethodGet, func() (int, any, error) { return h.ledger(ctx, r, seg[0], seg[1] == "ledger.csv") }}
 	case len(seg) == 3 && seg[1] == "activities":
 		rt = route{http.MethodGet, func() (int, any, error) { return h.getActivity(ctx, r, seg[0], seg[2]) }}
 	case len(seg) == 4 && seg[1] == "activities" && seg[3] == "releases":
 		rt = route{http.MethodPost, func() (int, any, error) { return h.release(ctx, r, seg[0], seg[2]) }}
-	case len(seg) == 4 && seg[1] == "activities" && seg[3] == "close":
-		rt = route{http.MethodPost, func() (int, any, error) { return h.closeActivity(ctx, r, seg[0], seg[2]) }}
+	case len(seg) == 4 && seg[1] == "activities" && (seg[3] == "close" || seg[3] == "open"):
+		rt = route{http.MethodPost, func() (int, any, error) { return h.closeActivity(ctx, r, seg[0], seg[2], seg[3] == "close") }}
+	case len(seg) == 4 && seg[1] == "activities" && seg[3] == "noise":
+		rt = route{http.MethodGet, func() (int, any, error) { return h.noise(ctx, r, seg[0], seg[2]) }}
 	case len(seg) == 5 && seg[1] == "activities" && seg[3] == "submissions":
 		rt = route{http.MethodPut, func() (int, any, error) { return h.submit(ctx, r, seg[0], seg[2], seg[4]) }}
 	default:
@@ -350,6 +371,7 @@ type session struct {
 	spent     float64
 	roster    int64
 	doorOpen  bool
+	current   int64 // the activity the projector shows, 0 if none yet
 }
 
 // lookup finds the session named by rawCode in one read. A session that
@@ -365,9 +387,9 @@ func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (
 	}
 	s := &session{code: code}
 	var door int64
-	err := h.queryRow(ctx, h.rd, `SELECT token_hash, budget, roster, door_open,
+	err := h.queryRow(ctx, h.rd, `SELECT token_hash, budget, roster, door_open, current,
   (SELECT COALESCE(SUM(epsilon), 0) FROM releases WHERE session = ?)
-FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budget, &s.roster, &door, &s.spent}, code, code)
+FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budget, &s.roster, &door, &s.current, &s.spent}, code, code)
 	if errors.Is(err, sql.ErrNoRows) {
 		return nil, h.wrongCode(ctx, r)
 	}
@@ -443,6 +465,19 @@ func authorize(r *http.Request, s *session) error {
 		return errForbidden
 	}
 	return nil
+}
+
+// instructor looks up the session rawCode names and checks that the request
+// carries its instructor's token.
+func (h *Handler) instructor(ctx context.Context, r *http.Request, rawCode string) (*session, error) {
+	s, err := h.lookup(ctx, r, rawCode)
+	if err != nil {
+		return nil, err
+	}
+	if err := authorize(r, s); err != nil {
+		return nil, err
+	}
+	return s, nil
 }
 
 func parseActivityID(s string) (int64, error) {

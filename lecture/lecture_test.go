@@ -303,22 +303,14 @@ func (g *guessServer) advance(d time.Duration) {
 }
 
 func (g *guessServer) get(t *testing.T, ip, code string) int {
-	req, _ := http.NewRequest("GET", g.url+"/api/sessions/"+code, nil)
-	req.Header.Set("X-Test-IP", ip)
-	resp, err := http.DefaultClient.Do(req)
-	if err != nil {
-		t.Error(err)
-		return 0
-	}
-	resp.Body.Close()
-	return resp.StatusCode
+	return g.c.GetStatus(t, "/api/sessions/"+code, "X-Test-IP", ip)
 }
 
 // Wrong join codes are limited per address, and the limit only ever refuses
 // wrong codes: past it, a request naming a session that exists (a student
 // who never joined before, or the instructor with the token) is answered as
 // usual, so a prankster flooding wrong codes from a campus NAT cannot lock
-// the class or its instructor out (issue 13, finding 3).
+// the class or its instructor out (docs/security.md, finding 3).
 func TestGuessLimit(t *testing.T) {
 	g := newGuessServer(t, 20)
 	joined, other := g.c.NewSession(t, 0), g.c.NewSession(t, 0)

@@ -72,9 +72,9 @@ CREATE TABLE IF NOT EXISTS guesses (
 `
 
 // schemaRoster gives sessions a roster and a door, and lists who has joined
-// (issue 13). ALTER TABLE has no IF NOT EXISTS, so this step runs once per
-// database: D1 records the migrations it has applied, and Migrate records
-// them in SQLite's user_version.
+// (docs/security.md, finding 4). ALTER TABLE has no IF NOT EXISTS, so this
+// step runs once per database: D1 records the migrations it has applied, and
+// Migrate records them in SQLite's user_version.
 //
 // Students who answered before this step are put on their sessions'
 // rosters, so that every student with a submission is on the roster: the
@@ -94,6 +94,12 @@ CREATE TRIGGER IF NOT EXISTS submissions_join AFTER INSERT ON submissions
 BEGIN INSERT INTO students (session, student, joined) VALUES (NEW.session, NEW.student, NEW.updated) ON CONFLICT (session, student) DO NOTHING; END;
 `
 
+// schemaLecture makes a session the whole lecture:
+// sessions.current is the activity the projector shows and the phones
+// follow, 0 before the instructor picks one.
+const schemaLecture = `ALTER TABLE sessions ADD COLUMN current INTEGER NOT NULL DEFAULT 0;
+`
+
 // Migrations are the schema's steps in order; a database has applied the
 // first k of them. A change to the schema is a new step at the end, never an
 // edit of one that databases may already have applied.
@@ -102,6 +108,7 @@ BEGIN INSERT INTO students (session, student, joined) VALUES (NEW.session, NEW.s
 var Migrations = []struct{ Name, SQL string }{
 	{"0001_schema", schemaV1},
 	{"0002_roster", schemaRoster},
+	{"0003_lecture", schemaLecture},
 }
 
 // MigrationHeader starts each generated D1 migration file.

@@ -1,5 +1,5 @@
-// Package machine is the simulation behind the sampling machine (lessons 1,
-// 2 and 6): balls are draws of a selection mechanism that drop into their
+// Package machine is the simulation behind the sampling machine: balls are
+// draws of a selection mechanism that drop into their
 // candidates' bins, so a student watches the histogram converge on the exact
 // probabilities. It holds the queue of draws, the balls' positions and the
 // counts; it has no graphics, so it is tested natively. wasm/machine draws

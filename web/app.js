@@ -16,10 +16,12 @@ import { getBridge } from './core.js';
 import { parseHash, formatHash, encode } from './state.js';
 import { mountWidget as mount } from './mount.js';
 import { recording, replaying } from './prerendered.js';
+import { savePrediction, saveExercise, saveLast } from './progress.js';
+import { markProgress, decorateLanding, restoreLesson, setupTheme, setupShare, setupScrollMemory, restoreScroll, setupSearch } from './site.js';
 
 const index = JSON.parse(document.getElementById('site-index').textContent);
 const bridge = getBridge(index);
-const lessonsBySlug = new Map(index.lessons.map((l) => [l.slug, l]));
+const lessonsBySlug = new Map(index.lessons.concat(index.pages || []).map((l) => [l.slug, l]));
 const $ = (sel, root = document) => root.querySelector(sel);
 
 // ---- Engine loading indicator -------------------------------------------
@@ -43,7 +45,7 @@ bridge.onStatus((msg) => {
 bridge.load('core');
 
 // ---- Lessons and widgets --------------------------------------------------
-const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '' };
+const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '', section: '', loading: false };
 let uidCount = 0;
 
 // Lesson articles as first rendered, so that showing a lesson again (a new
@@ -51,6 +53,7 @@ let uidCount = 0;
 // the previous mount's.
 const articles = new Map();
 {
+  // The root's article is the landing page, kept under the slug ''.
   const inline = $('#lesson article.lesson');
   if (inline) articles.set(inline.dataset.slug, inline.outerHTML);
 }
@@ -69,8 +72,12 @@ async function showLesson(hash, focus) {
   // one stops at its next await rather than overwrite the newer lesson.
   const call = ++state.shown;
   state.hash = location.hash;
+  state.loading = true;
   let { slug, params, notes } = parseHash(hash);
   state.notes = notes;
+  // The root (no hash, or "#/") is the landing page; it keeps the address
+  // as it is.
+  if (!slug && !notes.length && !params.size && articles.has('')) return showHome(call, focus);
   if (!lessonsBySlug.has(slug)) {
     if (slug) state.notes.push(`There is no lesson called “${slug}”, so the first lesson is shown.`);
     slug = index.lessons[0].slug;
@@ -92,6 +99,8 @@ async function showLesson(hash, focus) {
   renderPager(slug);
   wirePredictions();
   wireExercises();
+  restoreLesson(slug, reveal);
+  markProgress(index);
   const figures = [...document.querySelectorAll('#lesson figure.widget')];
   // Mounts finish in any order; keep the widgets in reading order so that
   // "active", n and p do not depend on which wasm call returned first.
@@ -104,7 +113,14 @@ async function showLesson(hash, focus) {
   state.active = state.widgets.find((w) => w.controller?.draw) || state.widgets[0] || null;
   showNotes();
   writeURL();
-  if (focus) $('#lesson-title')?.focus?.();
+  if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
+  if (!restoreScroll()) {
+    const target = state.section && document.getElementById(state.section);
+    if (target) target.scrollIntoView({ block: 'start' });
+    else if (focus) scrollTo(0, 0);
+  }
+  state.section = '';
+  state.loading = false;
   document.body.dataset.lessonReady = slug;
   if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
   markLive();
@@ -115,6 +131,26 @@ async function showLesson(hash, focus) {
 function markLive() {
   if (document.body.classList.contains('engine-ready') && document.body.dataset.lessonReady &&
     !performance.getEntriesByName('dpplay-live').length) performance.mark('dpplay-live');
+}
+
+function showHome(call, focus) {
+  clearTimeout(state.writeTimer);
+  for (const w of state.widgets) w.controller?.destroy?.();
+  state.slug = '';
+  state.widgets = [];
+  state.active = null;
+  $('#lesson').innerHTML = articles.get('');
+  document.title = 'dpplay — a differential privacy playground';
+  for (const a of document.querySelectorAll('#lesson-nav a')) a.removeAttribute('aria-current');
+  $('.pager').replaceChildren();
+  $('#url-notes').hidden = true;
+  decorateLanding($('#lesson'), index);
+  markProgress(index);
+  if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
+  if (!restoreScroll()) scrollTo(0, 0);
+  state.loading = false;
+  document.body.dataset.lessonReady = 'home';
+  if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
 }
 
 async function mountWidget(fig, params) {
@@ -135,7 +171,9 @@ async function mountWidget(fig, params) {
   // "Export figure" renders the same state with the Go figures package; its
   // module (and the several-MB wasm behind it) loads only when asked. The
   // site build lists the widget's figures in data-figures.
-  if (fig.dataset.figures) import('./export.js').then((m) => m.attachExport(fig)).catch(() => {});
+  const exported = fig.dataset.figures ? import('./export.js').then((m) => m.attachExport(fig)) : Promise.resolve();
+  // Beside it, "Download table (CSV)" for the widget's data tables.
+  exported.catch(() => {}).then(() => import('./tablecsv.js')).then((m) => m.attachTableCSV(fig)).catch(() => {});
   fig.addEventListener('focusin', () => { state.active = w; });
   fig.addEventListener('pointerdown', () => { state.active = w; });
   return w;
@@ -149,7 +187,7 @@ function scheduleWrite() {
 function writeURL() {
   // A hash set since the one shown or written (a link, the user) waits for
   // its hashchange: writing now would replace it with the old lesson's.
-  if (location.hash !== state.hash) return;
+  if (location.hash !== state.hash || !state.slug) return;
   const params = new Map();
   for (const w of state.widgets) {
     for (const [key, spec] of Object.entries(w.schema)) {
@@ -158,8 +196,9 @@ function writeURL() {
     }
   }
   const hash = formatHash(state.slug, params);
-  if (location.hash !== hash) history.replaceState(null, '', hash);
+  if (location.hash !== hash) history.replaceState(history.state, '', hash);
   state.hash = location.hash;
+  saveLast(state.slug, location.hash);
 }
 
 function showNotes() {
@@ -202,22 +241,30 @@ function renderPager(slug) {
 // ---- Predict, then reveal -----------------------------------------------
 function wirePredictions() {
   for (const sec of document.querySelectorAll('#lesson section.predict')) {
-    const button = $('.reveal-button', sec);
-    button.addEventListener('click', () => {
-      const chosen = $('input[type=radio]:checked', sec);
-      const verdict = $('.verdict', sec);
-      for (const input of sec.querySelectorAll('input[type=radio]')) {
-        input.closest('label').classList.toggle('is-correct', input.dataset.correct === 'true');
-      }
-      if (!chosen) verdict.textContent = 'You did not choose an answer; here is the explanation.';
-      else if (chosen.dataset.correct === 'true') verdict.textContent = 'Your prediction was right.';
-      else verdict.textContent = 'Not quite: the marked choice is the right one.';
-      verdict.className = 'verdict ' + (chosen ? (chosen.dataset.correct === 'true' ? 'ok' : 'bad') : '');
-      $('.reveal', sec).hidden = false;
-      button.setAttribute('aria-expanded', 'true');
-      button.disabled = true;
+    $('.reveal-button', sec).addEventListener('click', () => {
+      const chosen = reveal(sec);
+      savePrediction(state.slug, sec.id, chosen ? Number(chosen.value) : -1);
+      markProgress(index);
     });
   }
+}
+
+// reveal shows a prediction's answer and returns the choice made, if any.
+function reveal(sec) {
+  const button = $('.reveal-button', sec);
+  const chosen = $('input[type=radio]:checked', sec);
+  const verdict = $('.verdict', sec);
+  for (const input of sec.querySelectorAll('input[type=radio]')) {
+    input.closest('label').classList.toggle('is-correct', input.dataset.correct === 'true');
+  }
+  if (!chosen) verdict.textContent = 'You did not choose an answer; here is the explanation.';
+  else if (chosen.dataset.correct === 'true') verdict.textContent = 'Your prediction was right.';
+  else verdict.textContent = 'Not quite: the marked choice is the right one.';
+  verdict.className = 'verdict ' + (chosen ? (chosen.dataset.correct === 'true' ? 'ok' : 'bad') : '');
+  $('.reveal', sec).hidden = false;
+  button.setAttribute('aria-expanded', 'true');
+  button.disabled = true;
+  return chosen;
 }
 
 // ---- Checked exercises ----------------------------------------------------
@@ -252,6 +299,10 @@ function wireExercises() {
       }
       out.textContent = (res.ok ? '✓ ' : '✗ ') + res.message;
       out.className = 'exercise-result ' + (res.ok ? 'ok' : 'bad');
+      if (Number.isFinite(value)) {
+        saveExercise(state.slug, sec.id, $('input', sec).value, res.ok, res.message);
+        markProgress(index);
+      }
     });
   }
 }
@@ -329,7 +380,19 @@ window.addEventListener('hashchange', () => {
   const { slug } = parseHash(location.hash);
   showLesson(location.hash, slug !== state.slug).catch(reportError);
 });
-$('.brand').addEventListener('click', (e) => { e.preventDefault(); location.hash = `#/${index.lessons[0].slug}`; });
+setupTheme($('#theme-button'));
+setupShare($('#share-button'), $('#share-status'));
+setupScrollMemory(() => !state.loading);
+setupSearch($('#search'), index, (slug, section) => {
+  state.section = section || '';
+  const target = `#/${slug}`;
+  if (slug === state.slug) {
+    const t = section && document.getElementById(section);
+    if (t) t.scrollIntoView({ block: 'start' }); else scrollTo(0, 0);
+  } else location.hash = target;
+  navToggle.setAttribute('aria-expanded', 'false');
+  document.body.classList.remove('nav-open');
+});
 
 function reportError(err) {
   const box = $('#url-notes');

@@ -1,7 +1,7 @@
 // "Export figure": renders the current lesson state as SVG, PNG or PDF with
 // the same Go code as `dpplay figures` (package figures, gonum/plot). That
-// module is large — about 19 MB, 6 MB gzipped, because gonum/plot links
-// its fonts and the auditor's figures link expr-lang — so it is never part of the first load: it is fetched, with a
+// module is large — about 15 MB, 3.8 MB gzipped, because of gonum/plot
+// (with one font face) and the auditor's figures, which link expr-lang — so it is never part of the first load: it is fetched, with a
 // progress bar, the first time someone exports, and kept for later exports.
 // It runs in the page's worker like every other module, so drawing a figure
 // never blocks the page.

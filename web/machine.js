@@ -31,7 +31,21 @@ function hashFor(p) {
   for (const [k, key] of [['epsilon', 'eps'], ['sensitivity', 'delta'], ['seed', 'seed'], ['speed', 'speed']]) {
     if (p[k] !== undefined) q.set(key, String(p[k]));
   }
+  // The module's size as built: where the server compresses it, the
+  // response's Content-Length counts compressed bytes, while the page can
+  // only count decompressed ones.
+  const size = moduleBytes();
+  if (size) q.set('bytes', String(size));
   return '#' + q.toString();
+}
+
+function moduleBytes() {
+  try {
+    const index = JSON.parse(document.getElementById('site-index').textContent);
+    return index.wasm.machine.bytes;
+  } catch {
+    return 0;
+  }
 }
 
 function el(tag, attrs = {}, text) {

@@ -14,14 +14,14 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// PricingBeta is the β of the accuracy theorem lesson 9 quotes: the
-// threshold the revenue falls below with probability at most 5%.
+// PricingBeta is the β of the pricing accuracy theorem: the revenue falls
+// below its threshold with probability at most 5%.
 const PricingBeta = 0.05
 
 // maxPricingDraws bounds one request's draws.
 const maxPricingDraws = 1_000_000
 
-// PricingView is lesson 9's picture of private pricing on the grid
+// PricingView is the picture of private pricing on the grid
 // step, 2·step, …, maxPrice.
 type PricingView struct {
 	Prices, Revenue, Probabilities, Counts []float64
@@ -35,7 +35,7 @@ type PricingView struct {
 	Epsilons, RevenueCurve, GuaranteeCurve []float64
 }
 
-// Pricing computes lesson 9's pricing view: the exact price distribution,
+// Pricing computes the pricing view: the exact price distribution,
 // seeded draws, revenue and its accuracy bound, and expected revenue over
 // the ε values 0.1 … 100.
 func Pricing(values []float64, maxPrice, step, epsilon float64, seed uint64, draws int) (PricingView, error) {
@@ -85,7 +85,7 @@ func Pricing(values []float64, maxPrice, step, epsilon float64, seed uint64, dra
 	return out, nil
 }
 
-// Truth is market.Truthfulness for lesson 9's buyer, on the same grid as
+// Truth returns market.Truthfulness for one buyer, on the same grid as
 // Pricing.
 func Truth(values []float64, maxPrice, step, epsilon float64, buyer int) (*market.Truthfulness, error) {
 	prices, err := market.Grid(step, maxPrice, step)
@@ -99,7 +99,7 @@ func Truth(values []float64, maxPrice, step, epsilon float64, buyer int) (*marke
 	return p.Truthfulness(buyer)
 }
 
-// Billboard runs lesson 10's allocation on the tea market (market.TeaMarket)
+// Billboard runs market.Allocate on the tea market (market.TeaMarket)
 // with the given supply per good, charging ε to a fresh accountant.
 func Billboard(supply []int, rounds int, epsilon float64, counter string, seed uint64) (*market.AllocationRun, []string, error) {
 	v, err := market.TeaMarket()

@@ -14,7 +14,7 @@ const maxLossPoints = 2000
 // LossCurve returns, for each named mechanism and each ε, the exact expected
 // score loss OPT − E[u(output)] (mech.ExpectedLoss) on scores with
 // sensitivity Δ. The result is flat, mechanism-major: out[m*len(epsilons)+k]
-// is mechanism m at epsilons[k]. Lesson 6 draws it as one line per mechanism.
+// is mechanism m at epsilons[k].
 func LossCurve(scores []float64, sensitivity float64, mechanisms []string, epsilons []float64) ([]float64, error) {
 	if len(mechanisms) == 0 {
 		return nil, validate.Errorf("mechanisms", "must name at least one mechanism")
@@ -42,8 +42,8 @@ func LossCurve(scores []float64, sensitivity float64, mechanisms []string, epsil
 	return out, nil
 }
 
-// Accuracy is lesson 5's accuracy theorem applied to one run of the
-// exponential mechanism.
+// Accuracy is the exponential mechanism's accuracy theorem applied to one
+// run of it.
 type Accuracy struct {
 	Opt       float64 // OPT, the best score
 	Optimal   int     // |R_OPT|, how many candidates attain it

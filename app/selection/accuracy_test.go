@@ -192,7 +192,7 @@ func TestMeasureBound(t *testing.T) {
 	}
 }
 
-// shapes returns lesson 5's two candidate sets on n points: a gentle slope
+// shapes returns two candidate sets on n points: a gentle slope
 // (much near-optimal mass) and a needle (one good candidate).
 func shapes(n int) (plateau, needle []float64) {
 	plateau, needle = make([]float64, n), make([]float64, n)

@@ -178,8 +178,8 @@ type Ledger struct {
 	RemainingDelta   float64
 }
 
-// Account replays charges against a fresh accountant with the given budget
-// (lesson 2's budget widget). Refused charges cost nothing, as in
+// Account replays charges against a fresh accountant with the given budget.
+// Refused charges cost nothing, as in
 // account.Accountant.Spend. Replaying keeps the page's state in its URL.
 func Account(budgetEpsilon, budgetDelta float64, charges []Charge) (Ledger, error) {
 	a, err := account.New(budgetEpsilon, budgetDelta)

@@ -11,7 +11,7 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// adult is lesson 1's marital-status example: counts / 1000, Δ = 1.
+// adult is the Adult data set's marital-status example: counts / 1000, Δ = 1.
 var adult = []float64{14.976, 10.683, 4.443, 1.025, 0.993, 0.418, 0.023}
 
 func TestDrawsBatchesEqualOneRun(t *testing.T) {

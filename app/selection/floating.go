@@ -12,7 +12,8 @@ import (
 // up to a few thousand logarithms.
 const maxAttackDraws = 20000
 
-// Attack is lesson 7's floating-point attack on the naive Laplace sampler.
+// Attack is the result of the floating-point attack on the naive Laplace
+// sampler (mech.FloatingPointAttack).
 type Attack struct {
 	Outputs   []float64 // the first draws' outputs (at most 12), for display
 	RuledOut  []bool    // whether q′ could never have produced each of them

@@ -9,7 +9,7 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// LaplaceEMRequest is lesson 4's setting: the exponential mechanism with the
+// LaplaceEMRequest describes the exponential mechanism with the
 // score u(x, r) = −2·|q(x) − r| on the finite range [Lo, Hi], continuous or
 // on a grid of the given Spacing, next to the Laplace mechanism Lap(Δq/ε).
 // A range far wider than Δq/ε stands for the whole line.
@@ -25,7 +25,8 @@ type LaplaceEMRequest struct {
 	Draws int
 }
 
-// LaplaceEM is what lesson 4 draws: densities on a common window, a
+// LaplaceEM is the exponential mechanism beside the Laplace mechanism:
+// densities on a common window, a
 // histogram of draws as a density, and the privacy the general theorem
 // certifies next to the loss the mechanism really has on neighbours.
 type LaplaceEM struct {
@@ -49,7 +50,7 @@ const (
 	laplaceEMHalfWidth = 10  // the window is q ± this many Laplace scales
 )
 
-// LaplaceFromExponential computes lesson 4's picture. The window is
+// LaplaceFromExponential computes LaplaceEM for q. The window is
 // q ± 10·Δq/ε cut to [Lo, Hi]; on a grid the densities are probability per
 // unit length, so that the continuous and the grid versions share one axis.
 func LaplaceFromExponential(q LaplaceEMRequest) (LaplaceEM, error) {

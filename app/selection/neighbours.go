@@ -6,14 +6,14 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// IntervalZ is the half-width, in standard errors, of lesson 3's interval
-// around each estimated log-ratio. At z = 3 one interval misses the truth
+// IntervalZ is the half-width, in standard errors, of the interval around
+// each estimated log-ratio in Neighbours. At z = 3 one interval misses the truth
 // about 0.3% of the time, so with up to ten outcomes all of them cover it
 // together at least 97% of the time: a correct mechanism rarely shows a
 // false breach, and a broken one cannot hide behind one.
 const IntervalZ = 3
 
-// Neighbours is lesson 3's comparison of the exponential mechanism run on two
+// Neighbours compares the exponential mechanism run on two
 // neighbouring data sets x and x′ (one person's answer differs).
 type Neighbours struct {
 	Claimed float64 // the ε the mechanism is said to have
@@ -37,8 +37,8 @@ type Neighbours struct {
 // CompareNeighbours runs the exponential mechanism with sensitivity Δ at the
 // claimed ε (or, broken, at the ε/Δ scale) on scores x and y, which must be
 // neighbours (mech.CheckNeighbours), and n seeded draws on each side from the
-// slot's streams. Lesson 3 draws PX and PY side by side and the log-ratios
-// inside the ±ε band.
+// slot's streams, and estimates each output's log-ratio ln(PX/PY) from the
+// draws, to be compared with the ±ε band.
 func (b *Bridge) CompareNeighbours(slot string, x, y []float64, epsilon, sensitivity float64, broken bool, seed uint64, n int) (Neighbours, error) {
 	var out Neighbours
 	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {

@@ -8,7 +8,7 @@ import (
 	"github.com/dpplay/dpplay/core/stats"
 )
 
-// Lesson 3's default pair: Ana said only Thursday in x, every day but
+// The page's default pair: Ana said only Thursday in x, every day but
 // Thursday in x′. Others' answers give 5, 6, 6, 3, 4.
 var anaX, anaY = []float64{5, 6, 6, 4, 4}, []float64{6, 7, 7, 3, 5}
 

@@ -23,8 +23,8 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Beta is the failure probability β at which lesson 8 quotes the accuracy
-// bounds and the measured error quantile.
+// Beta is the failure probability β of the accuracy bounds and of the
+// measured error quantile.
 const Beta = 0.05
 
 // MaxCandidates is the largest SmallDB instance the page will score: about
@@ -75,7 +75,31 @@ func NewSetup(k int, kind string) (*Setup, error) {
 	if err != nil {
 		return nil, err
 	}
+	return setupOf(d, kind)
+}
+
+// MaxOwnColumns is the most yes/no columns of a user's own table the
+// widgets take, as for the medical table.
+const MaxOwnColumns = 5
+
+// NewSetupData builds the query class kind over a user's own table: counts
+// is its histogram over {0,1}^k, k = len(columns) ≤ MaxOwnColumns, the
+// first column the most significant bit (app/data.Table.Histogram).
+func NewSetupData(columns []string, counts []int, kind string) (*Setup, error) {
+	if len(columns) < 1 || len(columns) > MaxOwnColumns {
+		return nil, validate.Errorf("columns", "choose between 1 and %d yes/no columns, not %d", MaxOwnColumns, len(columns))
+	}
+	d, err := synth.NewData(columns, counts)
+	if err != nil {
+		return nil, err
+	}
+	return setupOf(d, kind)
+}
+
+func setupOf(d *synth.Data, kind string) (*Setup, error) {
+	cols := d.Columns()
 	var qs *synth.QuerySet
+	var err error
 	switch kind {
 	case "marginals:1":
 		qs, err = synth.Marginals(cols, 1)
@@ -191,13 +215,28 @@ type Spec struct {
 	// Probe is how many candidates each chunk of the throwaway run that
 	// predicts the time scores (0: no prediction).
 	Probe uint64
+	// Columns and Counts, when Columns is set, are a user's own table
+	// (NewSetupData) instead of the medical table's K columns.
+	Columns []string
+	Counts  []int
+}
+
+func (s Spec) setup() (*Setup, error) { return setupFor(s.K, s.Kind, s.Columns, s.Counts) }
+
+// setupFor is NewSetupData(columns, counts, kind) for a user's own table
+// (columns set), else NewSetup(k, kind).
+func setupFor(k int, kind string, columns []string, counts []int) (*Setup, error) {
+	if columns != nil {
+		return NewSetupData(columns, counts, kind)
+	}
+	return NewSetup(k, kind)
 }
 
 // Start validates spec and opens a run at its first stage, the data. A
 // refused instance (Plan.Refused) gets handle 0 and no error, so that the
 // page can still show the data, the queries and the count.
 func (rs *Runs) Start(spec Spec) (int, Plan, error) {
-	setup, err := NewSetup(spec.K, spec.Kind)
+	setup, err := spec.setup()
 	if err != nil {
 		return 0, Plan{}, err
 	}
@@ -418,14 +457,14 @@ func (r *run) view() (View, error) {
 	return v, nil
 }
 
-// boundSet is what lesson 8 quotes at one ε: Proposition 4.4 at the run's m
+// boundSet holds the accuracy bounds at one ε: Proposition 4.4 at the run's m
 // (α = √(ln|Q|/m)), and Theorem 4.5's bound with the m it is about.
 type boundSet struct {
 	alpha, prop44, thm45 float64
 	thm45Size            int
 }
 
-// bounds returns lesson 8's bounds at β = Beta. Every query class the page
+// bounds returns the accuracy bounds at β = Beta. Every query class the page
 // offers has |Q| ≥ 3, so the bounds always exist.
 func bounds(d *synth.Data, qs *synth.QuerySet, m int, epsilon float64) (boundSet, error) {
 	var b boundSet
@@ -480,7 +519,7 @@ type Curve struct {
 	Thm45Size                                   []int
 }
 
-// CurveEpsilons is the grid lesson 8 draws the bound-against-error chart on.
+// CurveEpsilons returns the ε grid of the bound-against-error chart.
 func CurveEpsilons() []float64 {
 	return []float64{0.05, 0.07, 0.1, 0.15, 0.2, 0.3, 0.5, 0.7, 1, 1.5, 2, 3, 5, 7, 10, 15, 20, 30, 50}
 }
@@ -522,6 +561,9 @@ type MWEMSpec struct {
 	Replays      int
 	Epsilon      float64
 	Seed         uint64
+	// Columns and Counts, when Columns is set, are a user's own table, as in Spec.
+	Columns []string
+	Counts  []int
 }
 
 // MWEMView is an MWEM run after Upto of its T rounds. Each round list has
@@ -552,7 +594,7 @@ type MWEMView struct {
 // seeded source: every call replays from the start, so the page's round
 // stepper is reproducible from its URL (a round costs microseconds here).
 func MWEM(spec MWEMSpec) (MWEMView, error) {
-	setup, err := NewSetup(spec.K, spec.Kind)
+	setup, err := setupFor(spec.K, spec.Kind, spec.Columns, spec.Counts)
 	if err != nil {
 		return MWEMView{}, err
 	}
@@ -634,9 +676,21 @@ const MaxReferenceCandidates = 2_000_000
 // m and ε on the medical table projected to k columns with query class kind,
 // scoring once per (k, kind, m).
 func (ref *Reference) Expected(k int, kind string, m int, epsilon float64) (expected, quantile float64, candidates uint64, err error) {
+	return ref.ExpectedData(k, nil, nil, kind, m, epsilon)
+}
+
+// ExpectedData is Expected on a user's own table (columns and its
+// histogram counts, as Spec takes them) when columns is set.
+func (ref *Reference) ExpectedData(k int, columns []string, counts []int, kind string, m int, epsilon float64) (expected, quantile float64, candidates uint64, err error) {
 	key := strconv.Itoa(k) + " " + kind + " " + strconv.Itoa(m)
+	for _, c := range columns {
+		key += " " + strconv.Quote(c)
+	}
+	for _, c := range counts {
+		key += " " + strconv.Itoa(c)
+	}
 	if ref.key != key || ref.stepper == nil {
-		setup, err := NewSetup(k, kind)
+		setup, err := setupFor(k, kind, columns, counts)
 		if err != nil {
 			return 0, 0, 0, err
 		}

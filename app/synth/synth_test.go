@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"reflect"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/rng"
@@ -375,5 +376,73 @@ func TestTheoremSizeIsNamed(t *testing.T) {
 	}
 	if v.TailProp44 > Beta || v.Prop44 < v.MaxError {
 		t.Errorf("Proposition 4.4 at m = 1: %v, exceeded with probability %v", v.Prop44, v.TailProp44)
+	}
+}
+
+// TestOwnData runs a user's own table: the medical table's own histogram,
+// given as data, gives the same plan and the same draw as K = 4; bad
+// tables are refused.
+func TestOwnData(t *testing.T) {
+	s, err := NewSetup(4, "marginals:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := NewRuns()
+	spec := Spec{K: 4, Kind: "marginals:2", Size: 3, Epsilon: 1, Seed: 5}
+	h1, p1, err := rs.Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.K, spec.Columns, spec.Counts = 0, s.Data.Columns(), s.Data.Counts()
+	h2, p2, err := rs.Start(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(p1, p2) {
+		t.Fatalf("plans differ:\n%+v\n%+v", p1, p2)
+	}
+	v1, err1 := rs.Advance(h1, 6, 1<<20, 1e9)
+	v2, err2 := rs.Advance(h2, 6, 1<<20, 1e9)
+	if err1 != nil || err2 != nil || !reflect.DeepEqual(v1.Synthetic, v2.Synthetic) || v1.MaxError != v2.MaxError {
+		t.Fatalf("draws differ: %v %v / %v %v", v1.Synthetic, err1, v2.Synthetic, err2)
+	}
+	for _, bad := range []Spec{
+		{Kind: "marginals:1", Size: 2, Epsilon: 1, Columns: []string{}, Counts: []int{}},
+		{Kind: "marginals:1", Size: 2, Epsilon: 1, Columns: []string{"a", "b", "c", "d", "e", "f"}, Counts: make([]int, 64)},
+		{Kind: "marginals:1", Size: 2, Epsilon: 1, Columns: []string{"a", "b"}, Counts: []int{1, 2}},
+		{Kind: "marginals:3", Size: 2, Epsilon: 1, Columns: []string{"a", "b"}, Counts: []int{1, 2, 3, 4}},
+		{Kind: "marginals:1", Size: 2, Epsilon: 1, Columns: []string{"a"}, Counts: []int{0, 0}},
+	} {
+		if _, _, err := rs.Start(bad); err == nil {
+			t.Errorf("%+v: no error", bad)
+		}
+	}
+}
+
+// TestOwnDataMWEM: MWEM and SmallDB's reference on the medical histogram
+// given as data agree with K = 4.
+func TestOwnDataMWEM(t *testing.T) {
+	s, err := NewSetup(4, "marginals:2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec := MWEMSpec{K: 4, Kind: "marginals:2", Rounds: 5, Upto: 5, Replays: 10, Epsilon: 1, Seed: 3}
+	a, err := MWEM(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	spec.K, spec.Columns, spec.Counts = 0, s.Data.Columns(), s.Data.Counts()
+	b, err := MWEM(spec)
+	if err != nil || !reflect.DeepEqual(a, b) {
+		t.Fatalf("MWEM on own data differs: %v", err)
+	}
+	var r1, r2 Reference
+	e1, q1, n1, err1 := r1.Expected(4, "marginals:2", 3, 1)
+	e2, q2, n2, err2 := r2.ExpectedData(0, s.Data.Columns(), s.Data.Counts(), "marginals:2", 3, 1)
+	if err1 != nil || err2 != nil || e1 != e2 || q1 != q2 || n1 != n2 {
+		t.Fatalf("reference differs: %v %v %v / %v %v %v (%v %v)", e1, q1, n1, e2, q2, n2, err1, err2)
+	}
+	if _, err := MWEM(MWEMSpec{Kind: "marginals:1", Rounds: 1, Upto: 1, Epsilon: 1, Columns: []string{"a"}, Counts: []int{1}}); err == nil {
+		t.Fatal("a histogram of the wrong length: no error")
 	}
 }

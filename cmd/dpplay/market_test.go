@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"math"
 	"strings"
 	"testing"
@@ -10,14 +8,8 @@ import (
 
 func TestPricingCommand(t *testing.T) {
 	args := []string{"pricing", "-values", "1,1,1,4.01", "-prices", "0.01:5.00:0.01", "-epsilon", "1", "-draws", "2000", "-seed", "3", "-buyer", "3", "-neighbour", "3=0"}
-	var out, errOut bytes.Buffer
-	if code := run(args, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
 	var res pricingResult
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("output is not JSON: %v", err)
-	}
+	first := runJSON(t, args, &res)
 	total, sum, expected := 0, 0.0, 0.0
 	for j, c := range res.Counts {
 		total += c
@@ -37,9 +29,7 @@ func TestPricingCommand(t *testing.T) {
 	if res.Neighbour == nil || res.Neighbour.Loss > 0.5+1e-12 || res.Neighbour.Loss <= 0 {
 		t.Errorf("neighbour loss: %+v, want in (0, ε/2]", res.Neighbour)
 	}
-	var again bytes.Buffer
-	run(args, &again, &errOut)
-	if again.String() != out.String() {
+	if again := runJSON(t, args, &pricingResult{}); again != first {
 		t.Error("same seed, different output")
 	}
 }
@@ -47,14 +37,8 @@ func TestPricingCommand(t *testing.T) {
 func TestAllocateCommand(t *testing.T) {
 	args := []string{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-supply", "1,2", "-max-value", "5",
 		"-rounds", "64", "-epsilon", "3", "-seed", "4", "-counter", "tree", "-choices"}
-	var out, errOut bytes.Buffer
-	if code := run(args, &out, &errOut); code != 0 {
-		t.Fatalf("exit %d: %s", code, errOut.String())
-	}
 	var res allocateResult
-	if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-		t.Fatalf("output is not JSON: %v", err)
-	}
+	runJSON(t, args, &res)
 	if strings.Join(res.Goods, ",") != "A,B" || res.Buyers != 4 || len(res.Trace) != 64 || len(res.Choices) != 64 || res.Levels != 7 {
 		t.Errorf("goods %v, %d buyers, %d rounds traced, %d choice rows, %d levels", res.Goods, res.Buyers, len(res.Trace), len(res.Choices), res.Levels)
 	}
@@ -79,12 +63,8 @@ func TestAllocateCommand(t *testing.T) {
 		}
 	}
 	// Per-round charges print as one grouped line.
-	out.Reset()
-	if code := run([]string{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-supply", "1", "-max-value", "5", "-rounds", "20", "-counter", "per-round", "-seed", "1"}, &out, &errOut); code != 0 {
-		t.Fatalf("per-round: exit %d: %s", code, errOut.String())
-	}
 	res = allocateResult{}
-	json.Unmarshal(out.Bytes(), &res)
+	runJSON(t, []string{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-supply", "1", "-max-value", "5", "-rounds", "20", "-counter", "per-round", "-seed", "1"}, &res)
 	if len(res.Ledger) != 1 || res.Ledger[0].Count != 20 {
 		t.Errorf("per-round ledger %v, want one line counting 20", res.Ledger)
 	}
@@ -111,15 +91,6 @@ func TestMarketBadFlags(t *testing.T) {
 		{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-max-value", "5", "-rounds", "0"},
 		{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-max-value", "5", "-counter", "abacus"},
 	} {
-		var out, errOut bytes.Buffer
-		if code := run(args, &out, &errOut); code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
-		}
-		if msg := strings.TrimRight(errOut.String(), "\n"); msg == "" || strings.Contains(msg, "\n") {
-			t.Errorf("%v: error should be one line, got %q", args, errOut.String())
-		}
-		if out.Len() != 0 {
-			t.Errorf("%v: printed %q on stdout", args, out.String())
-		}
+		checkUsageError(t, args)
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"io"
-	"strings"
 
 	"github.com/dpplay/dpplay/core/synth"
 )
@@ -88,15 +87,8 @@ func runMWEM(args []string, stdout io.Writer) error {
 	for _, c := range res.Ledger {
 		out.Ledger = append(out.Ledger, chargeJSON{Label: c.Label, Epsilon: c.Epsilon})
 	}
-	if strings.HasPrefix(*in.queries, "halfspaces") {
-		fit, err := synth.LearnHalfspace(res.Distribution, d)
-		if err != nil {
-			return err
-		}
-		out.Halfspace = &halfspaceJSON{
-			Learned: fit.Name, Pi: fit.Learned.Pi, SyntheticAgreement: fit.SyntheticAgreement,
-			RealAgreement: fit.RealAgreement, Best: fit.BestName, BestAgreement: fit.BestAgreement,
-		}
+	if out.Halfspace, err = halfspace(*in.queries, res.Distribution, d); err != nil {
+		return err
 	}
 	return json.NewEncoder(stdout).Encode(out)
 }

@@ -3,9 +3,11 @@ package main
 import (
 	"encoding/json"
 	"io"
+	"math"
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/data"
 	"github.com/dpplay/dpplay/core/market"
 )
 
@@ -87,15 +89,34 @@ func runPricing(args []string, stdout io.Writer) error {
 	beta := fs.Float64("beta", 0.05, "β for the accuracy bound OPT − 2Δ·ln(|R|/β)/ε, in (0, 1)")
 	buyer := fs.Int("buyer", -1, "0-based index of a buyer whose truthfulness to analyse (-1: none)")
 	neighbour := fs.String("neighbour", "", "i=v: also print the privacy loss when buyer i reports v instead")
+	dataFile := fs.String("data", "", "CSV file to take the buyers' values from, instead of -values")
+	column := fs.String("column", "", "with -data: the column of values, one row per buyer")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	if *valuesFlag == "" {
-		return usagef("-values is required, e.g. -values 1,1,1,4.01")
-	}
-	values, err := parseNumberList("-values", *valuesFlag)
-	if err != nil {
-		return err
+	var values []float64
+	var err error
+	switch {
+	case *dataFile != "" && *valuesFlag != "":
+		return usagef("give -values or -data, not both")
+	case *dataFile != "":
+		t, err := readTable(*dataFile, data.HeaderAuto)
+		if err != nil {
+			return err
+		}
+		j, err := tableColumn(*dataFile, t, "-column", *column)
+		if err != nil {
+			return err
+		}
+		if values, err = t.NumbersIn(j, 0, math.MaxFloat64); err != nil {
+			return usagef("%s: %v", *dataFile, err)
+		}
+	case *valuesFlag == "":
+		return usagef("-values (or -data FILE.csv -column NAME) is required, e.g. -values 1,1,1,4.01")
+	default:
+		if values, err = parseNumberList("-values", *valuesFlag); err != nil {
+			return err
+		}
 	}
 	prices, err := parseGrid(*pricesFlag)
 	if err != nil {

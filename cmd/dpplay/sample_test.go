@@ -10,15 +10,9 @@ import (
 
 func TestSampleCommand(t *testing.T) {
 	for _, mechanism := range []string{"exponential", "report-noisy-max-laplace", "report-noisy-max-gumbel", "permute-and-flip"} {
-		var out, errOut bytes.Buffer
-		code := run([]string{"sample", "-mechanism", mechanism, "-scores", "3,2.5,2,1", "-draws", "500", "-seed", "9"}, &out, &errOut)
-		if code != 0 {
-			t.Fatalf("%s: exit %d: %s", mechanism, code, errOut.String())
-		}
+		args := []string{"sample", "-mechanism", mechanism, "-scores", "3,2.5,2,1", "-draws", "500", "-seed", "9"}
 		var res sampleResult
-		if err := json.Unmarshal(out.Bytes(), &res); err != nil {
-			t.Fatalf("%s: output is not JSON: %v\n%s", mechanism, err, out.String())
-		}
+		first := runJSON(t, args, &res)
 		total, sum := 0, 0.0
 		for i, c := range res.Counts {
 			total += c
@@ -28,9 +22,7 @@ func TestSampleCommand(t *testing.T) {
 			t.Errorf("%s: %d draws, probabilities sum to %v", mechanism, total, sum)
 		}
 		// The same seed gives the same counts.
-		var again bytes.Buffer
-		run([]string{"sample", "-mechanism", mechanism, "-scores", "3,2.5,2,1", "-draws", "500", "-seed", "9"}, &again, &errOut)
-		if again.String() != out.String() {
+		if again := runJSON(t, args, &sampleResult{}); again != first {
 			t.Errorf("%s: same seed, different output", mechanism)
 		}
 	}
@@ -50,19 +42,10 @@ func TestSampleBadFlags(t *testing.T) {
 		{"sample", "-scores", "1", "extra"},
 		{"no-such-command"},
 	} {
-		var out, errOut bytes.Buffer
-		if code := run(args, &out, &errOut); code != 2 {
-			t.Errorf("%v: exit %d, want 2", args, code)
-		}
-		if msg := strings.TrimRight(errOut.String(), "\n"); msg == "" || strings.Contains(msg, "\n") {
-			t.Errorf("%v: error should be one line, got %q", args, errOut.String())
-		}
-		if out.Len() != 0 {
-			t.Errorf("%v: printed %q on stdout", args, out.String())
-		}
+		msg := checkUsageError(t, args)
 		// A student reads this line: no formatter artefact may reach it.
-		if strings.Contains(errOut.String(), "%!") {
-			t.Errorf("%v: unformatted message %q", args, errOut.String())
+		if strings.Contains(msg, "%!") {
+			t.Errorf("%v: unformatted message %q", args, msg)
 		}
 	}
 }

@@ -299,6 +299,27 @@ func (s *shedder) shedLocked(keep net.Conn) {
 // anywhere in the path, and no symbolic link leading outside dir (os.Root).
 // An HTML page is sent with the Content-Security-Policy its own <meta> tag
 // declares, plus frame-ancestors, which only a header can carry.
+// notFoundPage answers a missing page (a path without an extension, or
+// .html) with the site's own 404.html when it has one, as GitHub Pages does,
+// and anything else with a plain 404.
+func notFoundPage(w http.ResponseWriter, r *http.Request, root *os.Root, name string) {
+	ext := path.Ext(name)
+	if ext != "" && ext != ".html" {
+		http.NotFound(w, r)
+		return
+	}
+	b, err := root.ReadFile("404.html")
+	if err != nil {
+		http.NotFound(w, r)
+		return
+	}
+	h := w.Header()
+	h.Set("Content-Type", "text/html; charset=utf-8")
+	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
+	w.WriteHeader(http.StatusNotFound)
+	w.Write(b)
+}
+
 func siteHandler(dir string, api http.Handler) (http.Handler, error) {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
@@ -325,7 +346,7 @@ func siteHandler(dir string, api http.Handler) (http.Handler, error) {
 			f, st, err = openRegular(root, name)
 		}
 		if err != nil {
-			http.NotFound(w, r)
+			notFoundPage(w, r, root, name)
 			return
 		}
 		defer f.Close()

@@ -131,7 +131,7 @@ func testSite(t *testing.T) (url, dir string) {
 	return srv.URL, dir
 }
 
-// Issue 13, finding 8: only regular files inside -dir are served.
+// docs/security.md, finding 8: only regular files inside -dir are served.
 func TestStaticOnlyRegularFilesInside(t *testing.T) {
 	url, _ := testSite(t)
 	for p, want := range map[string]int{
@@ -174,7 +174,7 @@ func TestStaticOnlyRegularFilesInside(t *testing.T) {
 	}
 }
 
-// Issue 13, finding 2: a page is sent with the CSP its own <meta> declares
+// docs/security.md, finding 2: a page is sent with the CSP its own <meta> declares
 // plus frame-ancestors; every reply has nosniff, Referrer-Policy and a
 // framing policy; API replies have a CSP that allows nothing.
 func TestSecurityHeaders(t *testing.T) {
@@ -220,7 +220,7 @@ func TestPagePoliciesAllowTheirInlineScripts(t *testing.T) {
 	}
 }
 
-// Issue 13, finding 8: serve refuses a database inside the served directory.
+// docs/security.md, finding 8: serve refuses a database inside the served directory.
 func TestServeRefusesDatabaseInsideDir(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "site"), 0o755); err != nil {
@@ -238,5 +238,25 @@ func TestServeRefusesDatabaseInsideDir(t *testing.T) {
 	}
 	if in, err := within(filepath.Join(dir, "site"), filepath.Join(dir, "site.db")); err != nil || in {
 		t.Errorf("site.db beside site/: within = %v, %v", in, err)
+	}
+}
+
+// A missing page gets the site's 404.html, with status 404; a missing asset
+// a plain 404.
+func TestNotFoundPage(t *testing.T) {
+	url, dir := testSite(t)
+	if err := os.WriteFile(filepath.Join(dir, "404.html"), []byte("<h1>This page is not here</h1>"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for p, page := range map[string]bool{"/nosuch.html": true, "/lessons/nosuch": true, "/nosuch.js": false, "/.env": false} {
+		resp, err := http.Get(url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		body, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		if resp.StatusCode != 404 || strings.Contains(string(body), "not here") != page {
+			t.Errorf("%s: status %d, body %q; want 404 and the page: %v", p, resp.StatusCode, body, page)
+		}
 	}
 }

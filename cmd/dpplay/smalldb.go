@@ -6,10 +6,10 @@ import (
 	"flag"
 	"io"
 	mrand "math/rand/v2"
-	"os"
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/data"
 	"github.com/dpplay/dpplay/core/rng"
 	"github.com/dpplay/dpplay/core/rng/osrand"
 	"github.com/dpplay/dpplay/core/synth"
@@ -28,7 +28,7 @@ type synthFlags struct {
 
 func addSynthFlags(fs *flag.FlagSet) synthFlags {
 	return synthFlags{
-		data:    fs.String("data", "", "CSV file of 0/1 columns with a header row (required)"),
+		data:    fs.String("data", "", "CSV file with a header row and yes/no columns (0/1, yes/no, true/false; required)"),
 		columns: fs.String("columns", "", "comma-separated columns to keep (default: all)"),
 		queries: fs.String("queries", "marginals:2", "query set: marginals:W, halfspaces, or list:col=1&col=0;col=1"),
 		epsilon: fs.Float64("epsilon", 1, "privacy parameter ε"),
@@ -45,23 +45,9 @@ func (f synthFlags) load(fs *flag.FlagSet) (*synth.Data, *synth.QuerySet, *mrand
 	if !(*f.epsilon > 0) {
 		return nil, nil, nil, nil, usagef("-epsilon must be > 0")
 	}
-	file, err := os.Open(*f.data)
+	d, err := readBits(*f.data, *f.columns)
 	if err != nil {
-		return nil, nil, nil, nil, usagef("%v", err)
-	}
-	defer file.Close()
-	d, err := synth.ReadCSV(file)
-	if err != nil {
-		return nil, nil, nil, nil, usagef("%s: %v", *f.data, err)
-	}
-	if *f.columns != "" {
-		cols := strings.Split(*f.columns, ",")
-		for i := range cols {
-			cols[i] = strings.TrimSpace(cols[i])
-		}
-		if d, err = d.Project(cols); err != nil {
-			return nil, nil, nil, nil, usagef("-columns: %v", err)
-		}
+		return nil, nil, nil, nil, err
 	}
 	qs, err := parseQuerySpec(d.Columns(), *f.queries)
 	if err != nil {
@@ -132,6 +118,23 @@ type halfspaceJSON struct {
 	BestAgreement      float64 `json:"best_real_agreement"`
 }
 
+// halfspace learns the best halfspace from the synthetic distribution (a
+// weight per point of the universe) and scores it on the real data, when the
+// queries are halfspaces; for other queries it returns nil.
+func halfspace(queries string, synthetic []float64, d *synth.Data) (*halfspaceJSON, error) {
+	if !strings.HasPrefix(queries, "halfspaces") {
+		return nil, nil
+	}
+	fit, err := synth.LearnHalfspace(synthetic, d)
+	if err != nil {
+		return nil, err
+	}
+	return &halfspaceJSON{
+		Learned: fit.Name, Pi: fit.Learned.Pi, SyntheticAgreement: fit.SyntheticAgreement,
+		RealAgreement: fit.RealAgreement, Best: fit.BestName, BestAgreement: fit.BestAgreement,
+	}, nil
+}
+
 type smallDBJSON struct {
 	Mechanism        string           `json:"mechanism"`
 	Columns          []string         `json:"columns"`
@@ -195,15 +198,37 @@ func runSmallDB(args []string, stdout io.Writer) error {
 				Thm45: thm45JSON{Bound: t45, Size: m45, SameSizeAsThis: m45 == *size}}
 		}
 	}
-	if strings.HasPrefix(*in.queries, "halfspaces") {
-		fit, err := synth.LearnHalfspace(res.SyntheticData.Fractions(), d)
-		if err != nil {
-			return err
-		}
-		out.Halfspace = &halfspaceJSON{
-			Learned: fit.Name, Pi: fit.Learned.Pi, SyntheticAgreement: fit.SyntheticAgreement,
-			RealAgreement: fit.RealAgreement, Best: fit.BestName, BestAgreement: fit.BestAgreement,
-		}
+	if out.Halfspace, err = halfspace(*in.queries, res.SyntheticData.Fractions(), d); err != nil {
+		return err
 	}
 	return json.NewEncoder(stdout).Encode(out)
+}
+
+// readBits reads the yes/no columns of a CSV file (all of them, or the
+// comma-separated list columns) with app/data into a histogram.
+func readBits(path, columns string) (*synth.Data, error) {
+	t, err := readTable(path, data.HeaderYes)
+	if err != nil {
+		return nil, err
+	}
+	names := t.Names
+	if columns != "" {
+		names = strings.Split(columns, ",")
+	}
+	idx := make([]int, len(names))
+	for i := range names {
+		names[i] = strings.TrimSpace(names[i])
+		if idx[i], err = t.Column(names[i]); err != nil {
+			return nil, usagef("-columns: %v", err)
+		}
+	}
+	rows, err := t.Bits(idx)
+	if err != nil {
+		return nil, usagef("%s: %v", path, err)
+	}
+	d, err := synth.FromRows(names, rows)
+	if err != nil {
+		return nil, usagef("-columns: %v", err)
+	}
+	return d, nil
 }

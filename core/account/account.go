@@ -1,8 +1,8 @@
 // Package account keeps a privacy budget under sequential composition: the
 // guarantees of releases made one after another on the same data add up,
 // Σεᵢ for pure differential privacy and (Σεᵢ, Σδᵢ) for (ε, δ)-differential
-// privacy (lesson 2 uses it to compare report noisy max, one ε, with n
-// separate Laplace releases, n·ε).
+// privacy. n separate ε-DP releases cost n·ε; one report-noisy-max release
+// of the best of n costs ε.
 package account
 
 import (
@@ -12,8 +12,7 @@ import (
 )
 
 // Charge is one release recorded against the budget, one term εᵢ, δᵢ of the
-// sums: lesson 8 plans MWEM's rounds as charges, and lesson 10 the levels of
-// the billboard's counter.
+// sums, such as one MWEM round or one level of a tree counter.
 type Charge struct {
 	Label   string
 	Epsilon float64
@@ -21,26 +20,22 @@ type Charge struct {
 }
 
 // Accountant tracks spending against a fixed (ε, δ) budget, spent =
-// (Σεᵢ, Σδᵢ): lesson 2's budget widget, MWEM's rounds, the
-// billboard's counter and each live session's budget (the class
-// activities of lessons 1, 4 and 9). It is not safe for concurrent use.
+// (Σεᵢ, Σδᵢ). It is not safe for concurrent use.
 type Accountant struct {
 	budgetEps, budgetDelta float64
 	spentEps, spentDelta   float64
 	ledger                 []Charge
 }
 
-// ErrBudget is returned (wrapped) when a charge would exceed the budget: the
-// refused charges of lesson 2's ledger, and the live lecture's "budget
-// exhausted" (the activities of lessons 1, 4 and 9).
+// ErrBudget is returned (wrapped) when a charge would exceed the budget.
 var ErrBudget = errors.New("privacy budget exceeded")
 
 // slack absorbs rounding when charges are meant to add up to the budget
 // exactly, e.g. ten charges of ε/10.
 const slack = 1e-9
 
-// New returns an accountant with budget ε > 0 and δ in [0, 1) (lessons 2, 8
-// and 10, and the live activities of lessons 1, 4 and 9).
+// New returns an accountant with budget ε > 0 and δ in [0, 1) and nothing
+// spent.
 func New(epsilonBudget, deltaBudget float64) (*Accountant, error) {
 	if err := validate.Positive("ε budget", epsilonBudget); err != nil {
 		return nil, err
@@ -53,9 +48,7 @@ func New(epsilonBudget, deltaBudget float64) (*Accountant, error) {
 
 // Spend records a release with guarantee (ε, δ), adding it to (Σεᵢ, Σδᵢ). If
 // it would take the total past the budget nothing is recorded and the error
-// wraps ErrBudget. Lesson 2's budget widget replays its charges through it,
-// MWEM charges each round with it, and the live lecture each
-// release.
+// wraps ErrBudget.
 func (a *Accountant) Spend(label string, epsilon, delta float64) error {
 	if err := validate.Positive("ε", epsilon); err != nil {
 		return err
@@ -79,8 +72,7 @@ func (a *Accountant) Spend(label string, epsilon, delta float64) error {
 // uses it so that a run the budget cannot pay for leaves no partial charges
 // behind. The check is Spend's own rule applied to the running totals in the
 // order given, so SpendAll accepts exactly the sequences that the same Spend
-// calls would accept, rounding included. Lesson 10's billboard pays for its
-// counter's levels with it.
+// calls would accept, rounding included.
 func (a *Accountant) SpendAll(charges []Charge) error {
 	if err := a.CanSpendAll(charges); err != nil {
 		return err
@@ -95,8 +87,8 @@ func (a *Accountant) SpendAll(charges []Charge) error {
 
 // CanSpendAll reports, without recording anything, whether SpendAll(charges)
 // would succeed: nil if it would, otherwise the error it would return.
-// Callers that charge as they release (lesson 8's MWEM charges round by
-// round) check the whole run with it first.
+// Callers that charge as they release (MWEM charges round by round) check
+// the whole run with it first.
 func (a *Accountant) CanSpendAll(charges []Charge) error {
 	if a == nil {
 		return validate.Errorf("accountant", "is nil")
@@ -122,12 +114,10 @@ func (a *Accountant) CanSpendAll(charges []Charge) error {
 	return nil
 }
 
-// Spent returns the total (Σεᵢ, Σδᵢ) spent so far, which lesson 2's ledger
-// and lesson 8's MWEM show.
+// Spent returns the total (Σεᵢ, Σδᵢ) spent so far.
 func (a *Accountant) Spent() (epsilon, delta float64) { return a.spentEps, a.spentDelta }
 
-// Remaining returns what is left of the budget, (ε − Σεᵢ, δ − Σδᵢ): lesson
-// 2's ledger shows it, and lesson 8's MWEM names it when a run does not fit.
+// Remaining returns what is left of the budget, (ε − Σεᵢ, δ − Σδᵢ).
 // Leftovers within rounding of zero are zero, so a budget split into equal
 // parts is used up exactly.
 func (a *Accountant) Remaining() (epsilon, delta float64) {
@@ -141,6 +131,5 @@ func left(budget, spent float64) float64 {
 	return 0
 }
 
-// Ledger returns a copy of the charges in the order they were made (lesson
-// 8's MWEM counts its charges with it).
+// Ledger returns a copy of the charges in the order they were made.
 func (a *Accountant) Ledger() []Charge { return append([]Charge(nil), a.ledger...) }

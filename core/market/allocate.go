@@ -14,7 +14,7 @@ import (
 // Limits for Allocate: the run records every buyer's choice in
 // every round, n × T cells.
 const (
-	MaxRounds      = 100_000   // T, the billboard rounds (lesson 10 uses 16 to 128)
+	MaxRounds      = 100_000   // T, the billboard rounds
 	MaxChoiceCells = 2_000_000 // buyers × rounds: 16 MB of choices
 )
 
@@ -22,8 +22,8 @@ const (
 // vᵢⱼ − pⱼ ≤ 0.
 const None = -1
 
-// Counters for the demand: how AllocationConfig counts it privately
-// (lesson 10, Billboard prices). Per round, the running count Ĉ(t) has
+// Counters for the demand: how AllocationConfig counts it privately. Per
+// round, the running count Ĉ(t) has
 // standard deviation √(2t)·2T/ε; with the tree, √(2·popcount(t))·2TL/ε.
 const (
 	// CounterAuto picks whichever counter below has the smaller average
@@ -75,7 +75,7 @@ func DefaultStep(maxValue float64, buyers, rounds int) (float64, error) {
 
 // AllocationRun is the full record of one run of Allocate: what was posted on
 // the billboard (public), and what each buyer did (each buyer's own, private
-// view, shown in lesson 10 for teaching).
+// view, kept for teaching).
 type AllocationRun struct {
 	Goods, Buyers, Rounds int
 	Supply                []int
@@ -148,7 +148,7 @@ type AllocationRun struct {
 }
 
 // Allocate runs private price coordination (the slides' billboard algorithm,
-// after Hsu, Huang, Roth, Roughgarden and Wu 2014/2016; lesson 10).
+// after Hsu, Huang, Roth, Roughgarden and Wu 2014/2016).
 //
 // Round t = 1..T: the billboard posts prices pᵗ (p¹ = 0); each buyer demands
 // the good maximising vᵢⱼ − pⱼ (the lowest index on ties), or nothing if no
@@ -432,7 +432,7 @@ func (run *AllocationRun) finish(r *mrand.Rand) {
 // TurnAway returns a copy of allocation (allocation[i] is buyer i's good or
 // None) in which, for every good j held by more than supply[j] buyers,
 // holders chosen uniformly at random lose their copy (become None) until
-// supply[j] remain (lesson 10). The result is feasible, but it is not
+// supply[j] remain. The result is feasible, but it is not
 // jointly differentially private: a buyer who joins the holders of a full
 // good gives each of them a chance of losing it that was 0 before, an
 // unbounded privacy loss for them.
@@ -482,7 +482,7 @@ func poissonBinomialAbove(q []float64, s int) float64 {
 // posted prices are fixed, so the buyer's demands under V′ are their best
 // responses to those prices, and the other buyers' demands do not change.
 // Allocate's proof says the result is at most ε for every buyer and row
-// (lesson 10's joint differential privacy; the tests check it).
+// (joint differential privacy; the tests check it).
 func (run *AllocationRun) RunPrivacyLoss(buyer int, values []float64) (float64, error) {
 	// Only Allocate fills in the private values, the prices and the choices
 	// the check replays; a nil or hand-made run has nothing to replay.

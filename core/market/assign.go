@@ -7,14 +7,15 @@ import (
 )
 
 // MaxAssignWork bounds n²·m for the exact assignment in OptimalWelfare
-// (n buyers, m = copies + n columns): about a second natively. Lesson 10's
-// market (300 buyers, 3 × 40 copies) needs 300²·420 = 3.8·10⁷.
+// (n buyers, m = copies + n columns): about a second natively. TeaMarket
+// with 40 copies of each good (300 buyers, 3 × 40 copies) needs
+// 300²·420 = 3.8·10⁷.
 const MaxAssignWork = 200_000_000
 
 // OptimalWelfare returns the largest welfare Σᵢ vᵢ(xᵢ) of any feasible
 // allocation (each buyer at most one good, good j to at most sⱼ buyers) and
 // one allocation attaining it (None for buyers left out): the non-private
-// benchmark of lesson 10, Billboard prices. It solves the assignment problem exactly with the
+// benchmark for Allocate. It solves the assignment problem exactly with the
 // Hungarian algorithm (Kuhn–Munkres with potentials), buyers as rows and as
 // columns min(sⱼ, n) copies of each good plus n "no good" columns of value 0.
 func OptimalWelfare(values [][]float64, supply []int) (float64, []int, error) {

@@ -7,7 +7,7 @@ import (
 	"github.com/dpplay/dpplay/core/rng"
 )
 
-// Node is one released count of lesson 10's demand counter: the sum of the
+// Node is one released count of Allocate's demand counter: the sum of the
 // demand over rounds Start..End (1-based, inclusive), a dyadic block of
 // length 2^Level for the tree or a single round, with Laplace noise of scale
 // b on every coordinate (Noisy = Exact + Lap(b)).

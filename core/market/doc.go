@@ -1,6 +1,5 @@
 // Package market uses differential privacy as a tool for mechanism design,
-// after the slides' "privacy as a tool for mechanism design" part (lessons 9
-// and 10).
+// after the slides' "privacy as a tool for mechanism design" part.
 //
 // Pricing. A seller offers a digital good (unlimited copies) at one
 // price p from a grid R. Buyer i buys when vᵢ ≥ p, so the revenue is

@@ -13,12 +13,13 @@ import (
 // Size limits keep a slider drag in the browser interactive and stop a typo
 // on the command line from allocating gigabytes.
 const (
-	MaxGrid   = 100_000   // |R|, the price grid (lesson 9 uses 500 prices)
-	MaxBuyers = 1_000_000 // n, the buyers (lesson 10 uses 300)
+	MaxGrid   = 100_000   // |R|, the price grid
+	MaxBuyers = 1_000_000 // n, the buyers
 )
 
 // Grid returns the price grid R = {lo, lo+step, …} up to hi (inclusive when hi
-// is on the grid), lesson 9's 0.01:5.00:0.01 for instance. Each price is rounded to 12 significant digits so that the grid
+// is on the grid), 0.01:5.00:0.01 for instance. Each price is rounded to 12
+// significant digits so that the grid
 // 0.01:5.00:0.01 contains exactly the double that "4.01" parses to: without
 // that, 401·0.01 lands one ulp above 4.01 and a buyer who values the good at
 // 4.01 would not buy at "4.01".
@@ -94,7 +95,7 @@ func checkValues(values []float64) error {
 }
 
 // Pricing is the exponential mechanism choosing a price for a digital good
-// (McSherry–Talwar 2007; lesson 9):
+// (McSherry–Talwar 2007):
 //
 //	Pr[p] = exp(ε·rev(p)/(2Δ)) / Σ_q exp(ε·rev(q)/(2Δ)),  rev(p) = p·#{i : vᵢ ≥ p},
 //
@@ -109,8 +110,7 @@ type Pricing struct {
 
 // NewPricing builds the price distribution Pr[p] ∝ exp(ε·rev(p)/(2Δ)),
 // rev(p) = p·#{i : vᵢ ≥ p} and Δ = max R, for the reported values (each
-// finite and ≥ 0), a strictly increasing grid R of positive prices and ε > 0
-// (lesson 9, Setting a price without learning anyone's value).
+// finite and ≥ 0), a strictly increasing grid R of positive prices and ε > 0.
 func NewPricing(values, prices []float64, epsilon float64) (*Pricing, error) {
 	if err := checkValues(values); err != nil {
 		return nil, err
@@ -185,8 +185,7 @@ func (p *Pricing) check() error {
 }
 
 // Sensitivity returns Δ = max R, the highest grid price: one buyer changes
-// rev(p) = p·#{i : vᵢ ≥ p} by at most p ≤ Δ (lesson 9; 0 for a nil or zero
-// Pricing).
+// rev(p) = p·#{i : vᵢ ≥ p} by at most p ≤ Δ (0 for a nil or zero Pricing).
 func (p *Pricing) Sensitivity() float64 {
 	if p.check() != nil {
 		return 0
@@ -194,8 +193,8 @@ func (p *Pricing) Sensitivity() float64 {
 	return p.prices[len(p.prices)-1]
 }
 
-// Epsilon returns ε of Pr[p] ∝ exp(ε·rev(p)/(2Δ)) (lesson 9; 0 for a nil or
-// zero Pricing).
+// Epsilon returns ε of Pr[p] ∝ exp(ε·rev(p)/(2Δ)) (0 for a nil or zero
+// Pricing).
 func (p *Pricing) Epsilon() float64 {
 	if p.check() != nil {
 		return 0
@@ -203,7 +202,7 @@ func (p *Pricing) Epsilon() float64 {
 	return p.epsilon
 }
 
-// Prices returns the grid R (lesson 9; nil for a nil or zero Pricing).
+// Prices returns the grid R (nil for a nil or zero Pricing).
 func (p *Pricing) Prices() []float64 {
 	if p.check() != nil {
 		return nil
@@ -211,8 +210,7 @@ func (p *Pricing) Prices() []float64 {
 	return clone(p.prices)
 }
 
-// Values returns the reported values vᵢ (lesson 9; nil for a nil or zero
-// Pricing).
+// Values returns the reported values vᵢ (nil for a nil or zero Pricing).
 func (p *Pricing) Values() []float64 {
 	if p.check() != nil {
 		return nil
@@ -220,8 +218,8 @@ func (p *Pricing) Values() []float64 {
 	return clone(p.values)
 }
 
-// Revenue returns rev(p) = p·#{i : vᵢ ≥ p} for each grid price (lesson 9;
-// nil for a nil or zero Pricing).
+// Revenue returns rev(p) = p·#{i : vᵢ ≥ p} for each grid price (nil for a
+// nil or zero Pricing).
 func (p *Pricing) Revenue() []float64 {
 	if p.check() != nil {
 		return nil
@@ -230,8 +228,8 @@ func (p *Pricing) Revenue() []float64 {
 }
 
 // Probabilities returns the exact price distribution
-// Pr[p] = exp(ε·rev(p)/(2Δ)) / Σ_q exp(ε·rev(q)/(2Δ)) (lesson 9; nil for a
-// nil or zero Pricing).
+// Pr[p] = exp(ε·rev(p)/(2Δ)) / Σ_q exp(ε·rev(q)/(2Δ)) (nil for a nil or
+// zero Pricing).
 func (p *Pricing) Probabilities() []float64 {
 	if p.check() != nil {
 		return nil
@@ -240,7 +238,7 @@ func (p *Pricing) Probabilities() []float64 {
 }
 
 // LogProbabilities returns the natural logarithms of Probabilities, exact in
-// the log domain (lesson 9; nil for a nil or zero Pricing).
+// the log domain (nil for a nil or zero Pricing).
 func (p *Pricing) LogProbabilities() []float64 {
 	if p.check() != nil {
 		return nil
@@ -272,8 +270,8 @@ func (p *Pricing) Draw(r *mrand.Rand, n int) ([]int, error) {
 	return mech.Draw(p.mech, r, n)
 }
 
-// ExpectedRevenue returns E[rev(p̂)] = Σ_p Pr[p]·rev(p), exactly (lesson 9;
-// 0 for a nil or zero Pricing).
+// ExpectedRevenue returns E[rev(p̂)] = Σ_p Pr[p]·rev(p), exactly (0 for a
+// nil or zero Pricing).
 func (p *Pricing) ExpectedRevenue() float64 {
 	if p.check() != nil {
 		return 0
@@ -286,8 +284,7 @@ func (p *Pricing) ExpectedRevenue() float64 {
 }
 
 // Optimal returns OPT = max_p rev(p) and the lowest price attaining it: the
-// deterministic, non-private mechanism of lesson 9 (0, 0 for a nil or zero
-// Pricing).
+// deterministic, non-private mechanism (0, 0 for a nil or zero Pricing).
 func (p *Pricing) Optimal() (revenue, price float64) {
 	if p.check() != nil {
 		return 0, 0

@@ -169,6 +169,17 @@ func bruteProbabilities(values, prices []float64, eps float64) []float64 {
 	return w
 }
 
+// randomPricing builds the mechanism at ε on a randomInstance.
+func randomPricing(t *testing.T, r *mrand.Rand, eps float64) (values, prices []float64, p *Pricing) {
+	t.Helper()
+	values, prices = randomInstance(r)
+	p, err := NewPricing(values, prices, eps)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return values, prices, p
+}
+
 func randomInstance(r *mrand.Rand) (values, prices []float64) {
 	m := 2 + r.IntN(60)
 	prices = make([]float64, m)
@@ -195,12 +206,8 @@ func randomInstance(r *mrand.Rand) (values, prices []float64) {
 func TestProbabilitiesMatchBruteForce(t *testing.T) {
 	r := rng.Seeded(11)
 	for trial := 0; trial < 300; trial++ {
-		values, prices := randomInstance(r)
 		eps := []float64{0.01, 0.5, 1, 5, 80}[trial%5]
-		p, err := NewPricing(values, prices, eps)
-		if err != nil {
-			t.Fatal(err)
-		}
+		values, prices, p := randomPricing(t, r, eps)
 		want := bruteProbabilities(values, prices, eps)
 		got := p.Probabilities()
 		expected := 0.0
@@ -260,12 +267,8 @@ func TestPriceSamplerChiSquare(t *testing.T) {
 func TestAccuracyTheorem(t *testing.T) {
 	r := rng.Seeded(12)
 	for trial := 0; trial < 300; trial++ {
-		values, prices := randomInstance(r)
 		eps := []float64{0.1, 1, 10, 200}[trial%4]
-		p, err := NewPricing(values, prices, eps)
-		if err != nil {
-			t.Fatal(err)
-		}
+		_, prices, p := randomPricing(t, r, eps)
 		opt, _ := p.Optimal()
 		for _, beta := range []float64{0.5, 0.05, 1e-4} {
 			a, err := p.Accuracy(beta)
@@ -290,12 +293,8 @@ func TestNeighbourLoss(t *testing.T) {
 	r := rng.Seeded(13)
 	worst := 0.0
 	for trial := 0; trial < 400; trial++ {
-		values, prices := randomInstance(r)
 		eps := []float64{0.1, 1, 3, 30}[trial%4]
-		p, err := NewPricing(values, prices, eps)
-		if err != nil {
-			t.Fatal(err)
-		}
+		values, prices, p := randomPricing(t, r, eps)
 		buyer := r.IntN(len(values))
 		// The extremes move the most revenue: leave the market or reach the top.
 		for _, v := range []float64{0, prices[len(prices)-1], r.Float64() * prices[len(prices)-1]} {
@@ -332,12 +331,8 @@ func TestTruthfulnessWithinBound(t *testing.T) {
 	r := rng.Seeded(14)
 	positive, ratio := 0, 0.0
 	for trial := 0; trial < 400; trial++ {
-		values, prices := randomInstance(r)
 		eps := []float64{0.05, 0.3, 1, 3, 10}[trial%5]
-		p, err := NewPricing(values, prices, eps)
-		if err != nil {
-			t.Fatal(err)
-		}
+		values, prices, p := randomPricing(t, r, eps)
 		buyer := r.IntN(len(values))
 		tr, err := p.Truthfulness(buyer)
 		if err != nil {
@@ -526,12 +521,8 @@ func BenchmarkTruthfulness500x300(b *testing.B) {
 func TestReportZeroIsIncluded(t *testing.T) {
 	r := rng.Seeded(16)
 	for trial := 0; trial < 200; trial++ {
-		values, prices := randomInstance(r)
 		eps := []float64{0.1, 1, 10}[trial%3]
-		p, err := NewPricing(values, prices, eps)
-		if err != nil {
-			t.Fatal(err)
-		}
+		values, prices, p := randomPricing(t, r, eps)
 		buyer := r.IntN(len(values))
 		tr, err := p.Truthfulness(buyer)
 		if err != nil {

@@ -8,12 +8,11 @@ import (
 )
 
 // MaxTruthGrid bounds the grid for Truthfulness, which builds one exact price
-// distribution per possible report: O(m²) work (lesson 9's grid has 500).
+// distribution per possible report: O(m²) work.
 const MaxTruthGrid = 4000
 
 // Truthfulness compares one buyer's exact expected utility when reporting the
-// true value with every other report (lesson 9, Setting a price without
-// learning anyone's value).
+// true value with every other report.
 //
 // The seller posts the drawn price p̂ and every buyer then buys if and only if
 // their true value reaches it, so a report matters only through the price it
@@ -43,8 +42,8 @@ const MaxTruthGrid = 4000
 //     tanh(ε/2). So gain ≤ B·tanh(ε/2), below (1 − e^−ε)·B for every ε > 0
 //     (their ratio is e^ε/(e^ε + 1) < 1).
 //
-// TightBound = min((e^ε − 1)·E_v[u], B·tanh(ε/2)) is the bound lesson 9
-// displays; every bound here holds for any ε-DP mechanism, not just this one,
+// TightBound = min((e^ε − 1)·E_v[u], B·tanh(ε/2)) is the tightest of them;
+// every bound here holds for any ε-DP mechanism, not just this one,
 // and MaxGain ≤ TightBound ≤ ProofBound ≤ SlidesBound.
 type Truthfulness struct {
 	Buyer int
@@ -75,8 +74,7 @@ type Truthfulness struct {
 
 // DeterministicLie shows that posting the revenue-maximising price
 // p* = argmax_p p·#{i : vᵢ ≥ p} (ties to the lowest) is not truthful: a
-// buyer can lower the price by shading their report (lesson 9: the $4.01
-// buyer reports $0.75 and gains $3.26).
+// buyer can lower the price by shading their report.
 type DeterministicLie struct {
 	// TruthfulPrice and TruthfulUtility: everyone reports truthfully.
 	TruthfulPrice, TruthfulUtility float64

@@ -11,7 +11,7 @@ import (
 )
 
 // Valuations is a parsed valuation file: one row per buyer, one column per
-// good, Values[i][j] = vᵢⱼ (lesson 10; `dpplay allocate -values`).
+// good, Values[i][j] = vᵢⱼ.
 type Valuations struct {
 	Goods  []string    // column names (good 1, good 2, … without a header)
 	Values [][]float64 // Values[i][j] = buyer i's value for good j
@@ -21,8 +21,8 @@ type Valuations struct {
 // kilobytes, a script a few megabytes.
 const maxValuationBytes = 64 << 20
 
-// ParseValuations reads the valuation format of `dpplay allocate` and
-// lesson 10: comma-separated values, one line per buyer and one column per
+// ParseValuations reads the valuation format: comma-separated values, one
+// line per buyer and one column per
 // good. Blank lines and lines starting with '#' are skipped. If the first
 // remaining line has a field that is not a number, it is a header naming the
 // goods. Every value must be a finite number ≥ 0 and every row must have as

@@ -39,8 +39,8 @@ func AccuracyThreshold(opt, epsilon, sensitivity float64, candidates, optimal in
 }
 
 // OptimalCount returns OPT = max u and |R_OPT|, the number of candidates
-// attaining it: the accuracy theorem's OPT and |R_OPT| in lesson 5, and the
-// OPT of lesson 6's expected loss.
+// attaining it, as the exponential mechanism's accuracy theorem and
+// ExpectedLoss use them.
 func OptimalCount(scores []float64) (opt float64, count int, err error) {
 	if err := validate.Scores("scores", scores); err != nil {
 		return 0, 0, err
@@ -60,7 +60,7 @@ func OptimalCount(scores []float64) (opt float64, count int, err error) {
 // TailProbability returns the exact Pr[u(output) ≤ threshold] for a
 // mechanism with the given output probabilities over candidates with these
 // scores, Σ_{r : u(r) ≤ threshold} Pr[r]: the quantity the accuracy theorem
-// bounds (lesson 5, and lesson 9's price accuracy).
+// bounds.
 func TailProbability(probs, scores []float64, threshold float64) (float64, error) {
 	if err := validate.Scores("scores", scores); err != nil {
 		return 0, err
@@ -135,8 +135,8 @@ func MeasureTailBound(scores, measure []float64, epsArticle, t float64) (bound, 
 	return bound, exact, err
 }
 
-// ScoreMass is one step of an empirical score distribution, the draws' line
-// in lesson 5's accuracy widget.
+// ScoreMass is one step of an empirical score distribution: the fraction of
+// draws whose score is Score.
 type ScoreMass struct {
 	Score      float64
 	Fraction   float64 // share of draws that achieved exactly this score
@@ -178,8 +178,8 @@ func EmpiricalScores(scores []float64, counts []int) ([]ScoreMass, error) {
 }
 
 // ExpectedLoss returns OPT − E[u(output)], the expected shortfall of a
-// selection mechanism from the best score (lesson 6 plots it against ε for
-// the exponential mechanism, permute-and-flip and report noisy max).
+// selection mechanism from the best score, computed exactly from s's output
+// probabilities: Σᵣ Pr[r]·(OPT − u(r)).
 func ExpectedLoss(s Selector, scores []float64) (float64, error) {
 	opt, _, err := OptimalCount(scores)
 	if err != nil {

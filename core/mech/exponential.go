@@ -25,9 +25,7 @@ type Exponential struct {
 }
 
 // NewExponential validates c and builds the mechanism's exact distribution
-// and an alias table for O(1) draws. Every exponential mechanism of the
-// lessons is built here: lessons 1–6, 8 (MWEM's choice of query) and 9 (the
-// price).
+// and an alias table for O(1) draws.
 func NewExponential(c Config) (*Exponential, error) {
 	logw, err := exponentialLogWeights(c)
 	if err != nil {
@@ -94,23 +92,20 @@ func scaledGap(d, epsilon, sensitivity float64) float64 {
 	return math.Ldexp(fd*fe/fs, ed+ee-es)
 }
 
-// Probabilities returns the exact output distribution Pr[r] that lessons
-// 1–6 and 9 chart.
+// Probabilities returns the exact output distribution
+// Pr[r] = μ(r)·exp(ε·u(r)/(2Δ)) / Σₛ μ(s)·exp(ε·u(s)/(2Δ)).
 func (m *Exponential) Probabilities() []float64 { return clone(m.p) }
 
 // LogProbabilities returns ln Pr[r] = ln μ(r) + ε·u(r)/(2Δ) − ln Σₛ μ(s)·
-// exp(ε·u(s)/(2Δ)), exact even where Pr[r] underflows: lessons 3 and 4 take
-// the privacy loss from them (PrivacyLoss).
+// exp(ε·u(s)/(2Δ)), exact even where Pr[r] underflows, so that PrivacyLoss
+// can compare them.
 func (m *Exponential) LogProbabilities() []float64 { return clone(m.logp) }
 
-// Sample draws one candidate in O(1) from the alias table: the draws of
-// lessons 1–6, MWEM's choice of query and the live activities of
-// lessons 1 and 9.
+// Sample draws one candidate in O(1) from the alias table.
 func (m *Exponential) Sample(r *mrand.Rand) int { return m.table.Draw(r) }
 
-// Fill adds n draws to counts (one entry per candidate) in a tight loop:
-// the batch path of lesson 9's price draws and `dpplay sample` (Draw), which
-// runs near the source's rate.
+// Fill adds n draws to counts (one entry per candidate) in a tight loop
+// that runs near the source's rate; Draw uses it.
 func (m *Exponential) Fill(r *mrand.Rand, counts []int, n int) error {
 	return m.table.Fill(r, counts, n)
 }
@@ -118,9 +113,8 @@ func (m *Exponential) Fill(r *mrand.Rand, counts []int, n int) error {
 // SampleExponentialOnce draws one candidate of the exponential mechanism in a
 // single pass with no alias table: argmaxᵣ (ln μ(r) + ε·u(r)/(2Δ) + Gᵣ) with Gᵣ
 // independent standard Gumbel draws (the Gumbel-max trick). Use it for one
-// draw over a huge candidate set; use NewExponential for batches. No widget
-// calls it: it is lesson 2's Gumbel-max identity applied to lesson 1's
-// mechanism, and the tests check it against NewExponential.
+// draw over a huge candidate set; use NewExponential for batches. Its output
+// has the same distribution as NewExponential's.
 func SampleExponentialOnce(c Config, r *mrand.Rand) (int, error) {
 	logw, err := exponentialLogWeights(c)
 	if err != nil {

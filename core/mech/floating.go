@@ -15,8 +15,7 @@ import (
 // to exp(−|x − q|/b)·2^53 and tries every k close enough to land on x.
 //
 // Mironov (2012) showed that the sets of reachable outputs for neighbouring
-// q differ, so one output can rule out a true answer with certainty: the
-// floating-point attack of lesson 7.
+// q differ, so one output can rule out a true answer with certainty.
 func NaiveLaplaceCouldOutput(x, q, scale float64) (bool, error) {
 	for _, v := range []struct {
 		name string
@@ -89,7 +88,8 @@ func FloatingPointAttack(q, qNeighbour, sensitivity, epsilon float64, draws int,
 	return ruledOut, nil
 }
 
-// DiscreteLaplace is the fix of lesson 7: the answer is an integer (a count,
+// DiscreteLaplace is the Laplace mechanism without the floating-point leak
+// that NaiveLaplaceCouldOutput exposes: the answer is an integer (a count,
 // or a value in units of a chosen granularity) and the noise is an exact
 // discrete Laplace sample, Pr[output = y] = tanh(1/(2σ))·exp(−|y − q|/σ)
 // with σ = Δ/ε. Every integer is a possible output for every input, so no
@@ -106,8 +106,6 @@ type DiscreteLaplace struct {
 // sensitivity Δ ≥ 1. The scale σ = Δ/ε is rounded up to a multiple of
 // 1/4096 and must be at most rng.MaxDiscreteScale = 2^28, so ε ≥ Δ/2^28;
 // Epsilon reports the ε actually achieved, never above the one asked.
-// Lesson 7 draws it, and the live histogram activity releases
-// every bin with it.
 func NewDiscreteLaplace(value, sensitivity int64, epsilon float64) (*DiscreteLaplace, error) {
 	if sensitivity < 1 {
 		return nil, validate.Errorf("Δ (sensitivity)", "must be a whole number ≥ 1, got %d", sensitivity)
@@ -139,16 +137,15 @@ func (m *DiscreteLaplace) delta() int64 {
 	return m.sensitivity
 }
 
-// Epsilon returns the privacy parameter achieved, Δ/σ, which lesson 7 shows
-// beside the ε asked for.
+// Epsilon returns the privacy parameter achieved, Δ/σ, at most the ε asked
+// for because σ is rounded up.
 func (m *DiscreteLaplace) Epsilon() float64 { return float64(m.delta()) / m.noise.Scale() }
 
-// Scale returns σ, the rounded-up scale of lesson 7's exact sampler.
+// Scale returns σ, the rounded-up scale of the exact sampler.
 func (m *DiscreteLaplace) Scale() float64 { return m.noise.Scale() }
 
 // LogPMF returns ln Pr[output = y] = ln tanh(1/(2σ)) − |y − q|/σ. The
 // distance is taken in floating point when y − q would overflow int64.
-// Lesson 7 charts these exact probabilities under its draws.
 func (m *DiscreteLaplace) LogPMF(y int64) float64 {
 	d := y - m.value
 	if (y >= 0) != (m.value >= 0) && (d >= 0) != (y >= 0) {
@@ -158,6 +155,6 @@ func (m *DiscreteLaplace) LogPMF(y int64) float64 {
 	return m.noise.LogPMF(d)
 }
 
-// Sample releases one noisy integer answer q + Y: lesson 7's draws, and each
-// bin of the live histogram activity.
+// Sample releases one noisy integer answer q + Y, Y an exact discrete
+// Laplace draw of scale σ.
 func (m *DiscreteLaplace) Sample(r *mrand.Rand) int64 { return m.value + m.noise.Sample(r) }

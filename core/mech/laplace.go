@@ -57,9 +57,7 @@ type Laplace struct {
 // NewLaplace returns the Laplace mechanism for the true answer value, the
 // query's sensitivity Δq and ε. The scale Δq/ε must lie in
 // [rng.MinScale, rng.MaxScale] and q(x) ± 36.7·Δq/ε (the farthest a draw
-// can land) within the doubles, so that every output is finite. Lesson 4
-// draws its density beside the exponential mechanism's, lesson 7 attacks its
-// floating-point draws, and MWEM measures its chosen queries with it.
+// can land) within the doubles, so that every output is finite.
 func NewLaplace(value, sensitivity, epsilon float64) (*Laplace, error) {
 	if err := validate.Finite("q(x)", value); err != nil {
 		return nil, err
@@ -93,14 +91,13 @@ func (l *Laplace) LogDensity(r float64) float64 {
 	return math.Max(numeric.LogZero, numeric.Log(0.5/b)-math.Abs(r-l.center)/b)
 }
 
-// Density returns p(r) = exp(−|r − q(x)|/b)/(2b), 0 where LogDensity is
-// LogZero: lesson 4's Lap(Δq/ε) curve.
+// Density returns p(r) = exp(−|r − q(x)|/b)/(2b), the density of
+// q(x) + Lap(Δq/ε), and 0 where LogDensity is LogZero.
 func (l *Laplace) Density(r float64) float64 { return math.Exp(l.LogDensity(r)) }
 
 // CDF returns Pr[output ≤ r]: ½·e^z below q(x) and 1 − ½·e^−z above, with
 // z = (r − q(x))/b. CDF(−Inf) = 0, CDF(+Inf) = 1, and CDF(NaN) = 0, since
-// no output is ≤ NaN. The tests hold the draws of lessons 7 and 8 to it
-// (Kolmogorov–Smirnov).
+// no output is ≤ NaN.
 func (l *Laplace) CDF(r float64) float64 {
 	if math.IsNaN(r) {
 		return 0
@@ -113,12 +110,12 @@ func (l *Laplace) CDF(r float64) float64 {
 }
 
 // Sample releases one noisy answer q(x) + Lap(b), finite by the constructor's
-// checks: lesson 7's attacked draws and MWEM's measurements.
+// checks.
 func (l *Laplace) Sample(r *mrand.Rand) float64 { return l.center + l.noise.Sample(r) }
 
 // LaplaceAsExponential is the exponential mechanism on a continuous range
-// [lo, hi] (infinite ends allowed) with the score u(x, r) = −2·|q(x) − r|,
-// as in lesson 4. That score has sensitivity Δu = 2Δq, so the density is
+// [lo, hi] (infinite ends allowed) with the score u(x, r) = −2·|q(x) − r|.
+// That score has sensitivity Δu = 2Δq, so the density is
 //
 //	p(r) ∝ exp(ε·u/(2Δu)) = exp(−ε·|r − q(x)|/(2Δq)),  r ∈ [lo, hi]:
 //
@@ -191,8 +188,8 @@ func (m *LaplaceAsExponential) logSideMass(a, b float64) float64 {
 
 // LogDensity returns ln p(r) = ln(λ/2) − λ·|r − q(x)| − ln Z, with λ = ε/(2Δq)
 // and Z the unit Laplace(λ) mass on [lo, hi]; numeric.LogZero outside
-// [lo, hi], where p underflows, and at NaN, which is never an output. Lesson
-// 4's loss on neighbours is the largest difference of two of these.
+// [lo, hi], where p underflows, and at NaN, which is never an output. The
+// privacy loss on neighbours is the largest difference of two of these.
 func (m *LaplaceAsExponential) LogDensity(r float64) float64 {
 	if r < m.lo || r > m.hi || math.IsNaN(r) {
 		return numeric.LogZero
@@ -200,13 +197,12 @@ func (m *LaplaceAsExponential) LogDensity(r float64) float64 {
 	return math.Max(numeric.LogZero, numeric.Log(m.rate/2)-m.rate*math.Abs(r-m.center)-m.logMass)
 }
 
-// Density returns p(r) = exp(LogDensity(r)), lesson 4's exponential-mechanism
-// curve.
+// Density returns p(r) = exp(LogDensity(r)) ∝ exp(−ε·|r − q(x)|/(2Δq)) on
+// [lo, hi].
 func (m *LaplaceAsExponential) Density(r float64) float64 { return math.Exp(m.LogDensity(r)) }
 
 // CDF returns Pr[output ≤ r] = ∫_lo^r p: 0 up to lo, 1 from hi on, and 0 at
-// NaN, since no output is ≤ NaN. The tests hold lesson 4's draws to it
-// (Kolmogorov–Smirnov).
+// NaN, since no output is ≤ NaN.
 func (m *LaplaceAsExponential) CDF(r float64) float64 {
 	switch {
 	case math.IsNaN(r) || r <= m.lo:
@@ -224,8 +220,7 @@ func (m *LaplaceAsExponential) CDF(r float64) float64 {
 // Sample draws exactly: pick the side of q(x) by its mass, then draw a
 // truncated exponential distance on that side by inverting its CDF. The
 // result is clamped to [lo, hi] against rounding at the far end. The zero
-// value, whose range [0, 0] holds no mass, always returns 0. Lesson 4's
-// histogram is made of these draws.
+// value, whose range [0, 0] holds no mass, always returns 0.
 func (m *LaplaceAsExponential) Sample(r *mrand.Rand) float64 {
 	if !(m.rate > 0) {
 		return m.lo

@@ -255,7 +255,8 @@ func TestLaplacePrivacyOnNeighbours(t *testing.T) {
 // λΔ = ε/2, plus the change in the log-normaliser, at most another λΔ.
 //
 // On the whole line the normaliser does not move: the correct rate loses
-// exactly ε/2 and even the mis-scaled rate ε/Δ only ε, lesson 4's factor 2.
+// exactly ε/2 and even the mis-scaled rate ε/Δ only ε: the general
+// analysis is loose by a factor of 2.
 // On [1, 40], which starts at q, it does: the loss is
 // λ + ln(M(q′)/M(q)) with M(q) = (1 − e^−39λ)/λ and
 // M(q′) = (1 − e^−λ)/λ + (1 − e^−38λ)/λ, within ε for the correct rate and

@@ -111,7 +111,7 @@ func TestBigExpAndLog(t *testing.T) {
 
 // Permute-and-flip's losers on raw counts have probabilities like e^−2147,
 // below float64's range: their logarithms must still be exact, not
-// "impossible" (lesson 6 and the command line print them).
+// "impossible" (the page and the command line print them).
 func TestPermuteAndFlipLargeGaps(t *testing.T) {
 	for _, tc := range []struct {
 		name     string

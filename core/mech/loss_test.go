@@ -80,7 +80,7 @@ func TestExpectedLossReportNoisyMaxLaplaceMonteCarlo(t *testing.T) {
 }
 
 // Permute-and-flip is never worse than the exponential mechanism and at
-// most twice as good (McKenna and Sheldon 2020; lesson 6): the ratio of
+// most twice as good (McKenna and Sheldon 2020): the ratio of
 // expected losses EM/PF lies in [1, 2] for every score vector and ε.
 func TestPermuteAndFlipVersusExponentialLoss(t *testing.T) {
 	vectors := [][]float64{

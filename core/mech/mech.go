@@ -24,8 +24,6 @@ import (
 // Config describes a selection problem: one score u(r) per candidate r, the
 // privacy parameter ε, the sensitivity Δ of the scores (how far one person
 // can move any score) and an optional base measure μ (nil means uniform).
-// Lessons 1–6, 8 (MWEM's choice of query) and 9 (the price) pose their
-// selections as a Config.
 type Config struct {
 	Scores      []float64
 	Epsilon     float64
@@ -47,9 +45,8 @@ func (c Config) validate() error {
 }
 
 // A Selector is a mechanism that outputs the index of one candidate: the
-// exponential mechanism or report noisy max, which lessons 1, 2 and 6 run side
-// by side (New), lessons 3 and 4 compare on neighbours (PrivacyLoss) and
-// lesson 6 scores by expected loss (ExpectedLoss).
+// exponential mechanism, report noisy max or permute-and-flip (New).
+// PrivacyLoss compares one on neighbours, ExpectedLoss scores its accuracy.
 type Selector interface {
 	// Probabilities returns the exact probability of each output.
 	Probabilities() []float64
@@ -62,8 +59,8 @@ type Selector interface {
 
 // Mechanism names accepted by New, as used by the command line and the page:
 // the exponential mechanism, report noisy max
-// with Laplace noise of scale Δ/ε (the machine of lesson 1, lessons 2 and 6)
-// or Gumbel noise of scale 2Δ/ε, and permute-and-flip, report
+// with Laplace noise of scale Δ/ε or Gumbel noise of scale 2Δ/ε, and
+// permute-and-flip, report
 // noisy max with exponential noise of scale 2Δ/ε.
 const (
 	NameExponential           = "exponential"
@@ -72,15 +69,14 @@ const (
 	NamePermuteAndFlip        = "permute-and-flip"
 )
 
-// Names lists the selection mechanisms New knows, in teaching order (lessons
-// 1, 2 and 6 in turn; the command line's -mechanism lists them).
+// Names lists the selection mechanisms New knows, in teaching order: the
+// exponential mechanism, report noisy max with Laplace and with Gumbel
+// noise, and permute-and-flip.
 func Names() []string {
 	return []string{NameExponential, NameReportNoisyMaxLaplace, NameReportNoisyMaxGumbel, NamePermuteAndFlip}
 }
 
-// New returns the named selection mechanism for c. Every selection the page
-// asks for by name goes through it: lessons 1, 2, 3, 5 and 6, and the
-// sampling machine.
+// New returns the named selection mechanism for c (one of Names).
 func New(name string, c Config) (Selector, error) {
 	switch name {
 	case NameExponential:
@@ -98,8 +94,7 @@ func New(name string, c Config) (Selector, error) {
 }
 
 // Draw runs s n times and returns how often each candidate was chosen, in one
-// batch (the alias table's Fill) when s has one: lesson 9's price draws and
-// `dpplay sample`.
+// batch (the alias table's Fill) when s has one.
 func Draw(s Selector, r *mrand.Rand, n int) ([]int, error) {
 	if n < 0 {
 		return nil, validate.Errorf("draws", "must be ≥ 0, got %d", n)
@@ -147,9 +142,9 @@ func standardScores(c Config, scale float64) []float64 {
 
 // ErrUnboundedLoss reports that an output is possible on one input and
 // impossible on the other, so no finite ε covers the pair: |ln(Pa/Pb)| = ∞.
-// PrivacyLoss returns it; it is the case lesson 3 shows the
-// exponential mechanism never reaches and lesson 7's floating-point attack
-// exploits.
+// PrivacyLoss returns it. The exponential mechanism, whose outputs all have
+// positive probability, never reaches it; the floating-point attack
+// exploits it.
 var ErrUnboundedLoss = errors.New("an output is possible on one input and impossible on the other: the privacy loss is unbounded")
 
 // PrivacyLoss returns the largest absolute log-ratio of output probabilities,
@@ -177,7 +172,7 @@ func PrivacyLoss(a, b Selector) (float64, error) {
 
 // CheckNeighbours reports whether two score vectors could come from
 // neighbouring data sets: the same candidates, each score moved by at most Δ,
-// |uᵢ − vᵢ| ≤ Δ. Lesson 3 checks the student's x and x′ with it.
+// |uᵢ − vᵢ| ≤ Δ.
 func CheckNeighbours(u, v []float64, sensitivity float64) error {
 	if err := validate.Scores("scores", u); err != nil {
 		return err

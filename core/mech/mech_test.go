@@ -15,7 +15,7 @@ import (
 // alpha is the false-failure rate every distribution test is held to.
 const alpha = 1e-6
 
-// adultCounts are the Adult data set's marital-status counts (lesson 1).
+// adultCounts are the Adult data set's marital-status counts.
 var adultCounts = []float64{14976, 10683, 4443, 1025, 993, 418, 23}
 
 // spread is a score vector whose probabilities are all far from 0 and 1 at

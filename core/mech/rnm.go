@@ -1,7 +1,6 @@
 package mech
 
 import (
-	"errors"
 	"math"
 	mrand "math/rand/v2"
 	"sort"
@@ -11,16 +10,14 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Noise is the distribution report noisy max adds to every score: lesson 2
-// compares all three, lesson 6 the Laplace and exponential ones.
+// Noise is the distribution report noisy max adds to every score.
 type Noise int
 
 const (
 	// LaplaceNoise of scale Δ/ε, as in the notebook. Releasing only the
 	// argmax costs ε when the scores are counts that one person moves in the
 	// same direction (Dwork–Roth, Claim 3.9); for arbitrary scores the same
-	// scale guarantees only 2ε, and Lap(2Δ/ε) is needed for ε (lessons 2
-	// and 6, and the second lane of lesson 1's machine).
+	// scale guarantees only 2ε, and Lap(2Δ/ε) is needed for ε.
 	LaplaceNoise Noise = iota
 	// GumbelNoise of scale 2Δ/ε: report noisy max then has exactly the
 	// exponential mechanism's distribution, and is ε-DP.
@@ -31,8 +28,8 @@ const (
 	ExponentialNoise
 )
 
-// String returns the noise's name, "Laplace", "Gumbel" or "exponential", as
-// lesson 2's panels call them, for messages and test failures.
+// String returns the noise's name, "Laplace", "Gumbel" or "exponential", for
+// messages and test failures.
 func (n Noise) String() string {
 	switch n {
 	case LaplaceNoise:
@@ -46,11 +43,12 @@ func (n Noise) String() string {
 }
 
 // MaxExactCandidates bounds the candidates for which report noisy max
-// computes exact probabilities: each costs a numerical integral over a
-// product of all the others' CDFs, O(n²) in all. At 256 the Laplace noise's
-// integrals take about a second; 1,000 candidates would take minutes.
-// Lessons 2 and 6 (and the machine) stay far below it.
-const MaxExactCandidates = 256
+// computes exact probabilities. One quadrature is shared by all of them
+// (see laplaceMaxLogProbabilities and exponentialMaxLogProbabilities), so
+// 10,000 take well under a second natively (make bench); the bound keeps a
+// request from the page or the command line from holding the engine for
+// longer.
+const MaxExactCandidates = 10000
 
 // ReportNoisyMax adds independent noise to every score and outputs the index
 // of the largest noisy score, never the score itself. Its exact
@@ -72,9 +70,7 @@ type ReportNoisyMax struct {
 }
 
 // NewReportNoisyMax validates c (which must have no base measure) and
-// computes the exact output distribution for the given noise: lesson 2's
-// panels, lesson 6's loss curves and the machine's second lane in lessons 1,
-// 2 and 6.
+// computes the exact output distribution for the given noise.
 func NewReportNoisyMax(c Config, noise Noise) (*ReportNoisyMax, error) {
 	if err := c.validate(); err != nil {
 		return nil, err
@@ -118,12 +114,11 @@ func NewReportNoisyMax(c Config, noise Noise) (*ReportNoisyMax, error) {
 	return m, nil
 }
 
-// Noise returns the noise distribution (lesson 2: Laplace, Gumbel or
-// exponential).
+// Noise returns the noise distribution: Laplace, Gumbel or exponential.
 func (m *ReportNoisyMax) Noise() Noise { return m.noise }
 
-// Probabilities returns the exact output distribution Pr[i] = ∫ fᵢ ∏_{j≠i} Fⱼ:
-// lesson 2's diamonds and lesson 6's expected loss.
+// Probabilities returns the exact output distribution Pr[i] = ∫ fᵢ ∏_{j≠i} Fⱼ,
+// with fᵢ and Fⱼ the density and CDF of the noisy scores.
 func (m *ReportNoisyMax) Probabilities() []float64 { return clone(m.p) }
 
 // LogProbabilities returns ln Pr[i], exact even where Pr[i] underflows.
@@ -131,8 +126,7 @@ func (m *ReportNoisyMax) LogProbabilities() []float64 { return clone(m.logp) }
 
 // Sample adds fresh noise to every score and returns the argmax. It runs the
 // mechanism itself rather than drawing from the exact distribution, so tests
-// comparing the two check the integrals too. Lesson 2's histograms and the
-// machine of lessons 1, 2 and 6 are these draws.
+// comparing the two check the integrals too.
 func (m *ReportNoisyMax) Sample(r *mrand.Rand) int {
 	best, bestKey := 0, math.Inf(-1)
 	for i, s := range m.s {
@@ -152,256 +146,354 @@ func (m *ReportNoisyMax) Sample(r *mrand.Rand) int {
 	return best
 }
 
+// quadRelTol is the relative accuracy asked of every integral behind the
+// exact probabilities: each candidate's, or each term's relative to the
+// first term of its series. The probabilities promise 1e-9.
+const quadRelTol = 1e-13
+
+// scoreGroups returns the distinct finite scores of s in decreasing order,
+// how many candidates share each, and each candidate's group (−1 for a
+// score of −Inf, infinitely far below the best). Tied candidates have the
+// same probability, so the integrals are computed once per group.
+func scoreGroups(s []float64) (vals []float64, mult []int, group []int) {
+	order := make([]int, 0, len(s))
+	for i, x := range s {
+		if !math.IsInf(x, -1) {
+			order = append(order, i)
+		}
+	}
+	sort.Slice(order, func(a, b int) bool { return s[order[a]] > s[order[b]] })
+	group = make([]int, len(s))
+	for i := range group {
+		group[i] = -1
+	}
+	for _, i := range order {
+		if len(vals) == 0 || s[i] != vals[len(vals)-1] {
+			vals = append(vals, s[i])
+			mult = append(mult, 0)
+		}
+		mult[len(mult)-1]++
+		group[i] = len(vals) - 1
+	}
+	return vals, mult, group
+}
+
+// logAddExp returns ln(eᵃ + eᵇ), with −Inf for 0.
+func logAddExp(a, b float64) float64 {
+	if a < b {
+		a, b = b, a
+	}
+	if math.IsInf(b, -1) {
+		return a
+	}
+	return a + math.Log1p(math.Exp(b-a))
+}
+
 // exponentialMaxLogProbabilities gives permute-and-flip's distribution. With
 // pⱼ = exp(sⱼ) ≤ 1 and the substitution y = exp(−(x − u*)/scale),
 //
 //	Pr[i] = pᵢ ∫₀¹ ∏_{j≠i} (1 − pⱼ·y) dy,
 //	ln Pr[i] = sᵢ + ln ∫₀¹ ∏_{j≠i} (1 − pⱼ·y) dy,
 //
-// a smooth integrand on [0, 1] between 0 and 1. The factor
-// pᵢ stays in the log domain: on raw counts it is like e^−2147, which is 0
-// as a double, while its logarithm sᵢ is exact. Inside the integral an
-// underflowed pⱼ = 0 is harmless, since then 1 − pⱼ·y is 1 to the last bit.
-// The integral is at least ∫₀¹ (1 − y)^(n−1) dy = 1/n, so its logarithm is
-// finite.
+// a smooth integrand on [0, 1] between 0 and 1. All the integrals share one
+// adaptive quadrature: at each node the logarithms ln(1 − pⱼ·y) are summed
+// once as prefix and suffix sums over the candidates, so candidate i's
+// integrand, exp(prefix before i + suffix after i), costs O(1) and is never
+// a quotient that could be 0/0. The factor pᵢ stays in the log domain: on
+// raw counts it is like e^−2147, which is 0 as a double, while its logarithm
+// sᵢ is exact. Inside the integral an underflowed pⱼ = 0 is harmless, since
+// then 1 − pⱼ·y is 1 to the last bit. The integral is at least
+// ∫₀¹ (1 − y)^(n−1) dy = 1/n, so its logarithm is finite.
 func exponentialMaxLogProbabilities(s []float64) ([]float64, error) {
-	p := make([]float64, len(s))
-	for i := range s {
-		p[i] = math.Exp(s[i])
+	vals, mult, group := scoreGroups(s)
+	g := len(vals)
+	p := make([]float64, g)
+	for k, v := range vals {
+		p[k] = math.Exp(v)
+	}
+	term := make([]float64, g)
+	// logs writes ln ∏_{j≠i} (1 − pⱼ·y) for every group: a prefix sum over
+	// the groups before it, a suffix sum over those after, and its own other
+	// members.
+	logs := func(y float64, out []float64) {
+		for k, pk := range p {
+			term[k] = math.Log1p(-pk * y)
+		}
+		pre := 0.0
+		for k := range term {
+			out[k] = pre
+			pre += float64(mult[k]) * term[k]
+		}
+		suf := 0.0
+		for k := g - 1; k >= 0; k-- {
+			out[k] += suf
+			if mult[k] > 1 {
+				out[k] += float64(mult[k]-1) * term[k]
+			}
+			suf += float64(mult[k]) * term[k]
+		}
+	}
+	atMid := make([]float64, g)
+	level := func(mid float64, out []float64) {
+		logs(mid, atMid)
+		copy(out, atMid)
+	}
+	rel := func(mid, dx float64, out []float64) {
+		logs(mid+dx, out)
+		for k := range out {
+			out[k] -= atMid[k]
+		}
+	}
+	v, err := numeric.LogIntegrals(level, rel, g, []float64{0, 1}, nil, quadRelTol)
+	if err != nil {
+		return nil, err
 	}
 	logp := make([]float64, len(s))
-	for i := range s {
-		if math.IsInf(s[i], -1) {
-			// Infinitely far below the best: the standardised score itself
-			// underflowed, so the candidate is impossible in double range.
+	for i, k := range group {
+		if k < 0 {
 			logp[i] = numeric.LogZero
 			continue
 		}
-		integrand := func(y float64) float64 {
-			sum := 0.0
-			for j, pj := range p {
-				if j != i {
-					sum += math.Log1p(-pj * y)
-				}
-			}
-			return math.Exp(sum)
-		}
-		v, err := integrateOver(integrand, []float64{0, 1})
-		if err != nil {
-			return nil, err
-		}
-		logp[i] = s[i] + math.Log(v)
+		logp[i] = s[i] + v[k]
 	}
 	return logp, nil
 }
 
-// quadTolerance is the absolute error asked of each integral of an
-// integrand whose peak is 1.
-const quadTolerance = 1e-14
+// rTerms is the number of terms kept of the series r(z) = Σₘ (e^−z/2)^m
+// below: the rest is below 2^−50 of the first.
+const rTerms = 50
 
-// quadAccept bounds the error estimate accepted, relative to the integral
-// (or absolutely below 1), from pieces that missed quadTolerance. Hundreds
-// of kinks (report noisy max over a thousand candidates) can leave a few
-// 1e-14 after the quadrature's 500 intervals, which is still far inside the
-// 1e-9 the exact probabilities promise; anything larger means the numbers
-// cannot be trusted, and the constructor returns the error.
-const quadAccept = 1e-11
+// negligible is ln of the share below which a gap's integrals are left out
+// of report noisy max's probabilities: e^−50 ≈ 2e-22, so that even 10,000
+// of them change none by 1e-17.
+const negligible = 50
 
-// integrateOver returns ∫ f over [cuts[0], cuts[len−1]], integrating each
-// piece between consecutive cuts (sorted) separately so that no kink of f
-// falls inside one.
-func integrateOver(f func(float64) float64, cuts []float64) (float64, error) {
-	total, missed := 0.0, 0.0
-	var worst error
-	for k := 1; k < len(cuts); k++ {
-		if !(cuts[k] > cuts[k-1]) {
-			continue
-		}
-		v, err := numeric.Integrate(f, cuts[k-1], cuts[k], quadTolerance)
-		var nc *numeric.NotConvergedError
-		switch {
-		case err == nil:
-		case errors.As(err, &nc):
-			missed += nc.ErrEstimate
-			worst = err
-		default:
-			return 0, err
-		}
-		total += v
-	}
-	if missed > quadAccept*math.Max(1, total) {
-		return 0, worst
-	}
-	return total, nil
-}
-
-// laplaceLogCDF is ln F(z) for the unit Laplace distribution.
-func laplaceLogCDF(z float64) float64 {
-	if z < 0 {
-		return z - math.Ln2
-	}
-	return math.Log1p(-0.5 * math.Exp(-z))
-}
-
-// laplaceLogCDFSlope is d/dz ln F(z): 1 below 0, 1/(2eᶻ − 1) above.
-func laplaceLogCDFSlope(z float64) float64 {
-	if z < 0 {
-		return 1
-	}
-	return 1 / (2*math.Exp(z) - 1)
-}
+// belowTerms bounds the series for ln F of the candidates below x, whose
+// ratio is at most ½: 64 terms reach 1e-19.
+const belowTerms = 64
 
 // laplaceMaxLogProbabilities gives report noisy max's distribution under unit
-// Laplace noise for standardised scores s. For candidate i the
-// log-integrand
+// Laplace noise for standardised scores s, for all candidates at once. With
+// F(z) = ½eᶻ (z < 0), 1 − ½e^−z (z ≥ 0) the noise's CDF and
+// Π(x) = ∏ⱼ F(x − sⱼ) the CDF of the largest noisy score,
 //
-//	g(x) = −|x − sᵢ| − ln 2 + Σ_{j≠i} ln F(x − sⱼ)
+//	Pr[i] = ∫ fᵢ(x) ∏_{j≠i} Fⱼ(x) dx = ∫ Π(x)·r(x − sᵢ) dx,
 //
-// is concave (every term is), so it has one peak x*. We find x* by
-// bisection on g′, integrate exp(g − g(x*)) between the points where it has
-// fallen by e^60, splitting at every kink sⱼ, and add g(x*) back: tiny
-// probabilities such as e^−4000 keep their exact logarithm.
+// where r = f/F is 1 below 0 and 1/(2eᶻ − 1) = Σ_{m≥1} (e^−z/2)^m above.
+// So
 //
-// g − g(x*) is summed term by term (laplaceLogRatio): a term whose kink does
-// not lie between x and x* differs by exactly ±(x − x*), so the large
-// constants in g (sᵢ = −7477 on raw counts, or −1e308 at the edge of the
-// range) cancel symbolically instead of in floating point, where they would
-// leave rounding noise of ulp(sᵢ) in the exponent.
+//	Pr[i] = A(sᵢ) + Σ_{m≥1} 2^−m·Jₘ(sᵢ),
+//	A(a) = ∫_{−∞}^a Π(x) dx,  Jₘ(a) = ∫_a^∞ Π(x)·e^{−m(x−a)} dx:
+//
+// a prefix integral of Π and a suffix integral of Π against exponentials,
+// both shared by every candidate. Between two consecutive distinct scores
+// Π is smooth: the c candidates above contribute c·(x − ln 2) minus their
+// scores, exactly linear, and those below
+//
+//	Σ ln(1 − ½e^{sⱼ−x}) = −Σₘ (e^{lo−x}/2)^m·Eₘ/m,  Eₘ = Σ_{sⱼ ≤ lo} e^{m(sⱼ−lo)},
+//
+// a series whose sums Eₘ are built once from the lowest score up. Each gap
+// between scores is integrated once (A measured from its upper end, Jₘ from
+// its lower end, so the large linear parts cancel exactly), and A and Jₘ are
+// accumulated across the gaps in the log domain: O(n·(rTerms + nodes)) in
+// all instead of a quadrature per candidate. Tiny probabilities such as
+// e^−4000 keep their exact logarithm.
 func laplaceMaxLogProbabilities(s []float64) ([]float64, error) {
-	n := len(s)
-	logp := make([]float64, n)
-	others := make([]float64, 0, n)
-	atPeak := make([]float64, 0, n)
-	for i := range s {
-		if math.IsInf(s[i], -1) {
-			logp[i] = numeric.LogZero
+	vals, mult, group := scoreGroups(s)
+	g := len(vals)
+	n := 0
+	for _, m := range mult {
+		n += m
+	}
+	// lin[k] = Σ over the candidates above vals[k] of vals[k] − sⱼ − ln 2.
+	above := make([]int, g)
+	lin := make([]float64, g)
+	d := 0.0
+	for k := 1; k < g; k++ {
+		above[k] = above[k-1] + mult[k-1]
+		d -= float64(above[k]) * (vals[k-1] - vals[k])
+		lin[k] = d - float64(above[k])*math.Ln2
+	}
+	// e[k·belowTerms + m − 1] = Eₘ at lo = vals[k].
+	e := make([]float64, g*belowTerms)
+	for k := g - 1; k >= 0; k-- {
+		row := e[k*belowTerms : (k+1)*belowTerms]
+		if k == g-1 {
+			for m := range row {
+				row[m] = float64(mult[k])
+			}
 			continue
 		}
-		// Candidates infinitely far below never beat anyone: F = 1 for them.
-		others = others[:0]
-		for j, sj := range s {
-			if j != i && !math.IsInf(sj, -1) {
-				others = append(others, sj)
-			}
+		q, qm := math.Exp(vals[k+1]-vals[k]), 1.0
+		prev := e[(k+1)*belowTerms : (k+2)*belowTerms]
+		for m := range row {
+			qm *= q
+			row[m] = prev[m]*qm + float64(mult[k])
 		}
-		slope := func(x float64) float64 {
-			d := -1.0
-			if x < s[i] {
-				d = 1
-			}
-			for _, sj := range others {
-				d += laplaceLogCDFSlope(x - sj)
-			}
-			return d
+	}
+	row := func(k int) []float64 { return e[k*belowTerms : (k+1)*belowTerms] }
+	// phi[k] = ln Π(vals[k]).
+	phi := make([]float64, g)
+	for k := range phi {
+		phi[k] = lin[k] + belowSeries(row(k), 0.5)
+	}
+
+	// Jₘ at the top score: with y = e^{vals[0]−x}, ∫₀¹ Π·y^{m−1} dy.
+	ref := make([]int, rTerms) // every term is held to the first's accuracy
+	var bMid float64
+	top, err := numeric.LogIntegrals(func(mid float64, out []float64) {
+		bMid = belowSeries(row(0), mid/2)
+		for m := range out {
+			out[m] = bMid + float64(m)*math.Log(mid)
 		}
-		// g rises below sᵢ and falls beyond max s + ln n + 2 = ln n + 2.
-		peak := bisectDecreasing(slope, s[i], math.Log(float64(n))+2)
-		top := -math.Abs(peak-s[i]) - math.Ln2
-		atPeak = atPeak[:0]
-		for _, sj := range others {
-			l := laplaceLogCDF(peak - sj)
-			atPeak = append(atPeak, l)
-			top += l
+	}, func(mid, dx float64, out []float64) {
+		b := belowSeries(row(0), (mid+dx)/2) - bMid
+		ly := math.Log1p(dx / mid)
+		for m := range out {
+			out[m] = b + float64(m)*ly
 		}
-		h := func(x float64) float64 { return laplaceLogRatio(x, peak, s[i], others, atPeak) }
-		const drop = 60
-		lo := outward(h, peak, -drop, -1)
-		hi := outward(h, peak, -drop, +1)
-		// Split at every kink: sᵢ (of −|x − sᵢ|) and each other sⱼ.
-		cuts := []float64{lo, peak, hi}
-		for _, sj := range s {
-			if sj > lo && sj < hi {
-				cuts = append(cuts, sj)
+	}, rTerms, []float64{0, 1}, ref, quadRelTol)
+	if err != nil {
+		return nil, err
+	}
+	lJ := make([]float64, g*rTerms)
+	copy(lJ, top)
+	lA := make([]float64, g)
+	// Below the lowest score every candidate is above x: ln Π has slope n.
+	lA[g-1] = phi[g-1] - math.Log(float64(n))
+
+	// The gaps, top down for J; their A parts are summed bottom up after.
+	// On a gap, Π(lo + t) = Π(lo)·exp(c·t + below(t) − below(0)) with c
+	// candidates above: the integrands of A and of Jₘ for m < c rise to the
+	// gap's upper end, so they are measured from there (u = hi − x); those
+	// of Jₘ for m ≥ c are flat or fall, and are measured from lo (t = x − lo).
+	// Either way the mass lies where x is finely resolved, even on a gap as
+	// wide as 1e300.
+	gapA := make([]float64, g)
+	pj := make([]float64, rTerms)
+	for k := 1; k < g; k++ {
+		w := vals[k-1] - vals[k]
+		c := above[k]
+		rk := row(k)
+		prev, cur := lJ[(k-1)*rTerms:k*rTerms], lJ[k*rTerms:(k+1)*rTerms]
+		// The gap's integrals are at most w·Π(hi). Where that is below
+		// e^−50 of J₁ carried down from above (so of every probability at or
+		// below hi, and of A(hi) ≤ Π(hi) against every one at or above it),
+		// the gap is left out: this is what makes deep gaps free.
+		if phi[k-1]+math.Log(w) < prev[0]-w-negligible {
+			gapA[k] = math.Inf(-1)
+			for m := range cur {
+				cur[m] = prev[m] - float64(m+1)*w
 			}
+			continue
 		}
-		sort.Float64s(cuts)
-		// h ≤ 0 exactly, since x* is the peak; min clips rounding above it.
-		f := func(x float64) float64 { return math.Exp(math.Min(h(x), 0)) }
-		total, err := integrateOver(f, cuts)
+		cuts := gapCuts(w)
+		// rising: A (m = 0) and Jₘ for 1 ≤ m < c, as ∫ exp(−(c−m)·u + below(w−u) − below(w)) du.
+		nu := min(c, rTerms+1)
+		bw := belowSeries(rk, 0.5*math.Exp(-w))
+		up, err := numeric.LogIntegrals(func(mid float64, out []float64) {
+			bMid = belowSeries(rk, 0.5*math.Exp(-(w-mid)))
+			for m := range out {
+				out[m] = -float64(c-m)*mid + bMid - bw
+			}
+		}, func(mid, dx float64, out []float64) {
+			b := belowSeries(rk, 0.5*math.Exp(-(w-mid-dx))) - bMid
+			for m := range out {
+				out[m] = -float64(c-m)*dx + b
+			}
+		}, nu, cuts, nil, quadRelTol)
 		if err != nil {
 			return nil, err
 		}
-		logp[i] = top + numeric.Log(total)
+		gapA[k] = phi[k-1] + up[0]
+		for m := 1; m < nu; m++ {
+			pj[m-1] = phi[k-1] - float64(m)*w + up[m]
+		}
+		// flat or falling: Jₘ for m ≥ c, as ∫ exp((c−m)·t + below(t)) dt, each
+		// held to the accuracy of the first, the largest.
+		if nt := rTerms - nu + 1; nt > 0 {
+			first := nu // m of out[0]
+			down, err := numeric.LogIntegrals(func(mid float64, out []float64) {
+				bMid = belowSeries(rk, 0.5*math.Exp(-mid))
+				for i := range out {
+					out[i] = bMid + float64(c-first-i)*mid
+				}
+			}, func(mid, dx float64, out []float64) {
+				b := belowSeries(rk, 0.5*math.Exp(-(mid+dx))) - bMid
+				for i := range out {
+					out[i] = b + float64(c-first-i)*dx
+				}
+			}, nt, cuts, ref[:nt], quadRelTol)
+			if err != nil {
+				return nil, err
+			}
+			for i, v := range down {
+				pj[first+i-1] = lin[k] + v
+			}
+		}
+		for m := range cur {
+			cur[m] = logAddExp(pj[m], prev[m]-float64(m+1)*w)
+		}
+	}
+	for k := g - 1; k > 0; k-- {
+		lA[k-1] = logAddExp(lA[k], gapA[k])
+	}
+
+	perGroup := make([]float64, g)
+	for k := range perGroup {
+		v := lA[k]
+		for m, j := range lJ[k*rTerms : (k+1)*rTerms] {
+			v = logAddExp(v, j-float64(m+1)*math.Ln2)
+		}
+		perGroup[k] = v
+	}
+	logp := make([]float64, len(s))
+	for i, k := range group {
+		if k < 0 {
+			logp[i] = numeric.LogZero
+			continue
+		}
+		logp[i] = perGroup[k]
 	}
 	return logp, nil
 }
 
-// laplaceLogRatio returns g(x) − g(x*) for laplaceMaxLogProbabilities, given
-// the other candidates' scores and their ln F(x* − sⱼ). Each term is taken on
-// its own linear piece when x and x* share it: −|x − sᵢ| changes by ∓(x − x*)
-// and ln F(x − sⱼ) by (x − x*) while both lie below sⱼ.
-func laplaceLogRatio(x, peak, si float64, others, atPeak []float64) float64 {
-	d := x - peak
-	var v float64
-	switch {
-	case x >= si && peak >= si:
-		v = -d
-	case x < si && peak < si:
-		v = d
-	default:
-		v = math.Abs(peak-si) - math.Abs(x-si)
-	}
-	for j, sj := range others {
-		if x < sj && peak < sj {
-			v += d
-		} else {
-			v += laplaceLogCDF(x-sj) - atPeak[j]
-		}
-	}
-	return v
-}
-
-// bisectDecreasing returns the root of a non-increasing function on [a, b]
-// with f(a) ≥ 0 ≥ f(b), to the last bit.
-func bisectDecreasing(f func(float64) float64, a, b float64) float64 {
-	for {
-		m := a + (b-a)/2
-		if m <= a || m >= b {
-			return m
-		}
-		if f(m) > 0 {
-			a = m
-		} else {
-			b = m
-		}
-	}
-}
-
-// outward walks from x in direction dir with doubling steps until the
-// concave h drops below level, then bisects back to within one unit of the
-// crossing, and returns a point just beyond it. The walk stops at ±MaxFloat64
-// rather than at ±Inf, so every cut it gives is finite; a NaN from h counts
-// as below the level.
-func outward(h func(float64) float64, x, level, dir float64) float64 {
-	inside := x
-	for step := 1.0; ; step *= 2 {
-		y := x + dir*step
-		if math.IsInf(y, 0) {
-			y = dir * math.MaxFloat64
-		}
-		if !(h(y) >= level) {
-			return refineCrossing(h, inside, y, level)
-		}
-		if math.Abs(y) == math.MaxFloat64 {
-			return y
-		}
-		inside = y
-	}
-}
-
-// refineCrossing bisects [in, out] (h(in) ≥ level > h(out), either order)
-// until the two are within one unit, and returns the outer point.
-func refineCrossing(h func(float64) float64, in, out, level float64) float64 {
-	for math.Abs(out/2-in/2) > 0.5 {
-		m := in/2 + out/2
-		if m == in || m == out {
+// belowSeries returns Σ_{m≥1} −(x^m)·Eₘ/m for 0 ≤ x ≤ ½ and the sums
+// Eₘ = e[m−1]: the logarithm of the product of the CDFs of the candidates
+// below a point, x = e^{lo−point}/2. The terms fall at least by half each,
+// so it stops once they no longer change the sum.
+func belowSeries(e []float64, x float64) float64 {
+	sum, xm := 0.0, 1.0
+	for m := 1; m <= len(e); m++ {
+		xm *= x
+		term := xm * e[m-1] / float64(m)
+		sum -= term
+		if term <= -1e-17*sum {
 			break
 		}
-		if h(m) >= level {
-			in = m
-		} else {
-			out = m
+	}
+	return sum
+}
+
+// gapCuts splits [0, w] at 1, 2, 4, … 1024 from each end. Every integrand
+// on a gap is exp(k·t) times a factor that is flat beyond t ≈ 40, with k an
+// integer: constant, or rising or falling at least at rate 1, so its mass
+// lies near an end or spreads evenly, and a gap as wide as 1e300 needs no
+// more than these pieces and a few splits.
+func gapCuts(w float64) []float64 {
+	cuts := []float64{0}
+	var far []float64
+	for p := 1.0; p < w/2 && p <= 1024; p *= 2 {
+		cuts = append(cuts, p)
+		far = append(far, w-p)
+	}
+	for i := len(far) - 1; i >= 0; i-- {
+		if far[i] > cuts[len(cuts)-1] {
+			cuts = append(cuts, far[i])
 		}
 	}
-	return out
+	if w > cuts[len(cuts)-1] {
+		cuts = append(cuts, w)
+	}
+	return cuts
 }

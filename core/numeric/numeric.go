@@ -10,14 +10,12 @@ import (
 
 // LogZero stands for log 0 in results that must stay finite: no public
 // function in core returns −Inf, so an impossible outcome reports this value
-// (in every exact probability of lessons 1–6, 8 and 9).
+// in exact log-probabilities.
 const LogZero = -math.MaxFloat64
 
 // LogSumExp returns ln Σ exp(xᵢ) without overflow, by factoring out the
 // largest term: m + ln Σ exp(xᵢ − m). Entries equal to LogZero (or −Inf)
 // contribute nothing. The input must be non-empty and contain no NaN or +Inf.
-// Every normaliser of lessons 1–6, 8 and 9 is computed by it (through
-// Normalize), and so is lesson 4's continuous one.
 func LogSumExp(xs []float64) (float64, error) {
 	if len(xs) == 0 {
 		return 0, validate.Errorf("values", "needs at least one value")
@@ -41,9 +39,7 @@ func LogSumExp(xs []float64) (float64, error) {
 
 // Normalize turns log-weights into log-probabilities and probabilities:
 // logp = w − LogSumExp(w), p = exp(logp). Log-weights at or below LogZero
-// give log-probability LogZero and probability 0. The exponential mechanism
-// and report noisy max (lessons 1–6 and 9) and SmallDB's and MWEM's weights
-// are normalised here.
+// give log-probability LogZero and probability 0.
 func Normalize(logw []float64) (logp, p []float64, err error) {
 	z, err := LogSumExp(logw)
 	if err != nil {
@@ -73,7 +69,5 @@ func clampLog(x float64) float64 {
 	return x
 }
 
-// Log returns ln x, with LogZero for x = 0 so that no −Inf escapes: lesson
-// 4's log-densities and the Laplace report-noisy-max integrals of lessons 1
-// (the machine), 2 and 6.
+// Log returns ln x, with LogZero for x = 0 so that no −Inf escapes.
 func Log(x float64) float64 { return clampLog(math.Log(x)) }

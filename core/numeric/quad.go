@@ -51,15 +51,14 @@ func gk15(f func(float64) float64, a, b float64) (value, errEst float64) {
 }
 
 // ErrNotConverged is matched (with errors.Is) by the error Integrate
-// returns when it could not reach the requested tolerance: the exact
-// report-noisy-max probabilities of lessons 1 (the machine), 2 and 6 are
-// withheld rather than shown inexact.
+// returns when it could not reach the requested tolerance, so that a caller
+// can withhold an inexact result rather than show it.
 var ErrNotConverged = errors.New("numerical integral did not reach the requested accuracy")
 
 // NotConvergedError reports an integral whose error estimate stayed above
 // the tolerance: the integrand is too rough for maxIntervals pieces, or it
-// returned NaN or ±Inf. The exact report-noisy-max probabilities of lessons
-// 2 and 6 are such integrals and must not be shown when this happens. Value
+// returned NaN or ±Inf. The exact report-noisy-max probabilities are such
+// integrals and must not be shown when this happens. Value
 // is the best estimate (0 if not finite) and ErrEstimate at most the
 // largest double, so a caller with a looser need may still use it, having
 // decided to.
@@ -67,16 +66,14 @@ type NotConvergedError struct {
 	Value, ErrEstimate, Tolerance float64
 }
 
-// Error gives the error estimate and the tolerance it missed: the message
-// lessons 1 (the machine), 2 and 6 would show in place of report noisy max's
-// probabilities.
+// Error gives the error estimate and the tolerance it missed.
 func (e *NotConvergedError) Error() string {
 	return ErrNotConverged.Error() + ": error estimate " + strconv.FormatFloat(e.ErrEstimate, 'g', 3, 64) +
 		" above the tolerance " + strconv.FormatFloat(e.Tolerance, 'g', 3, 64)
 }
 
 // Unwrap lets errors.Is(err, ErrNotConverged) match, so that a failed
-// integral of lessons 1 (the machine), 2 and 6 can be told from bad input.
+// integral can be told from bad input.
 func (e *NotConvergedError) Unwrap() error { return ErrNotConverged }
 
 // Integrate returns ∫ₐᵇ f(x) dx for a smooth f by globally adaptive
@@ -86,7 +83,7 @@ func (e *NotConvergedError) Unwrap() error { return ErrNotConverged }
 // integrands they have scaled so that their peak is 1, which makes an
 // absolute tolerance a relative one. The exact report-noisy-max
 // probabilities with Laplace and exponential noise, Pr[i] = ∫ fᵢ ∏ Fⱼ, are
-// such integrals: lessons 1 (the machine's second lane), 2 and 6.
+// such integrals.
 //
 // If the final error estimate is above absTol, or the integrand produced
 // NaN or ±Inf, it returns a *NotConvergedError rather than a number that

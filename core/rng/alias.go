@@ -12,7 +12,6 @@ import (
 // Walker's alias method (Vose's construction). A draw costs one 64-bit word:
 // its high part (via a 128-bit product) picks a column, its low part decides
 // between the column and its alias, so batches run near the source's rate.
-// Every exponential-mechanism draw goes through one (lessons 1–6, 8 and 9).
 //
 // The zero value (and a nil *Alias) has no outcomes: Draw returns 0 and Fill
 // an error for any draws. Build tables with NewAlias.
@@ -30,7 +29,6 @@ type column struct {
 
 // NewAlias builds the table for the given probabilities. They must be finite,
 // non-negative and have a positive sum; they are normalised here, pᵢ/Σp.
-// NewExponential builds one per mechanism (lessons 1–6, 8 and 9).
 func NewAlias(probs []float64) (*Alias, error) {
 	n := len(probs)
 	if n == 0 {
@@ -85,8 +83,7 @@ func fraction64(p float64) uint64 {
 	return uint64(math.Ldexp(p, 64))
 }
 
-// Len returns the number of outcomes: the candidates of an exponential
-// mechanism (lessons 1–6, 8 and 9).
+// Len returns the number of outcomes.
 func (a *Alias) Len() int {
 	if a == nil {
 		return 0
@@ -94,8 +91,7 @@ func (a *Alias) Len() int {
 	return len(a.columns)
 }
 
-// Draw returns one outcome, i with probability pᵢ (0 for a table with none):
-// each exponential-mechanism draw of lessons 1–6, 8 and 9.
+// Draw returns one outcome, i with probability pᵢ (0 for a table with none).
 func (a *Alias) Draw(r *mrand.Rand) int {
 	if a.Len() == 0 {
 		return 0
@@ -118,8 +114,7 @@ func (a *Alias) pick(x uint64) int {
 	return out
 }
 
-// Fill adds n draws to counts, which must have one entry per outcome: the
-// batch path of lesson 9's price draws (mech.Draw).
+// Fill adds n draws to counts, which must have one entry per outcome.
 func (a *Alias) Fill(r *mrand.Rand, counts []int, n int) error {
 	if len(counts) != a.Len() {
 		return validate.Errorf("counts", "has %d entries for %d outcomes", len(counts), a.Len())

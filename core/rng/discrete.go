@@ -34,7 +34,7 @@ func bernoulliExpFraction(r *mrand.Rand, num, den uint64) bool {
 //	Pr[Y = y] = tanh(1/(2σ)) · exp(−|y|/σ),
 //
 // sampled exactly with integer arithmetic only, so that no floating-point
-// rounding can leak anything (lesson 7; Canonne, Kamath and Steinke 2020).
+// rounding can leak anything (Canonne, Kamath and Steinke 2020).
 // The scale σ is held as a rational n/d. The zero value is the distribution
 // with σ = 1.
 type DiscreteLaplace struct {
@@ -48,15 +48,14 @@ const discreteDenominator = 1 << 12
 // MaxDiscreteScale is the largest σ NewDiscreteLaplace accepts, 2^28: it
 // keeps n = 4096·σ ≤ 2^40, so that the integer arithmetic of Sample
 // (products like d·k with k the rare long run of successes) stays far from
-// 2^64. With σ = Δ/ε it is lesson 7's ε ≥ Δ/2^28.
+// 2^64. With σ = Δ/ε it means ε ≥ Δ/2^28.
 const MaxDiscreteScale = 1 << 28
 
 // NewDiscreteLaplace returns the discrete Laplace distribution whose scale
 // is σ rounded up to a multiple of 1/4096. Rounding up only adds noise, so a
 // mechanism built on it keeps (at least) the privacy it asked for; Scale
 // reports the σ actually used. σ must be positive and at most
-// MaxDiscreteScale; any positive σ below 1/4096 becomes 1/4096. It is the
-// noise of lesson 7's fix and of the live histogram activity.
+// MaxDiscreteScale; any positive σ below 1/4096 becomes 1/4096.
 func NewDiscreteLaplace(scale float64) (DiscreteLaplace, error) {
 	if err := validate.Positive("scale", scale); err != nil {
 		return DiscreteLaplace{}, err
@@ -77,8 +76,8 @@ func (l DiscreteLaplace) params() (num, den uint64) {
 	return l.num, l.den
 }
 
-// Scale returns the exact scale σ = n/d in use; lesson 7's achieved ε is
-// Δ/σ.
+// Scale returns the exact scale σ = n/d in use; a mechanism of sensitivity
+// Δ built on it achieves ε = Δ/σ.
 func (l DiscreteLaplace) Scale() float64 {
 	num, den := l.params()
 	return float64(num) / float64(den)
@@ -94,8 +93,7 @@ func (l DiscreteLaplace) LogPMF(y int64) float64 {
 // with probability exp(−U/n); add n·V with V geometric, Pr[V = v] ∝ e^−v;
 // then W = U + n·V has Pr[W = w] ∝ exp(−w/n) on w ≥ 0, and X = ⌊W/d⌋ has
 // Pr[X = x] ∝ exp(−x·d/n) = exp(−x/σ). A fair sign makes it two-sided,
-// rejecting "−0" so that 0 is not counted twice. Lesson 7's draws and the
-// live histogram activity come from it.
+// rejecting "−0" so that 0 is not counted twice.
 func (l DiscreteLaplace) Sample(r *mrand.Rand) int64 {
 	num, den := l.params()
 	for {

@@ -22,15 +22,14 @@ func Exponential(r *mrand.Rand) float64 {
 
 // MaxUnitExponential is the largest value Exponential can return,
 // −ln 2^−53 = 53·ln 2 ≈ 36.7, since OpenUnit never goes below 2^−53. The
-// Laplace mechanism of lessons 4, 7 and 8 checks that q(x) ± 36.7·b is finite.
+// Laplace mechanism checks that q(x) ± 36.7·b is finite.
 const MaxUnitExponential = 53 * math.Ln2
 
 // MinScale and MaxScale bound the scale of a Laplace distribution. Below
 // MinScale, the smallest normal double (about 2.2e-308), a scale has lost
 // precision and its reciprocal, in the density ε/(2Δ), overflows; above
 // MaxScale = MaxFloat64/64 a draw of up to MaxUnitExponential scales would
-// overflow to ±Inf. Either way no finite double could stand for the answer
-// (lessons 4 and 7 let students push ε and Δ to such extremes).
+// overflow to ±Inf. Either way no finite double could stand for the answer.
 const (
 	MinScale = 0x1p-1022
 	MaxScale = math.MaxFloat64 / 64
@@ -42,9 +41,7 @@ const (
 type Laplace struct{ scale float64 }
 
 // NewLaplace returns the Laplace distribution with scale b, which must lie
-// in [MinScale, MaxScale] so that every draw is a finite double: the noise of
-// the Laplace mechanism, of report noisy max (lessons 1,
-// 2 and 6) and of the billboard's counters.
+// in [MinScale, MaxScale] so that every draw is a finite double.
 func NewLaplace(scale float64) (Laplace, error) {
 	if err := CheckScale("scale", scale); err != nil {
 		return Laplace{}, err
@@ -53,8 +50,7 @@ func NewLaplace(scale float64) (Laplace, error) {
 }
 
 // CheckScale reports whether b is a scale that NewLaplace accepts, naming
-// it param in the message: the check behind every Laplace-type mechanism of
-// lessons 4 and 7.
+// it param in the message.
 func CheckScale(param string, b float64) error {
 	if err := validate.Positive(param, b); err != nil {
 		return err
@@ -68,8 +64,7 @@ func CheckScale(param string, b float64) error {
 	return nil
 }
 
-// Scale returns b (1 for the zero value), the scale of Lap(b) in lessons 4
-// and 7.
+// Scale returns b, the scale of Lap(b) (1 for the zero value).
 func (l Laplace) Scale() float64 {
 	if l.scale == 0 {
 		return 1
@@ -81,8 +76,9 @@ func (l Laplace) Scale() float64 {
 // sign from a separate bit keeps the two tails exactly symmetric. Since
 // E ≤ MaxUnitExponential and b ≤ MaxScale, the draw is finite.
 //
-// This is the textbook floating-point sampler. Lesson 7 shows how its output
-// leaks the true value through which doubles it can produce; use the discrete
+// This is the textbook floating-point sampler. Its output leaks the true
+// value through which doubles it can produce (mech.NaiveLaplaceCouldOutput);
+// use the discrete
 // Laplace sampler when that matters.
 func (l Laplace) Sample(r *mrand.Rand) float64 {
 	e := l.Scale() * Exponential(r)

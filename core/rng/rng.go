@@ -31,16 +31,14 @@ func NewSeededSource(seed uint64) *mrand.ChaCha8 {
 }
 
 // Seeded returns a reproducible generator, rand.New(NewSeededSource(seed)):
-// the page draws every lesson's samples from one (SmallDB's stepper in lesson
-// 8 from the source itself), so that a lesson's URL, which holds the seed,
-// reproduces them. Tests and scripts use it too.
+// the same seed gives the same stream on every platform, so a page's URL,
+// which holds the seed, reproduces its draws.
 func Seeded(seed uint64) *mrand.Rand { return mrand.New(NewSeededSource(seed)) }
 
 // OpenUnit returns a uniform draw from the open interval (0, 1): one of the
 // 2^53 − 1 values k·2^-53 with k ≥ 1. Noise samplers need the open interval
-// because they take logarithms of it. The noise of lessons 1 (the machine),
-// 2, 4, 6, 7, 8 and 10 is built on it, and lesson 7's floating-point attack
-// inverts exactly this grid (mech.NaiveLaplaceCouldOutput).
+// because they take logarithms of it. The floating-point attack
+// (mech.NaiveLaplaceCouldOutput) inverts exactly this grid.
 func OpenUnit(r *mrand.Rand) float64 {
 	for {
 		if k := r.Uint64() >> 11; k != 0 {

@@ -20,7 +20,7 @@ const alpha = 1e-6
 var update = flag.Bool("update", false, "rewrite testdata/golden.txt")
 
 // goldenStream is what seed 2024 must produce on every platform: raw words,
-// alias draws and noise samples. The file was written natively
+// alias draws and noise samples. The file is written natively
 // (go test -update) and the same test runs under GOOS=js, so a passing run
 // in both places shows the lessons' seeded histograms are identical there.
 func goldenStream() []string {

@@ -25,8 +25,7 @@ const minExpected = 5
 // ChiSquare tests observed counts against exact probabilities with Pearson's
 // statistic Σ (Oᵢ − Eᵢ)²/Eᵢ, Eᵢ = N·pᵢ. Cells whose expected count is under
 // 5 are pooled into one. A draw of an outcome with probability 0 gives
-// p-value 0: it should never happen. The tests check every lesson's discrete
-// draws (lessons 1–10) against core's exact probabilities with it.
+// p-value 0: it should never happen.
 func ChiSquare(counts []int, probs []float64) (Result, error) {
 	if len(counts) != len(probs) || len(counts) == 0 {
 		return Result{}, validate.Errorf("counts", "has %d entries for %d probabilities", len(counts), len(probs))
@@ -128,10 +127,7 @@ func upperGammaQ(a, x float64) float64 {
 
 // KS is the one-sample Kolmogorov–Smirnov test of samples against a
 // continuous CDF. The p-value uses Kolmogorov's limiting distribution with
-// Stephens' finite-sample correction λ = (√n + 0.12 + 0.11/√n)·D. The tests
-// check the continuous draws with it: the Gumbel, exponential and Laplace
-// noise of lessons 2, 4, 6, 7, 8 and 10, and lesson 4's continuous
-// exponential mechanism.
+// Stephens' finite-sample correction λ = (√n + 0.12 + 0.11/√n)·D.
 func KS(samples []float64, cdf func(float64) float64) (Result, error) {
 	if len(samples) == 0 {
 		return Result{}, validate.Errorf("samples", "holds no draws")
@@ -154,7 +150,7 @@ func KS(samples []float64, cdf func(float64) float64) (Result, error) {
 }
 
 // KolmogorovSurvival returns P[K > λ] = 2 Σ_{k≥1} (−1)^(k−1) exp(−2k²λ²),
-// KS's p-value for the continuous noise of lessons 2, 4, 6, 7, 8 and 10.
+// the limiting distribution of √n·D that gives KS its p-value.
 func KolmogorovSurvival(lambda float64) float64 {
 	if lambda < 0.2 {
 		return 1
@@ -177,8 +173,8 @@ func KolmogorovSurvival(lambda float64) float64 {
 // LogRatio estimates ln(pa/pb) from counts ca of na draws and cb of nb draws,
 // with a normal-approximation confidence interval from the delta method:
 // Var ≈ (1 − p̂a)/(na·p̂a) + (1 − p̂b)/(nb·p̂b). z is the interval's
-// half-width in standard errors (1.96 for 95%). Lesson 3 draws it against
-// the ±ε band. A zero count has no finite estimate and is an error.
+// half-width in standard errors (1.96 for 95%). A zero count has no finite
+// estimate and is an error.
 func LogRatio(ca, na, cb, nb int, z float64) (estimate, lo, hi float64, err error) {
 	if na <= 0 || nb <= 0 || ca < 0 || cb < 0 || ca > na || cb > nb {
 		return 0, 0, 0, validate.Errorf("counts", "need 0 ≤ count ≤ draws and draws > 0, got %d/%d and %d/%d", ca, na, cb, nb)

@@ -8,7 +8,8 @@ import (
 )
 
 // benchSmallDB runs one exact SmallDB draw per iteration and reports the
-// scoring rate and the time per draw (the figures lesson 8 predicts from).
+// scoring rate and the time per draw (the figures the page predicts run
+// time from).
 func benchSmallDB(b *testing.B, d *Data, qs *QuerySet, m int) {
 	s, err := NewSmallDBSampler(SmallDBConfig{Data: d, Queries: qs, Size: m, Epsilon: 1})
 	if err != nil {

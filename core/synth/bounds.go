@@ -6,8 +6,8 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// The accuracy bounds of the notes for SmallDB (lesson 8, A small database
-// that answers everything). All logarithms are natural: the size
+// The accuracy bounds of the notes for SmallDB. All logarithms are natural:
+// the size
 // m = ln|Q|/α² comes from a Chernoff bound, and ln|R| ≤ m·ln|X| from
 // counting the candidates, both in base e.
 //
@@ -21,7 +21,7 @@ import (
 
 // MinBoundQueries is the smallest |Q| for which the sampling lemma, and so
 // Proposition 4.4 and Theorem 4.5, hold as stated: 2|Q|·e^(−2mα²) = 2/|Q| < 1
-// at m = ln|Q|/α² (lesson 8; see above).
+// at m = ln|Q|/α² (see above).
 const MinBoundQueries = 3
 
 func checkQueries(numQueries int) error {
@@ -87,9 +87,9 @@ func AlphaForSize(numQueries, m int) (float64, error) {
 //
 // The first term is the sampling lemma's best candidate, the second the
 // exponential mechanism's loss over |R| ≤ |X|^m candidates. It holds for a
-// run with any number of rows m once α = √(ln|Q|/m) (AlphaForSize), which is
-// why lesson 8 sets the measured error of a run beside this bound at the
-// run's own m. It needs |Q| ≥ 3 (MinBoundQueries).
+// run with any number of rows m once α = √(ln|Q|/m) (AlphaForSize), so a
+// run's measured error can be set beside the bound at the run's own m. It
+// needs |Q| ≥ 3 (MinBoundQueries).
 func Prop44Bound(universeSize, numQueries, n int, epsilon, alpha, beta float64) (float64, error) {
 	if err := checkBoundInputs(universeSize, numQueries, n, epsilon, beta); err != nil {
 		return 0, err
@@ -154,7 +154,7 @@ func Thm45Size(numQueries int, alpha float64) (int, error) {
 	return max(1, int(m)), nil
 }
 
-// Thm45MinRows is the same theorem solved for the data size (4.3; lesson 8):
+// Thm45MinRows is the same theorem solved for the data size (4.3):
 // with at least (16·ln|X|·ln|Q| + 4·ln(1/β)) / (ε·α³) rows, SmallDB run with
 // Theorem 4.5's m = ⌈4·ln|Q|/α²⌉ (Thm45Size) is within α on every query with
 // probability at least 1 − β. It needs |Q| ≥ 3 (MinBoundQueries).

@@ -1,5 +1,5 @@
 // Package synth releases synthetic data with differential privacy: the small
-// database mechanism of Blum, Ligett and Roth (SmallDB, lesson 8), which draws a
+// database mechanism of Blum, Ligett and Roth (SmallDB), which draws a
 // whole multiset of rows with the exponential mechanism, and MWEM (Hardt,
 // Ligett and McSherry 2012), which builds a distribution round by round.
 //
@@ -22,11 +22,11 @@ import (
 
 // MaxAttributes bounds k. A histogram over {0,1}^k has |X| = 2^k cells; 20
 // bits (about a million cells) is far beyond what SmallDB can enumerate
-// anyway (lesson 8 uses k = 3, 4 or 5).
+// anyway.
 const MaxAttributes = 20
 
 // Data is a histogram x over the universe X = {0,1}^k, with n = ‖x‖₁ rows
-// (lesson 8's medical table is one). Point index p stands for the row whose
+// (Medical returns one). Point index p stands for the row whose
 // bits, read left to right in column order, spell p in binary: the first
 // column is the most significant bit.
 type Data struct {
@@ -85,7 +85,7 @@ func FromRows(columns []string, rows [][]int) (*Data, error) {
 }
 
 // ReadCSV reads a table of 0/1 columns with a header row of column names
-// into its histogram over {0,1}^k (lesson 8; `dpplay smalldb -data`).
+// into its histogram over {0,1}^k.
 // Blank lines are skipped; surrounding spaces in a cell are ignored.
 func ReadCSV(r io.Reader) (*Data, error) {
 	if r == nil {
@@ -171,7 +171,7 @@ func (d *Data) check() error {
 // rather than panic; they have no error to report it with, and check()
 // guards every computation that needs rows.
 
-// Columns returns the k column names (lesson 8; nil for a nil Data).
+// Columns returns the k column names (nil for a nil Data).
 func (d *Data) Columns() []string {
 	if d == nil {
 		return nil
@@ -179,8 +179,8 @@ func (d *Data) Columns() []string {
 	return append([]string(nil), d.columns...)
 }
 
-// K returns the number of binary attributes, k, with |X| = 2^k (lesson 8;
-// 0 for a nil Data).
+// K returns the number of binary attributes, k, with |X| = 2^k (0 for a nil
+// Data).
 func (d *Data) K() int {
 	if d == nil {
 		return 0
@@ -188,8 +188,8 @@ func (d *Data) K() int {
 	return len(d.columns)
 }
 
-// UniverseSize returns |X| = 2^k, the number of points of {0,1}^k (lesson 8;
-// 0 for a nil or zero Data).
+// UniverseSize returns |X| = 2^k, the number of points of {0,1}^k (0 for a
+// nil or zero Data).
 func (d *Data) UniverseSize() int {
 	if d == nil {
 		return 0
@@ -198,7 +198,7 @@ func (d *Data) UniverseSize() int {
 }
 
 // N returns the number of rows, n = ‖x‖₁, which sets the sensitivity 1/n of
-// every normalised query (lesson 8; 0 for a nil or zero Data).
+// every normalised query (0 for a nil or zero Data).
 func (d *Data) N() int {
 	if d == nil {
 		return 0
@@ -206,8 +206,8 @@ func (d *Data) N() int {
 	return d.n
 }
 
-// Counts returns the histogram x(p), one count per point of {0,1}^k
-// (lesson 8; nil for a nil Data).
+// Counts returns the histogram x(p), one count per point of {0,1}^k (nil for
+// a nil Data).
 func (d *Data) Counts() []int {
 	if d == nil {
 		return nil
@@ -216,7 +216,7 @@ func (d *Data) Counts() []int {
 }
 
 // Fractions returns the histogram divided by n, x(p)/‖x‖₁ for every point p
-// (lesson 8; nil for a nil or zero Data, which has no rows to divide by).
+// (nil for a nil or zero Data, which has no rows to divide by).
 func (d *Data) Fractions() []float64 {
 	if d.check() != nil {
 		return nil
@@ -251,8 +251,8 @@ func bitsOf(x, k int) []int {
 // bit returns attribute j of point x (column j, most significant first).
 func bit(x, j, k int) int { return x >> (k - 1 - j) & 1 }
 
-// Rows expands the histogram into n rows of k bits in point order (lesson 8;
-// nil for a nil or zero Data).
+// Rows expands the histogram into n rows of k bits in point order (nil for a
+// nil or zero Data).
 func (d *Data) Rows() [][]int {
 	if d.check() != nil {
 		return nil
@@ -267,8 +267,8 @@ func (d *Data) Rows() [][]int {
 }
 
 // Project keeps only the named columns, in the order given, and sums the
-// histogram over the others. Lesson 8 uses it to shrink the medical table to
-// four attributes so that SmallDB stays interactive.
+// histogram over the others: fewer attributes shrink the universe 2^k, and
+// with it SmallDB's enumeration.
 func (d *Data) Project(columns []string) (*Data, error) {
 	if err := d.check(); err != nil {
 		return nil, err

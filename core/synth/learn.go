@@ -6,8 +6,8 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// HalfspaceFit is the article's use case for a released database (lesson 8,
-// last stage with halfspace queries): learn the halfspace Σ πᵢxᵢ ≥ x_k that
+// HalfspaceFit is the article's use case for a released database: learn the
+// halfspace Σ πᵢxᵢ ≥ x_k that
 // the most rows satisfy from the synthetic data, then see how well it does
 // on the real data.
 type HalfspaceFit struct {

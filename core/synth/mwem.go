@@ -12,15 +12,14 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// MaxRounds bounds T for MWEM (lesson 8's widget uses up to 30).
+// MaxRounds bounds T, the number of MWEM rounds.
 const MaxRounds = 10000
 
 // MaxReplays bounds MWEMConfig.Replays, the extra multiplicative-weights
 // passes per round.
 const MaxReplays = 1000
 
-// MWEMConfig configures MWEM (Hardt, Ligett & McSherry 2012), lesson 8's
-// comparison for SmallDB.
+// MWEMConfig configures MWEM (Hardt, Ligett & McSherry 2012).
 type MWEMConfig struct {
 	Data    *Data
 	Queries *QuerySet
@@ -40,7 +39,8 @@ type MWEMConfig struct {
 	Accountant *account.Accountant
 }
 
-// MWEMRound records one round as lesson 8 shows it.
+// MWEMRound records one round of MWEM: the query chosen, its measurement and
+// the errors after the update.
 type MWEMRound struct {
 	Round int // 1-based
 	// Query is the index of the chosen query and Selection the exact
@@ -79,8 +79,8 @@ type measurement struct {
 	value float64
 }
 
-// MWEMStepper runs MWEM one round per Step, as lesson 8's MWEM widget shows
-// it: select with exp(ε/(2T)·abs(q(A) − q(x))/(2/n)), measure with
+// MWEMStepper runs MWEM one round per Step: select with
+// exp(ε/(2T)·abs(q(A) − q(x))/(2/n)), measure with
 // Laplace(2T/(ε·n)), update A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2).
 type MWEMStepper struct {
 	cfg  MWEMConfig
@@ -101,7 +101,7 @@ type MWEMStepper struct {
 }
 
 // NewMWEMStepper validates cfg and prepares MWEM (Hardt, Ligett and McSherry
-// 2012; lesson 8, A small database that answers everything): A_0 uniform over
+// 2012): A_0 uniform over
 // {0,1}^k, then T rounds at ε/(2T) + ε/(2T) each, checked against the
 // accountant before anything is released. r supplies all randomness.
 func NewMWEMStepper(cfg MWEMConfig, r *mrand.Rand) (*MWEMStepper, error) {
@@ -111,17 +111,8 @@ func NewMWEMStepper(cfg MWEMConfig, r *mrand.Rand) (*MWEMStepper, error) {
 // newMWEMStepper lets tests scale the selection's and the measurement's ε
 // to build deliberately wrong variants.
 func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float64) (*MWEMStepper, error) {
-	if cfg.Data == nil {
-		return nil, validate.Errorf("data", "is missing")
-	}
-	if cfg.Queries == nil {
-		return nil, validate.Errorf("queries", "are missing")
-	}
-	if err := cfg.Queries.compatible(cfg.Data); err != nil {
+	if err := checkRun(cfg.Data, cfg.Queries, r); err != nil {
 		return nil, err
-	}
-	if r == nil {
-		return nil, validate.Errorf("rng", "is missing")
 	}
 	if cfg.Rounds < 1 || cfg.Rounds > MaxRounds {
 		return nil, validate.Errorf("rounds", "must be between 1 and %d, got %d", MaxRounds, cfg.Rounds)
@@ -180,14 +171,14 @@ func (s *MWEMStepper) check() error {
 	return nil
 }
 
-// Done reports whether all T rounds have run, as lesson 8's "All rounds"
-// reaches (false for a nil or zero stepper, whose Step returns an error).
+// Done reports whether all T rounds have run (false for a nil or zero
+// stepper, whose Step returns an error).
 func (s *MWEMStepper) Done() bool { return s.check() == nil && len(s.rounds) == s.cfg.Rounds }
 
 // Distribution returns the current A, a distribution over {0,1}^k that
 // starts uniform, A_0(p) = 1/|X|, and is updated each round by
-// A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2) (lesson 8; nil for a nil or
-// zero stepper).
+// A(p) ∝ A(p)·exp(φ(p)·(measurement − q(A))/2) (nil for a nil or zero
+// stepper).
 func (s *MWEMStepper) Distribution() []float64 {
 	if s.check() != nil {
 		return nil
@@ -195,7 +186,7 @@ func (s *MWEMStepper) Distribution() []float64 {
 	return append([]float64(nil), s.a...)
 }
 
-// Step runs one round of lesson 8's MWEM widget: choose the worst-answered
+// Step runs one round of MWEM: choose the worst-answered
 // query with the exponential mechanism (score abs(q(A) − q(x)), sensitivity
 // 1/n, ε/(2T)), measure it with the Laplace mechanism (sensitivity 1/n,
 // ε/(2T)), and apply the multiplicative-weights update

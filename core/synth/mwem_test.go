@@ -13,7 +13,7 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// medical is lesson 8's table (Medical), projected on columns if any.
+// medical is the Medical table, projected on columns if any.
 func medical(t testing.TB, columns ...string) *Data {
 	t.Helper()
 	d, err := Medical()

@@ -25,7 +25,7 @@ type QuerySet struct {
 }
 
 // MaxQueries bounds |Q|; more would make every candidate's score slow
-// (SmallDB scores max_q over all of Q per candidate; lesson 8).
+// (SmallDB scores max_q over all of Q per candidate).
 const MaxQueries = 1 << 15
 
 // NewQuerySet checks that every query has one membership value per point of
@@ -53,7 +53,7 @@ func NewQuerySet(columns []string, queries []Query) (*QuerySet, error) {
 
 // Marginals returns all width-way marginal queries: for every set S of width
 // columns and every assignment v ∈ {0,1}^width, the fraction of rows with
-// x_S = v. There are C(k, width)·2^width of them; lesson 8 uses width 2.
+// x_S = v. There are C(k, width)·2^width of them.
 func Marginals(columns []string, width int) (*QuerySet, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -96,14 +96,14 @@ func Marginals(columns []string, width int) (*QuerySet, error) {
 }
 
 // Halfspace is the predicate π₁x₁ + … + π_{k−1}x_{k−1} ≥ x_k of the article's
-// release example (lesson 8's halfspace queries): the last column is the
+// release example: the last column is the
 // label, the others the features.
 type Halfspace struct {
 	Pi []int // one weight per feature column
 }
 
 // Holds reports whether point x (of {0,1}^k) satisfies the inequality
-// π₁x₁ + … + π_{k−1}x_{k−1} ≥ x_k (lesson 8's halfspace queries). It is false
+// π₁x₁ + … + π_{k−1}x_{k−1} ≥ x_k. It is false
 // when k does not match the weights (k ≠ len(Pi) + 1, or k outside 2…20),
 // since such a point cannot be read against them; a predicate has no error
 // to return.
@@ -207,8 +207,8 @@ func Halfspaces(columns []string) (*QuerySet, error) {
 
 // ParseQueries reads an explicit list of conjunctions separated by ';', each a
 // list of column=bit literals joined by '&', e.g. "smoker=1&lung_cancer=1;
-// sex=0": φ(row) = Π over the literals of 1[row_col = bit] (lesson 8; `dpplay
-// smalldb -queries list:…`). An empty conjunction is not allowed.
+// sex=0": φ(row) = Π over the literals of 1[row_col = bit]. An empty
+// conjunction is not allowed.
 func ParseQueries(columns []string, spec string) (*QuerySet, error) {
 	if err := checkColumns(columns); err != nil {
 		return nil, err
@@ -267,8 +267,7 @@ func (qs *QuerySet) check() error {
 	return nil
 }
 
-// Len returns |Q|, the number of queries in lesson 8's bounds (0 for a nil
-// or zero QuerySet).
+// Len returns |Q|, the number of queries (0 for a nil or zero QuerySet).
 func (qs *QuerySet) Len() int {
 	if qs == nil {
 		return 0
@@ -276,8 +275,8 @@ func (qs *QuerySet) Len() int {
 	return len(qs.queries)
 }
 
-// Columns returns the k column names the queries are written over (lesson 8;
-// nil for a nil QuerySet).
+// Columns returns the k column names the queries are written over (nil for
+// a nil QuerySet).
 func (qs *QuerySet) Columns() []string {
 	if qs == nil {
 		return nil
@@ -286,7 +285,7 @@ func (qs *QuerySet) Columns() []string {
 }
 
 // Names returns the queries' names in order, e.g. "smoker=1 ∧ lung_cancer=1"
-// (lesson 8; nil for a nil QuerySet).
+// (nil for a nil QuerySet).
 func (qs *QuerySet) Names() []string {
 	if qs == nil {
 		return nil
@@ -341,8 +340,7 @@ func (qs *QuerySet) Answers(d *Data) ([]float64, error) {
 }
 
 // AnswersOn returns Σ_p w[p]·φ(p) for every query, for a weight vector w over
-// the universe (a probability distribution gives fractions): MWEM's q(A) in
-// lesson 8.
+// the universe (a probability distribution gives fractions): MWEM's q(A).
 func (qs *QuerySet) AnswersOn(w []float64) ([]float64, error) {
 	if err := qs.check(); err != nil {
 		return nil, err

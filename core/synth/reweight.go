@@ -14,8 +14,8 @@ import (
 // exponential mechanism at the new ε without scoring again. If the caller
 // also rewinds the random source to where it stood when scoring finished
 // (a math/rand/v2 ChaCha8 can be saved with MarshalBinary), that draw is
-// exactly the one a fresh run at the new ε with the same seed makes: lesson 8
-// moves its ε slider this way and stays reproducible from its URL.
+// exactly the one a fresh run at the new ε with the same seed makes, so a
+// reweighted run stays reproducible from its seed.
 func (s *SmallDBStepper) Reweight(epsilon float64) error {
 	if err := s.check(); err != nil {
 		return err
@@ -37,7 +37,7 @@ func (s *SmallDBStepper) Reweight(epsilon float64) error {
 }
 
 // Epsilon returns the ε the stepper currently draws with, in
-// exp(ε·u/(2Δu)) (lesson 8's ε slider; 0 for a nil or zero stepper).
+// exp(ε·u/(2Δu)) (0 for a nil or zero stepper).
 func (s *SmallDBStepper) Epsilon() float64 {
 	if s.check() != nil {
 		return 0
@@ -48,7 +48,7 @@ func (s *SmallDBStepper) Epsilon() float64 {
 //go:embed testdata/medical.csv
 var medicalCSV string
 
-// Medical returns lesson 8's table: 120 invented patients in the style of
+// Medical returns a table of 120 invented patients in the style of
 // the notes' medical-records example, with the 0/1 columns sex (1 = male),
 // smoker, lung_cancer, over_150lb and over_50 (the file
 // core/synth/testdata/medical.csv, built into the package so that the

@@ -14,11 +14,10 @@ import (
 
 // DefaultMaxCandidates bounds the enumeration when SmallDBConfig leaves
 // MaxCandidates at 0: about a billion multisets C(|X|+m−1, m), roughly a
-// minute natively (lesson 8 offers MWEM beyond it).
+// minute natively.
 const DefaultMaxCandidates = 1 << 30
 
-// MaxSize bounds m, the number of rows of the synthetic database (lesson 8's
-// slider goes to 12).
+// MaxSize bounds m, the number of rows of the synthetic database.
 const MaxSize = 64
 
 // SmallDBConfig configures the small database mechanism.
@@ -37,8 +36,8 @@ type SmallDBConfig struct {
 }
 
 // CandidateCount returns C(|X|+m−1, m), the number of multisets of size m
-// over a universe of |X| points: the size of SmallDB's range (lesson 8,
-// stage 3; 490,314 for |X| = 16, m = 8). It fails when the count does not
+// over a universe of |X| points: the size of SmallDB's range (490,314 for
+// |X| = 16, m = 8). It fails when the count does not
 // fit in 64 bits.
 func CandidateCount(universeSize, m int) (uint64, error) {
 	if universeSize < 1 {
@@ -60,8 +59,7 @@ func CandidateCount(universeSize, m int) (uint64, error) {
 }
 
 // LogCandidateCount returns ln C(|X|+m−1, m) = lnΓ(|X|+m) − lnΓ(m+1) −
-// lnΓ(|X|) via log-gamma, for instances too large to enumerate (lesson 8's
-// page uses it to predict run time).
+// lnΓ(|X|) via log-gamma, for instances too large to enumerate.
 func LogCandidateCount(universeSize, m int) (float64, error) {
 	if universeSize < 1 {
 		return 0, validate.Errorf("|X|", "must be at least 1, got %d", universeSize)
@@ -77,7 +75,7 @@ func LogCandidateCount(universeSize, m int) (float64, error) {
 
 // Level is one achievable value of the max-error, with how many candidates
 // achieve it and their total probability under the exponential mechanism:
-// P(level) = count·exp(−ε·n·err/2) / Z (lesson 8, stage 5).
+// P(level) = count·exp(−ε·n·err/2) / Z.
 type Level struct {
 	// MaxError is max_q abs(f(x) − f(y)) for every candidate y at this level.
 	MaxError float64
@@ -166,18 +164,27 @@ type enumerator struct {
 	firstOnly bool // a broken reservoir for tests: keep each level's first member
 }
 
-func newEnumerator(cfg SmallDBConfig, r *mrand.Rand) (*enumerator, error) {
-	if cfg.Data == nil {
-		return nil, validate.Errorf("data", "is missing")
+// checkRun checks what SmallDB and MWEM both need before a run: data, queries
+// over the data's columns, and a random source.
+func checkRun(d *Data, qs *QuerySet, r *mrand.Rand) error {
+	if d == nil {
+		return validate.Errorf("data", "is missing")
 	}
-	if cfg.Queries == nil {
-		return nil, validate.Errorf("queries", "are missing")
+	if qs == nil {
+		return validate.Errorf("queries", "are missing")
 	}
-	if err := cfg.Queries.compatible(cfg.Data); err != nil {
-		return nil, err
+	if err := qs.compatible(d); err != nil {
+		return err
 	}
 	if r == nil {
-		return nil, validate.Errorf("rng", "is missing")
+		return validate.Errorf("rng", "is missing")
+	}
+	return nil
+}
+
+func newEnumerator(cfg SmallDBConfig, r *mrand.Rand) (*enumerator, error) {
+	if err := checkRun(cfg.Data, cfg.Queries, r); err != nil {
+		return nil, err
 	}
 	if cfg.Size < 1 || cfg.Size > MaxSize {
 		return nil, validate.Errorf("m", "must be between 1 and %d, got %d", MaxSize, cfg.Size)
@@ -459,8 +466,7 @@ func drawLevel(levels []Level, r *mrand.Rand) int {
 	return arg
 }
 
-// SmallDB runs the small database mechanism of the notes (Algorithm 4;
-// lesson 8, A small database that answers everything):
+// SmallDB runs the small database mechanism of the notes (Algorithm 4):
 // enumerate every multiset y of m rows over {0,1}^k, score it by
 // u(x, y) = −max_q abs(f(x) − f(y)), and output one with probability
 // proportional to exp(ε·u(x,y)/(2Δu)), Δu = 1/n. It is ε-differentially

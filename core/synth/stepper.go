@@ -10,11 +10,11 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Stage is a step of SmallDB as lesson 8 shows it, in the order
+// Stage is a step of SmallDB, in the order
 // data → queries → count → scoring → levels → draw → compare.
 type Stage int
 
-// The stages in order, as lesson 8's stepper numbers them 1 to 7. A
+// The stages in order, numbered 1 to 7. A
 // stepper's Stage is the last one whose results are available; Step moves to
 // the next.
 const (
@@ -29,8 +29,8 @@ const (
 
 var stageNames = [...]string{"data", "queries", "count", "scoring", "levels", "draw", "compare"}
 
-// String returns the stage's name as lesson 8's URL carries it ("data", …,
-// "compare").
+// String returns the stage's name ("data", …, "compare"), the form a URL
+// carries.
 func (s Stage) String() string {
 	if s >= 0 && int(s) < len(stageNames) {
 		return stageNames[s]
@@ -39,13 +39,12 @@ func (s Stage) String() string {
 }
 
 // DefaultChunk is how many candidates Run scores between checks of its
-// context and calls of its progress function (lesson 8's page asks for
-// slices of about 40 ms instead).
+// context and calls of its progress function.
 const DefaultChunk = 1 << 15
 
 // SmallDBStepper runs SmallDB, Pr[y] ∝ exp(−ε·n·max_q abs(f(x) − f(y))/2),
 // one stage at a time, and the scoring stage a chunk of candidates at a time,
-// so that lesson 8's page can show each stage and a Web Worker can yield
+// so that a page can show each stage and a Web Worker can yield
 // between chunks. With the same seed it produces exactly the draw SmallDB
 // does, whatever the chunk sizes.
 type SmallDBStepper struct {
@@ -90,8 +89,8 @@ func (s *SmallDBStepper) check() error {
 	return nil
 }
 
-// Stage returns the last stage whose results are available, lesson 8's
-// current stage (StageData for a nil or zero stepper).
+// Stage returns the last stage whose results are available (StageData for a
+// nil or zero stepper).
 func (s *SmallDBStepper) Stage() Stage {
 	if s == nil {
 		return StageData
@@ -99,12 +98,11 @@ func (s *SmallDBStepper) Stage() Stage {
 	return s.stage
 }
 
-// Done reports whether the run has finished (stage StageCompare, lesson 8's
-// last).
+// Done reports whether the run has reached its last stage, StageCompare.
 func (s *SmallDBStepper) Done() bool { return s.check() == nil && s.stage == StageCompare }
 
-// Candidates returns the total number of candidates, C(|X|+m−1, m) (lesson 8,
-// stage 3; 0 for a nil or zero stepper).
+// Candidates returns the total number of candidates, C(|X|+m−1, m) (0 for a
+// nil or zero stepper).
 func (s *SmallDBStepper) Candidates() uint64 {
 	if s.check() != nil {
 		return 0
@@ -112,8 +110,8 @@ func (s *SmallDBStepper) Candidates() uint64 {
 	return s.e.total
 }
 
-// Scored returns how many candidates have been scored so far, the numerator
-// of lesson 8's progress bar (0 for a nil or zero stepper).
+// Scored returns how many candidates have been scored so far (0 for a nil or
+// zero stepper).
 func (s *SmallDBStepper) Scored() uint64 {
 	if s.check() != nil {
 		return 0
@@ -121,7 +119,7 @@ func (s *SmallDBStepper) Scored() uint64 {
 	return s.e.scored
 }
 
-// Step moves to lesson 8's next stage. In the scoring stage it scores at least
+// Step moves to the next stage. In the scoring stage it scores at least
 // budget more candidates (whole runs of the last element, so a little more)
 // and stays there until every candidate is scored. Stepping a finished run
 // does nothing.
@@ -182,7 +180,7 @@ func (s *SmallDBStepper) draw() {
 }
 
 // SmallDBSampler draws from SmallDB, Pr[y] ∝ exp(ε·u(x, y)/(2Δu)),
-// repeatedly on one configuration (lesson 8's tests chi-square it). Every
+// repeatedly on one configuration. Every
 // draw scores all candidates afresh (the reservoir that makes one pass exact
 // cannot be reused), but the tables are built only once.
 type SmallDBSampler struct {
@@ -222,7 +220,7 @@ func (sm *SmallDBSampler) Sample(ctx context.Context, r *mrand.Rand) (*SmallDBRe
 	return s.Run(ctx, nil)
 }
 
-// Run steps to lesson 8's last stage, scoring DefaultChunk candidates at a
+// Run steps to the last stage, scoring DefaultChunk candidates at a
 // time, checking ctx and calling progress (if not nil) between chunks.
 func (s *SmallDBStepper) Run(ctx context.Context, progress func(scored, total uint64)) (*SmallDBResult, error) {
 	if err := s.check(); err != nil {
@@ -263,9 +261,8 @@ func (s *SmallDBStepper) Result() (*SmallDBResult, error) {
 }
 
 // LevelsAt returns the exact error-level distribution at another ε once
-// scoring has finished. The counts per level do not depend on ε, so lesson 8
-// redraws the distribution as the student moves the ε slider without
-// scoring again.
+// scoring has finished. The counts per level do not depend on ε, so no
+// candidate is scored again.
 func (s *SmallDBStepper) LevelsAt(epsilon float64) ([]Level, error) {
 	if err := s.check(); err != nil {
 		return nil, err
@@ -280,7 +277,7 @@ func (s *SmallDBStepper) LevelsAt(epsilon float64) ([]Level, error) {
 	return levels, err
 }
 
-// SmallDBSnapshot is what lesson 8's page shows at a stage. Fields belonging
+// SmallDBSnapshot is what is known at a stage of a run. Fields belonging
 // to later stages are zero.
 type SmallDBSnapshot struct {
 	Stage       Stage
@@ -300,7 +297,7 @@ type SmallDBSnapshot struct {
 	SyntheticAnswers []float64
 }
 
-// Snapshot returns the information available at lesson 8's current stage
+// Snapshot returns the information available at the current stage
 // (the zero snapshot for a nil or zero stepper).
 func (s *SmallDBStepper) Snapshot() SmallDBSnapshot {
 	if s.check() != nil {
@@ -363,8 +360,8 @@ func TailProbability(levels []Level, t float64) (float64, error) {
 
 // CandidateLogProbability returns ln P[SmallDB outputs y] for one candidate y
 // (m point indices in any order) once scoring has finished: the probability
-// of y's error level divided by the number of candidates sharing it. Lesson 8
-// uses it to show that a neighbouring data set changes it by at most ε.
+// of y's error level divided by the number of candidates sharing it. On a
+// neighbouring data set it changes by at most ε.
 func (s *SmallDBStepper) CandidateLogProbability(y []int) (float64, error) {
 	if err := s.check(); err != nil {
 		return 0, err

@@ -9,8 +9,8 @@ import (
 
 // Error says which parameter was wrong and why. Every input error returned by
 // a core package is an *Error, so callers can use errors.As to tell bad input
-// from other failures. Its text, "param: reason", is what every lesson's
-// widget shows when it refuses a student's input.
+// from other failures. Its text reads "param: reason", short enough to show
+// beside the control that was refused.
 type Error struct {
 	Param  string // the parameter's name as the student sees it, e.g. "ε" or "scores[3]"
 	Reason string
@@ -39,8 +39,7 @@ func Positive(param string, x float64) error {
 	return nil
 }
 
-// Finite checks that x is a finite number: q(x) in lessons 4 and 7, OPT and
-// t in lesson 5, the prices and values of lessons 9 and 10, among others.
+// Finite checks that x is a finite number, neither NaN nor ±Inf.
 func Finite(param string, x float64) error {
 	if math.IsNaN(x) || math.IsInf(x, 0) {
 		return Errorf(param, "must be a finite number, got %v", x)
@@ -57,7 +56,7 @@ func Probability(param string, x float64) error {
 }
 
 // Scores checks that xs is non-empty and every entry is finite: the scores
-// u(r) of every selection problem (lessons 1–6, 8 and 9).
+// u(r) of a selection problem.
 func Scores(param string, xs []float64) error {
 	if len(xs) == 0 {
 		return Errorf(param, "needs at least one candidate")
@@ -72,9 +71,8 @@ func Scores(param string, xs []float64) error {
 
 // Measure checks a base measure μ over n candidates: one finite, non-negative
 // weight per candidate with positive total mass. A nil measure means the
-// uniform measure and is always valid. It checks the μ of lesson 5's
-// base-measure bound, and the probabilities behind every alias table
-// (lessons 1–6, 8 and 9).
+// uniform measure and is always valid. Alias tables and the base-measure
+// accuracy bound check their weights with it.
 func Measure(param string, mu []float64, n int) error {
 	if mu == nil {
 		return nil
@@ -96,14 +94,13 @@ func Measure(param string, mu []float64, n int) error {
 }
 
 // Index names element i of the parameter param, as in "scores[3]" or
-// lesson 3's "neighbour's scores[2]", so that a message points at the entry
-// to fix.
+// "neighbour's scores[2]", so that a message points at the entry to fix.
 func Index(param string, i int) string { return param + "[" + strconv.Itoa(i) + "]" }
 
 // Wrapf returns an error that reads "sentinel: detail" and that errors.Is
 // matches to sentinel: fmt.Errorf("%w: …") for packages linked into the
-// first-load module, which do without fmt. Lesson 2's refused charges
-// (account.ErrBudget) are built with it.
+// first-load module, which do without fmt (account.ErrBudget's refusals,
+// for one).
 func Wrapf(sentinel error, format string, args ...any) error {
 	return &wrapped{sentinel, sprintf(format, args...)}
 }
@@ -114,10 +111,9 @@ type wrapped struct {
 }
 
 // Error reads "sentinel: detail", e.g. "privacy budget exceeded: …" for a
-// charge that lesson 2's ledger refuses.
+// refused charge.
 func (w *wrapped) Error() string { return w.sentinel.Error() + ": " + w.detail }
 
 // Unwrap returns the sentinel, so that errors.Is(err, account.ErrBudget)
-// holds: the live lecture answers 409 on it (the activities of lessons 1, 4
-// and 9).
+// holds (the live lecture answers 409 on a refused charge).
 func (w *wrapped) Unwrap() error { return w.sentinel }

@@ -1,14 +1,12 @@
 package lecture_test
 
 import (
-	"bufio"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"encoding/json"
 	"encoding/pem"
 	"math/big"
 	"net"
@@ -17,12 +15,11 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
 
-// Issue 13, finding 7: `dpplay serve -tls-cert -tls-key` serves the site and
+// docs/security.md, finding 7: `dpplay serve -tls-cert -tls-key` serves the site and
 // the API over HTTPS.
 func TestServeTLS(t *testing.T) {
 	requireE2E(t)
@@ -38,28 +35,13 @@ func TestServeTLS(t *testing.T) {
 	cert, keyFile := filepath.Join(dir, "c.pem"), filepath.Join(dir, "k.pem")
 	os.WriteFile(cert, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600)
 	os.WriteFile(keyFile, pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600)
-	cmd := exec.Command(dpplayBin(t), "serve", "-addr", "127.0.0.1:0", "-dir", staticDir(t), "-db", filepath.Join(dir, "l.db"),
-		"-tls-cert", cert, "-tls-key", keyFile)
-	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var info struct{ URL string }
-	json.Unmarshal([]byte(line), &info)
-	if !strings.HasPrefix(info.URL, "https://127.0.0.1:") {
-		t.Fatalf("serve printed %q", line)
-	}
+	url := startCmd(t, exec.Command(dpplayBin(t), "serve", "-addr", "127.0.0.1:0", "-dir", staticDir(t), "-db", filepath.Join(dir, "l.db"),
+		"-tls-cert", cert, "-tls-key", keyFile), "https://127.0.0.1:").url + "/"
 	pool := x509.NewCertPool()
 	pool.AddCert(must(x509.ParseCertificate(der)))
 	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}, Timeout: 10 * time.Second}
 	for _, p := range []string{"", "api/sessions/ZZZZ"} {
-		resp, err := c.Get(info.URL + p)
+		resp, err := c.Get(url + p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -69,7 +51,7 @@ func TestServeTLS(t *testing.T) {
 		}
 	}
 	// Plain HTTP to the TLS port gets no page.
-	if resp, err := http.Get(strings.Replace(info.URL, "https", "http", 1)); err == nil {
+	if resp, err := http.Get(strings.Replace(url, "https", "http", 1)); err == nil {
 		resp.Body.Close()
 		if resp.StatusCode == 200 {
 			t.Errorf("plain HTTP to the TLS port served a page")
@@ -84,7 +66,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// Issue 13, finding 5: with its open-file limit at 1,024, `dpplay serve`
+// docs/security.md, finding 5: with its open-file limit at 1,024, `dpplay serve`
 // keeps answering while one client holds 2,000 idle connections: a real
 // request made after them succeeds within a few seconds.
 func TestServeUnderIdleConnections(t *testing.T) {
@@ -93,21 +75,9 @@ func TestServeUnderIdleConnections(t *testing.T) {
 		t.Skip("prlimit (util-linux) not installed")
 	}
 	const idle, limit = 2000, 1024
-	cmd := exec.Command("prlimit", "--nofile=1024:1024", dpplayBin(t), "serve", "-addr", "127.0.0.1:0",
-		"-dir", staticDir(t), "-db", filepath.Join(t.TempDir(), "l.db"))
-	out, _ := cmd.StdoutPipe()
-	cmd.Stderr = os.Stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	defer func() { cmd.Process.Signal(syscall.SIGTERM); cmd.Wait() }()
-	line, err := bufio.NewReader(out).ReadString('\n')
-	if err != nil {
-		t.Fatal(err)
-	}
-	var info struct{ URL string }
-	json.Unmarshal([]byte(line), &info)
-	addr := strings.TrimSuffix(strings.TrimPrefix(info.URL, "http://"), "/")
+	srv := startCmd(t, exec.Command("prlimit", "--nofile=1024:1024", dpplayBin(t), "serve", "-addr", "127.0.0.1:0",
+		"-dir", staticDir(t), "-db", filepath.Join(t.TempDir(), "l.db")), "http://127.0.0.1:")
+	addr := srv.addr()
 	var conns []net.Conn
 	defer func() {
 		for _, c := range conns {
@@ -126,7 +96,7 @@ func TestServeUnderIdleConnections(t *testing.T) {
 	c := &http.Client{Timeout: 4 * time.Second}
 	var last error
 	for time.Since(start) < 4*time.Second {
-		resp, err := c.Get(info.URL + "api/sessions/ZZZZ")
+		resp, err := c.Get(srv.url + "/api/sessions/ZZZZ")
 		if err == nil {
 			resp.Body.Close()
 			if resp.StatusCode == 404 {

@@ -104,7 +104,14 @@ func startServe(t *testing.T, db, dir, addr string) *server {
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	cmd := exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db)
+	return startCmd(t, exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db), "http://127.0.0.1:")
+}
+
+// startCmd starts cmd, a `dpplay serve` command line, and waits for the
+// address it prints, which must start with prefix. The server is stopped
+// when the test ends.
+func startCmd(t *testing.T, cmd *exec.Cmd, prefix string) *server {
+	t.Helper()
 	stdout, err := cmd.StdoutPipe()
 	if err != nil {
 		t.Fatal(err)
@@ -122,7 +129,7 @@ func startServe(t *testing.T, db, dir, addr string) *server {
 	}
 	go io.Copy(io.Discard, stdout)
 	var info struct{ URL string }
-	if err := json.Unmarshal([]byte(line), &info); err != nil || !strings.HasPrefix(info.URL, "http://127.0.0.1:") {
+	if err := json.Unmarshal([]byte(line), &info); err != nil || !strings.HasPrefix(info.URL, prefix) {
 		cmd.Process.Kill()
 		cmd.Wait()
 		t.Fatalf("dpplay serve printed %q", line)
@@ -463,17 +470,7 @@ func testConcurrentGuesses(t *testing.T, base string) {
 	const guesses, polls, ip = 150, 30, "198.51.100.7"
 	c := lecturetest.NewClient(base)
 	s := c.NewSession(t, 0)
-	get := func(code string) int {
-		req, _ := http.NewRequest("GET", base+"/api/sessions/"+code, nil)
-		req.Header.Set("CF-Connecting-IP", ip)
-		resp, err := c.HTTP.Do(req)
-		if err != nil {
-			t.Error(err)
-			return 0
-		}
-		resp.Body.Close()
-		return resp.StatusCode
-	}
+	get := func(code string) int { return c.GetStatus(t, "/api/sessions/"+code, "CF-Connecting-IP", ip) }
 	if st := get(s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
 	}
@@ -508,7 +505,7 @@ func testConcurrentGuesses(t *testing.T, base string) {
 		t.Errorf("joined student's polls during the flood: statuses %v, want all 200", poll)
 	}
 	// Past the limit the address still reaches a session it never used, and
-	// its instructor still runs it (issue 13, finding 3).
+	// its instructor still runs it (docs/security.md, finding 3).
 	other := c.NewSession(t, 0)
 	if st := get(other.Code); st != 200 {
 		t.Errorf("right code from the flooded address: status %d, want 200", st)
@@ -535,7 +532,7 @@ func freePort(t *testing.T) int {
 }
 
 // TestLectureHall is a lecture hall of 1,000 phones pressing "Send" together,
-// 200 requests in flight at once (issue 14): first against `dpplay serve` on
+// 200 requests in flight at once: first against `dpplay serve` on
 // SQLite, then against the worker under `wrangler dev` on D1, in the same run
 // so that `make bench` prints their figures side by side. On both, no request
 // fails, the participant count equals the acknowledged answers, and a release

@@ -1,4 +1,4 @@
-// Package site builds the playground's static site (lesson 1 onwards): it
+// Package site builds the playground's static site: it
 // renders the Markdown lessons in lessons/ to HTML with MathML formulas,
 // copies the web shell and the WebAssembly modules, and writes a service
 // worker that precaches every file, so the site works offline after one
@@ -52,6 +52,7 @@ const (
 	navMarker    = "<!--dpplay:nav-->"
 	lessonMarker = "<!--dpplay:lesson-->"
 	indexMarker  = "<!--dpplay:index-->"
+	handoutMark  = "<!--dpplay:handout-->"
 	preloadMark  = "<!--dpplay:preload-->"
 	versionMark  = "__DPPLAY_VERSION__"
 	assetsMark   = `["__DPPLAY_ASSETS__"]`
@@ -59,8 +60,15 @@ const (
 
 // Build writes the site into o.Out.
 func Build(o Options) (Result, error) {
-	lessons, err := LoadLessons(o.Lessons)
+	all, err := LoadLessons(o.Lessons)
 	if err != nil {
+		return Result{}, err
+	}
+	lessons, pages := splitPages(all)
+	if len(lessons) == 0 {
+		return Result{}, fmt.Errorf("no lessons in %s, only pages", o.Lessons)
+	}
+	if err := checkRequires(lessons); err != nil {
 		return Result{}, err
 	}
 	for _, l := range lessons {
@@ -112,8 +120,9 @@ func Build(o Options) (Result, error) {
 	}
 	index := struct {
 		Lessons []*Lesson           `json:"lessons"`
+		Pages   []*Lesson           `json:"pages,omitempty"`
 		Wasm    map[string]wasmInfo `json:"wasm"`
-	}{Lessons: lessons, Wasm: map[string]wasmInfo{}}
+	}{Lessons: lessons, Pages: pages, Wasm: map[string]wasmInfo{}}
 	for name, p := range o.Wasm {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -123,8 +132,19 @@ func Build(o Options) (Result, error) {
 		files[out] = b
 		index.Wasm[name] = wasmInfo{File: out, Bytes: len(b)}
 	}
-	for _, l := range lessons {
+	for _, l := range all {
 		files["lessons/"+l.Slug+".html"] = []byte(l.HTML)
+	}
+	search, err := json.Marshal(SearchIndex(all))
+	if err != nil {
+		return Result{}, err
+	}
+	files["search.json"] = search
+	if shell, ok := files["handout.html"]; ok {
+		if !bytes.Contains(shell, []byte(handoutMark)) {
+			return Result{}, fmt.Errorf("web/handout.html lacks the marker %s", handoutMark)
+		}
+		files["handout.html"] = []byte(Handout(string(shell), lessons))
 	}
 	indexJSON, err := json.Marshal(index)
 	if err != nil {
@@ -147,7 +167,9 @@ func Build(o Options) (Result, error) {
 		page = strings.Replace(page, "__DPPLAY_CORE_BYTES__", fmt.Sprint(core.Bytes), 1)
 	}
 	page = strings.Replace(page, preloadMark, preloads(files, lessons[0].Widgets), 1)
-	page = strings.Replace(page, lessonMarker, lessons[0].HTML, 1)
+	// The root shows the landing page; the first lesson's modules are still
+	// preloaded, so that starting it is instant.
+	page = strings.Replace(page, lessonMarker, Landing(lessons), 1)
 	// JSON inside a script element: "</" must not close it.
 	safe := strings.ReplaceAll(string(indexJSON), "</", `<\/`)
 	page = strings.Replace(page, indexMarker, `<script type="application/json" id="site-index">`+safe+`</script>`, 1)

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 
@@ -22,6 +23,10 @@ type Lesson struct {
 	Label      string      `json:"label,omitempty"` // what the page calls it instead of "Lesson <order>", e.g. "Reference"
 	Summary    string      `json:"summary"`
 	Minutes    int         `json:"minutes,omitempty"`
+	Kind       string      `json:"-"`                  // "page" for a page that is not a lesson (about): no objectives, not in the lesson list
+	Requires   []string    `json:"requires,omitempty"` // slugs linked from the body's "**Before this lesson:**" paragraph
+	Predicts   int         `json:"predicts,omitempty"` // predict-then-reveal questions in the lesson
+	Exercises  int         `json:"exercises,omitempty"`
 	Objectives []string    `json:"-"`
 	Widgets    []string    `json:"widgets"` // widget modules the lesson needs (web/widgets/NAME.js)
 	Uses       []WidgetUse `json:"-"`       // the lesson's widget blocks, in reading order
@@ -71,20 +76,28 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 		return nil, fmt.Errorf("%s: front matter needs a title", file)
 	case !reSlug.MatchString(l.Slug):
 		return nil, fmt.Errorf("%s: slug %q must be lower-case words joined by -", file, l.Slug)
-	case len(l.Objectives) == 0:
+	case l.Kind != "" && l.Kind != "page":
+		return nil, fmt.Errorf("%s: kind %q must be empty or \"page\"", file, l.Kind)
+	case len(l.Objectives) == 0 && l.Kind != "page":
 		return nil, fmt.Errorf("%s: front matter needs a list of objectives", file)
 	}
+	l.Requires = requires(lines[end+1:])
 	r := newRenderer(file)
 	body, err := r.render(lines[end+1:], end+2)
 	if err != nil {
 		return nil, err
 	}
 	var b strings.Builder
-	fmt.Fprintf(&b, "<article class=\"lesson\" data-slug=\"%s\" aria-labelledby=\"lesson-title\">\n", l.Slug)
 	title, err := r.inline(l.Title, 2)
 	if err != nil {
 		return nil, err
 	}
+	if l.Kind == "page" {
+		fmt.Fprintf(&b, "<article class=\"lesson page\" data-slug=\"%s\" aria-labelledby=\"lesson-title\">\n<h1 id=\"lesson-title\" tabindex=\"-1\">%s</h1>\n%s</article>\n", l.Slug, title, body)
+		l.HTML = b.String()
+		return l, nil
+	}
+	fmt.Fprintf(&b, "<article class=\"lesson\" data-slug=\"%s\" aria-labelledby=\"lesson-title\">\n", l.Slug)
 	fmt.Fprintf(&b, "<p class=\"lesson-kicker\">%s</p>\n<h1 id=\"lesson-title\" tabindex=\"-1\">%s</h1>\n", html.EscapeString(l.Kicker()), title)
 	b.WriteString("<section class=\"objectives\" aria-labelledby=\"objectives-h\">\n<h2 id=\"objectives-h\">You will be able to</h2>\n<ul>\n")
 	for _, o := range l.Objectives {
@@ -103,11 +116,43 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 	b.WriteString("</article>\n")
 	l.HTML = numberBlocks(numberBlocks(b.String(), "exercise", r.exercises), "predict", r.predicts)
 	l.Uses = r.uses
+	l.Predicts, l.Exercises = r.predicts, r.exercises
 	for w := range r.widgets {
 		l.Widgets = append(l.Widgets, w)
 	}
 	sort.Strings(l.Widgets)
 	return l, nil
+}
+
+var (
+	reBefore  = regexp.MustCompile(`^\*\*Before this lesson:\*\*`)
+	reLessonA = regexp.MustCompile(`\]\(#/([a-z0-9-]+)\)`)
+)
+
+// requires returns the lessons a body names as its prerequisites: the slugs
+// linked from its "**Before this lesson:**" paragraph, the glossary left out.
+func requires(body []string) []string {
+	var out []string
+	for i, line := range body {
+		if !reBefore.MatchString(line) {
+			continue
+		}
+		// The paragraph runs to the next blank line.
+		para := line
+		for _, l := range body[i+1:] {
+			if strings.TrimSpace(l) == "" {
+				break
+			}
+			para += " " + l
+		}
+		for _, m := range reLessonA.FindAllStringSubmatch(para, -1) {
+			if m[1] != "glossary" && !slices.Contains(out, m[1]) {
+				out = append(out, m[1])
+			}
+		}
+		break
+	}
+	return out
 }
 
 // Kicker is the line above the lesson's title: its label if it has one,
@@ -136,6 +181,7 @@ type frontMatter struct {
 	Slug       string   `yaml:"slug"`
 	Summary    string   `yaml:"summary"`
 	Minutes    int      `yaml:"minutes"`
+	Kind       string   `yaml:"kind"`
 	Objectives []string `yaml:"objectives"`
 }
 
@@ -150,7 +196,7 @@ func parseFrontMatter(file string, src []byte) (*Lesson, error) {
 		}
 		return nil, fmt.Errorf("%s: front matter: %v", file, err)
 	}
-	return &Lesson{Title: fm.Title, Order: fm.Order, Label: fm.Label, Slug: fm.Slug, Summary: fm.Summary, Minutes: fm.Minutes, Objectives: fm.Objectives}, nil
+	return &Lesson{Title: fm.Title, Order: fm.Order, Label: fm.Label, Slug: fm.Slug, Summary: fm.Summary, Minutes: fm.Minutes, Kind: fm.Kind, Objectives: fm.Objectives}, nil
 }
 
 // LoadLessons parses every *.md file in dir, sorted by order then slug, and

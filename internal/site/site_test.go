@@ -346,6 +346,18 @@ func TestRealLessons(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, l := range lessons {
+		if l.Kind == "page" {
+			continue
+		}
+		if !strings.Contains(l.HTML, `<h2 id="references">References</h2>`) {
+			t.Errorf("lesson %s has no References section", l.Slug)
+		}
+		if l.Slug != "glossary" && !strings.Contains(l.HTML, `href="#/glossary"`) {
+			t.Errorf("lesson %s never links a term to the glossary", l.Slug)
+		}
+		if l.Label == "" && l.Order > 1 && len(l.Requires) == 0 {
+			t.Errorf("lesson %s names no prerequisite in its \"Before this lesson\" paragraph", l.Slug)
+		}
 		for _, w := range l.Widgets {
 			if _, err := os.Stat(filepath.Join("..", "..", "web", "widgets", w+".js")); err != nil {
 				t.Errorf("lesson %s: widget %s has no module", l.Slug, w)

@@ -100,6 +100,21 @@ func (c *Client) DoHeader(method, path, token string, body any, header http.Head
 	return out, nil
 }
 
+// GetStatus sends GET path with the header key set to value (the client
+// address a test stands for, say) and returns the reply's status code, or 0
+// after reporting a failed request on t. The body is not read.
+func (c *Client) GetStatus(t testing.TB, path, key, value string) int {
+	req, _ := http.NewRequest("GET", c.Base+path, nil)
+	req.Header.Set(key, value)
+	resp, err := c.HTTP.Do(req)
+	if err != nil {
+		t.Error(err)
+		return 0
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
 // Bodies returns every response body seen so far.
 func (c *Client) Bodies() []string {
 	c.mu.Lock()

@@ -44,6 +44,10 @@ func Run(t *testing.T, base string) {
 	t.Run("roster-race", func(t *testing.T) { testRosterRace(t, c) })
 	t.Run("door", func(t *testing.T) { testDoor(t, c) })
 	t.Run("cross-site", func(t *testing.T) { testCrossSite(t, c) })
+	t.Run("lecture", func(t *testing.T) { testLecture(t, c) })
+	t.Run("reopen", func(t *testing.T) { testReopen(t, c) })
+	t.Run("ledger", func(t *testing.T) { testLedger(t, c) })
+	t.Run("noise", func(t *testing.T) { testNoise(t, c) })
 	t.Run("no-leaks", func(t *testing.T) { testNoLeaks(t, c) })
 }
 

@@ -10,7 +10,7 @@ import (
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
-// Lessons 5 and 6:
+// Accuracy and expected loss:
 //
 //	accuracyLossCurve({scores, sensitivity, mechanisms: "a,b", epsilons}) → {loss}
 //	accuracyReport({scores, epsilon, sensitivity, t, counts?}) →

@@ -9,7 +9,7 @@ import (
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
-// Lesson 7:
+// The floating-point attack and the discrete Laplace mechanism:
 //
 //	floatAttack({q, neighbour, sensitivity, epsilon, draws, seed}) →
 //	    {outputs, ruledOut, count, neighbourCount}

@@ -9,7 +9,7 @@ import (
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
-// Lesson 4:
+// The Laplace mechanism as an exponential mechanism:
 //
 //	laplaceEM({value, sensitivity, epsilon, lo, hi, spacing, tight, seed, draws}) →
 //	    {run, certified, loss, emScale, scale, x, em, laplace, edges, density}

@@ -1,7 +1,7 @@
 //go:build js && wasm
 
-// Command core is the first-load WebAssembly module of the playground
-// (lessons 1 and 2). It runs inside a Web Worker (web/worker.js) and
+// Command core is the first-load WebAssembly module of the playground. It
+// runs inside a Web Worker (web/worker.js) and
 // registers one object, globalThis.dpplay_core, whose methods take one plain
 // object of arguments and return one plain object: numbers cross as
 // Float64Arrays, never as JSON, so encoding/json stays out of the module
@@ -29,8 +29,8 @@ var b = selection.New()
 
 func main() { jsio.Serve("dpplay_core", "core") }
 
-// Lessons 1 and 2. Further lessons register their methods in files of their
-// own beside this one.
+// The selection mechanisms and the privacy budget. Other methods are
+// registered in files of their own beside this one.
 func init() {
 	jsio.Register("probabilities", func(a js.Value) (map[string]any, error) {
 		p, err := b.Probabilities(request(a))

@@ -9,7 +9,7 @@ import (
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
-// Lesson 3:
+// The exponential mechanism on neighbouring data sets:
 //
 //	neighboursCompare({slot, x, y, epsilon, sensitivity, broken, seed, n}) →
 //	    {claimed, run, px, py, logRatio, loss, countX, countY, estimate, low, high, drawn, breaches, z}

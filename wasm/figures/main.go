@@ -1,8 +1,8 @@
 //go:build js && wasm
 
-// Command figures is the figure-export module (about 19 MB, 6 MB
-// gzipped, because gonum/plot links its fonts and the auditor's figures
-// link expr-lang). The page's worker loads it
+// Command figures is the figure-export module (about 15 MB, 3.8 MB
+// gzipped: gonum/plot with the one font face the figures use, see
+// third_party/liberation, and the auditor's figures, which link expr-lang). The page's worker loads it
 // only when a student or instructor presses "Export figure" (web/export.js).
 // It registers globalThis.dpplay_figures with one method:
 //

@@ -1,7 +1,7 @@
 //go:build js && wasm
 
-// Command machine is the sampling machine's WebAssembly module (lessons 1,
-// 2 and 6), hosted by web/machine.html in an iframe of its own: ebiten adds
+// Command machine is the sampling machine's WebAssembly module, hosted by
+// web/machine.html in an iframe of its own: ebiten adds
 // a full-window canvas and paints the page, so it cannot share a page with
 // other UI. The simulation is package machine; this file only draws it and
 // talks to the host page.

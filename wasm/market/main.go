@@ -1,7 +1,7 @@
 //go:build js && wasm
 
-// Command market is the lazily loaded module of lessons 9 and 10 (private
-// pricing, approximate truthfulness, billboard prices). It registers
+// Command market is the lazily loaded module of private pricing,
+// approximate truthfulness and billboard prices. It registers
 // globalThis.dpplay_market with methods that take one plain object:
 //
 //	pricing({values, maxPrice, step, epsilon, seed, draws}) →

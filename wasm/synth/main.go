@@ -1,17 +1,17 @@
 //go:build js && wasm
 
-// Command synth is the lazily loaded module of lesson 8 (SmallDB and MWEM on
-// the medical table). It registers globalThis.dpplay_synth with methods that
+// Command synth is the lazily loaded module of SmallDB and MWEM on the
+// medical table. It registers globalThis.dpplay_synth with methods that
 // take one plain object; lists of numbers cross as Float64Arrays:
 //
-//	start({k, queries, m, epsilon, seed, probe}) →
+//	start({k, queries, m, epsilon, seed, probe, columns?, counts?}) →   (columns, counts: a user's own table)
 //	    {handle (0 if refused), refused, columns, counts, n, queryNames, trueAnswers, universe, candidates,
 //	     probeRate, probeCandidates, predictedMs, alpha, prop44, thm45, thm45Size, beta}
 //	advance({handle, stage, chunk, maxMs}) → view
 //	reweight({handle, epsilon, stage?}) → view (stage 4…6; absent: stay)
 //	curve({handle}) → {epsilons, expected, quantile, prop44, thm45, thm45Size}
 //	close({handle}) → {}
-//	mwem({k, queries, rounds, upto, replays, epsilon, seed, m}) →
+//	mwem({k, queries, rounds, upto, replays, epsilon, seed, m, columns?, counts?}) →
 //	    {queryNames, trueAnswers, query, chosen, estimate, measurement, updated, roundError, answers,
 //	     distribution, maxError, initialError, spent, budget, noiseScale, charges, done,
 //	     smalldbExpected, smalldbQuantile, smalldbCandidates (−1 when m's SmallDB is too large to score here)}
@@ -46,6 +46,24 @@ func strings(xs []string) []any {
 	return out
 }
 
+// ownTable reads a user's own table, {columns, counts} (its histogram over
+// {0,1}^k), or nil when the call has none.
+func ownTable(a js.Value) ([]string, []int) {
+	cs := a.Get("columns")
+	if cs.Type() != js.TypeObject {
+		return nil, nil
+	}
+	columns := make([]string, cs.Length())
+	for i := range columns {
+		columns[i] = cs.Index(i).String()
+	}
+	var counts []int
+	for _, c := range jsio.FromJS(a.Get("counts")) {
+		counts = append(counts, int(c))
+	}
+	return columns, counts
+}
+
 func view(v synth.View) map[string]any {
 	return map[string]any{
 		"stage": v.Stage, "stageName": v.StageName, "scored": float64(v.Scored), "candidates": float64(v.Candidates),
@@ -61,10 +79,12 @@ func view(v synth.View) map[string]any {
 
 func init() {
 	jsio.Register("start", func(a js.Value) (map[string]any, error) {
-		h, p, err := runs.Start(synth.Spec{
+		spec := synth.Spec{
 			K: a.Get("k").Int(), Kind: a.Get("queries").String(), Size: a.Get("m").Int(),
 			Epsilon: a.Get("epsilon").Float(), Seed: uint64(a.Get("seed").Float()), Probe: uint64(a.Get("probe").Float()),
-		})
+		}
+		spec.Columns, spec.Counts = ownTable(a)
+		h, p, err := runs.Start(spec)
 		if err != nil {
 			return nil, err
 		}
@@ -112,9 +132,11 @@ func init() {
 	})
 	jsio.Register("mwem", func(a js.Value) (map[string]any, error) {
 		k, kind, eps := a.Get("k").Int(), a.Get("queries").String(), a.Get("epsilon").Float()
+		columns, counts := ownTable(a)
 		v, err := synth.MWEM(synth.MWEMSpec{
 			K: k, Kind: kind, Rounds: a.Get("rounds").Int(), Upto: a.Get("upto").Int(),
 			Replays: a.Get("replays").Int(), Epsilon: eps, Seed: uint64(a.Get("seed").Float()),
+			Columns: columns, Counts: counts,
 		})
 		if err != nil {
 			return nil, err
@@ -130,7 +152,7 @@ func init() {
 		// SmallDB at the same ε on the same data, for the comparison; an
 		// instance too large to score in one call is simply left out.
 		if m := a.Get("m").Int(); m > 0 {
-			if e, q, n, err := ref.Expected(k, kind, m, eps); err == nil {
+			if e, q, n, err := ref.ExpectedData(k, columns, counts, kind, m, eps); err == nil {
 				out["smalldbExpected"], out["smalldbQuantile"], out["smalldbCandidates"] = e, q, float64(n)
 			}
 		}

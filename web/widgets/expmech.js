@@ -6,6 +6,7 @@
 import { BarChart, fmtInt, pct } from '../chart.js';
 import { datasets, datasetNames, scoresFor } from './datasets.js';
 import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawer, controlsBox } from './controls.js';
+import { dataPanel, srcSchema } from './datapanel.js';
 
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'adult', label: 'data set' },
@@ -22,6 +23,7 @@ export const schema = {
   batch: { type: 'enum', values: ['1', '10', '100', '1000', '10000'], default: '1000', label: 'draws per batch' },
   seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
   step: { type: 'int', min: 0, max: 1000, default: 1, label: 'batches drawn' },
+  src: srcSchema,
 };
 
 const MATH_DP = '<math><mrow><mi>Pr</mi><mo>[</mo><mi>r</mi><mo>]</mo><mo>∝</mo><mi>exp</mi><mo>⁡</mo><mrow><mo>(</mo><mfrac><mrow><mi>ε</mi><mo>·</mo><mi>u</mi><mo>(</mo><mi>r</mi><mo>)</mo></mrow><mrow><mn>2</mn><mi mathvariant="normal">Δ</mi></mrow></mfrac><mo>)</mo></mrow></mrow></math>';
@@ -158,11 +160,18 @@ export async function mount(ctx) {
   }
   buildEditor();
 
-  body.append(controls, formula, actions, error, chartHost, editor);
+  // Own data (a CSV file) replaces the data set's candidates and scores; the URL keeps only its fingerprint.
+  let own = null;
+  const ownData = dataPanel(ctx, {
+    mode: 'selection', max: schema.u.maxLength,
+    onData: (d) => { own = d; data.el.style.display = d ? 'none' : ''; editor.hidden = !!d; return refresh(); },
+  });
+
+  body.append(controls, ownData.el, formula, actions, error, chartHost, editor);
 
   const refresh = redrawer(ctx, error, async () => {
-    const d = datasets[v.data];
-    const scores = scoresFor(v.data, v.u);
+    const d = own ? { candidates: own.candidates, unit: own.unit } : datasets[v.data];
+    const scores = own ? own.scores : scoresFor(v.data, v.u);
     const n = v.step * Number(v.batch);
     const epsilon = await mechanismEpsilon(bridge, v);
     const mu = v.mu && v.mu.length === scores.length ? v.mu : null;
@@ -190,6 +199,7 @@ export async function mount(ctx) {
     status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
     ctx.announce(n > 0 ? `${fmtInt(n)} draws. ${d.candidates[argmax(p)]} has exact probability ${pct(p[argmax(p)])}.` : 'No draws yet.');
   });
+  await ownData.restore();
   await refresh();
   return ctl;
 }

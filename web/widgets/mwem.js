@@ -9,6 +9,7 @@ import { escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { linearSlider, select, numberInput, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox } from './controls.js';
 import { ATTRIBUTES, QUERY_SETS, niceQuery } from './smalldb.js';
+import { dataPanel, srcSchema } from './datapanel.js';
 
 export const schema = {
   k: { type: 'enum', values: ['3', '4', '5'], default: '4', label: 'attributes' },
@@ -19,6 +20,7 @@ export const schema = {
   m: { type: 'int', min: 1, max: 8, default: 6, label: 'SmallDB’s m' },
   seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
   t: { type: 'int', min: 0, max: 40, default: 0, label: 'rounds run' },
+  src: srcSchema,
 };
 
 export async function mount(ctx) {
@@ -75,14 +77,20 @@ export async function mount(ctx) {
   const tableHost = cell('Every query: true answer and MWEM’s');
   const table = tableRegion('Every query with its true answer and MWEM’s answer', 'synth-scroll');
   tableHost.append(table);
-  body.append(controls, actions, error, budget, readout, grid);
+  // Own data: up to five yes/no columns replace the medical table.
+  let own = null;
+  const ownData = dataPanel(ctx, {
+    mode: 'bits', max: 5,
+    onData: (d) => { own = d; kSel.el.style.display = d ? 'none' : ''; return refresh(); },
+  });
+  body.append(controls, ownData.el, actions, error, budget, readout, grid);
 
   let renders = 0;
   const refresh = refresher(async () => {
     try {
-      const r = await bridge.call('synth', 'mwem', {
-        k: +v.k, queries: v.q, rounds: v.rounds, upto: Math.min(v.t, v.rounds), replays: +v.replays, epsilon: v.eps, seed: v.seed, m: v.m,
-      });
+      const req = { k: +v.k, queries: v.q, rounds: v.rounds, upto: Math.min(v.t, v.rounds), replays: +v.replays, epsilon: v.eps, seed: v.seed, m: v.m };
+      if (own) Object.assign(req, { columns: own.columns, counts: Float64Array.from(own.counts) });
+      const r = await bridge.call('synth', 'mwem', req);
       error.textContent = '';
       const t = r.query.length, T = v.rounds;
       nextBtn.disabled = allBtn.disabled = t >= T;
@@ -121,6 +129,7 @@ export async function mount(ctx) {
     }
     fig.dataset.renders = String(++renders);
   }, fig);
-  await refresh();
+  await ownData.restore();
+  if (!own) await refresh();
   return ctl;
 }

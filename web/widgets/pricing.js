@@ -6,13 +6,26 @@
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { select, numberInput, button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox } from './controls.js';
+import { dataPanel, srcSchema } from './datapanel.js';
 
 export const schema = {
   values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
   eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
   draws: { type: 'enum', values: ['0', '1000', '10000', '100000'], default: '100000', label: 'draws' },
   seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
+  src: srcSchema,
 };
+
+/**
+ * gridFor(values) is the price grid for own data: 500 prices up to the
+ * smallest of 1, 2, 2.5 or 5 times a power of ten at or above the largest value.
+ */
+export function gridFor(values) {
+  const top = values.reduce((a, x) => Math.max(a, x), 0.01);
+  const p = Math.pow(10, Math.floor(Math.log10(top)));
+  const maxPrice = [1, 2, 2.5, 5, 10].map((x) => x * p).find((x) => x >= top);
+  return { maxPrice, step: maxPrice / 500 };
+}
 
 export const GRID = { maxPrice: 5, step: 0.01 };
 export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(2)}` : '–');
@@ -61,7 +74,8 @@ export async function mount(ctx) {
   };
   const actions = document.createElement('div');
   actions.className = 'actions';
-  actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), button('Add a $1 buyer', addBuyer), seed.el);
+  const add = button('Add a $1 buyer', addBuyer);
+  actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), add, seed.el);
 
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
@@ -71,18 +85,25 @@ export async function mount(ctx) {
   const distChart = new LineChart(cell('The private price: exact distribution and draws'), { title: 'Probability of each price under the exponential mechanism, with the share of draws', xLabel: 'price ($)', yLabel: 'probability' });
   const curveHost = document.createElement('div');
   const curveChart = new LineChart(curveHost, { title: `${ctx.title}: expected revenue against ε, the optimum and the theorem's guarantee`, xLabel: 'ε (log scale)', yLabel: 'revenue ($)', logX: true });
-  body.append(controls, actions, readout, error, grid, curveHost);
+  // Own data (a column of numbers) replaces the buyers' values; the grid follows its range.
+  let own = null;
+  const ownData = dataPanel(ctx, {
+    mode: 'numbers', min: 0,
+    onData: (d) => { own = d && { values: d.values, grid: gridFor(d.values) }; values.el.style.display = add.style.display = d ? 'none' : ''; return refresh(); },
+  });
+  body.append(controls, ownData.el, actions, readout, error, grid, curveHost);
 
   const refresh = redrawer(ctx, error, async () => {
+    const g = own ? own.grid : GRID;
     const r = await bridge.call('market', 'pricing', {
-      values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, seed: v.seed, draws: +v.draws,
+      values: Float64Array.from(own ? own.values : v.values), ...g, epsilon: v.eps, seed: v.seed, draws: +v.draws,
     });
     error.textContent = '';
     const prices = Array.from(r.prices), n = +v.draws;
     revChart.update({ x: prices, series: [{ label: 'Revenue', values: Array.from(r.revenue) }], marker: r.optimalPrice, markerLabel: `best ${money(r.optimalPrice)}` });
     distChart.update({
       x: prices, series: [{ label: 'Exact probability', values: Array.from(r.probabilities) }],
-      bars: n > 0 ? { label: 'Share of draws', edges: [...prices.map((p) => p - GRID.step / 2), prices[prices.length - 1] + GRID.step / 2], heights: Array.from(r.counts, (c) => c / n) } : null,
+      bars: n > 0 ? { label: 'Share of draws', edges: [...prices.map((p) => p - g.step / 2), prices[prices.length - 1] + g.step / 2], heights: Array.from(r.counts, (c) => c / n) } : null,
     });
     curveChart.update({
       x: Array.from(r.epsilons),
@@ -99,6 +120,7 @@ export async function mount(ctx) {
       + `<p>Private price at ε = ${v.eps} (Δ = ${money(r.sensitivity)}, |R| = ${prices.length} prices): expected revenue <strong>${money(r.expectedRevenue)}</strong>. With probability at least ${1 - r.beta} the revenue is above ${money(r.threshold)}${r.threshold <= 0 ? ', which says nothing here' : ''} (exactly: below it with probability ${fmt(r.probabilityBelow, 3)}).</p>`;
     ctx.announce(`Expected revenue ${money(r.expectedRevenue)} against the best ${money(r.optimalRevenue)}.`);
   });
+  await ownData.restore();
   await refresh();
   return { draw: newSeed };
 }

@@ -5,6 +5,7 @@
 import { BarChart, fmtInt } from '../chart.js';
 import { datasets, datasetNames } from './datasets.js';
 import { select, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { dataPanel, srcSchema } from './datapanel.js';
 
 export const schema = {
   data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
@@ -12,6 +13,7 @@ export const schema = {
   batch: { type: 'enum', values: ['10', '100', '1000', '10000'], default: '1000', label: 'draws per batch' },
   seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
   step: { type: 'int', min: 0, max: 200, default: 1, label: 'batches drawn' },
+  src: srcSchema,
 };
 
 export const panels = [
@@ -46,10 +48,16 @@ export async function mount(ctx) {
     grid.append(el);
     return { pnl, chart: new BarChart(host, { title: `${pnl.title} (${pnl.detail}): share of draws and exact probability`, compact: true }), stat };
   });
-  body.append(controls, actions, error, grid);
+  // Own data replaces the data set's candidates and scores (Δ = 1: one person moves one count).
+  let own = null;
+  const ownData = dataPanel(ctx, {
+    mode: 'selection', max: 64,
+    onData: (d) => { own = d && { candidates: d.candidates, scores: d.scores, delta: 1 }; data.el.style.display = d ? 'none' : ''; return refresh(); },
+  });
+  body.append(controls, ownData.el, actions, error, grid);
 
   const refresh = redrawer(ctx, error, async () => {
-    const d = datasets[v.data];
+    const d = own || datasets[v.data];
     const n = v.step * Number(v.batch);
     const results = await Promise.all(charts.map(async ({ pnl }) => {
       const req = { mechanism: pnl.mechanism, scores: Float64Array.from(d.scores), epsilon: v.eps, sensitivity: d.delta };
@@ -73,6 +81,7 @@ export async function mount(ctx) {
     status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws each · seed ${v.seed}`;
     ctx.announce(`${fmtInt(n)} draws of each mechanism at ε = ${v.eps}.`);
   });
-  await refresh();
+  await ownData.restore();
+  if (!own) await refresh();
   return ctl;
 }

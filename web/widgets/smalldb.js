@@ -7,6 +7,7 @@
 import { fmtInt, escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, numberInput, button, fmt, panel, tableRegion, errorLine, controlsBox } from './controls.js';
+import { dataPanel, srcSchema } from './datapanel.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
@@ -20,6 +21,7 @@ export const schema = {
   eps: { type: 'number', min: 0.05, max: 50, default: 1, digits: 3, label: 'ε' },
   seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
   stage: { type: 'enum', values: STOPS, default: 'data', label: 'stage' },
+  src: srcSchema,
 };
 
 /** Runs predicted to score for longer than this ask first. */
@@ -165,7 +167,18 @@ export async function mount(ctx) {
   const grid2 = document.createElement('div');
   grid2.className = 'synth-grid synth-grid-wide';
   grid2.append(pLevels.el, pDraw.el, pCompare.el, pCurve.el);
-  body.append(controls, stages, actions, error, grid1, grid2);
+  // Own data: up to five yes/no columns replace the medical table (the URL keeps only the file's fingerprint).
+  let own = null;
+  const ownData = dataPanel(ctx, {
+    mode: 'bits', max: 5,
+    onData: (d) => {
+      own = d;
+      kSel.el.style.display = d ? 'none' : '';
+      pData.el.querySelector('h3, h4, .panel-title')?.replaceChildren(d ? `1 · The data: your ${fmtInt(d.counts.reduce((a, b) => a + b, 0))} rows as a histogram` : '1 · The data: 120 patients as a histogram');
+      return restart();
+    },
+  });
+  body.append(controls, ownData.el, stages, actions, error, grid1, grid2);
 
   // ---- State ----
   let plan = null; // from start: data, queries, count, prediction, bounds
@@ -196,7 +209,9 @@ export async function mount(ctx) {
     busy(true);
     try {
       await closeRun();
-      const p = await bridge.call('synth', 'start', { k: +v.k, queries: v.q, m: v.m, epsilon: v.eps, seed: v.seed, probe: 16384 });
+      const req = { k: +v.k, queries: v.q, m: v.m, epsilon: v.eps, seed: v.seed, probe: 16384 };
+      if (own) Object.assign(req, { columns: own.columns, counts: Float64Array.from(own.counts) });
+      const p = await bridge.call('synth', 'start', req);
       if (my !== generation) return;
       plan = p; handle = p.handle; view = null; curve = null; confirmed = false; cancelRequested = false;
       error.textContent = '';
@@ -374,15 +389,15 @@ export async function mount(ctx) {
     const present = plan.counts.length;
     const rows = [];
     for (let x = 0; x < present; x++) if (plan.counts[x] > 0 || synCount[x] > 0) rows.push(x);
-    dataNote.textContent = `${plan.n} patients over ${k} yes/no attributes: ${plan.universe} possible rows, ${rows.filter((x) => plan.counts[x] > 0).length} of which occur.`;
-    dataTable.innerHTML = `<table><caption>Patients per combination of attributes${drawn.length ? ', with the synthetic database' : ''}</caption><thead><tr>${
-      plan.columns.map((c) => `<th scope="col" class="num">${escapeHTML(niceColumn(c))}</th>`).join('')}<th scope="col" class="num">patients</th>${drawn.length ? '<th scope="col" class="num">synthetic</th>' : ''}</tr></thead><tbody>${
+    dataNote.textContent = `${plan.n} ${own ? 'rows' : 'patients'} over ${k} yes/no attributes: ${plan.universe} possible rows, ${rows.filter((x) => plan.counts[x] > 0).length} of which occur.`;
+    dataTable.innerHTML = `<table><caption>${own ? 'Rows' : 'Patients'} per combination of attributes${drawn.length ? ', with the synthetic database' : ''}</caption><thead><tr>${
+      plan.columns.map((c) => `<th scope="col" class="num">${escapeHTML(niceColumn(c))}</th>`).join('')}<th scope="col" class="num">${own ? 'rows' : 'patients'}</th>${drawn.length ? '<th scope="col" class="num">synthetic</th>' : ''}</tr></thead><tbody>${
       rows.map((x) => `<tr${synCount[x] ? ' class="synth-picked"' : ''}>${bits(x, k).map((b) => `<td class="num">${b}</td>`).join('')}<td class="num">${plan.counts[x]}</td>${drawn.length ? `<td class="num">${synCount[x] || ''}</td>` : ''}</tr>`).join('')}</tbody></table>`;
 
     // 2. Queries.
     pQueries.el.hidden = s < 1;
     const nq = plan.queryNames.length;
-    queriesNote.textContent = `|Q| = ${nq} counting queries, each answered as a fraction of the ${plan.n} patients; one patient moves any answer by at most 1/${plan.n}.`;
+    queriesNote.textContent = `|Q| = ${nq} counting queries, each answered as a fraction of the ${plan.n} ${own ? 'rows' : 'patients'}; one ${own ? 'row' : 'patient'} moves any answer by at most 1/${plan.n}.`;
     {
       queriesTable.innerHTML = `<table><caption>True answers f(x)</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">f(x)</th></tr></thead><tbody>${
         plan.queryNames.map((q, i) => `<tr><th scope="row">${escapeHTML(niceQuery(q))}</th><td class="num">${plan.trueAnswers[i].toFixed(3)}</td></tr>`).join('')}</tbody></table>`;
@@ -481,6 +496,7 @@ export async function mount(ctx) {
     fig.dataset.renders = String(++renders);
   }
 
-  await restart();
+  await ownData.restore();
+  if (!own) await restart();
   return ctl;
 }

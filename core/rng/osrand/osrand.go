@@ -23,8 +23,7 @@ type source struct {
 }
 
 // Uint64 returns the next 64 bits from the operating system's generator,
-// reading 512 bytes when the buffer is used up: the randomness of the live
-// releases of lessons 1, 4 and 9.
+// reading 512 bytes when the buffer is used up.
 func (s *source) Uint64() uint64 {
 	if s.pos == 0 || s.pos >= len(s.buf) {
 		// crypto/rand.Read never returns an error on supported platforms
@@ -38,7 +37,7 @@ func (s *source) Uint64() uint64 {
 }
 
 // New returns a generator backed by the operating system's cryptographic
-// source: the live lecture draws the class activities of lessons 1, 4 and 9
-// from it, and the command line without -seed. It is not safe for concurrent
+// source, for releases that must not be reproducible (the live lecture, the
+// command line without -seed). It is not safe for concurrent
 // use; make one per goroutine.
 func New() *mrand.Rand { return mrand.New(&source{}) }

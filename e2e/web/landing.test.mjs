@@ -1,0 +1,308 @@
+// End-to-end tests of the site around the lessons, in Debian's Chromium:
+// the landing page at the root, progress kept on the device, Back restoring
+// the scroll position, the theme toggle, copy link, search, the about page,
+// the course handout, the manifest and the 404 page. Run `make site` first.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.DIST || path.join(root, 'dist');
+const shots = path.join(root, 'e2e', 'screenshots');
+const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+
+let server, browser;
+before(async () => {
+  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run make site');
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+  fs.mkdirSync(shots, { recursive: true });
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(url = '', { width = 1280, height = 900, scheme = 'light', context } = {}) {
+  context ||= await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block', colorScheme: scheme });
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(server.url + url);
+  return { context, page, errors };
+}
+
+async function axe(page, what) {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  const results = await new AxeBuilder({ page }).analyze();
+  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+  assert.deepEqual(summary, [], `axe violations on ${what}`);
+}
+
+const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
+
+test('the root is a landing page with the lesson map; it keeps the address, and the logo leads back to it', async () => {
+  for (const width of [360, 390, 1280, 1920]) {
+    for (const scheme of ['light', 'dark']) {
+      const { context, page, errors } = await open('', { width, height: width < 500 ? 800 : 1080, scheme });
+      await ready(page, 'home');
+      assert.equal(new URL(page.url()).hash, '', 'the root keeps its address');
+      assert.match(await page.locator('h1').textContent(), /Learn differential privacy/);
+      const items = page.locator('.lesson-map .map-item');
+      assert.equal(await items.count(), index.lessons.length, 'one map entry per lesson');
+      for (const [i, l] of index.lessons.entries()) {
+        const item = items.nth(i);
+        assert.equal(await item.locator('.map-title a').getAttribute('href'), `#/${l.slug}`);
+        assert.equal((await item.locator('.map-summary').textContent()).trim(), l.summary);
+        if (l.minutes) assert.match(await item.locator('.map-meta').textContent(), new RegExp(`About ${l.minutes} minutes`));
+        assert.equal(await item.locator('.map-requires a').count(), (l.requires || []).length, `${l.slug}: prerequisites`);
+      }
+      assert.ok(await noSideways(page), `no sideways scroll at ${width} px`);
+      await axe(page, `the landing page at ${width} px (${scheme})`);
+      if (scheme === 'light' || width === 390) await page.screenshot({ path: path.join(shots, `landing-${width}-${scheme}.png`), fullPage: width < 500 });
+      assert.deepEqual(errors, []);
+      await context.close();
+    }
+  }
+  const { context, page } = await open(`#/${index.lessons[2].slug}`);
+  await ready(page, index.lessons[2].slug);
+  await page.click('.brand');
+  await ready(page, 'home');
+  assert.match(await page.locator('h1').textContent(), /Learn differential privacy/);
+  await page.click('.hero-actions .button.primary');
+  await ready(page, index.lessons[0].slug);
+  await context.close();
+});
+
+test('predictions and exercises are remembered on the device and progress shows on the landing page and in the list', async () => {
+  const slug = 'exponential-mechanism';
+  const lesson = index.lessons.find((l) => l.slug === slug);
+  const { context, page, errors } = await open(`#/${slug}`);
+  await ready(page, slug);
+  const predict = page.locator('section.predict').first();
+  const predictId = await predict.getAttribute('id');
+  const right = predict.locator('input[data-correct="true"]');
+  await right.check();
+  await predict.locator('.reveal-button').click();
+  const exercise = page.locator('section.exercise').first();
+  const exId = await exercise.getAttribute('id');
+  const params = JSON.parse(await exercise.getAttribute('data-params'));
+  await exercise.locator('input').fill(String(params['example-right'] ?? params.answer));
+  await exercise.locator('button[type=submit]').click();
+  await page.waitForFunction((id) => /^✓/.test(document.querySelector(`#${id} .exercise-result`).textContent), exId);
+  const message = await exercise.locator('.exercise-result').textContent();
+
+  // A reload (or a return days later) shows the same state.
+  await page.reload();
+  await ready(page, slug);
+  assert.ok(await page.locator(`#${predictId} .reveal`).isVisible(), 'the prediction stays revealed');
+  assert.ok(await page.locator(`#${predictId} input[data-correct="true"]`).isChecked(), 'with the choice made');
+  assert.equal(await page.locator(`#${predictId} .reveal-button`).isDisabled(), true);
+  assert.equal(await page.locator(`#${exId} .exercise-result`).textContent(), message, 'the exercise keeps its answer');
+  assert.equal(await page.locator(`#${exId} input`).inputValue(), String(params['example-right'] ?? params.answer));
+  const nav = page.locator(`#lesson-nav a[data-slug="${slug}"]`);
+  assert.match(await nav.getAttribute('class'), /is-started|is-done/);
+  assert.match(await nav.locator('.nav-progress').textContent(), /2 of \d+ questions answered/);
+
+  // The landing page shows the progress and a way back to exactly this view.
+  const hash = new URL(page.url()).hash;
+  await page.click('.brand');
+  await ready(page, 'home');
+  const item = page.locator(`.map-item[data-slug="${slug}"]`);
+  assert.equal((await item.locator('.map-progress').textContent()).trim(), `2 of ${lesson.predicts + lesson.exercises} questions answered`);
+  assert.match(await page.locator('#progress-all').textContent(), /answered 2 of the course's \d+ questions/);
+  const cont = page.locator('#continue-link');
+  assert.ok(await cont.isVisible());
+  assert.equal(await cont.getAttribute('href'), hash);
+  assert.match(await cont.textContent(), /The exponential mechanism/);
+  await page.screenshot({ path: path.join(shots, 'landing-progress-1280.png') });
+  await cont.click();
+  await ready(page, slug);
+  assert.equal(new URL(page.url()).hash, hash);
+
+  // Forgetting clears it all.
+  await page.click('.brand');
+  await ready(page, 'home');
+  await page.click('#forget-progress');
+  await ready(page, 'home');
+  assert.equal(await page.locator('.map-progress:not(:empty)').count(), 0);
+  assert.ok(await page.locator('#continue-link').isHidden());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('stored progress is untrusted: malformed entries are ignored and text stays text', async () => {
+  const { context, page, errors } = await open('');
+  await ready(page, 'home');
+  await page.evaluate(() => localStorage.setItem('dpplay-progress-v1', JSON.stringify({
+    lessons: {
+      'exponential-mechanism': { predicts: { 'predict-1': 'x', 'bad id': 0 }, exercises: { 'ex-9999': { value: '<img src=x onerror=alert(1)>', ok: true, message: '<b>hi</b>' } } },
+      '<script>': { predicts: {} },
+    },
+    last: { slug: 'what-dp-promises', hash: 'javascript:alert(1)' },
+  })));
+  await page.reload();
+  await ready(page, 'home');
+  assert.ok(await page.locator('#continue-link').isHidden(), 'a stored address that is not a lesson link is ignored');
+  await page.goto(server.url + '#/exponential-mechanism');
+  await ready(page, 'exponential-mechanism');
+  assert.equal(await page.locator('#lesson img, #lesson b').count(), 0, 'stored text never becomes markup');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('Back returns to the scroll position the lesson was left at', async () => {
+  const { context, page, errors } = await open(`#/${index.lessons[0].slug}`, { width: 390, height: 800 });
+  await ready(page, index.lessons[0].slug);
+  await page.evaluate(() => scrollTo(0, 2400));
+  await page.waitForTimeout(400);
+  const y = await page.evaluate(() => scrollY);
+  assert.ok(y > 2000, `scrolled to ${y}`);
+  await page.locator('.pager-next').click();
+  await ready(page, index.lessons[1].slug);
+  assert.ok(await page.evaluate(() => scrollY) < 400, 'a new lesson opens at its top');
+  await page.goBack();
+  await ready(page, index.lessons[0].slug);
+  await page.waitForFunction((want) => Math.abs(scrollY - want) < 5, y, { timeout: 5000 });
+  await page.goForward();
+  await ready(page, index.lessons[1].slug);
+  assert.ok(await page.evaluate(() => scrollY) < 400);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the theme toggle overrides the system scheme and is remembered; axe is clean in both', async () => {
+  const { context, page, errors } = await open(`#/${index.lessons[1].slug}`, { scheme: 'light' });
+  await ready(page, index.lessons[1].slug);
+  const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+  const light = await bg();
+  const button = page.locator('#theme-button');
+  assert.match(await button.textContent(), /Theme: system/);
+  await button.click();
+  assert.match(await button.textContent(), /Theme: light/);
+  assert.equal(await bg(), light);
+  await button.click();
+  assert.match(await button.textContent(), /Theme: dark/);
+  const dark = await bg();
+  assert.notEqual(dark, light, 'dark theme under a light system');
+  await axe(page, 'a lesson in the dark theme under a light system');
+  await page.screenshot({ path: path.join(shots, 'theme-dark-1280.png') });
+  await page.reload();
+  await ready(page, index.lessons[1].slug);
+  assert.equal(await bg(), dark, 'the choice survives a reload');
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await button.click();
+  assert.match(await button.textContent(), /Theme: system/);
+  assert.equal(await bg(), dark, 'system follows the (now dark) system');
+  await page.emulateMedia({ colorScheme: 'light' });
+  assert.equal(await bg(), light);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('copy link puts the exact address on the clipboard', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', permissions: ['clipboard-read', 'clipboard-write'] });
+  const { page, errors } = await open('#/exponential-mechanism?meet.eps=2', { context });
+  await ready(page, 'exponential-mechanism');
+  await page.click('#share-button');
+  await page.waitForFunction(() => /Link copied/.test(document.querySelector('#share-status').textContent));
+  assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
+  assert.match(page.url(), /meet\.eps=2/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('search finds sections across lessons and opens the one chosen', async () => {
+  const { context, page, errors } = await open('', { width: 1280 });
+  await ready(page, 'home');
+  await page.fill('#search-input', 'permute flip');
+  await page.waitForSelector('.search-results li');
+  const first = page.locator('.search-results a').first();
+  assert.match(await first.textContent(), /Permute-and-flip/i);
+  await page.fill('#search-input', 'mironov');
+  await page.waitForFunction(() => [...document.querySelectorAll('.search-results a')].some((a) => /floating point/i.test(a.textContent)));
+  await page.fill('#search-input', 'zzqqxx');
+  await page.waitForFunction(() => /Nothing found/.test(document.querySelector('#search-status').textContent));
+  await page.fill('#search-input', 'Adult data set marital');
+  await page.waitForSelector('.search-results li');
+  await page.screenshot({ path: path.join(shots, 'search-1280.png') });
+  const target = await page.locator('.search-results a').first().evaluate((a) => a.getAttribute('href'));
+  await page.locator('.search-results a').first().click();
+  await ready(page, target.slice(2));
+  assert.ok(await page.evaluate(() => scrollY) > 200, 'the page opens at the section found');
+  await page.fill('#search-input', '<img src=x onerror=alert(1)>');
+  await page.waitForTimeout(300);
+  assert.equal(await page.locator('#lesson-nav img').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the about page names the sources and licences; every lesson ends with references', async () => {
+  for (const scheme of ['light', 'dark']) {
+    const { context, page, errors } = await open('#/about', { scheme });
+    await ready(page, 'about');
+    const text = await page.locator('#lesson').textContent();
+    for (const want of ['Near and Chiké Abuah', 'Steven Wu', 'Katrina Ligett', 'McSherry and Kunal Talwar', 'Becker and Ronny Kohavi', 'Apache License 2.0', 'Creative Commons Attribution 4.0']) {
+      assert.ok(text.includes(want), `the about page names ${want}`);
+    }
+    await axe(page, `the about page (${scheme})`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+  for (const l of index.lessons) {
+    const html = fs.readFileSync(path.join(dist, 'lessons', `${l.slug}.html`), 'utf8');
+    assert.match(html, /<h2 id="references">References<\/h2>/, `${l.slug} has references`);
+    assert.doesNotMatch(html, /textbook notebook makes|The encyclopedia article gives/, `${l.slug} names its sources`);
+  }
+});
+
+test('the course handout has every lesson, answers shown and no buttons; it prints', async () => {
+  const { context, page, errors } = await open('handout.html', { width: 1280 });
+  assert.equal(await page.locator('article.lesson').count(), index.lessons.length);
+  assert.equal(await page.locator('button:visible, .reveal-button').count(), 0, 'no buttons');
+  assert.equal(await page.locator('.reveal[hidden]').count(), 0, 'every explanation shown');
+  const predicts = index.lessons.reduce((s, l) => s + (l.predicts || 0), 0);
+  assert.equal(await page.locator('.choice.is-correct').count(), predicts, 'each prediction marks its answer');
+  await axe(page, 'the handout');
+  await page.emulateMedia({ media: 'print' });
+  await page.screenshot({ path: path.join(shots, 'handout-print.png') });
+  const pdf = await page.pdf({ format: 'A4' });
+  assert.ok(pdf.length > 10000, 'the handout prints');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('manifest, icons, social preview tags and the 404 page', async () => {
+  const { context, page, errors } = await open('');
+  await ready(page, 'home');
+  const manifest = await page.evaluate(async () => {
+    const href = document.querySelector('link[rel=manifest]').href;
+    return (await fetch(href)).json();
+  });
+  assert.equal(manifest.start_url, './');
+  assert.equal(manifest.display, 'standalone');
+  for (const icon of manifest.icons) {
+    const size = await page.evaluate(async (src) => {
+      const res = await fetch(src);
+      if (!res.ok) return null;
+      if (src.endsWith('.svg')) return 'any';
+      const img = await createImageBitmap(await res.blob());
+      return `${img.width}x${img.height}`;
+    }, new URL(icon.src, server.url).href);
+    assert.equal(size, icon.sizes, `${icon.src} is ${icon.sizes}`);
+  }
+  for (const p of ['og:title', 'og:description', 'og:image', 'og:type']) {
+    assert.ok(await page.locator(`meta[property="${p}"]`).getAttribute('content'), `${p} is set`);
+  }
+  const nf = await page.goto(server.url + '404.html');
+  assert.equal(nf.status(), 200);
+  assert.match(await page.locator('h1').textContent(), /not here/);
+  await axe(page, 'the 404 page');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,0 +1,115 @@
+package site
+
+import (
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+)
+
+func mustLesson(t *testing.T, src string) *Lesson {
+	t.Helper()
+	l, err := ParseLesson("t.md", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
+const (
+	first  = "---\ntitle: First & foremost\norder: 1\nslug: first\nsummary: Starts <here>.\nminutes: 20\nobjectives:\n  - a\n---\n**Before this lesson:** nothing.\n\n## Part one\n\nAlpha text.\n\n```predict\nWhich?\n- [ ] no\n- [x] yes\n---\nBecause yes.\n```\n\n```notes\n---\nSecret instructor words.\n```\n"
+	second = "---\ntitle: Second\norder: 2\nslug: second\nsummary: Then this.\nminutes: 15\nobjectives:\n  - b\n---\n**Before this lesson:** [First](#/first), terms in the\n[glossary](#/glossary) and [First again](#/first).\n\n## Part two\n\nBeta text with $\\varepsilon$.\n\n```exercise\nanswer: 2\nexample-right: 2\nexample-wrong: 3\n---\nHow many?\n```\n"
+	about  = "---\ntitle: About\norder: 100\nkind: page\nslug: about\n---\nWho made it.\n"
+)
+
+func TestRequiresAndCounts(t *testing.T) {
+	l := mustLesson(t, second)
+	if strings.Join(l.Requires, ",") != "first" {
+		t.Errorf("Requires = %q, want [first] (glossary and repeats left out, paragraph over two lines)", l.Requires)
+	}
+	if l.Exercises != 1 || l.Predicts != 0 {
+		t.Errorf("counts: %d exercises, %d predictions; want 1, 0", l.Exercises, l.Predicts)
+	}
+	if l := mustLesson(t, first); len(l.Requires) != 0 || l.Predicts != 1 {
+		t.Errorf("first: Requires %q, %d predictions", l.Requires, l.Predicts)
+	}
+	if err := checkRequires([]*Lesson{l}); err == nil || !strings.Contains(err.Error(), "#/first") {
+		t.Errorf("a prerequisite that is no lesson: err = %v", err)
+	}
+}
+
+func TestPage(t *testing.T) {
+	p := mustLesson(t, about)
+	if p.Kind != "page" || strings.Contains(p.HTML, "objectives") || strings.Contains(p.HTML, "lesson-kicker") {
+		t.Errorf("a page has no objectives or kicker:\n%s", p.HTML)
+	}
+	lessons, pages := splitPages([]*Lesson{mustLesson(t, first), p})
+	if len(lessons) != 1 || len(pages) != 1 || pages[0].Slug != "about" {
+		t.Errorf("splitPages: %d lessons, %d pages", len(lessons), len(pages))
+	}
+	if _, err := ParseLesson("t.md", []byte(strings.Replace(about, "kind: page", "kind: poster", 1))); err == nil {
+		t.Error("kind: poster accepted")
+	}
+}
+
+func TestLanding(t *testing.T) {
+	h := Landing([]*Lesson{mustLesson(t, first), mustLesson(t, second)})
+	for _, want := range []string{
+		`href="#/first">Start with “First &amp; foremost”</a>`,
+		`<a href="#/first">First &amp; foremost</a>`,
+		`Starts &lt;here&gt;.`, // summaries are text, never markup
+		`About 20 minutes`,
+		`After: <a href="#/first">First &amp; foremost</a>`,
+		`No lesson needed first`,
+		`data-progress="second"`,
+		`id="continue-link"`,
+		`course of 2 interactive lessons (about an hour`,
+	} {
+		if !strings.Contains(h, want) {
+			t.Errorf("landing lacks %q:\n%s", want, h)
+		}
+	}
+}
+
+func TestSearchIndex(t *testing.T) {
+	idx := SearchIndex([]*Lesson{mustLesson(t, first), mustLesson(t, second)})
+	b, _ := json.Marshal(idx)
+	s := string(b)
+	if strings.Contains(s, "Secret instructor") || strings.Contains(s, "<") {
+		t.Errorf("index holds notes or markup: %s", s)
+	}
+	var heads []string
+	for _, e := range idx {
+		heads = append(heads, e.Slug+"#"+e.ID+":"+e.Heading)
+	}
+	want := "first#:First & foremost|first#part-one:Part one|second#:Second|second#part-two:Part two"
+	if strings.Join(heads, "|") != want {
+		t.Errorf("entries %q, want %q", strings.Join(heads, "|"), want)
+	}
+	if !strings.Contains(idx[1].Text, "Alpha text") || !strings.Contains(idx[1].Text, "Because yes") {
+		t.Errorf("section text %q", idx[1].Text)
+	}
+}
+
+func TestHandout(t *testing.T) {
+	h := Handout("<main><!--dpplay:handout--></main>", []*Lesson{mustLesson(t, first), mustLesson(t, second)})
+	if strings.Contains(h, "reveal-button") || regexp.MustCompile(`class="reveal"[^>]* hidden`).MatchString(h) {
+		t.Error("the handout keeps a Reveal button or a hidden explanation")
+	}
+	if !strings.Contains(h, `<label class="choice is-correct">`) || !strings.Contains(h, "Because yes.") {
+		t.Error("the right choice is not marked or the explanation is missing")
+	}
+	seen := map[string]bool{}
+	for _, m := range regexp.MustCompile(` id="([^"]*)"`).FindAllStringSubmatch(h, -1) {
+		if seen[m[1]] {
+			t.Errorf("id %q twice", m[1])
+		}
+		seen[m[1]] = true
+	}
+	if !seen["first--lesson-title"] || !seen["second--lesson-title"] || !strings.Contains(h, `aria-labelledby="first--lesson-title"`) {
+		t.Error("ids and their references are not prefixed with the lesson")
+	}
+	if strings.Contains(h, `href="#/`) {
+		t.Error("lesson links in the handout must go to the site (./#/slug)")
+	}
+}

@@ -1,0 +1,144 @@
+//go:build js && wasm
+
+// Command data is the lazily loaded module that reads a user's own CSV file
+// in the browser (package app/data); nothing is uploaded. It registers
+// globalThis.dpplay_data with methods that take one plain object:
+//
+//	parse({bytes: Uint8Array, header: 'auto'|'yes'|'no'}) →
+//	    {handle, names, kinds ('binary'|'number'|'category' per column), rows, delimiter, hasHeader, ms}
+//	categories({handle, column, max}) → {names, counts}
+//	scores({handle, name, score, max}) → {names, scores}
+//	numbers({handle, column, min?, max?}) → {values}
+//	histogram({handle, columns: [j…]}) → {counts}   (over {0,1}^k, first column most significant)
+//
+// Columns are 0-based indices. The last MaxTables parsed tables are kept.
+package main
+
+import (
+	"math"
+	"syscall/js"
+	"time"
+
+	"github.com/dpplay/dpplay/app/data"
+	"github.com/dpplay/dpplay/core/validate"
+	"github.com/dpplay/dpplay/wasm/jsio"
+)
+
+func main() { jsio.Serve("dpplay_data", "data") }
+
+// MaxTables is how many parsed tables stay in memory.
+const MaxTables = 4
+
+var (
+	tables = map[int]*data.Table{}
+	next   = 1
+)
+
+func table(a js.Value) (*data.Table, error) {
+	t, ok := tables[a.Get("handle").Int()]
+	if !ok {
+		return nil, validate.Errorf("handle", "this file is no longer loaded; load it again")
+	}
+	return t, nil
+}
+
+func strs(xs []string) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
+func init() {
+	jsio.Register("parse", func(a js.Value) (map[string]any, error) {
+		start := time.Now()
+		src := a.Get("bytes")
+		n := src.Get("length").Int()
+		if n > data.MaxBytes {
+			return nil, &data.Error{Msg: "the file is larger than the limit of 16 MB"}
+		}
+		b := make([]byte, n)
+		js.CopyBytesToGo(b, src)
+		h := data.HeaderAuto
+		switch a.Get("header").String() {
+		case "yes":
+			h = data.HeaderYes
+		case "no":
+			h = data.HeaderNo
+		}
+		t, err := data.Parse(b, h)
+		if err != nil {
+			return nil, err
+		}
+		delete(tables, next-MaxTables)
+		handle := next
+		tables[handle] = t
+		next++
+		kinds := make([]any, len(t.Names))
+		for j := range kinds {
+			kinds[j] = string(t.Kind(j))
+		}
+		return map[string]any{
+			"handle": handle, "names": strs(t.Names), "kinds": kinds, "rows": t.Rows(),
+			"delimiter": string(t.Delimiter), "hasHeader": t.HasHeader,
+			"ms": float64(time.Since(start).Microseconds()) / 1000,
+		}, nil
+	})
+	jsio.Register("categories", func(a js.Value) (map[string]any, error) {
+		t, err := table(a)
+		if err != nil {
+			return nil, err
+		}
+		names, counts, err := t.Categories(a.Get("column").Int(), a.Get("max").Int())
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"names": strs(names), "counts": jsio.ToJS(counts)}, nil
+	})
+	jsio.Register("scores", func(a js.Value) (map[string]any, error) {
+		t, err := table(a)
+		if err != nil {
+			return nil, err
+		}
+		names, scores, err := t.Scores(a.Get("name").Int(), a.Get("score").Int(), a.Get("max").Int())
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"names": strs(names), "scores": jsio.ToJS(scores)}, nil
+	})
+	jsio.Register("numbers", func(a js.Value) (map[string]any, error) {
+		t, err := table(a)
+		if err != nil {
+			return nil, err
+		}
+		lo, hi := math.Inf(-1), math.Inf(1)
+		if m := a.Get("min"); m.Type() == js.TypeNumber {
+			lo = m.Float()
+		}
+		if m := a.Get("max"); m.Type() == js.TypeNumber {
+			hi = m.Float()
+		}
+		xs, err := t.NumbersIn(a.Get("column").Int(), lo, hi)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"values": jsio.ToJS(xs)}, nil
+	})
+	jsio.Register("histogram", func(a js.Value) (map[string]any, error) {
+		t, err := table(a)
+		if err != nil {
+			return nil, err
+		}
+		cs := a.Get("columns")
+		cols := make([]int, cs.Length())
+		for i := range cols {
+			cols[i] = cs.Index(i).Int()
+		}
+		counts, err := t.Histogram(cols)
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"counts": jsio.ToJS(counts)}, nil
+	})
+}

@@ -1,0 +1,74 @@
+// "Download table (CSV)": every widget's data tables (the <table>s behind
+// its charts) download as CSV, beside "Export figure". The file holds the
+// table's cells exactly as the table shows them, header row first, quoted
+// as RFC 4180 says. A cell that a spreadsheet would run as a formula (it
+// starts with =, +, @, a tab or a carriage return, as a candidate's name
+// from someone's CSV might) gets a leading apostrophe.
+
+/** tableCSV(table) is the text of a CSV file with table's header and body rows. */
+export function tableCSV(table) {
+  const rows = [];
+  for (const tr of table.querySelectorAll('thead tr, tbody tr')) {
+    rows.push(Array.from(tr.children, (c) => cell(c.textContent.trim())).join(','));
+  }
+  return rows.join('\r\n') + '\r\n';
+}
+
+function cell(s) {
+  if (/^[=+@\t\r]/.test(s)) s = `'${s}`;
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+const tables = (fig) => Array.from(fig.querySelectorAll('.widget-body table')).filter((t) => t.querySelector('tbody tr'));
+const title = (t, i) => (t.querySelector('caption')?.textContent.trim() || `Table ${i + 1}`);
+
+let uid = 0;
+/** attachTableCSV(fig) adds the table chooser and the download button to a widget's <figure>. */
+export function attachTableCSV(fig) {
+  const id = `table-csv-${++uid}`;
+  const box = document.createElement('span');
+  box.className = 'table-csv';
+  box.innerHTML = `<label for="${id}">Data table</label><select id="${id}"></select><button type="button">Download table (CSV)</button>`;
+  const [select, button] = [box.querySelector('select'), box.querySelector('button')];
+  // Beside "Export figure" when the widget has it.
+  const host = fig.querySelector('.export-figure .export-button');
+  // The tables change as the widget redraws: list them whenever the choice is opened.
+  const list = () => {
+    const keep = select.value;
+    select.replaceChildren(...tables(fig).map((t, i) => {
+      const o = document.createElement('option');
+      o.value = String(i);
+      o.textContent = title(t, i).slice(0, 90);
+      return o;
+    }));
+    if (keep && +keep < select.options.length) select.value = keep;
+    // One table needs no choice.
+    select.hidden = select.previousElementSibling.hidden = select.options.length < 2;
+  };
+  select.addEventListener('focus', list);
+  select.addEventListener('pointerdown', list);
+  button.addEventListener('click', () => {
+    list();
+    const ts = tables(fig);
+    const t = ts[+select.value || 0];
+    if (!t) return;
+    const name = `${fig.dataset.id}-${title(t, +select.value || 0).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'table'}.csv`;
+    const url = URL.createObjectURL(new Blob([tableCSV(t)], { type: 'text/csv;charset=utf-8' }));
+    const a = document.createElement('a');
+    a.href = url;
+    a.download = name;
+    document.body.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+  });
+  if (host) host.after(box);
+  else {
+    const row = document.createElement('div');
+    row.className = 'export-figure';
+    row.append(box);
+    fig.append(row);
+  }
+  list();
+  return box;
+}
