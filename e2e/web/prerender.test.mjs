@@ -102,7 +102,7 @@ test('the lesson mounts from the recording before the engine, and goes live with
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/wasm/core.wasm', async (route) => { await held; await route.continue(); });
-  await page.goto(server.url);
+  await page.goto(`${server.url}#/${index.lessons[0].slug}`);
   await page.waitForFunction(() => document.body.dataset.lessonReady);
   const before = await page.evaluate(() => {
     const fig = document.querySelector('figure.widget');
