@@ -52,7 +52,7 @@ func TestQuotedAdult(t *testing.T) {
 		sum += c
 	}
 	quoted(t, "exponential-mechanism",
-		fmt.Sprintf("The Adult data set has %s rows", thousands(sum)),
+		fmt.Sprintf("training file of the Adult data set has %s rows", thousands(sum)),
 		fmt.Sprintf("the gap of %s people between the top two", thousands(counts[0]-counts[1])))
 	js, err := os.ReadFile("../web/widgets/datasets.js")
 	if err != nil {
