@@ -22,43 +22,10 @@ const (
 	pricingStep     = 0.01
 )
 
-// valuesParam is the buyers' values list shared by pricing and truthful.
-var valuesParam = Param{Key: "values", Kind: List, Min: 0, Max: 5, MinLen: 1, MaxLen: 40, Default: "1,1,1,4.01"}
-
-// marketEpsParam is ε of the three market widgets.
-var marketEpsParam = Param{Key: "eps", Kind: Number, Min: 0.1, Max: 100, Digits: 3, Default: "1"}
-
 func init() {
-	register("pricing", chart{
-		params: []Param{
-			valuesParam,
-			marketEpsParam,
-			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "100000"},
-			seedParam,
-		},
-		build: pricingFigures,
-	})
-	register("truthful", chart{
-		params: []Param{
-			valuesParam,
-			marketEpsParam,
-			{Key: "buyer", Kind: Int, Min: 1, Max: 40, Default: "4"},
-			{Key: "report", Kind: Number, Min: 0, Max: 5, Digits: 3, Default: "4.01"},
-		},
-		build: truthfulUtility,
-	})
-	register("billboard", chart{
-		params: []Param{
-			marketEpsParam,
-			{Key: "rounds", Kind: Enum, Values: []string{"16", "32", "64", "128"}, Default: "64"},
-			{Key: "supply", Kind: Int, Min: 1, Max: 300, Default: "40"},
-			{Key: "counter", Kind: Enum, Values: []string{"auto", "tree", "per-round"}, Default: "auto"},
-			{Key: "buyer", Kind: Int, Min: 1, Max: 300, Default: "1"},
-			seedParam,
-			{Key: "t", Kind: Int, Min: 1, Max: 129, Default: "1"},
-		},
-		build: billboardPrices,
-	})
+	register("pricing", pricingFigures)
+	register("truthful", truthfulUtility)
+	register("billboard", billboardPrices)
 }
 
 // usd writes dollars as the page's money() does: two decimals, a true minus.

@@ -16,49 +16,9 @@ import (
 // shows the page's numbers and the page's draws.
 
 func init() {
-	register("epsband", chart{
-		params: []Param{
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 5, Digits: 3, Default: "1"},
-			{Key: "ax", Kind: List, Min: 0, Max: 1, MinLen: 5, MaxLen: 5, Default: "0,0,0,1,0"},
-			{Key: "ay", Kind: List, Min: 0, Max: 1, MinLen: 5, MaxLen: 5, Default: "1,1,1,0,1"},
-			{Key: "scale", Kind: Enum, Values: []string{"right", "broken"}, Default: "right"},
-			batchParam("10000", "1000", "10000", "100000"),
-			seedDefault("3"),
-			stepParam(100),
-		},
-		build: neighbourFigures,
-	})
-	register("laplaceem", chart{
-		params: []Param{
-			{Key: "q", Kind: Number, Min: 0, Max: 100, Digits: 4, Default: "50"},
-			{Key: "dq", Kind: Number, Min: 0.1, Max: 20, Digits: 3, Default: "1"},
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 5, Digits: 3, Default: "1"},
-			{Key: "range", Kind: Enum, Values: []string{"wide", "bounded"}, Default: "wide"},
-			{Key: "mode", Kind: Enum, Values: []string{"line", "grid"}, Default: "line"},
-			{Key: "h", Kind: Number, Min: 0.1, Max: 10, Digits: 3, Default: "1"},
-			{Key: "run", Kind: Enum, Values: []string{"general", "tight"}, Default: "general"},
-			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "10000"},
-			seedDefault("2"),
-		},
-		build: laplaceEMDensity,
-	})
-	register("dlaplace", chart{
-		params: []Param{
-			{Key: "value", Kind: Int, Min: -1000000, Max: 1000000, Default: "0"},
-			{Key: "eps", Kind: Number, Min: 0.2, Max: 5, Digits: 3, Default: "1"},
-			batchParam("1000", "100", "1000", "10000"),
-			seedParam,
-			stepParam(100),
-		},
-		build: discreteLaplacePMF,
-	})
-}
-
-// seedDefault is seedParam with a widget's own default seed.
-func seedDefault(def string) Param {
-	p := seedParam
-	p.Default = def
-	return p
+	register("epsband", neighbourFigures)
+	register("laplaceem", laplaceEMDensity)
+	register("dlaplace", discreteLaplacePMF)
 }
 
 // minus writes a number with a typographic minus sign, for titles and
