@@ -3,7 +3,6 @@ package figures
 import (
 	"bytes"
 	"fmt"
-	"github.com/dpplay/dpplay/app/widget"
 	"math"
 	"os"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dpplay/dpplay/app/selection"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/core/stats"
 )

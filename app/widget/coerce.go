@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"maps"
 	"math"
+	"math/big"
 	"slices"
 	"strconv"
 	"strings"
@@ -48,7 +49,7 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 				note("%s = %s is outside %s … %s, so %s is used.", label, shown(x), shown(p.Min), shown(p.Max), shown(c))
 				x = c
 			}
-			out[p.Key] = strconv.FormatFloat(x, 'g', -1, 64)
+			out[p.Key] = Format(x)
 		case Enum:
 			if !slices.Contains(p.Values, s) {
 				note("%s: %s is not one of %s, so %s is used.", label, shownText(s), strings.Join(p.Values, ", "), shownText(p.Default))
@@ -74,7 +75,7 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 				if c := min(max(x, p.Min), p.Max); c != x {
 					xs[i], clamped = c, true
 				}
-				parts[i] = strconv.FormatFloat(xs[i], 'g', -1, 64)
+				parts[i] = Format(xs[i])
 			}
 			if clamped {
 				note("%s: values outside %s … %s were clamped.", label, shown(p.Min), shown(p.Max))
@@ -97,7 +98,7 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 
 // shown writes a number in a note as the page does: at most 6 significant
 // digits.
-func shown(x float64) string { return strconv.FormatFloat(RoundSig(x, 6), 'g', -1, 64) }
+func shown(x float64) string { return Format(RoundSig(x, 6)) }
 
 // shownText quotes at most 40 characters of a value for a note.
 func shownText(s string) string {
@@ -108,8 +109,42 @@ func shownText(s string) string {
 }
 
 // RoundSig rounds x to digits significant digits, as JavaScript's
-// +x.toPrecision(digits) does.
+// +x.toPrecision(digits) does: to the nearest number of that many digits,
+// and the larger one when x lies exactly halfway (strconv rounds such a tie
+// to even).
 func RoundSig(x float64, digits int) float64 {
 	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', digits, 64), 64)
-	return y
+	if math.IsInf(x, 0) || math.IsNaN(x) || digits < 1 {
+		return y
+	}
+	// x's exact decimal value ends in the digit after the last one kept,
+	// a 5, only if its shortest form does and that form is exact.
+	s := strconv.FormatFloat(math.Abs(x), 'e', -1, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	ds := strings.Replace(mant, ".", "", 1)
+	if len(ds) != digits+1 || ds[digits] != '5' {
+		return y
+	}
+	if r, ok := new(big.Rat).SetString(s); !ok || r.Cmp(new(big.Rat).SetFloat64(math.Abs(x))) != 0 {
+		return y
+	}
+	n, _ := strconv.ParseUint(ds[:digits], 10, 64)
+	e, _ := strconv.Atoi(exp)
+	up, _ := strconv.ParseFloat(strconv.FormatUint(n+1, 10)+"e"+strconv.Itoa(e-digits+1), 64)
+	return math.Copysign(up, x)
+}
+
+// Format writes x as JavaScript's String(x) does, which is how the page's
+// URL and notes write numbers: positional from 1e-6 up to 1e21, otherwise
+// with an exponent (1e-7, 1e+21).
+func Format(x float64) string {
+	if x == 0 {
+		return "0"
+	}
+	if a := math.Abs(x); a >= 1e-6 && a < 1e21 {
+		return strconv.FormatFloat(x, 'f', -1, 64)
+	}
+	s := strconv.FormatFloat(x, 'e', -1, 64)
+	mant, exp, _ := strings.Cut(s, "e")
+	return mant + "e" + exp[:1] + strings.TrimLeft(exp[1:], "0")
 }

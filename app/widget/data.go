@@ -122,9 +122,9 @@ func LossCurves() []LossCurve { return slices.Clone(lossCurves) }
 
 // The permute-and-flip widget's ε axis.
 const (
-	LossGridMin    = 0.05
-	LossGridMax    = 10
-	LossGridPoints = 49
+	LossGridMin    float64 = 0.05
+	LossGridMax    float64 = 10
+	LossGridPoints         = 49
 )
 
 // LossGrid returns the permute-and-flip widget's ε axis: LossGridPoints

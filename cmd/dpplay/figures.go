@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/json"
 	"fmt"
-	"github.com/dpplay/dpplay/app/widget"
 	"io"
 	"net/url"
 	"os"
@@ -13,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/figures"
 	"github.com/dpplay/dpplay/internal/site"
 )

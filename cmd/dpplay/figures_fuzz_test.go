@@ -1,9 +1,9 @@
 package main
 
 import (
-	"github.com/dpplay/dpplay/app/widget"
 	"testing"
 
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/figures"
 )
 

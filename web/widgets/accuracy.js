@@ -7,15 +7,9 @@
 import { LineChart } from '../charts/line.js';
 import { fmtInt } from '../chart.js';
 import { numberInput, fmt, tableRegion, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
-  n: { type: 'int', min: 2, max: 1000, default: 50, label: 'number of candidates |R|' },
-  t: { type: 'number', min: 0, max: 8, default: 1, digits: 3, label: 't' },
-  batch: { type: 'enum', values: ['100', '1000', '10000'], default: '1000', label: 'draws per batch' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  step: { type: 'int', min: 0, max: 100, default: 1, label: 'batches drawn' },
-};
+export const schema = schemas.accuracy;
 
 /** spreadScores gives n candidates with scores 10, …, 0 evenly spaced. */
 export function spreadScores(n) {

@@ -7,16 +7,9 @@
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, numberInput, button, fmt, errorLine, redrawer, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
-  rounds: { type: 'enum', values: ['16', '32', '64', '128'], default: '64', label: 'rounds T' },
-  supply: { type: 'int', min: 1, max: 300, default: 40, label: 'copies of each good' },
-  counter: { type: 'enum', values: ['auto', 'tree', 'per-round'], default: 'auto', label: 'counter' },
-  buyer: { type: 'int', min: 1, max: 300, default: 1, label: 'your buyer' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  t: { type: 'int', min: 1, max: 129, default: 1, label: 'round shown' },
-};
+export const schema = schemas.billboard;
 
 export async function mount(ctx) {
   const v = ctx.values;

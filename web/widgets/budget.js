@@ -5,13 +5,9 @@
 // charges, which is replayed through the accountant on every change.
 import { escapeHTML } from '../chart.js';
 import { numberInput, button, refresher, fmt, epsSlider, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  budget: { type: 'number', min: 0.1, max: 10, default: 1, digits: 3, label: 'total budget' },
-  eps: { type: 'number', min: 0.01, max: 5, default: 0.25, digits: 3, label: 'ε per selection' },
-  n: { type: 'int', min: 2, max: 50, default: 5, label: 'number of candidates n' },
-  log: { type: 'text', maxLength: 200, pattern: /^[ah]*$/, default: '', label: 'ledger' },
-};
+export const schema = schemas.budget;
 
 export async function mount(ctx) {
   const v = ctx.values;

@@ -4,14 +4,9 @@
 // histogram of seeded draws.
 import { BarChart, fmtInt } from '../chart.js';
 import { numberInput, fmt, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  value: { type: 'int', min: -1000000, max: 1000000, default: 0, label: 'true count' },
-  eps: { type: 'number', min: 0.2, max: 5, default: 1, digits: 3, label: 'ε' },
-  batch: { type: 'enum', values: ['100', '1000', '10000'], default: '1000', label: 'draws per batch' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  step: { type: 'int', min: 0, max: 100, default: 1, label: 'batches drawn' },
-};
+export const schema = schemas.dlaplace;
 
 export async function mount(ctx) {
   const v = ctx.values;

@@ -4,13 +4,9 @@
 // q + 1 could ever have produced that exact double.
 import { fmtInt, pct } from '../chart.js';
 import { numberInput, select, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  q: { type: 'int', min: -1000000, max: 1000000, default: 0, label: 'true count q' },
-  eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
-  draws: { type: 'enum', values: ['100', '1000', '5000', '20000'], default: '1000', label: 'draws' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-};
+export const schema = schemas.floatattack;
 
 export async function mount(ctx) {
   const v = ctx.values;

@@ -6,18 +6,9 @@
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  q: { type: 'number', min: 0, max: 100, default: 50, digits: 4, label: 'q(x)' },
-  dq: { type: 'number', min: 0.1, max: 20, default: 1, digits: 3, label: 'Δq' },
-  eps: { type: 'number', min: 0.05, max: 5, default: 1, digits: 3, label: 'ε' },
-  range: { type: 'enum', values: ['wide', 'bounded'], default: 'wide', label: 'output range' },
-  mode: { type: 'enum', values: ['line', 'grid'], default: 'line', label: 'outputs' },
-  h: { type: 'number', min: 0.1, max: 10, default: 1, digits: 3, label: 'grid spacing' },
-  run: { type: 'enum', values: ['general', 'tight'], default: 'general', label: 'ε used in the weights' },
-  draws: { type: 'enum', values: ['0', '1000', '10000', '100000'], default: '10000', label: 'draws' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 2, label: 'seed' },
-};
+export const schema = schemas.laplaceem;
 
 const RANGES = { wide: [-1000, 1000], bounded: [0, 100] };
 

@@ -4,11 +4,9 @@
 // candidate among poor ones). core/mech.MeasureTailBound computes the bound
 // exp(−ε_a·t)/μ(S_t) and the exact probability it bounds.
 import { numberInput, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  ea: { type: 'number', min: 1, max: 500, default: 100, digits: 3, label: 'ε_a' },
-  t: { type: 'number', min: 0.01, max: 0.25, default: 0.1, digits: 3, label: 't' },
-};
+export const schema = schemas.measurebound;
 
 const N = 101;
 /** shapes: scores on N points, optimum 0 at the centre (as in the Go tests). */

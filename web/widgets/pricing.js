@@ -6,13 +6,9 @@
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { select, numberInput, button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
-  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
-  draws: { type: 'enum', values: ['0', '1000', '10000', '100000'], default: '100000', label: 'draws' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-};
+export const schema = schemas.pricing;
 
 export const GRID = { maxPrice: 5, step: 0.01 };
 export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(2)}` : '–');

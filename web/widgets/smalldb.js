@@ -7,20 +7,12 @@
 import { fmtInt, escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, numberInput, button, fmt, panel, tableRegion, errorLine, controlsBox } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
-/** Stages a run can stop at (scoring is passed through). */
-const STOPS = ['data', 'queries', 'count', 'levels', 'draw', 'compare'];
 
-export const schema = {
-  k: { type: 'enum', values: ['3', '4', '5'], default: '4', label: 'attributes' },
-  q: { type: 'enum', values: ['marginals:1', 'marginals:2', 'marginals:3', 'halfspaces'], default: 'marginals:2', label: 'queries' },
-  m: { type: 'int', min: 1, max: 12, default: 6, label: 'm' },
-  eps: { type: 'number', min: 0.05, max: 50, default: 1, digits: 3, label: 'ε' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  stage: { type: 'enum', values: STOPS, default: 'data', label: 'stage' },
-};
+export const schema = schemas.smalldb;
 
 /** Runs predicted to score for longer than this ask first. */
 export const ASK_MS = 2000;

@@ -7,13 +7,9 @@
 import { LineChart } from '../charts/line.js';
 import { linearSlider, numberInput, fmt, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 import { GRID, money, valuesInput } from './pricing.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
-  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
-  buyer: { type: 'int', min: 1, max: 40, default: 4, label: 'buyer' },
-  report: { type: 'number', min: 0, max: 5, default: 4.01, digits: 3, label: 'report' },
-};
+export const schema = schemas.truthful;
 
 export async function mount(ctx) {
   const v = ctx.values;
