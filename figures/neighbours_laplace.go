@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpplay/dpplay/app/selection"
+	"github.com/dpplay/dpplay/app/widget"
 )
 
 // Figures of the privacy-loss band on two neighbouring polls (epsband), the
@@ -27,18 +28,11 @@ func minus(s string) string { return strings.ReplaceAll(s, "-", "−") }
 
 // Lesson 3 (web/widgets/epsband.js).
 
-// pollDays are the meeting poll's candidates, and pollOthers how many of the
-// other eleven students can make each day.
-var (
-	pollDays   = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
-	pollOthers = []float64{5, 6, 6, 3, 4}
-)
-
 // pollScores adds Ana's answer to the others' counts; like the widget, any
 // non-zero entry of her list counts as "free".
 func pollScores(ana []float64) []float64 {
-	s := make([]float64, len(pollOthers))
-	for i, c := range pollOthers {
+	s := make([]float64, len(widget.PollOthers))
+	for i, c := range widget.PollOthers {
 		s[i] = c
 		if ana[i] != 0 {
 			s[i]++
@@ -52,7 +46,7 @@ func anaDays(ana []float64) string {
 	var d []string
 	for i, a := range ana {
 		if a != 0 {
-			d = append(d, pollDays[i][:3])
+			d = append(d, widget.PollDays[i][:3])
 		}
 	}
 	if len(d) == 0 {
@@ -108,7 +102,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 		Title:      fmt.Sprintf("The exponential mechanism on two neighbouring polls x and x′\nε = %s, Δ = 1, %s", num(eps), weights),
 		XLabel:     "Meeting day r",
 		YLabel:     "Probability / share of draws",
-		Categories: pollDays,
+		Categories: widget.PollDays,
 		YMin:       0,
 	}
 	const w = 0.38
@@ -169,7 +163,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 		Title:      fmt.Sprintf("What ε promises: the log-ratio of each day's probability on x and x′\nε = %s, %s; privacy loss %s %s", num(eps), short, num(r.Loss), claim),
 		XLabel:     "Meeting day r",
 		YLabel:     "ln( P[r | x] / P[r | x′] )  (nats)",
-		Categories: pollDays,
+		Categories: widget.PollDays,
 		Series: []Series{{
 			Name: fmt.Sprintf("Allowed band ±ε = ±%s", num(eps)), Kind: Band, Colour: 5,
 			X: []float64{-0.5, float64(len(days)) - 0.5}, Lo: []float64{-eps, -eps}, Hi: []float64{eps, eps},

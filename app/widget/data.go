@@ -142,6 +142,21 @@ func LossGrid() []float64 {
 	return g
 }
 
+// The price grid of the pricing widgets (pricing, truthful): $PriceStep,
+// 2·$PriceStep, …, $MaxPrice.
+const (
+	MaxPrice  float64 = 5
+	PriceStep float64 = 0.01
+)
+
+// PollDays are the meeting poll of the ε-band widget (epsband), and
+// PollOthers how many of the other eleven students can make each day; Ana's
+// answer is added to them.
+var (
+	PollDays   = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
+	PollOthers = []float64{5, 6, 6, 3, 4}
+)
+
 // Choice is one value of an Enum param with the words the page shows for it.
 type Choice struct{ Value, Label string }
 

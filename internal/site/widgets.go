@@ -119,7 +119,8 @@ func dataSets(sets []widget.DataSet) (string, error) {
 // widgetsModule returns the ES module of what the widgets take from package
 // widget: every widget's schema (schemas.NAME, keys in URL order), the
 // selection widgets' data sets, the permute-and-flip widget's sets, ε grid
-// and curves, the auditor's mechanisms, and widgets' formulas as MathML.
+// and curves, the pricing widgets' price grid, the ε-band widget's poll, the
+// auditor's mechanisms, and widgets' formulas as MathML.
 // Every line after the comment is `export const NAME = JSON;` but the last,
 // which turns text patterns into RegExps.
 func widgetsModule() ([]byte, error) {
@@ -154,6 +155,8 @@ func widgetsModule() ([]byte, error) {
 		export(s.name, v)
 	}
 	export("lossGrid", marshal(widget.LossGrid()))
+	export("priceGrid", marshal(map[string]float64{"maxPrice": widget.MaxPrice, "step": widget.PriceStep}))
+	export("poll", marshal(map[string]any{"days": widget.PollDays, "others": widget.PollOthers}))
 	type jsCurve struct {
 		Mechanism string  `json:"mechanism"`
 		Factor    float64 `json:"factor"`

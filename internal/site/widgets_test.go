@@ -79,8 +79,8 @@ func urlForm(v any) string {
 // The module, read back as JSON, holds package widget's definitions: every
 // widget's keys in order with its kind, label, range, lengths, digits,
 // values and default; a text's pattern accepts exactly its characters; the
-// data sets, the loss grid and curves, the auditor's mechanisms and the
-// formulas as tex.go converts them.
+// data sets, the loss grid and curves, the price grid, the poll, the
+// auditor's mechanisms and the formulas as tex.go converts them.
 func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 	mod, err := widgetsModule()
 	if err != nil {
@@ -159,6 +159,19 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 	json.Unmarshal(ex["lossGrid"], &grid)
 	if want := widget.LossGrid(); !reflect.DeepEqual(grid, want) || len(grid) != widget.LossGridPoints {
 		t.Errorf("lossGrid %v, want %v", grid, want)
+	}
+	var price struct{ MaxPrice, Step float64 }
+	json.Unmarshal(ex["priceGrid"], &price)
+	if price.MaxPrice != widget.MaxPrice || price.Step != widget.PriceStep {
+		t.Errorf("priceGrid %+v, want %v, %v", price, widget.MaxPrice, widget.PriceStep)
+	}
+	var poll struct {
+		Days   []string
+		Others []float64
+	}
+	json.Unmarshal(ex["poll"], &poll)
+	if !reflect.DeepEqual(poll.Days, widget.PollDays) || !reflect.DeepEqual(poll.Others, widget.PollOthers) {
+		t.Errorf("poll %+v, want %v %v", poll, widget.PollDays, widget.PollOthers)
 	}
 	var curves []struct {
 		Mechanism, Short, Label, Guarantee string

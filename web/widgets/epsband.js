@@ -7,11 +7,9 @@
 import { BarChart, fmtInt } from '../chart.js';
 import { BandChart } from '../charts/band.js';
 import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
-import { schemas } from '../gen/widgets.js';
+import { schemas, poll } from '../gen/widgets.js';
 
-const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
-// How many of the other eleven students can make each day.
-const OTHERS = [5, 6, 6, 3, 4];
+const { days: DAYS, others: OTHERS } = poll;
 
 export const schema = schemas.epsband;
 

@@ -6,11 +6,11 @@
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { select, numberInput, button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox } from './controls.js';
-import { schemas } from '../gen/widgets.js';
+import { schemas, priceGrid } from '../gen/widgets.js';
 
 export const schema = schemas.pricing;
 
-export const GRID = { maxPrice: 5, step: 0.01 };
+export const GRID = priceGrid;
 export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(2)}` : '–');
 
 /** valuesInput is a text box for a list of dollar values, shared with the truthfulness widget. */
