@@ -7,7 +7,7 @@
 // The score and any error are the student's text: they reach the page only
 // through textContent.
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, radios, button, refresher, fmt, tableRegion } from './controls.js';
+import { logSlider, select, radios, button, refresher, fmt, tableRegion, keyInput } from './controls.js';
 import { schemas, auditMechanisms } from '../gen/widgets.js';
 
 export const schema = schemas.audit;
@@ -101,8 +101,8 @@ export async function mount(ctx) {
   const score = textInput(ctx, ctx.uid('score'), 'Score u(x, r)', v.score, 'Over count[r], r, n (the total) and k; press Enter to audit.', (x) => set('score', x));
   const sens = textInput(ctx, ctx.uid('sens'), 'Claimed sensitivity Δ', v.sens, 'A number, or an expression over count, n and k.', (x) => set('sens', x));
   const eps = logSlider({ id: ctx.uid('eps'), label: 'ε (epsilon) claimed', min: schema.eps.min, max: schema.eps.max, value: v.eps, describe: (x) => `ε = ${x}`, onInput: (x) => set('eps', x) });
-  const k = numberInput({ id: ctx.uid('k'), label: 'Candidates k', value: v.k, min: 1, max: schema.k.max, step: 1, onChange: (x) => set('k', Math.round(x)) });
-  const m = numberInput({ id: ctx.uid('m'), label: 'Largest count m', value: v.m, min: 1, max: schema.m.max, step: 1, onChange: (x) => set('m', Math.round(x)) });
+  const k = keyInput(ctx, schema, 'k', 'Candidates k', () => refresh());
+  const m = keyInput(ctx, schema, 'm', 'Largest count m', () => refresh());
   const nb = radios({ name: ctx.uid('nb'), legend: 'Neighbours', value: v.nb, options: [['change-one', 'change one person’s choice'], ['add-remove', 'add or remove one person']], onChange: (x) => set('nb', x) });
   controls.append(mech.el, score.el, sens.el, eps.el, k.el, m.el, nb.el);
 

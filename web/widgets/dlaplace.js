@@ -3,7 +3,7 @@
 // drawn with integer arithmetic only; the page shows its exact PMF against a
 // histogram of seeded draws.
 import { BarChart, fmtInt } from '../chart.js';
-import { numberInput, fmt, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, batchControls, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.dlaplace;
@@ -12,10 +12,7 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const value = numberInput({
-    id: ctx.uid('value'), label: 'True count', value: v.value, min: schema.value.min, max: schema.value.max, step: 1,
-    onChange: (x) => { ctx.set('value', Math.round(x)); refresh(); },
-  });
+  const value = keyInput(ctx, schema, 'value', 'True count', () => refresh());
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(value.el, eps.el, batch.el);

@@ -4,7 +4,7 @@
 // all controls, and the URL holds every one of them plus the seed and the
 // number of batches drawn, so a link reproduces the histogram bit for bit.
 import { BarChart, fmtInt, pct } from '../chart.js';
-import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawer, controlsBox } from './controls.js';
+import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect } from './controls.js';
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 
 export const schema = schemas.expmech;
@@ -40,11 +40,9 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const data = select({
-    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
-    options: schema.data.values.map((n) => [n, datasets[n].label]),
-    onChange: (x) => { ctx.set('data', x); ctx.set('u', null); ctx.set('delta', datasets[x].delta); delta.set(datasets[x].delta); buildEditor(); refresh(); },
-  });
+  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => datasets[n].label, (x) => {
+    ctx.set('u', null); ctx.set('delta', datasets[x].delta); delta.set(datasets[x].delta); buildEditor(); refresh();
+  }, { wide: true });
   const form = radios({
     name: ctx.uid('form'), legend: 'Formula on screen', value: v.form,
     options: [['dp', 'Notebook: exp(ε·u/(2Δ)), ε-DP'], ['article', 'Article: exp(ε·q), 2εΔ-DP']],
@@ -66,19 +64,9 @@ export async function mount(ctx) {
     describe: (x) => `ε = ${fmt(x, 4)}`,
     onInput: (x) => { ctx.set('eps', x); refresh(); },
   });
-  const delta = numberInput({
-    id: ctx.uid('delta'), label: 'Δ (sensitivity)', value: v.delta, min: schema.delta.min, max: schema.delta.max,
-    onChange: (x) => { ctx.set('delta', x); refresh(); },
-  });
-  const batch = select({
-    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
-    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('batch', x); refresh(); },
-  });
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const delta = keyInput(ctx, schema, 'delta', 'Δ (sensitivity)', () => refresh());
+  const batch = keySelect(ctx, schema, 'batch', 'Draws per batch', (b) => fmtInt(+b), () => refresh());
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   controls.append(data.el, eps.el, form.el, delta.el, batch.el);
 
   const formula = document.createElement('p');

@@ -3,7 +3,7 @@
 // shapes: a gentle slope (much near-optimal mass) and a needle (one good
 // candidate among poor ones). core/mech.MeasureTailBound computes the bound
 // exp(−ε_a·t)/μ(S_t) and the exact probability it bounds.
-import { numberInput, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.measurebound;
@@ -20,10 +20,7 @@ export async function mount(ctx) {
   const { body, bridge } = ctx;
   const controls = controlsBox();
   const ea = epsSlider(ctx, schema, 'ε_a (epsilon, article form exp(ε_a·q))', () => refresh(), 'ea');
-  const t = numberInput({
-    id: ctx.uid('t'), label: 't', value: v.t, min: schema.t.min, max: schema.t.max, step: 0.01,
-    onChange: (x) => { ctx.set('t', x); refresh(); },
-  });
+  const t = keyInput(ctx, schema, 't', 't', () => refresh(), { step: 0.01 });
   controls.append(ea.el, t.el);
   const error = errorLine();
   const out = tableRegion('Base-measure bound for a slope and a needle');

@@ -7,7 +7,7 @@
 // SmallDB's exact expected error at the same ε, from the same module.
 import { escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { linearSlider, select, numberInput, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox } from './controls.js';
+import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox, keyInput } from './controls.js';
 import { ATTRIBUTES, QUERY_SETS, niceQuery } from './smalldb.js';
 import { schemas } from '../gen/widgets.js';
 
@@ -34,10 +34,7 @@ export async function mount(ctx) {
     options: Array.from({ length: 8 }, (_, i) => [String(i + 1), `m = ${i + 1}`]), onChange: (x) => { ctx.set('m', +x); refresh(); },
   });
   controls.append(kSel.el, qSel.el, epsSl.el, tSl.el, replays.el, mSel.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   const setT = (t) => { ctx.set('t', Math.max(0, Math.min(t, v.rounds))); refresh(); };
   const ctl = {
     step(d) { setT(v.t + d); },

@@ -3,7 +3,7 @@
 // mechanism's output probabilities (numerical integration for Laplace noise)
 // and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.
 import { LineChart } from '../charts/line.js';
-import { select, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keySelect } from './controls.js';
 import { schemas, lossSets, lossCurves as curves, lossGrid as grid } from '../gen/widgets.js';
 
 export const schema = schemas.pfloss;
@@ -23,11 +23,7 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const data = select({
-    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
-    options: schema.data.values.map((n) => [n, lossSets[n].label]),
-    onChange: (x) => { ctx.set('data', x); refresh(); },
-  });
+  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => lossSets[n].label, () => refresh(), { wide: true });
   const eps = epsSlider(ctx, schema, 'ε (epsilon) to read off', () => refresh());
   controls.append(data.el, eps.el);
   const error = errorLine();

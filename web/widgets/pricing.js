@@ -5,7 +5,7 @@
 // The numbers come from the lazily loaded market module.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { select, numberInput, button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox } from './controls.js';
+import { button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox, keyInput, keySelect } from './controls.js';
 import { schemas, priceGrid } from '../gen/widgets.js';
 
 export const schema = schemas.pricing;
@@ -37,16 +37,9 @@ export async function mount(ctx) {
   const controls = controlsBox();
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const draws = select({
-    id: ctx.uid('draws'), label: 'Draws', value: v.draws,
-    options: schema.draws.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('draws', x); refresh(); },
-  });
+  const draws = keySelect(ctx, schema, 'draws', 'Draws', (d) => fmtInt(+d), () => refresh());
   controls.append(values.el, eps.el, draws.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   const newSeed = () => {
     const s = crypto.getRandomValues(new Uint32Array(1))[0];
     ctx.set('seed', s); seed.set(s); refresh();

@@ -3,7 +3,7 @@
 // probabilities and a histogram of seeded runs of the mechanism itself (the
 // noisy scores are really drawn; nothing is sampled from the exact table).
 import { BarChart, fmtInt } from '../chart.js';
-import { select, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox, keySelect } from './controls.js';
 import { schemas, datasets } from '../gen/widgets.js';
 
 export const schema = schemas.rnm;
@@ -19,11 +19,7 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const data = select({
-    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
-    options: schema.data.values.map((n) => [n, datasets[n].label]),
-    onChange: (x) => { ctx.set('data', x); refresh(); },
-  });
+  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => datasets[n].label, () => refresh(), { wide: true });
   const eps = epsSlider(ctx, schema, 'ε (epsilon), shared by all four', () => refresh());
   const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(data.el, eps.el, batch.el);

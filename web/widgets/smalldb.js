@@ -6,7 +6,7 @@
 // and, above ASK_MS, asks first and offers MWEM instead.
 import { fmtInt, escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, select, numberInput, button, fmt, panel, tableRegion, errorLine, controlsBox } from './controls.js';
+import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
@@ -71,10 +71,7 @@ export async function mount(ctx) {
     describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); changeEps(); },
   });
   controls.append(kSel.el, qSel.el, mSl.el, epsSl.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); restart(); },
-  });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => restart(), { inline: true });
 
   // ---- Stepper ----
   const stages = document.createElement('ol');
