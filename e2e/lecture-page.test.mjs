@@ -352,3 +352,37 @@ test('strings and numbers from the API never become markup', { timeout: 120000 }
     server.stop();
   }
 });
+
+test('a phone sends its answer again when a proxy drops it, and only a PUT', { timeout: 120000 }, async () => {
+  const server = await startServer();
+  const browser = await launch();
+  try {
+    const { host, link } = await hostSession(browser, server, 'meeting-day');
+    const { p } = await phone(browser, server, link);
+    // The first two attempts get what wrangler's proxy sends for a dropped
+    // forward; the third reaches the server.
+    let puts = 0;
+    await p.route('**/submissions/**', (route) => {
+      puts++;
+      if (puts <= 2) return route.fulfill({ status: 503, headers: { 'Retry-After': '0' }, body: 'Your worker restarted mid-request.' });
+      return route.continue();
+    });
+    const boxes = p.locator('input[name=day]');
+    await boxes.first().waitFor();
+    await boxes.nth(1).check();
+    await send(p);
+    assert.equal(puts, 3, 'two repeats, then the answer was stored');
+    await host.waitForFunction(() => document.querySelector('[data-participants]').textContent === '1', null, { timeout: 10000 });
+    // A release is a POST: never repeated, so a 503 is the instructor's to see.
+    let posts = 0;
+    await host.route('**/releases', (route) => { posts++; return route.fulfill({ status: 503, body: '{"error":"unavailable"}' }); });
+    await host.locator('#eps').fill('1');
+    await host.getByRole('button', { name: 'Release' }).click();
+    await host.locator('#lecture-status').filter({ hasText: /unavailable/ }).waitFor({ timeout: 10000 });
+    await new Promise((r) => setTimeout(r, 1000));
+    assert.equal(posts, 1);
+  } finally {
+    await browser.close();
+    server.stop();
+  }
+});

@@ -83,11 +83,30 @@ async function chooseAPI() {
 }
 let API = HOME_API;
 
+// RETRY_MS are the waits before each repeat of a PUT whose request failed
+// transiently (no reply, or 502, 503 or 504 from a proxy or a restarting
+// server): a PUT replaces the student's answer, so sending it again is
+// harmless, and a hall's Wi-Fi drops requests. lecturetest.RetryDelays is
+// the same policy in the load tests.
+const RETRY_MS = [500, 1500, 4000];
+const transient = (status) => status === 502 || status === 503 || status === 504;
+
 async function call(method, path, body, token) {
   const headers = {};
   if (method !== 'GET') headers['Content-Type'] = 'application/json';
   if (token) headers.Authorization = `Bearer ${token}`;
-  const res = await fetch(API + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' });
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' };
+  let res;
+  for (let attempt = 0; ; attempt++) {
+    const last = method !== 'PUT' || attempt === RETRY_MS.length;
+    try {
+      res = await fetch(API + path, init);
+      if (last || !transient(res.status)) break;
+    } catch (err) {
+      if (last) throw err;
+    }
+    await new Promise((resolve) => setTimeout(resolve, RETRY_MS[attempt]));
+  }
   const data = await res.json().catch(() => ({}));
   if (!res.ok) throw Object.assign(new Error(text(data && data.error) || `HTTP ${res.status}`), { status: res.status });
   if (!data || typeof data !== 'object') throw new Error('the server sent a malformed reply');

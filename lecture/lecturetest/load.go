@@ -17,7 +17,8 @@ import (
 type LoadResult struct {
 	Students int
 	Acked    int            // submissions answered 200
-	Failed   int            // submissions not acknowledged
+	Failed   int            // submissions not acknowledged after every repeat
+	Retried  int            // submissions sent again after a transient failure
 	PollFail int            // polls not answered 200
 	Errors   map[string]int // failed requests by status or transport error
 	Requests int            // all requests sent
@@ -39,9 +40,9 @@ func Quantile(ds []time.Duration, q float64) time.Duration {
 func (r LoadResult) String() string {
 	ms := func(d time.Duration) string { return fmt.Sprintf("%.1fms", float64(d.Microseconds())/1000) }
 	return fmt.Sprintf("%d students, %d submissions acknowledged, %d failed, %d requests in %.2fs (%.0f req/s); "+
-		"%d polls failed; PUT p50 %s p99 %s; GET p50 %s p99 %s",
+		"%d polls failed; %d answers sent again; PUT p50 %s p99 %s; GET p50 %s p99 %s",
 		r.Students, r.Acked, r.Failed, r.Requests, r.Elapsed.Seconds(), float64(r.Requests)/r.Elapsed.Seconds(),
-		r.PollFail, ms(Quantile(r.Put, 0.5)), ms(Quantile(r.Put, 0.99)), ms(Quantile(r.Get, 0.5)), ms(Quantile(r.Get, 0.99))) +
+		r.PollFail, r.Retried, ms(Quantile(r.Put, 0.5)), ms(Quantile(r.Put, 0.99)), ms(Quantile(r.Get, 0.5)), ms(Quantile(r.Get, 0.99))) +
 		errorsString(r.Errors)
 }
 
@@ -59,9 +60,25 @@ func errorsString(errs map[string]int) string {
 	return s
 }
 
+// RetryDelays are the waits before each repeat of an answer whose request
+// failed transiently: the lecture page's policy (web/lecture.js, RETRY_MS).
+var RetryDelays = []time.Duration{500 * time.Millisecond, 1500 * time.Millisecond, 4 * time.Second}
+
+// Transient reports whether a request's outcome is worth repeating: no reply
+// at all (a dropped connection, a timeout), or 502, 503 or 504, which a proxy
+// or a restarting server sends. Any other status is the API's answer.
+func Transient(r *Response, err error) bool {
+	if err != nil || r == nil {
+		return true
+	}
+	return r.Status == 502 || r.Status == 503 || r.Status == 504
+}
+
 // Load plays a class: students goroutines start together, or at offsets
 // spread evenly over spread; each does rounds of (poll the activity, submit
 // an answer). inFlight, if positive, caps the requests outstanding at once.
+// A phone sends an answer again, as the lecture page does, when the reply is
+// transient (Transient): the PUT is idempotent, so a repeat is harmless.
 // Student i in round k submits as id(i, k) the value value(i, k), on the
 // pricing or histogram activity at path. ack is called
 // after each acknowledged submission; stop, if not nil, ends the run early
@@ -137,7 +154,21 @@ func Load(c *Client, path string, students, rounds int, spread time.Duration, in
 					res.PollFail++
 					mu.Unlock()
 				}
-				r, d, err := do("PUT", path+"/submissions/"+id(i, k), map[string]float64{"value": value(i, k)})
+				var (
+					r   *Response
+					d   time.Duration
+					err error
+				)
+				for try := 0; ; try++ {
+					r, d, err = do("PUT", path+"/submissions/"+id(i, k), map[string]float64{"value": value(i, k)})
+					if try == len(RetryDelays) || !Transient(r, err) {
+						break
+					}
+					mu.Lock()
+					res.Retried++
+					mu.Unlock()
+					time.Sleep(RetryDelays[try])
+				}
 				if err != nil || r.Status != 200 {
 					mu.Lock()
 					res.Failed++
