@@ -11,8 +11,8 @@ import (
 )
 
 // Coerce turns the raw values of a page link (or a lesson block) into values
-// package figures accepts, with the rule the page applies to its URL (web/state.js,
-// coerce): an empty value is the default; a number outside [Min, Max] is
+// package figures accepts, with the rule the page applies to its URL
+// (web/state.js, coerce): an empty value is the default; a number outside [Min, Max] is
 // clamped, an Int is rounded, a value that is not a number, not one of an
 // Enum's values, a list of the wrong length or a text with other characters
 // is replaced by the default, and list entries are clamped. Each change adds
