@@ -102,6 +102,9 @@ func Build(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	if files[WidgetsModule], err = widgetsModule(); err != nil {
+		return Result{}, err
+	}
 	shell, ok := files["index.html"]
 	sw, ok2 := files["sw.js"]
 	if !ok || !ok2 {
@@ -219,11 +222,11 @@ func Build(o Options) (Result, error) {
 	return res, nil
 }
 
-var reImport = regexp.MustCompile(`from\s+'\./([a-z0-9_-]+\.js)'`)
+var reImport = regexp.MustCompile(`from\s+'(\./[a-z0-9_-]+\.js|\.\./gen/[a-z0-9_-]+\.js)'`)
 
 // preloads returns modulepreload links for the first lesson's widget modules
-// and the sibling modules they import, so the browser fetches them in
-// parallel instead of one import level at a time.
+// and the sibling and generated modules they import, so the browser fetches
+// them in parallel instead of one import level at a time.
 func preloads(files map[string][]byte, widgets []string) string {
 	seen := map[string]bool{}
 	var b strings.Builder
