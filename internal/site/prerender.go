@@ -15,7 +15,28 @@ import (
 // into each lesson's HTML (scripts/prerender.mjs, docs/web.md "The first
 // chart"). A widget it cannot draw keeps its placeholder; the script names it
 // on stderr, which the build passes on.
+//
+// The script imports the modules from a copy of o.Web that also holds the
+// generated widgets module, as dist/ will.
 func prerender(o Options, lessons []*Lesson) error {
+	web, err := os.MkdirTemp("", "dpplay-prerender-")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(web)
+	if err := os.CopyFS(web, os.DirFS(o.Web)); err != nil {
+		return err
+	}
+	gen, err := widgetsModule()
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Join(web, filepath.Dir(WidgetsModule)), 0o755); err != nil {
+		return err
+	}
+	if err := os.WriteFile(filepath.Join(web, WidgetsModule), gen, 0o644); err != nil {
+		return err
+	}
 	type page struct {
 		Slug string `json:"slug"`
 		HTML string `json:"html"`
@@ -25,7 +46,7 @@ func prerender(o Options, lessons []*Lesson) error {
 		WasmExec string            `json:"wasmExec"`
 		Wasm     map[string]string `json:"wasm"`
 		Lessons  []page            `json:"lessons"`
-	}{Web: o.Web, WasmExec: o.WasmExec, Wasm: map[string]string{}}
+	}{Web: web, WasmExec: o.WasmExec, Wasm: map[string]string{}}
 	for name, p := range o.Wasm {
 		abs, err := filepath.Abs(p)
 		if err != nil {
