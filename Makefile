@@ -98,10 +98,14 @@ build/%.wasm: $(GO_SOURCES)
 comma := ,
 empty :=
 space := $(empty) $(empty)
-site: $(WASM_MODULES:%=build/%.wasm)
+# The site builder pre-renders each widget's opening state under Node (linkedom).
+node_modules/.package-lock.json: package-lock.json
+	npm ci --no-audit --no-fund --loglevel=error
+
+site: $(WASM_MODULES:%=build/%.wasm) node_modules/.package-lock.json
 	$(GO) run ./cmd/dpplay site -lessons lessons -web web -out dist \
 	  -wasm $(subst $(space),$(comma),$(foreach m,$(WASM_MODULES),$(m)=build/$(m).wasm)) \
-	  -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js
+	  -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js -prerender scripts/prerender.mjs
 
 serve: site
 	$(GO) run ./cmd/dpplay serve -dir dist -addr $(ADDR)

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	appaudit "github.com/dpplay/dpplay/app/audit"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/audit"
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -16,38 +17,8 @@ import (
 // once; chunks merged in order give the same worst pair) and draw the worst
 // pair as the widget does.
 
-// auditMechanisms are the widget's mechanisms, with its labels.
-var auditMechanisms = []struct{ name, label string }{
-	{"exponential", "Exponential mechanism"},
-	{"report-noisy-max-laplace", "Report noisy max, Laplace Δ/ε"},
-	{"report-noisy-max-gumbel", "Report noisy max, Gumbel 2Δ/ε"},
-	{"permute-and-flip", "Permute-and-flip"},
-	{audit.NameReportNoisyMaxWithValue, "Report noisy max, also releasing the value"},
-	{audit.NameLaplace, "Laplace mechanism on every u(x, r)"},
-	{audit.NameGaussian, "Gaussian noise σ = Δ/ε, claimed ε-DP"},
-}
-
-// auditExpr is the characters the widget lets a score or sensitivity
-// expression contain (its schema's pattern).
-const auditExpr = "-abcdefghijklmnopqrstuvwxyz0123456789_ +*/%()[].,?:<>=!&|^"
-
 func init() {
-	names := make([]string, len(auditMechanisms))
-	for i, m := range auditMechanisms {
-		names[i] = m.name
-	}
-	register("audit", chart{
-		params: []Param{
-			{Key: "mech", Kind: Enum, Values: names, Default: "exponential"},
-			{Key: "score", Kind: Text, MaxLen: 400, Allowed: auditExpr, Default: "count[r] - count[(r+1)%k]"},
-			{Key: "sens", Kind: Text, MaxLen: 100, Allowed: auditExpr, Default: "1"},
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 10, Digits: 3, Default: "1"},
-			{Key: "k", Kind: Int, Min: 1, Max: 6, Default: "3"},
-			{Key: "m", Kind: Int, Min: 1, Max: 60, Default: "3"},
-			{Key: "nb", Kind: Enum, Values: []string{audit.ChangeOne, audit.AddRemove}, Default: audit.ChangeOne},
-		},
-		build: auditFigures,
-	})
+	register("audit", auditFigures)
 }
 
 // auditConfig is the widget's audit of a state.
@@ -94,9 +65,9 @@ func auditFigures(v Values) ([]*Figure, error) {
 		return nil, validate.Errorf("mech", "%s releases a continuous output: the worst pair has no output distributions to draw", c.Mechanism)
 	}
 	label := c.Mechanism
-	for _, m := range auditMechanisms {
-		if m.name == c.Mechanism {
-			label = m.label
+	for _, m := range widget.AuditMechanismChoices() {
+		if m.Value == c.Mechanism {
+			label = m.Label
 		}
 	}
 	loss := num(r.Loss)

@@ -12,9 +12,10 @@ import (
 )
 
 // A chart is the figure side of one widget (web/widgets/NAME.js): the
-// parameters of its state, and how its figures are computed from them.
+// parameters of its state (widget.Schema), and how its figures are computed
+// from them.
 type chart struct {
-	params []Param
+	params []widget.Param
 	// names lists the figures build returns, in order: widget.Figures.
 	names []string
 	build func(v Values) ([]*Figure, error)
@@ -24,10 +25,10 @@ type chart struct {
 // no "Export figure" button (the page asks HasChart through the site build).
 var charts = map[string]chart{}
 
-// register adds a widget's chart, whose figures are those package widget
-// lists for it; each file of charts calls it from init.
-func register(name string, c chart) {
-	c.names = widget.Figures(name)
+// register adds a widget's chart, whose params and figures are those
+// package widget lists for it; each file of charts calls it from init.
+func register(name string, build func(v Values) ([]*Figure, error)) {
+	c := chart{params: widget.Schema(name), names: widget.Figures(name), build: build}
 	charts[name] = c
 }
 

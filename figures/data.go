@@ -14,9 +14,6 @@ package figures
 
 import (
 	"fmt"
-	"maps"
-	"math"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -74,48 +71,6 @@ func (f *Figure) FileName(ext string) string {
 	return fmt.Sprintf("lesson%d-%s-%s.%s", f.Lesson, f.Widget, f.Name, ext)
 }
 
-// dataSet is a candidate set shared with the page (web/widgets/datasets.js).
-type dataSet struct {
-	Label      string
-	Candidates []string
-	Scores     []float64
-	Delta      float64
-	Unit       string
-}
-
-var adultCounts = []float64{14976, 10683, 4443, 1025, 993, 418, 23}
-
-var dataSets = map[string]dataSet{
-	"adult": {
-		Label:      "Adult data, marital status",
-		Candidates: []string{"Married-civ-spouse", "Never-married", "Divorced", "Separated", "Widowed", "Married-spouse-absent", "Married-AF-spouse"},
-		Scores:     scaled(adultCounts, 1e-3),
-		Delta:      1, Unit: "thousand people",
-	},
-	"adult-raw": {
-		Label:      "Adult data, marital status (raw counts)",
-		Candidates: []string{"Married-civ-spouse", "Never-married", "Divorced", "Separated", "Widowed", "Married-spouse-absent", "Married-AF-spouse"},
-		Scores:     adultCounts,
-		Delta:      1, Unit: "people",
-	},
-	"meeting": {
-		Label:      "Meeting dates",
-		Candidates: []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"},
-		Scores:     []float64{21, 27, 25, 12, 18},
-		Delta:      1, Unit: "people free",
-	},
-}
-
-func scaled(xs []float64, k float64) []float64 {
-	out := make([]float64, len(xs))
-	for i, x := range xs {
-		out[i] = x * k
-	}
-	return out
-}
-
-func dataSetNames() []string { return slices.Sorted(maps.Keys(dataSets)) }
-
 func indices(n int) []float64 {
 	xs := make([]float64, n)
 	for i := range xs {
@@ -150,13 +105,6 @@ func drawCounts(sel mech.Selector, k int, seed uint64, n int) []int {
 	return counts
 }
 
-// roundSig rounds x to digits significant digits, as JavaScript's
-// +x.toPrecision(digits) does for the page's grids.
-func roundSig(x float64, digits int) float64 {
-	y, _ := strconv.ParseFloat(strconv.FormatFloat(x, 'g', digits, 64), 64)
-	return y
-}
-
 func shares(counts []int, n int) []float64 {
 	y := make([]float64, len(counts))
 	for i, c := range counts {
@@ -165,14 +113,4 @@ func shares(counts []int, n int) []float64 {
 		}
 	}
 	return y
-}
-
-// epsGrid returns n ε values evenly spaced on a log scale.
-func epsGrid(lo, hi float64, n int) []float64 {
-	xs := make([]float64, n)
-	for i := range xs {
-		xs[i] = lo * math.Pow(hi/lo, float64(i)/float64(n-1))
-	}
-	xs[n-1] = hi
-	return xs
 }

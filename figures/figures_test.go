@@ -3,7 +3,6 @@ package figures
 import (
 	"bytes"
 	"fmt"
-	"github.com/dpplay/dpplay/app/widget"
 	"math"
 	"os"
 	"slices"
@@ -11,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/dpplay/dpplay/app/selection"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/core/stats"
 )
@@ -143,7 +143,7 @@ func TestEveryChartBuildsItsNames(t *testing.T) {
 func TestLesson1Histogram(t *testing.T) {
 	f := one(t, "expmech", "data=meeting&eps=0.5&seed=3&step=200&batch=1000")
 	bars, marks := series(t, f, Bars, 0), series(t, f, Marks, 0)
-	m, err := mech.NewExponential(mech.Config{Scores: dataSets["meeting"].Scores, Epsilon: 0.5, Sensitivity: 1})
+	m, err := mech.NewExponential(mech.Config{Scores: dataSetNamed("meeting").Scores, Epsilon: 0.5, Sensitivity: 1})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -158,7 +158,7 @@ func TestLesson1Histogram(t *testing.T) {
 	if r, _ := stats.ChiSquare(bars.Counts, marks.Y); r.PValue < pFalse {
 		t.Errorf("draws vs exact: p = %g", r.PValue)
 	}
-	broken, _ := mech.NewExponential(mech.Config{Scores: dataSets["meeting"].Scores, Epsilon: 1, Sensitivity: 1})
+	broken, _ := mech.NewExponential(mech.Config{Scores: dataSetNamed("meeting").Scores, Epsilon: 1, Sensitivity: 1})
 	if r, _ := stats.ChiSquare(bars.Counts, broken.Probabilities()); r.PValue >= pFalse {
 		t.Errorf("draws vs the broken scale's probabilities passed: p = %g", r.PValue)
 	}
@@ -248,7 +248,7 @@ func TestLesson5CDF(t *testing.T) {
 func TestLesson6Loss(t *testing.T) {
 	f := one(t, "pfloss", "data=adult")
 	em, pf, rnm := series(t, f, Line, 0), series(t, f, Line, 1), series(t, f, Line, 2)
-	scores := dataSets["adult"].Scores
+	scores := dataSetNamed("adult").Scores
 	for i, e := range em.X {
 		if pf.Y[i] > em.Y[i]*(1+1e-9)+1e-12 {
 			t.Errorf("ε = %v: permute-and-flip %v worse than exponential %v", e, pf.Y[i], em.Y[i])
@@ -322,7 +322,7 @@ func TestHistogramEqualsBridge(t *testing.T) {
 	f := one(t, "rnm", "seed=77&step=3&batch=1000")
 	b := selection.New()
 	for j, nm := range noisyMaxMechanisms {
-		got, err := b.Draws(nm.name, selection.Request{Mechanism: nm.name, Scores: dataSets["meeting"].Scores, Epsilon: 1, Sensitivity: 1}, 77, 3000)
+		got, err := b.Draws(nm.name, selection.Request{Mechanism: nm.name, Scores: dataSetNamed("meeting").Scores, Epsilon: 1, Sensitivity: 1}, 77, 3000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -332,4 +332,9 @@ func TestHistogramEqualsBridge(t *testing.T) {
 			}
 		}
 	}
+}
+
+func dataSetNamed(name string) widget.DataSet {
+	d, _ := widget.Find(widget.DataSets(), name)
+	return d
 }

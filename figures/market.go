@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpplay/dpplay/app/market"
+	"github.com/dpplay/dpplay/app/widget"
 )
 
 // Figures of the market widgets: private pricing (pricing), approximate
@@ -15,51 +16,10 @@ import (
 // of the market module the widgets call, with the widgets' own grid, so a
 // figure shows what the page shows for the same state.
 
-// The price grid of the pricing widgets (GRID in web/widgets/pricing.js):
-// $0.01, $0.02, …, $5.00.
-const (
-	pricingMaxPrice = 5
-	pricingStep     = 0.01
-)
-
-// valuesParam is the buyers' values list shared by pricing and truthful.
-var valuesParam = Param{Key: "values", Kind: List, Min: 0, Max: 5, MinLen: 1, MaxLen: 40, Default: "1,1,1,4.01"}
-
-// marketEpsParam is ε of the three market widgets.
-var marketEpsParam = Param{Key: "eps", Kind: Number, Min: 0.1, Max: 100, Digits: 3, Default: "1"}
-
 func init() {
-	register("pricing", chart{
-		params: []Param{
-			valuesParam,
-			marketEpsParam,
-			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "100000"},
-			seedParam,
-			srcParam,
-		},
-		build: pricingFigures,
-	})
-	register("truthful", chart{
-		params: []Param{
-			valuesParam,
-			marketEpsParam,
-			{Key: "buyer", Kind: Int, Min: 1, Max: 40, Default: "4"},
-			{Key: "report", Kind: Number, Min: 0, Max: 5, Digits: 3, Default: "4.01"},
-		},
-		build: truthfulUtility,
-	})
-	register("billboard", chart{
-		params: []Param{
-			marketEpsParam,
-			{Key: "rounds", Kind: Enum, Values: []string{"16", "32", "64", "128"}, Default: "64"},
-			{Key: "supply", Kind: Int, Min: 1, Max: 300, Default: "40"},
-			{Key: "counter", Kind: Enum, Values: []string{"auto", "tree", "per-round"}, Default: "auto"},
-			{Key: "buyer", Kind: Int, Min: 1, Max: 300, Default: "1"},
-			seedParam,
-			{Key: "t", Kind: Int, Min: 1, Max: 129, Default: "1"},
-		},
-		build: billboardPrices,
-	})
+	register("pricing", pricingFigures)
+	register("truthful", truthfulUtility)
+	register("billboard", billboardPrices)
 }
 
 // usd writes dollars as the page's money() does: two decimals, a true minus.
@@ -111,7 +71,7 @@ func buyersText(values []float64) string {
 // the accuracy theorem's guarantee E[rev] ≥ OPT − 2Δ(ln|R| + 1)/ε.
 func pricingFigures(v Values) ([]*Figure, error) {
 	values, eps, seed, n := v.List("values"), v.Float("eps"), v.Seed("seed"), v.Int("draws")
-	r, err := market.Pricing(values, pricingMaxPrice, pricingStep, eps, seed, n)
+	r, err := market.Pricing(values, widget.MaxPrice, widget.PriceStep, eps, seed, n)
 	if err != nil {
 		return nil, err
 	}
@@ -131,7 +91,7 @@ func pricingFigures(v Values) ([]*Figure, error) {
 		Title:  fmt.Sprintf("Revenue p × #{buyers with value ≥ p} at each fixed price\n%s", buyersText(values)),
 		XLabel: "Price p ($)",
 		YLabel: "Revenue ($)",
-		XMin:   0, XMax: pricingMaxPrice,
+		XMin:   0, XMax: widget.MaxPrice,
 		YMin: 0, YMax: 1.1 * topRev,
 		Series: []Series{
 			{Name: "Revenue", Kind: Steps, Colour: 0, X: r.Prices, Y: r.Revenue},
@@ -145,7 +105,7 @@ func pricingFigures(v Values) ([]*Figure, error) {
 		Title:  fmt.Sprintf("The private price: exact probability of each price, and draws\n%s; ε = %s", setting, num(eps)),
 		XLabel: "Price p ($)",
 		YLabel: "Probability / share of draws",
-		XMin:   0, XMax: pricingMaxPrice,
+		XMin:   0, XMax: widget.MaxPrice,
 		YMin: 0,
 	}
 	if n > 0 {
@@ -158,7 +118,7 @@ func pricingFigures(v Values) ([]*Figure, error) {
 		topP = math.Max(topP, topS)
 		// The page's bins run from p − step/2 to p + step/2.
 		dist.Series = append(dist.Series, Series{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", thousands(n), seed),
-			Kind: Bars, Colour: 5, Width: pricingStep, X: r.Prices, Y: sh, Counts: counts, N: n})
+			Kind: Bars, Colour: 5, Width: widget.PriceStep, X: r.Prices, Y: sh, Counts: counts, N: n})
 	}
 	dist.YMax = 1.1 * topP
 	dist.Series = append(dist.Series, Series{Name: fmt.Sprintf("Exact probability, weights exp(ε·rev(p)/(2Δ)): E[revenue] = %s", usd(r.ExpectedRevenue)), Kind: Line, Colour: 0, X: r.Prices, Y: r.Probabilities})
@@ -199,7 +159,7 @@ func pricingFigures(v Values) ([]*Figure, error) {
 // is a report of $0, row j the j-th grid price, so round(report/step), kept
 // in the table (web/widgets/truthful.js).
 func reportIndex(report float64, m int) int {
-	return min(max(int(math.Round(report/pricingStep)), 0), m-1)
+	return min(max(int(math.Round(report/widget.PriceStep)), 0), m-1)
 }
 
 // truthfulUtility draws approximate truthfulness: buyer i's exact
@@ -212,7 +172,7 @@ func reportIndex(report float64, m int) int {
 func truthfulUtility(v Values) ([]*Figure, error) {
 	values, eps := v.List("values"), v.Float("eps")
 	b := min(v.Int("buyer"), len(values))
-	t, err := market.Truth(values, pricingMaxPrice, pricingStep, eps, b-1)
+	t, err := market.Truth(values, widget.MaxPrice, widget.PriceStep, eps, b-1)
 	if err != nil {
 		return nil, err
 	}
@@ -242,7 +202,7 @@ func truthfulUtility(v Values) ([]*Figure, error) {
 			b, usd(t.Value), num(eps), buyersText(values), usd(t.MaxUtility)),
 		XLabel: "Report x ($)",
 		YLabel: "Expected utility ($)",
-		XMin:   0, XMax: pricingMaxPrice,
+		XMin:   0, XMax: widget.MaxPrice,
 		YMin: 0, YMax: 1.15 * top,
 		Series: []Series{
 			{Name: "Expected utility when reporting x", Kind: Line, Colour: 0, X: t.Reports, Y: t.Utilities},

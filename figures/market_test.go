@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	marketapp "github.com/dpplay/dpplay/app/market"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/market"
 	"github.com/dpplay/dpplay/core/stats"
 )
@@ -27,7 +28,7 @@ var pricingStates = []struct {
 
 func pricingGrid(t *testing.T) []float64 {
 	t.Helper()
-	prices, err := market.Grid(pricingStep, pricingMaxPrice, pricingStep)
+	prices, err := market.Grid(widget.PriceStep, widget.MaxPrice, widget.PriceStep)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -63,7 +64,7 @@ func TestLesson9PricingExact(t *testing.T) {
 
 		curve := one(t, "pricing", tc.params, "curve")
 		opt, exp, guar := series(t, curve, Line, 0), series(t, curve, Line, 1), series(t, curve, Line, 2)
-		b, err := marketapp.Pricing(tc.values, pricingMaxPrice, pricingStep, tc.eps, 1, 0)
+		b, err := marketapp.Pricing(tc.values, widget.MaxPrice, widget.PriceStep, tc.eps, 1, 0)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -110,7 +111,7 @@ func TestLesson9PricingDraws(t *testing.T) {
 		params := fmt.Sprintf("eps=1&draws=100000&seed=%d", seed)
 		f := one(t, "pricing", params, "distribution")
 		bars, exact := series(t, f, Bars, 0), series(t, f, Line, 0)
-		b, err := marketapp.Pricing(values, pricingMaxPrice, pricingStep, 1, uint64(seed), 100000)
+		b, err := marketapp.Pricing(values, widget.MaxPrice, widget.PriceStep, 1, uint64(seed), 100000)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -119,7 +120,7 @@ func TestLesson9PricingDraws(t *testing.T) {
 				t.Fatalf("seed %d: bar %d is %d draws (share %v), the bridge drew %v", seed, i, c, bars.Y[i], b.Counts[i])
 			}
 		}
-		if bars.N != 100000 || bars.Width != pricingStep || !slices.Equal(bars.X, prices) {
+		if bars.N != 100000 || bars.Width != widget.PriceStep || !slices.Equal(bars.X, prices) {
 			t.Errorf("seed %d: %d draws in bars of width %v", seed, bars.N, bars.Width)
 		}
 		if r, err := stats.ChiSquare(bars.Counts, exact.Y); err != nil || r.PValue < pFalse {
@@ -173,7 +174,7 @@ func TestLesson9Truthful(t *testing.T) {
 		{"values=3,0.004&eps=2&buyer=2&report=5", []float64{3, 0.004}, 2, 2, 5},
 	} {
 		f := one(t, "truthful", tc.params)
-		tr, err := marketapp.Truth(tc.values, pricingMaxPrice, pricingStep, tc.eps, tc.buyer-1)
+		tr, err := marketapp.Truth(tc.values, widget.MaxPrice, widget.PriceStep, tc.eps, tc.buyer-1)
 		if err != nil {
 			t.Fatal(err)
 		}

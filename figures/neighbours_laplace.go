@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/dpplay/dpplay/app/selection"
+	"github.com/dpplay/dpplay/app/widget"
 )
 
 // Figures of the privacy-loss band on two neighbouring polls (epsband), the
@@ -16,49 +17,9 @@ import (
 // shows the page's numbers and the page's draws.
 
 func init() {
-	register("epsband", chart{
-		params: []Param{
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 5, Digits: 3, Default: "1"},
-			{Key: "ax", Kind: List, Min: 0, Max: 1, MinLen: 5, MaxLen: 5, Default: "0,0,0,1,0"},
-			{Key: "ay", Kind: List, Min: 0, Max: 1, MinLen: 5, MaxLen: 5, Default: "1,1,1,0,1"},
-			{Key: "scale", Kind: Enum, Values: []string{"right", "broken"}, Default: "right"},
-			batchParam("10000", "1000", "10000", "100000"),
-			seedDefault("3"),
-			stepParam(100),
-		},
-		build: neighbourFigures,
-	})
-	register("laplaceem", chart{
-		params: []Param{
-			{Key: "q", Kind: Number, Min: 0, Max: 100, Digits: 4, Default: "50"},
-			{Key: "dq", Kind: Number, Min: 0.1, Max: 20, Digits: 3, Default: "1"},
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 5, Digits: 3, Default: "1"},
-			{Key: "range", Kind: Enum, Values: []string{"wide", "bounded"}, Default: "wide"},
-			{Key: "mode", Kind: Enum, Values: []string{"line", "grid"}, Default: "line"},
-			{Key: "h", Kind: Number, Min: 0.1, Max: 10, Digits: 3, Default: "1"},
-			{Key: "run", Kind: Enum, Values: []string{"general", "tight"}, Default: "general"},
-			{Key: "draws", Kind: Enum, Values: []string{"0", "1000", "10000", "100000"}, Default: "10000"},
-			seedDefault("2"),
-		},
-		build: laplaceEMDensity,
-	})
-	register("dlaplace", chart{
-		params: []Param{
-			{Key: "value", Kind: Int, Min: -1000000, Max: 1000000, Default: "0"},
-			{Key: "eps", Kind: Number, Min: 0.2, Max: 5, Digits: 3, Default: "1"},
-			batchParam("1000", "100", "1000", "10000"),
-			seedParam,
-			stepParam(100),
-		},
-		build: discreteLaplacePMF,
-	})
-}
-
-// seedDefault is seedParam with a widget's own default seed.
-func seedDefault(def string) Param {
-	p := seedParam
-	p.Default = def
-	return p
+	register("epsband", neighbourFigures)
+	register("laplaceem", laplaceEMDensity)
+	register("dlaplace", discreteLaplacePMF)
 }
 
 // minus writes a number with a typographic minus sign, for titles and
@@ -67,18 +28,11 @@ func minus(s string) string { return strings.ReplaceAll(s, "-", "−") }
 
 // The ε band on neighbours (web/widgets/epsband.js).
 
-// pollDays are the meeting poll's candidates, and pollOthers how many of the
-// other eleven students can make each day.
-var (
-	pollDays   = []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"}
-	pollOthers = []float64{5, 6, 6, 3, 4}
-)
-
 // pollScores adds Ana's answer to the others' counts; like the widget, any
 // non-zero entry of her list counts as "free".
 func pollScores(ana []float64) []float64 {
-	s := make([]float64, len(pollOthers))
-	for i, c := range pollOthers {
+	s := make([]float64, len(widget.PollOthers))
+	for i, c := range widget.PollOthers {
 		s[i] = c
 		if ana[i] != 0 {
 			s[i]++
@@ -92,7 +46,7 @@ func anaDays(ana []float64) string {
 	var d []string
 	for i, a := range ana {
 		if a != 0 {
-			d = append(d, pollDays[i][:3])
+			d = append(d, widget.PollDays[i][:3])
 		}
 	}
 	if len(d) == 0 {
@@ -148,7 +102,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 		Title:      fmt.Sprintf("The exponential mechanism on two neighbouring polls x and x′\nε = %s, Δ = 1, %s", num(eps), weights),
 		XLabel:     "Meeting day r",
 		YLabel:     "Probability / share of draws",
-		Categories: pollDays,
+		Categories: widget.PollDays,
 		YMin:       0,
 	}
 	const w = 0.38
@@ -209,7 +163,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 		Title:      fmt.Sprintf("What ε promises: the log-ratio of each day's probability on x and x′\nε = %s, %s; privacy loss %s %s", num(eps), short, num(r.Loss), claim),
 		XLabel:     "Meeting day r",
 		YLabel:     "ln( P[r | x] / P[r | x′] )  (nats)",
-		Categories: pollDays,
+		Categories: widget.PollDays,
 		Series: []Series{{
 			Name: fmt.Sprintf("Allowed band ±ε = ±%s", num(eps)), Kind: Band, Colour: 5,
 			X: []float64{-0.5, float64(len(days)) - 0.5}, Lo: []float64{-eps, -eps}, Hi: []float64{eps, eps},

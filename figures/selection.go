@@ -5,80 +5,22 @@ import (
 	"math"
 
 	"github.com/dpplay/dpplay/app/selection"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/mech"
 )
 
 // Figures of the finite selection widgets: expmech, rnm, accuracy and
 // pfloss.
 
-// seedParam and the batch-drawing params are shared by every widget that
-// draws in batches from rng.Seeded(seed).
-var seedParam = Param{Key: "seed", Kind: Int, Min: 0, Max: math.MaxUint32, Default: "1"}
-
-func stepParam(max float64) Param {
-	return Param{Key: "step", Kind: Int, Min: 0, Max: max, Default: "1"}
-}
-
-// srcParam is the page's "your data" key: a CSV file's fingerprint and the
-// chosen columns (web/widgets/datapanel.js). The file itself never leaves
-// the browser, so a figure is drawn from the widget's built-in data.
-var srcParam = Param{Key: "src", Kind: Text, MaxLen: 60, Allowed: "0123456789abcdef."}
-
-func batchParam(def string, values ...string) Param {
-	return Param{Key: "batch", Kind: Enum, Values: values, Default: def}
-}
-
 func init() {
-	register("expmech", chart{
-		params: []Param{
-			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "adult"},
-			{Key: "u", Kind: List, Min: -1e6, Max: 1e6, MaxLen: 64},
-			// A base measure μ, one weight per candidate; otherwise uniform.
-			{Key: "mu", Kind: List, Min: 0.001, Max: 1e6, MaxLen: 64},
-			{Key: "form", Kind: Enum, Values: []string{"dp", "article"}, Default: "dp"},
-			// 17 digits: switching the formula keeps the converted ε exact.
-			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Digits: 17, Default: "1"},
-			{Key: "delta", Kind: Number, Min: 0.001, Max: 10000, Digits: 4, Default: "1"},
-			batchParam("1000", "1", "10", "100", "1000", "10000"),
-			seedParam,
-			stepParam(1000),
-			srcParam,
-		},
-		build: histogram,
-	})
-	register("rnm", chart{
-		params: []Param{
-			{Key: "data", Kind: Enum, Values: dataSetNames(), Default: "meeting"},
-			{Key: "eps", Kind: Number, Min: 0.01, Max: 20, Digits: 3, Default: "1"},
-			batchParam("1000", "10", "100", "1000", "10000"),
-			seedParam,
-			stepParam(200),
-			srcParam,
-		},
-		build: noisyMaxHistogram,
-	})
-	register("accuracy", chart{
-		params: []Param{
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 10, Digits: 3, Default: "1"},
-			{Key: "n", Kind: Int, Min: 2, Max: 1000, Default: "50"},
-			{Key: "t", Kind: Number, Min: 0, Max: 8, Digits: 3, Default: "1"},
-			batchParam("1000", "100", "1000", "10000"),
-			seedParam,
-			stepParam(100),
-		},
-		build: accuracyCDF,
-	})
-	register("pfloss", chart{
-		params: []Param{
-			{Key: "data", Kind: Enum, Values: lossSetNames, Default: "meeting"},
-			{Key: "eps", Kind: Number, Min: 0.05, Max: 20, Digits: 3, Default: "1"},
-		},
-		build: loss,
-	})
+	register("expmech", histogram)
+	register("rnm", noisyMaxHistogram)
+	register("accuracy", accuracyCDF)
+	register("pfloss", loss)
 }
 
 // scoresOf returns the data set's scores, or the edited ones when they fit.
-func scoresOf(d dataSet, edited []float64) []float64 {
+func scoresOf(d widget.DataSet, edited []float64) []float64 {
 	if len(edited) == len(d.Scores) {
 		return edited
 	}
@@ -89,7 +31,7 @@ func scoresOf(d dataSet, edited []float64) []float64 {
 // its exact probabilities exp(ε·u(r)/(2Δ))/Z. In the article's form the
 // slider's ε is ε_a in exp(ε_a·u), which is the same mechanism at ε = 2ε_aΔ.
 func histogram(v Values) ([]*Figure, error) {
-	d := dataSets[v.Str("data")]
+	d, _ := widget.Find(widget.DataSets(), v.Str("data"))
 	scores := scoresOf(d, v.List("u"))
 	eps, delta := v.Float("eps"), v.Float("delta")
 	form := fmt.Sprintf("ε = %s, Δ = %s", num(eps), num(delta))
@@ -117,7 +59,7 @@ func histogram(v Values) ([]*Figure, error) {
 	x := indices(len(scores))
 	return []*Figure{{
 		Name:       "histogram",
-		Title:      fmt.Sprintf("The exponential mechanism\n%s; %s", d.Label, form),
+		Title:      fmt.Sprintf("The exponential mechanism\n%s; %s", d.Title, form),
 		XLabel:     "Candidate",
 		YLabel:     "Probability / share of draws",
 		Categories: d.Candidates,
@@ -142,11 +84,11 @@ var noisyMaxMechanisms = []struct{ name, label string }{
 // really drawn, one stream per mechanism from the same seed, as the page's
 // panels) with its exact probabilities as a mark across its bar.
 func noisyMaxHistogram(v Values) ([]*Figure, error) {
-	d := dataSets[v.Str("data")]
+	d, _ := widget.Find(widget.DataSets(), v.Str("data"))
 	eps, seed, n := v.Float("eps"), v.Seed("seed"), v.Draws()
 	f := &Figure{
 		Name:       "histogram",
-		Title:      fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Label, num(eps), num(d.Delta), thousands(n), seed),
+		Title:      fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, num(eps), num(d.Delta), thousands(n), seed),
 		XLabel:     "Candidate",
 		YLabel:     "Probability / share of draws",
 		Categories: d.Candidates,
@@ -220,61 +162,28 @@ func accuracyCDF(v Values) ([]*Figure, error) {
 	return []*Figure{f}, nil
 }
 
-// lossSets are the loss widget's candidate sets: the shared ones and two
-// candidates with scores 1 and 0, whose losses have closed forms.
-var lossSets = map[string]dataSet{
-	"meeting": dataSets["meeting"],
-	"adult":   dataSets["adult"],
-	"two":     {Label: "Two candidates (scores 1 and 0)", Candidates: []string{"A", "B"}, Scores: []float64{1, 0}, Delta: 1, Unit: "score points"},
-}
-
-var lossSetNames = []string{"meeting", "adult", "two"}
-
-// lossCurves are the loss widget's four curves: a mechanism and the factor on ε
-// (Laplace noise of scale 2Δ/ε is report noisy max at ε/2).
-var lossCurves = []struct {
-	name   string
-	factor float64
-	label  string
-}{
-	{mech.NameExponential, 1, "Exponential mechanism (Gumbel 2Δ/ε): ε-DP"},
-	{mech.NamePermuteAndFlip, 1, "Permute-and-flip (exponential 2Δ/ε): ε-DP"},
-	{mech.NameReportNoisyMaxLaplace, 1, "Noisy max, Laplace Δ/ε: ε-DP for counts, 2ε in general"},
-	{mech.NameReportNoisyMaxLaplace, 0.5, "Noisy max, Laplace 2Δ/ε: ε-DP"},
-}
-
-// lossGrid is the page's ε axis: 49 points from 0.05 to 10, log-spaced and
-// rounded to 4 significant digits (web/widgets/pfloss.js).
-func lossGrid() []float64 {
-	g := epsGrid(0.05, 10, 49)
-	for i, e := range g {
-		g[i] = roundSig(e, 4)
-	}
-	return g
-}
-
 // loss draws each mechanism's exact expected loss OPT − E[u(output)]
 // against ε, with the slider's ε marked.
 func loss(v Values) ([]*Figure, error) {
-	d := lossSets[v.Str("data")]
-	grid := lossGrid()
+	d, _ := widget.Find(widget.LossSets(), v.Str("data"))
+	grid := widget.LossGrid()
 	f := &Figure{
 		Name:   "loss",
-		Title:  fmt.Sprintf("Expected loss against ε\n%s; Δ = %s", d.Label, num(d.Delta)),
+		Title:  fmt.Sprintf("Expected loss against ε\n%s; Δ = %s", d.Title, num(d.Delta)),
 		XLabel: "ε (log scale)",
 		YLabel: fmt.Sprintf("OPT − E[u(output)]  (%s)", d.Unit),
 		LogX:   true,
 	}
-	for j, c := range lossCurves {
+	for j, c := range widget.LossCurves() {
 		eps := make([]float64, len(grid))
 		for i, e := range grid {
-			eps[i] = e * c.factor
+			eps[i] = e * c.Factor
 		}
-		y, err := selection.LossCurve(d.Scores, d.Delta, []string{c.name}, eps)
+		y, err := selection.LossCurve(d.Scores, d.Delta, []string{c.Mechanism}, eps)
 		if err != nil {
 			return nil, err
 		}
-		f.Series = append(f.Series, Series{Name: c.label, Kind: Line, Colour: j, Dashed: j >= 2, X: grid, Y: y})
+		f.Series = append(f.Series, Series{Name: c.Label + ": " + c.Claim, Kind: Line, Colour: j, Dashed: j >= 2, X: grid, Y: y})
 		_, top := rangeOf(y)
 		f.YMax = math.Max(f.YMax, 1.05*top)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	synthapp "github.com/dpplay/dpplay/app/synth"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/synth"
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -26,14 +27,6 @@ var synthQuerySets = [][2]string{
 	{"halfspaces", "halfspaces"},
 }
 
-func synthKeys(pairs [][2]string) []string {
-	out := make([]string, len(pairs))
-	for i, p := range pairs {
-		out[i] = p[0]
-	}
-	return out
-}
-
 func synthLabel(pairs [][2]string, key string) string {
 	for _, p := range pairs {
 		if p[0] == key {
@@ -43,55 +36,21 @@ func synthLabel(pairs [][2]string, key string) string {
 	return key
 }
 
-// smallDBStops are the stages a SmallDB run can stop at (STOPS in
-// smalldb.js: scoring is passed through); smallDBStages maps them to the
-// stepper's stages.
-var (
-	smallDBStops  = []string{"data", "queries", "count", "levels", "draw", "compare"}
-	smallDBStages = map[string]synth.Stage{
-		"data": synth.StageData, "queries": synth.StageQueries, "count": synth.StageCount,
-		"levels": synth.StageLevels, "draw": synth.StageDraw, "compare": synth.StageCompare,
-	}
-)
-
-func synthParams(maxM float64) []Param {
-	return []Param{
-		{Key: "k", Kind: Enum, Values: []string{"3", "4", "5"}, Default: "4"},
-		{Key: "q", Kind: Enum, Values: synthKeys(synthQuerySets), Default: "marginals:2"},
-		{Key: "m", Kind: Int, Min: 1, Max: maxM, Default: "6"},
-		{Key: "eps", Kind: Number, Min: 0.05, Max: 50, Digits: 3, Default: "1"},
-	}
+// smallDBStages maps the stages a SmallDB run can stop at (the smalldb
+// widget's stage values) to the stepper's stages.
+var smallDBStages = map[string]synth.Stage{
+	"data": synth.StageData, "queries": synth.StageQueries, "count": synth.StageCount,
+	"levels": synth.StageLevels, "draw": synth.StageDraw, "compare": synth.StageCompare,
 }
 
 func init() {
-	register("smalldb", chart{
-		params: append(synthParams(12),
-			seedParam,
-			Param{Key: "stage", Kind: Enum, Values: smallDBStops, Default: "data"},
-			srcParam,
-		),
-		build: smallDB,
-	})
-	// The mwem widget's keys come in its schema's order: k, q, eps, rounds,
-	// replays, m, seed, t.
-	p := synthParams(8)
-	register("mwem", chart{
-		params: []Param{
-			p[0], p[1], p[3],
-			{Key: "rounds", Kind: Int, Min: 1, Max: 40, Default: "10"},
-			{Key: "replays", Kind: Enum, Values: []string{"0", "10"}, Default: "10"},
-			p[2],
-			seedParam,
-			{Key: "t", Kind: Int, Min: 0, Max: 40, Default: "0"},
-			srcParam,
-		},
-		build: mwemRounds,
-	})
+	register("smalldb", smallDB)
+	register("mwem", mwemRounds)
 }
 
 // synthNum formats x as the page's fmt does: three significant digits,
 // String(+x.toPrecision(3)).
-func synthNum(x float64) string { return strconv.FormatFloat(roundSig(x, 3), 'g', -1, 64) }
+func synthNum(x float64) string { return strconv.FormatFloat(widget.RoundSig(x, 3), 'g', -1, 64) }
 
 // synthNiceQuery spells a query's name as the page does (niceQuery in
 // smalldb.js).
@@ -175,7 +134,7 @@ func synthLevelBins(errors, probs []float64) (edges, heights []float64, width fl
 	nb := int(math.Floor(top/width)) + 1
 	edges = make([]float64, nb+1)
 	for i := range edges {
-		edges[i] = roundSig(float64(i)*width, 10)
+		edges[i] = widget.RoundSig(float64(i)*width, 10)
 	}
 	heights = make([]float64, nb)
 	for i, e := range errors {

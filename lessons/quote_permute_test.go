@@ -3,11 +3,10 @@ package lessons
 import (
 	"fmt"
 	"math"
-	"os"
-	"regexp"
 	"testing"
 
 	"github.com/dpplay/dpplay/app/selection"
+	"github.com/dpplay/dpplay/app/widget"
 )
 
 // loss is the pfloss widget's exact expected loss: the core's LossCurve for
@@ -47,19 +46,7 @@ func TestQuotedPermuteAndFlip(t *testing.T) {
 	// Over the widget's grid: permute-and-flip is never above the exponential
 	// mechanism nor above Laplace 2Δ/ε, the ratio stays in [1, 2], and
 	// Laplace Δ/ε is lowest of all.
-	src, err := os.ReadFile("../web/widgets/pfloss.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := regexp.MustCompile(`GRID_MIN = ([\d.]+), GRID_MAX = ([\d.]+), GRID_N = (\d+)`).FindStringSubmatch(string(src))
-	if m == nil {
-		t.Fatal("pfloss.js has no GRID_MIN, GRID_MAX, GRID_N")
-	}
-	var gmin, gmax float64
-	var gn int
-	fmt.Sscan(m[1], &gmin)
-	fmt.Sscan(m[2], &gmax)
-	fmt.Sscan(m[3], &gn)
+	gmin, gmax, gn := widget.LossGridMin, widget.LossGridMax, widget.LossGridPoints
 	quoted(t, slug, fmt.Sprintf("at %d values of ε", gn))
 	for k := 0; k < gn; k++ {
 		eps := gmin * math.Pow(gmax/gmin, float64(k)/float64(gn-1))

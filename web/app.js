@@ -13,7 +13,9 @@
 // core functions in the worker, ctx.body to render into, ctx.uid(name) for
 // unique ids, and ctx.announce(text) for screen readers.
 import { getBridge } from './core.js';
-import { parseHash, formatHash, coerce, encode } from './state.js';
+import { parseHash, formatHash, encode } from './state.js';
+import { mountWidget as mount } from './mount.js';
+import { recording, replaying } from './prerendered.js';
 import { savePrediction, saveExercise, saveLast } from './progress.js';
 import { markProgress, decorateLanding, restoreLesson, setupTheme, setupShare, setupScrollMemory, restoreScroll, setupSearch } from './site.js';
 
@@ -33,7 +35,8 @@ bridge.onStatus((msg) => {
     progress.value = 100;
     performance.mark('dpplay-engine-ready', { detail: msg.timing });
     document.body.classList.add('engine-ready');
-    engineStatus.textContent = 'Engine ready';
+    engineStatus.textContent = 'Engine ready: the controls are live';
+    markLive();
   } else if (msg.type === 'failed') {
     document.body.classList.add('engine-failed');
     engineStatus.textContent = `The engine could not start: ${msg.message}`;
@@ -121,6 +124,14 @@ async function showLesson(hash, focus) {
   document.body.dataset.lessonReady = slug;
   if (document.body.classList.contains('presenting')) setPresenting(true);
   if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
+  markLive();
+}
+
+// The first moment the lesson's controls answer: its widgets are mounted
+// (from the build's recording, before the engine) and the engine is ready.
+function markLive() {
+  if (document.body.classList.contains('engine-ready') && document.body.dataset.lessonReady &&
+    !performance.getEntriesByName('dpplay-live').length) performance.mark('dpplay-live');
 }
 
 function showHome(call, focus) {
@@ -145,7 +156,6 @@ function showHome(call, focus) {
 
 async function mountWidget(fig, params) {
   const name = fig.dataset.widget;
-  const id = fig.dataset.id;
   const body = $('.widget-body', fig);
   let mod;
   try {
@@ -154,48 +164,11 @@ async function mountWidget(fig, params) {
     body.textContent = `This widget could not be loaded (${err.message}).`;
     return null;
   }
-  const lessonParams = JSON.parse(fig.dataset.params || '{}');
-  const values = {};
-  const schema = mod.schema || {};
-  const title = $('.widget-title', fig)?.textContent || name;
-  for (const [key, spec] of Object.entries(schema)) {
-    const base = coerce(spec, lessonParams[key], key, []);
-    const raw = params.get(`${id}.${key}`);
-    const label = `${title}: ${spec.label || key}`;
-    values[key] = raw === undefined ? base : coerce({ ...spec, default: base, label }, raw, label, state.notes);
-  }
-  const live = document.createElement('p');
-  live.className = 'visually-hidden';
-  live.setAttribute('role', 'status');
-  fig.append(live);
-  const w = { id, name, fig, schema, values, controller: null };
-  const ctx = {
-    id, fig, body, values, bridge, params: lessonParams,
-    title,
-    // What is in memory is what the URL says: a valid value is stored as a
-    // reload of the URL written from it would read it (encoded, then
-    // coerced, so rounded to the schema's digits). A value the schema
-    // refuses (a typed expression that does not parse) is kept as typed, so
-    // the widget can say what is wrong with it.
-    set(key, value) {
-      const spec = schema[key];
-      const refused = [];
-      const read = spec ? coerce(spec, encode(spec, value) ?? '', key, refused) : value;
-      values[key] = refused.length ? value : read;
-      scheduleWrite();
-      return values[key];
-    },
-    uid: (s) => `${id}-${s}-${++uidCount}`,
-    announce(text) { live.textContent = text; },
-  };
-  body.replaceChildren();
-  try {
-    w.controller = (await mod.mount(ctx)) || {};
-  } catch (err) {
-    body.textContent = `This widget failed to start: ${err.message}`;
-    w.controller = {};
-  }
-  body.removeAttribute('aria-busy');
+  // The build's recording of the opening state's engine calls answers them
+  // now, so the widget paints before the engine is ready (prerendered.js).
+  const w = await mount(fig, mod, {
+    params, notes: state.notes, bridge: replaying(bridge, recording(fig)), uid: () => ++uidCount, onSet: scheduleWrite,
+  });
   // "Export figure" renders the same state with the Go figures package; its
   // module (and the several-MB wasm behind it) loads only when asked. The
   // site build lists the widget's figures in data-figures.

@@ -43,14 +43,11 @@ func Pricing(values []float64, maxPrice, step, epsilon float64, seed uint64, dra
 	if draws < 0 || draws > maxPricingDraws {
 		return out, validate.Errorf("draws", "must be between 0 and %d, got %d", maxPricingDraws, draws)
 	}
-	prices, err := market.Grid(step, maxPrice, step)
+	p, err := gridPricing(values, maxPrice, step, epsilon)
 	if err != nil {
 		return out, err
 	}
-	p, err := market.NewPricing(values, prices, epsilon)
-	if err != nil {
-		return out, err
-	}
+	prices := p.Prices()
 	acc, err := p.Accuracy(PricingBeta)
 	if err != nil {
 		return out, err
@@ -85,14 +82,20 @@ func Pricing(values []float64, maxPrice, step, epsilon float64, seed uint64, dra
 	return out, nil
 }
 
-// Truth returns market.Truthfulness for one buyer, on the same grid as
-// Pricing.
-func Truth(values []float64, maxPrice, step, epsilon float64, buyer int) (*market.Truthfulness, error) {
+// gridPricing is the private pricing of values at ε over the prices step,
+// 2·step, …, maxPrice.
+func gridPricing(values []float64, maxPrice, step, epsilon float64) (*market.Pricing, error) {
 	prices, err := market.Grid(step, maxPrice, step)
 	if err != nil {
 		return nil, err
 	}
-	p, err := market.NewPricing(values, prices, epsilon)
+	return market.NewPricing(values, prices, epsilon)
+}
+
+// Truth returns market.Truthfulness for one buyer, on the same grid as
+// Pricing.
+func Truth(values []float64, maxPrice, step, epsilon float64, buyer int) (*market.Truthfulness, error) {
+	p, err := gridPricing(values, maxPrice, step, epsilon)
 	if err != nil {
 		return nil, err
 	}

@@ -1,7 +1,9 @@
-// Package widget describes the page's widgets as plain data, for every part
-// that needs to know them without computing them: the site builder, which
-// gives each widget an "Export figure" control, and package figures, which
-// draws them.
+// Package widget defines the page's widgets as plain data, once, for every
+// part that needs to know them without computing them: each widget's params
+// (the keys, ranges and defaults of its URL state) and the clamp rule that
+// reads them (Coerce), the data sets, grids and formulas widgets share, and
+// the names of the figures package figures draws. The site builder emits all
+// of it for the page as the module gen/widgets.js.
 package widget
 
 import (

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/figures"
 	"github.com/dpplay/dpplay/internal/site"
 )
@@ -173,7 +174,7 @@ func runFigures(args []string, stdout io.Writer) error {
 			for k, v := range st.byID[u.ID] {
 				params[k] = v
 			}
-			params, changed := figures.Coerce(u.Name, u.ID+".", params)
+			params, changed := widget.Coerce(u.Name, u.ID+".", params)
 			notes = append(notes, changed...)
 			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Figure: st.fig, Params: params}})
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"testing"
 
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/figures"
 )
 
@@ -38,7 +39,7 @@ func FuzzParseFigureState(f *testing.F) {
 					raw[k] = v
 				}
 			}
-			params, _ := figures.Coerce(w, "", raw)
+			params, _ := widget.Coerce(w, "", raw)
 			if err := figures.Validate(w, params); err != nil {
 				t.Errorf("%s: %q coerced to %v, which is refused: %v", w, hash, params, err)
 			}

@@ -22,6 +22,7 @@ func runSite(args []string, stdout io.Writer) error {
 	web := fs.String("web", "web", "directory of the web shell")
 	out := fs.String("out", "dist", "output directory (replaced if it holds an earlier build)")
 	wasm := fs.String("wasm", "core=build/core.wasm", "comma-separated name=path of built WebAssembly modules")
+	pre := fs.String("prerender", "", "scripts/prerender.mjs: draw each widget's opening state into the page with node")
 	wasmExec := fs.String("wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "Go's wasm_exec.js")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -37,7 +38,7 @@ func runSite(args []string, stdout io.Writer) error {
 		}
 		mods[name] = p
 	}
-	res, err := site.Build(site.Options{Lessons: *lessons, Web: *web, Out: *out, Wasm: mods, WasmExec: *wasmExec})
+	res, err := site.Build(site.Options{Lessons: *lessons, Web: *web, Out: *out, Wasm: mods, WasmExec: *wasmExec, Prerender: *pre})
 	if err != nil {
 		return err
 	}

@@ -5,6 +5,7 @@
 import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import zlib from 'node:zlib';
 
 const types = {
   '.html': 'text/html; charset=utf-8',
@@ -18,8 +19,14 @@ const types = {
   '.txt': 'text/plain; charset=utf-8',
 };
 
-export async function serve(dir, prefix = '/') {
+/**
+ * serve(dir, prefix, opts) serves dir under prefix on a free port. opts.pages
+ * serves as GitHub Pages does (gzip when asked for, Cache-Control max-age=600)
+ * for the benchmarks; the tests use no-cache and no compression.
+ */
+export async function serve(dir, prefix = '/', { pages = false } = {}) {
   const root = path.resolve(dir);
+  const gzipped = new Map(); // file → its gzip, computed once (the benchmarks time the page, not the server)
   const server = http.createServer(async (req, res) => {
     const url = new URL(req.url, 'http://x');
     let p = decodeURIComponent(url.pathname);
@@ -39,12 +46,19 @@ export async function serve(dir, prefix = '/') {
       return res.end();
     }
     try {
-      const body = await fs.readFile(file);
-      res.writeHead(200, {
+      let body = await fs.readFile(file);
+      const headers = {
         'Content-Type': types[path.extname(file)] || 'application/octet-stream',
-        'Cache-Control': 'no-cache',
-        'Content-Length': body.length,
-      });
+        'Cache-Control': pages ? 'max-age=600' : 'no-cache',
+      };
+      if (pages && /\bgzip\b/.test(req.headers['accept-encoding'] || '') && !/\.(png)$/.test(file)) {
+        if (!gzipped.has(file)) gzipped.set(file, zlib.gzipSync(body, { level: 6 }));
+        body = gzipped.get(file);
+        headers['Content-Encoding'] = 'gzip';
+        headers.Vary = 'Accept-Encoding';
+      }
+      headers['Content-Length'] = body.length;
+      res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
       res.writeHead(404, { 'Content-Type': 'text/plain' });

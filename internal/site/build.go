@@ -29,6 +29,9 @@ type Options struct {
 	Out      string            // output directory; replaced if it holds an earlier build
 	Wasm     map[string]string // module name → built .wasm file, copied to wasm/NAME.wasm
 	WasmExec string            // Go's wasm_exec.js, from $(go env GOROOT)/lib/wasm
+	// Prerender, if set, is scripts/prerender.mjs: run with node, it draws
+	// every widget's opening state into its lesson (needs Wasm and WasmExec).
+	Prerender string
 }
 
 // Result summarises a build.
@@ -75,6 +78,11 @@ func Build(o Options) (Result, error) {
 			}
 		}
 	}
+	if o.Prerender != "" {
+		if err := prerender(o, lessons); err != nil {
+			return Result{}, err
+		}
+	}
 	if err := prepareOut(o.Out); err != nil {
 		return Result{}, err
 	}
@@ -92,6 +100,9 @@ func Build(o Options) (Result, error) {
 		return err
 	})
 	if err != nil {
+		return Result{}, err
+	}
+	if files[WidgetsModule], err = widgetsModule(); err != nil {
 		return Result{}, err
 	}
 	shell, ok := files["index.html"]
@@ -211,11 +222,11 @@ func Build(o Options) (Result, error) {
 	return res, nil
 }
 
-var reImport = regexp.MustCompile(`from\s+'\./([a-z0-9_-]+\.js)'`)
+var reImport = regexp.MustCompile(`from\s+'(\./[a-z0-9_-]+\.js|\.\./gen/[a-z0-9_-]+\.js)'`)
 
 // preloads returns modulepreload links for the first lesson's widget modules
-// and the sibling modules they import, so the browser fetches them in
-// parallel instead of one import level at a time.
+// and the sibling and generated modules they import, so the browser fetches
+// them in parallel instead of one import level at a time.
 func preloads(files map[string][]byte, widgets []string) string {
 	seen := map[string]bool{}
 	var b strings.Builder

@@ -6,16 +6,10 @@
 // mechanism; the threshold, the exact tail and the CDFs come from core/mech.
 import { LineChart } from '../charts/line.js';
 import { fmtInt } from '../chart.js';
-import { numberInput, fmt, tableRegion, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, tableRegion, batchControls, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
-  n: { type: 'int', min: 2, max: 1000, default: 50, label: 'number of candidates |R|' },
-  t: { type: 'number', min: 0, max: 8, default: 1, digits: 3, label: 't' },
-  batch: { type: 'enum', values: ['100', '1000', '10000'], default: '1000', label: 'draws per batch' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  step: { type: 'int', min: 0, max: 100, default: 1, label: 'batches drawn' },
-};
+export const schema = schemas.accuracy;
 
 /** spreadScores gives n candidates with scores 10, …, 0 evenly spaced. */
 export function spreadScores(n) {
@@ -27,14 +21,8 @@ export async function mount(ctx) {
   const { body, bridge } = ctx;
   const controls = controlsBox();
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const n = numberInput({
-    id: ctx.uid('n'), label: 'Candidates |R|', value: v.n, min: schema.n.min, max: schema.n.max, step: 1,
-    onChange: (x) => { ctx.set('n', Math.round(x)); refresh(); },
-  });
-  const t = numberInput({
-    id: ctx.uid('t'), label: 't (the bound is exp(−t))', value: v.t, min: schema.t.min, max: schema.t.max, step: 0.1,
-    onChange: (x) => { ctx.set('t', x); refresh(); },
-  });
+  const n = keyInput(ctx, schema, 'n', 'Candidates |R|', () => refresh());
+  const t = keyInput(ctx, schema, 't', 't (the bound is exp(−t))', () => refresh(), { step: 0.1 });
   const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(eps.el, n.el, t.el, batch.el);
   const error = errorLine();

@@ -7,28 +7,10 @@
 // The score and any error are the student's text: they reach the page only
 // through textContent.
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, radios, button, refresher, fmt, tableRegion } from './controls.js';
+import { logSlider, select, radios, button, refresher, fmt, tableRegion, keyInput } from './controls.js';
+import { schemas, auditMechanisms } from '../gen/widgets.js';
 
-const MECHANISMS = [
-  ['exponential', 'Exponential mechanism'],
-  ['report-noisy-max-laplace', 'Report noisy max, Laplace Δ/ε'],
-  ['report-noisy-max-gumbel', 'Report noisy max, Gumbel 2Δ/ε'],
-  ['permute-and-flip', 'Permute-and-flip'],
-  ['report-noisy-max-laplace-value', 'Report noisy max, also releasing the value'],
-  ['laplace', 'Laplace mechanism on every u(x, r)'],
-  ['gaussian', 'Gaussian noise σ = Δ/ε, claimed ε-DP'],
-];
-const EXPR = /^[-a-z0-9_ +*/%()[\].,?:<>=!&|^]*$/;
-
-export const schema = {
-  mech: { type: 'enum', values: MECHANISMS.map((m) => m[0]), default: 'exponential', label: 'mechanism' },
-  score: { type: 'text', maxLength: 400, pattern: EXPR, default: 'count[r] - count[(r+1)%k]', label: 'score' },
-  sens: { type: 'text', maxLength: 100, pattern: EXPR, default: '1', label: 'sensitivity' },
-  eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
-  k: { type: 'int', min: 1, max: 6, default: 3, label: 'candidates' },
-  m: { type: 'int', min: 1, max: 60, default: 3, label: 'largest count' },
-  nb: { type: 'enum', values: ['change-one', 'add-remove'], default: 'change-one', label: 'neighbours' },
-};
+export const schema = schemas.audit;
 
 const config = (v) => ({ mechanism: v.mech, score: v.score, sensitivity: v.sens, epsilon: v.eps, candidates: v.k, maxCount: v.m, neighbours: v.nb });
 const vec = (xs) => `(${Array.from(xs).join(', ')})`;
@@ -115,12 +97,12 @@ export async function mount(ctx) {
   const controls = document.createElement('div');
   controls.className = 'controls';
   const set = (key, x) => { ctx.set(key, x); refresh(); };
-  const mech = select({ id: ctx.uid('mech'), label: 'Mechanism', value: v.mech, wide: true, options: MECHANISMS, onChange: (x) => set('mech', x) });
+  const mech = select({ id: ctx.uid('mech'), label: 'Mechanism', value: v.mech, wide: true, options: auditMechanisms, onChange: (x) => set('mech', x) });
   const score = textInput(ctx, ctx.uid('score'), 'Score u(x, r)', v.score, 'Over count[r], r, n (the total) and k; press Enter to audit.', (x) => set('score', x));
   const sens = textInput(ctx, ctx.uid('sens'), 'Claimed sensitivity Δ', v.sens, 'A number, or an expression over count, n and k.', (x) => set('sens', x));
   const eps = logSlider({ id: ctx.uid('eps'), label: 'ε (epsilon) claimed', min: schema.eps.min, max: schema.eps.max, value: v.eps, describe: (x) => `ε = ${x}`, onInput: (x) => set('eps', x) });
-  const k = numberInput({ id: ctx.uid('k'), label: 'Candidates k', value: v.k, min: 1, max: schema.k.max, step: 1, onChange: (x) => set('k', Math.round(x)) });
-  const m = numberInput({ id: ctx.uid('m'), label: 'Largest count m', value: v.m, min: 1, max: schema.m.max, step: 1, onChange: (x) => set('m', Math.round(x)) });
+  const k = keyInput(ctx, schema, 'k', 'Candidates k', () => refresh());
+  const m = keyInput(ctx, schema, 'm', 'Largest count m', () => refresh());
   const nb = radios({ name: ctx.uid('nb'), legend: 'Neighbours', value: v.nb, options: [['change-one', 'change one person’s choice'], ['add-remove', 'add or remove one person']], onChange: (x) => set('nb', x) });
   controls.append(mech.el, score.el, sens.el, eps.el, k.el, m.el, nb.el);
 

@@ -6,17 +6,10 @@
 // over-demand, and the ε charged.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, button, fmt, errorLine, redrawer, controlsBox } from './controls.js';
+import { logSlider, select, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
-  rounds: { type: 'enum', values: ['16', '32', '64', '128'], default: '64', label: 'rounds T' },
-  supply: { type: 'int', min: 1, max: 300, default: 40, label: 'copies of each good' },
-  counter: { type: 'enum', values: ['auto', 'tree', 'per-round'], default: 'auto', label: 'counter' },
-  buyer: { type: 'int', min: 1, max: 300, default: 1, label: 'your buyer' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  t: { type: 'int', min: 1, max: 129, default: 1, label: 'round shown' },
-};
+export const schema = schemas.billboard;
 
 export async function mount(ctx) {
   const v = ctx.values;
@@ -28,17 +21,17 @@ export async function mount(ctx) {
     id: ctx.uid('eps'), label: 'ε for the whole price sequence', min: schema.eps.min, max: schema.eps.max, value: v.eps,
     describe: (x) => `ε = ${x}`, onInput: rerun('eps'),
   });
-  const rounds = select({ id: ctx.uid('rounds'), label: 'Rounds T', value: v.rounds, options: schema.rounds.values.map((r) => [r, r]), onChange: rerun('rounds') });
-  const supply = numberInput({ id: ctx.uid('supply'), label: 'Copies of each good', value: v.supply, min: 1, max: 300, step: 1, onChange: (x) => rerun('supply')(Math.round(x)) });
+  const rounds = keySelect(ctx, schema, 'rounds', 'Rounds T', (r) => r, () => { stale = true; refresh(); });
+  const supply = keyInput(ctx, schema, 'supply', 'Copies of each good', () => { stale = true; refresh(); });
   const counter = select({
     id: ctx.uid('counter'), label: 'Demand counter', value: v.counter, wide: true,
     options: [['auto', 'Whichever is less noisy for T'], ['tree', 'Binary tree'], ['per-round', 'One release per round']],
     onChange: rerun('counter'),
   });
-  const buyer = numberInput({ id: ctx.uid('buyer'), label: 'Your buyer (1–300)', value: v.buyer, min: 1, max: 300, step: 1, onChange: (x) => { ctx.set('buyer', Math.round(x)); refresh(); } });
+  const buyer = keyInput(ctx, schema, 'buyer', 'Your buyer (1–300)', () => refresh());
   controls.append(eps.el, rounds.el, supply.el, counter.el, buyer.el);
 
-  const seed = numberInput({ id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1, onChange: (x) => rerun('seed')(Math.round(x)) });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => { stale = true; refresh(); }, { inline: true });
   const last = () => +v.rounds + 1;
   const ctl = {
     draw() { ctx.set('t', Math.min(v.t + 1, last())); refresh(); },

@@ -4,28 +4,18 @@
 // refuses any charge that would overspend; the URL holds the sequence of
 // charges, which is replayed through the accountant on every change.
 import { escapeHTML } from '../chart.js';
-import { numberInput, button, refresher, fmt, epsSlider, controlsBox } from './controls.js';
+import { button, refresher, fmt, epsSlider, controlsBox, keyInput } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  budget: { type: 'number', min: 0.1, max: 10, default: 1, digits: 3, label: 'total budget' },
-  eps: { type: 'number', min: 0.01, max: 5, default: 0.25, digits: 3, label: 'ε per selection' },
-  n: { type: 'int', min: 2, max: 50, default: 5, label: 'number of candidates n' },
-  log: { type: 'text', maxLength: 200, pattern: /^[ah]*$/, default: '', label: 'ledger' },
-};
+export const schema = schemas.budget;
 
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const budget = numberInput({
-    id: ctx.uid('budget'), label: 'Total budget (ε)', value: v.budget, min: schema.budget.min, max: schema.budget.max,
-    onChange: (x) => { ctx.set('budget', x); refresh(); },
-  });
+  const budget = keyInput(ctx, schema, 'budget', 'Total budget (ε)', () => refresh());
   const eps = epsSlider(ctx, schema, 'ε (epsilon) per selection', () => refresh());
-  const n = numberInput({
-    id: ctx.uid('n'), label: 'Candidates n', value: v.n, min: 2, max: 50, step: 1,
-    onChange: (x) => { ctx.set('n', Math.round(x)); refresh(); },
-  });
+  const n = keyInput(ctx, schema, 'n', 'Candidates n', () => refresh());
   controls.append(budget.el, eps.el, n.el);
 
   const add = (c) => { if (v.log.length < schema.log.maxLength) { ctx.set('log', v.log + c); refresh(); } };

@@ -2,10 +2,9 @@
 // instructor view (lecture.html) for the lesson's activity in a new tab. The
 // students join from their phones; see docs/lecture.md.
 import { escapeHTML } from '../chart.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  activity: { type: 'enum', values: ['meeting-day', 'pricing', 'histogram'], default: 'meeting-day', label: 'activity' },
-};
+export const schema = schemas.classrun;
 
 const blurbs = {
   'meeting-day': 'Each student marks the days they can make on their phone; the projector shows only the day the exponential mechanism picks.',

@@ -243,15 +243,8 @@ export function tableRegion(label, className = 'pf-readout') {
  */
 export function batchControls(ctx, schema, refresh, { batchLabel = 'Draws per batch' } = {}) {
   const v = ctx.values;
-  const batch = select({
-    id: ctx.uid('batch'), label: batchLabel, value: v.batch,
-    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('batch', x); refresh(); },
-  });
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const batch = keySelect(ctx, schema, 'batch', batchLabel, (b) => fmtInt(+b), refresh);
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', refresh, { inline: true });
   const ctl = {
     draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
     step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
@@ -308,6 +301,35 @@ export function epsSlider(ctx, schema, label, refresh, key = 'eps') {
     spec: { ...schema[key], label: label.replace(/<[^>]*>/g, '') },
     describe: (x) => `${name} = ${x}`,
     onInput: (x) => { ctx.set(key, x); refresh(); },
+  });
+}
+
+/**
+ * keyInput(ctx, schema, key, label, refresh, opts) is the number box of a
+ * widget's schema key: the key's range, whole numbers for an int key, each
+ * change stored with ctx.set and redrawn. opts go to numberInput (step,
+ * inline, hint).
+ */
+export function keyInput(ctx, schema, key, label, refresh, opts = {}) {
+  const { type, min, max } = schema[key];
+  const int = type === 'int';
+  return numberInput({
+    id: ctx.uid(key), label, value: ctx.values[key], min, max, step: int ? 1 : 'any', ...opts,
+    onChange: (x) => { ctx.set(key, int ? Math.round(x) : x); refresh(); },
+  });
+}
+
+/**
+ * keySelect(ctx, schema, key, label, text, onChange, opts) is the select of
+ * a widget's enum key: one option per value of the schema, shown as
+ * text(value); a choice is stored with ctx.set, then onChange(value) runs.
+ * opts go to select (wide).
+ */
+export function keySelect(ctx, schema, key, label, text, onChange, opts = {}) {
+  return select({
+    id: ctx.uid(key), label, value: ctx.values[key], ...opts,
+    options: schema[key].values.map((x) => [x, text(x)]),
+    onChange: (x) => { ctx.set(key, x); onChange(x); },
   });
 }
 

@@ -14,12 +14,6 @@
 // one's own data can say that it needs the file, and load it when given.
 // Every string from a file reaches the page through textContent only.
 
-/** srcSchema is the schema entry every data-taking widget adds as `src`. */
-export const srcSchema = {
-  type: 'text', maxLength: 60, pattern: /^([0-9a-f]{12}(\.[0-9]{1,3}){1,8})?$/, default: '',
-  label: 'your data (file fingerprint and columns)',
-};
-
 /** GALLERY: real public tables shipped with the site (web/data/), fetched only when chosen. */
 export const GALLERY = [
   { file: 'adult-marital.csv', label: 'Adult census: marital status counts', modes: ['selection'],

@@ -3,24 +3,16 @@
 // drawn with integer arithmetic only; the page shows its exact PMF against a
 // histogram of seeded draws.
 import { BarChart, fmtInt } from '../chart.js';
-import { numberInput, fmt, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, batchControls, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  value: { type: 'int', min: -1000000, max: 1000000, default: 0, label: 'true count' },
-  eps: { type: 'number', min: 0.2, max: 5, default: 1, digits: 3, label: 'ε' },
-  batch: { type: 'enum', values: ['100', '1000', '10000'], default: '1000', label: 'draws per batch' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  step: { type: 'int', min: 0, max: 100, default: 1, label: 'batches drawn' },
-};
+export const schema = schemas.dlaplace;
 
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const value = numberInput({
-    id: ctx.uid('value'), label: 'True count', value: v.value, min: schema.value.min, max: schema.value.max, step: 1,
-    onChange: (x) => { ctx.set('value', Math.round(x)); refresh(); },
-  });
+  const value = keyInput(ctx, schema, 'value', 'True count', () => refresh());
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(value.el, eps.el, batch.el);

@@ -7,20 +7,11 @@
 import { BarChart, fmtInt } from '../chart.js';
 import { BandChart } from '../charts/band.js';
 import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { schemas, poll } from '../gen/widgets.js';
 
-const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday'];
-// How many of the other eleven students can make each day.
-const OTHERS = [5, 6, 6, 3, 4];
+const { days: DAYS, others: OTHERS } = poll;
 
-export const schema = {
-  eps: { type: 'number', min: 0.05, max: 5, default: 1, digits: 3, label: 'ε' },
-  ax: { type: 'list', min: 0, max: 1, minLength: 5, maxLength: 5, default: [0, 0, 0, 1, 0], label: 'Ana’s days in x' },
-  ay: { type: 'list', min: 0, max: 1, minLength: 5, maxLength: 5, default: [1, 1, 1, 0, 1], label: 'Ana’s days in x′' },
-  scale: { type: 'enum', values: ['right', 'broken'], default: 'right', label: 'weights' },
-  batch: { type: 'enum', values: ['1000', '10000', '100000'], default: '10000', label: 'draws per batch' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 3, label: 'seed' },
-  step: { type: 'int', min: 0, max: 100, default: 1, label: 'batches drawn' },
-};
+export const schema = schemas.epsband;
 
 const scoresWith = (ana) => OTHERS.map((c, i) => c + (ana[i] ? 1 : 0));
 

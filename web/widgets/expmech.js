@@ -4,30 +4,11 @@
 // all controls, and the URL holds every one of them plus the seed and the
 // number of batches drawn, so a link reproduces the histogram bit for bit.
 import { BarChart, fmtInt, pct } from '../chart.js';
-import { datasets, datasetNames, scoresFor } from './datasets.js';
-import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawer, controlsBox } from './controls.js';
-import { dataPanel, srcSchema } from './datapanel.js';
+import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect } from './controls.js';
+import { schemas, datasets, formulas } from '../gen/widgets.js';
+import { dataPanel } from './datapanel.js';
 
-export const schema = {
-  data: { type: 'enum', values: datasetNames, default: 'adult', label: 'data set' },
-  u: { type: 'list', min: -1e6, max: 1e6, maxLength: 64, default: null, label: 'edited scores' },
-  // A base measure μ (weights fixed before the data are seen): Pr[r] ∝ exp(ε·u(r)/(2Δ))·μ(r).
-  // Used only when it has one weight per candidate; null is the uniform μ.
-  mu: { type: 'list', min: 0.001, max: 1e6, maxLength: 64, default: null, label: 'base measure μ' },
-  form: { type: 'enum', values: ['dp', 'article'], default: 'dp', label: 'parametrisation' },
-  // 17 digits: the URL keeps ε exactly (as the shortest decimal that reads
-  // back to the same double), so a value converted by the formula switch
-  // survives a reload. The slider itself still moves in 3-digit steps.
-  eps: { type: 'number', min: 0.01, max: 20, default: 1, digits: 17, label: 'ε' },
-  delta: { type: 'number', min: 0.001, max: 10000, default: 1, digits: 4, label: 'Δ' },
-  batch: { type: 'enum', values: ['1', '10', '100', '1000', '10000'], default: '1000', label: 'draws per batch' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  step: { type: 'int', min: 0, max: 1000, default: 1, label: 'batches drawn' },
-  src: srcSchema,
-};
-
-const MATH_DP = '<math><mrow><mi>Pr</mi><mo>[</mo><mi>r</mi><mo>]</mo><mo>∝</mo><mi>exp</mi><mo>⁡</mo><mrow><mo>(</mo><mfrac><mrow><mi>ε</mi><mo>·</mo><mi>u</mi><mo>(</mo><mi>r</mi><mo>)</mo></mrow><mrow><mn>2</mn><mi mathvariant="normal">Δ</mi></mrow></mfrac><mo>)</mo></mrow></mrow></math>';
-const MATH_ARTICLE = '<math><mrow><mi>Pr</mi><mo>[</mo><mi>r</mi><mo>]</mo><mo>∝</mo><mi>exp</mi><mo>⁡</mo><mrow><mo>(</mo><mi>ε</mi><mo>·</mo><mi>q</mi><mo>(</mo><mi>r</mi><mo>)</mo><mo>)</mo></mrow></mrow></math>';
+export const schema = schemas.expmech;
 
 /** mechanismEpsilon returns the ε of the ε/(2Δ) form for the widget's values, converting the article's ε in core. */
 async function mechanismEpsilon(bridge, v) {
@@ -60,11 +41,9 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const data = select({
-    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
-    options: datasetNames.map((n) => [n, datasets[n].label]),
-    onChange: (x) => { ctx.set('data', x); ctx.set('u', null); ctx.set('delta', datasets[x].delta); delta.set(datasets[x].delta); buildEditor(); refresh(); },
-  });
+  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => datasets[n].label, (x) => {
+    ctx.set('u', null); ctx.set('delta', datasets[x].delta); delta.set(datasets[x].delta); buildEditor(); refresh();
+  }, { wide: true });
   const form = radios({
     name: ctx.uid('form'), legend: 'Formula on screen', value: v.form,
     options: [['dp', 'Notebook: exp(ε·u/(2Δ)), ε-DP'], ['article', 'Article: exp(ε·q), 2εΔ-DP']],
@@ -86,19 +65,9 @@ export async function mount(ctx) {
     describe: (x) => `ε = ${fmt(x, 4)}`,
     onInput: (x) => { ctx.set('eps', x); refresh(); },
   });
-  const delta = numberInput({
-    id: ctx.uid('delta'), label: 'Δ (sensitivity)', value: v.delta, min: schema.delta.min, max: schema.delta.max,
-    onChange: (x) => { ctx.set('delta', x); refresh(); },
-  });
-  const batch = select({
-    id: ctx.uid('batch'), label: 'Draws per batch', value: v.batch,
-    options: schema.batch.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('batch', x); refresh(); },
-  });
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const delta = keyInput(ctx, schema, 'delta', 'Δ (sensitivity)', () => refresh());
+  const batch = keySelect(ctx, schema, 'batch', 'Draws per batch', (b) => fmtInt(+b), () => refresh());
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   controls.append(data.el, eps.el, form.el, delta.el, batch.el);
 
   const formula = document.createElement('p');
@@ -182,7 +151,7 @@ export async function mount(ctx) {
       bridge.call('core', 'draws', { ...req, slot: ctx.id, seed: v.seed, n }),
     ]);
     error.textContent = '';
-    formula.innerHTML = (v.form === 'dp' ? MATH_DP : MATH_ARTICLE) + ' <span class="formula-values"></span>';
+    formula.innerHTML = formulas.expmech[v.form] + ' <span class="formula-values"></span>';
     formula.lastChild.textContent = v.form === 'dp'
       ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
       : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
@@ -202,6 +171,13 @@ export async function mount(ctx) {
   await ownData.restore();
   await refresh();
   return ctl;
+}
+
+/** scoresFor(name, edited) returns the scores in use: the data set's, or the edited ones when they fit. */
+function scoresFor(name, edited) {
+  const d = datasets[name];
+  if (edited && edited.length === d.scores.length) return edited;
+  return d.scores;
 }
 
 function argmax(xs) {

@@ -3,33 +3,19 @@
 // q, seeded, and asks core of every output whether the neighbouring count
 // q + 1 could ever have produced that exact double.
 import { fmtInt, pct } from '../chart.js';
-import { numberInput, select, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  q: { type: 'int', min: -1000000, max: 1000000, default: 0, label: 'true count q' },
-  eps: { type: 'number', min: 0.05, max: 10, default: 1, digits: 3, label: 'ε' },
-  draws: { type: 'enum', values: ['100', '1000', '5000', '20000'], default: '1000', label: 'draws' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-};
+export const schema = schemas.floatattack;
 
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const q = numberInput({
-    id: ctx.uid('q'), label: 'True count q (neighbour q + 1)', value: v.q, min: schema.q.min, max: schema.q.max, step: 1,
-    onChange: (x) => { ctx.set('q', Math.round(x)); refresh(); },
-  });
+  const q = keyInput(ctx, schema, 'q', 'True count q (neighbour q + 1)', () => refresh());
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const draws = select({
-    id: ctx.uid('draws'), label: 'Outputs to examine', value: v.draws,
-    options: schema.draws.values.map((d) => [d, fmtInt(+d)]),
-    onChange: (x) => { ctx.set('draws', x); refresh(); },
-  });
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const draws = keySelect(ctx, schema, 'draws', 'Outputs to examine', (d) => fmtInt(+d), () => refresh());
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh());
   controls.append(q.el, eps.el, draws.el, seed.el);
   const error = errorLine();
   const stat = document.createElement('p');

@@ -5,19 +5,10 @@
 // the general theorem certifies next to the exact loss on neighbours.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, numberInput, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { logSlider, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  q: { type: 'number', min: 0, max: 100, default: 50, digits: 4, label: 'q(x)' },
-  dq: { type: 'number', min: 0.1, max: 20, default: 1, digits: 3, label: 'Δq' },
-  eps: { type: 'number', min: 0.05, max: 5, default: 1, digits: 3, label: 'ε' },
-  range: { type: 'enum', values: ['wide', 'bounded'], default: 'wide', label: 'output range' },
-  mode: { type: 'enum', values: ['line', 'grid'], default: 'line', label: 'outputs' },
-  h: { type: 'number', min: 0.1, max: 10, default: 1, digits: 3, label: 'grid spacing' },
-  run: { type: 'enum', values: ['general', 'tight'], default: 'general', label: 'ε used in the weights' },
-  draws: { type: 'enum', values: ['0', '1000', '10000', '100000'], default: '10000', label: 'draws' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 2, label: 'seed' },
-};
+export const schema = schemas.laplaceem;
 
 const RANGES = { wide: [-1000, 1000], bounded: [0, 100] };
 
@@ -25,14 +16,8 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const q = numberInput({
-    id: ctx.uid('q'), label: 'True answer q(x)', value: v.q, min: schema.q.min, max: schema.q.max,
-    onChange: (x) => { ctx.set('q', x); refresh(); },
-  });
-  const dq = numberInput({
-    id: ctx.uid('dq'), label: 'Sensitivity Δq', value: v.dq, min: schema.dq.min, max: schema.dq.max,
-    onChange: (x) => { ctx.set('dq', x); refresh(); },
-  });
+  const q = keyInput(ctx, schema, 'q', 'True answer q(x)', () => refresh());
+  const dq = keyInput(ctx, schema, 'dq', 'Sensitivity Δq', () => refresh());
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const range = radios({
     name: ctx.uid('range'), legend: 'Output range', value: v.range,
@@ -55,17 +40,10 @@ export async function mount(ctx) {
     options: [['general', 'ε, as the general theorem asks'], ['tight', '2ε, the tight analysis']],
     onChange: (x) => { ctx.set('run', x); refresh(); },
   });
-  const draws = select({
-    id: ctx.uid('draws'), label: 'Draws', value: v.draws,
-    options: schema.draws.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('draws', x); refresh(); },
-  });
+  const draws = keySelect(ctx, schema, 'draws', 'Draws', (d) => fmtInt(+d), () => refresh());
   controls.append(q.el, dq.el, eps.el, draws.el, range.el, mode.el, h.el, run.el);
 
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   const actions = document.createElement('div');
   actions.className = 'actions';
   const newSeed = () => {

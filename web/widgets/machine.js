@@ -4,15 +4,10 @@
 // iframe only when the student presses "Start the machine"; this widget only
 // holds its settings and hands them over.
 import { startMachine } from '../machine.js';
-import { datasets, datasetNames } from './datasets.js';
 import { logSlider, controlsBox } from './controls.js';
+import { schemas, datasets } from '../gen/widgets.js';
 
-export const schema = {
-  data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
-  second: { type: 'enum', values: ['none', 'report-noisy-max-laplace', 'permute-and-flip'], default: 'report-noisy-max-laplace', label: 'second mechanism' },
-  eps: { type: 'number', min: 0.01, max: 10, default: 1, digits: 3, label: 'ε' },
-  seed: { type: 'int', min: 0, max: 2 ** 31, default: 7, label: 'seed' },
-};
+export const schema = schemas.machine;
 
 export function mount(ctx) {
   const v = ctx.values;

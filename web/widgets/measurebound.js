@@ -3,12 +3,10 @@
 // shapes: a gentle slope (much near-optimal mass) and a needle (one good
 // candidate among poor ones). core/mech.MeasureTailBound computes the bound
 // exp(−ε_a·t)/μ(S_t) and the exact probability it bounds.
-import { numberInput, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  ea: { type: 'number', min: 1, max: 500, default: 100, digits: 3, label: 'ε_a' },
-  t: { type: 'number', min: 0.01, max: 0.25, default: 0.1, digits: 3, label: 't' },
-};
+export const schema = schemas.measurebound;
 
 const N = 101;
 /** shapes: scores on N points, optimum 0 at the centre (as in the Go tests). */
@@ -22,10 +20,7 @@ export async function mount(ctx) {
   const { body, bridge } = ctx;
   const controls = controlsBox();
   const ea = epsSlider(ctx, schema, 'ε_a (epsilon, article form exp(ε_a·q))', () => refresh(), 'ea');
-  const t = numberInput({
-    id: ctx.uid('t'), label: 't', value: v.t, min: schema.t.min, max: schema.t.max, step: 0.01,
-    onChange: (x) => { ctx.set('t', x); refresh(); },
-  });
+  const t = keyInput(ctx, schema, 't', 't', () => refresh(), { step: 0.01 });
   controls.append(ea.el, t.el);
   const error = errorLine();
   const out = tableRegion('Base-measure bound for a slope and a needle');

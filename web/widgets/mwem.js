@@ -7,21 +7,12 @@
 // SmallDB's exact expected error at the same ε, from the same module.
 import { escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { linearSlider, select, numberInput, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox } from './controls.js';
+import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox, keyInput } from './controls.js';
 import { ATTRIBUTES, QUERY_SETS, niceQuery } from './smalldb.js';
-import { dataPanel, srcSchema } from './datapanel.js';
+import { dataPanel } from './datapanel.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  k: { type: 'enum', values: ['3', '4', '5'], default: '4', label: 'attributes' },
-  q: { type: 'enum', values: ['marginals:1', 'marginals:2', 'marginals:3', 'halfspaces'], default: 'marginals:2', label: 'queries' },
-  eps: { type: 'number', min: 0.05, max: 50, default: 1, digits: 3, label: 'ε' },
-  rounds: { type: 'int', min: 1, max: 40, default: 10, label: 'rounds T' },
-  replays: { type: 'enum', values: ['0', '10'], default: '10', label: 'replays' },
-  m: { type: 'int', min: 1, max: 8, default: 6, label: 'SmallDB’s m' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  t: { type: 'int', min: 0, max: 40, default: 0, label: 'rounds run' },
-  src: srcSchema,
-};
+export const schema = schemas.mwem;
 
 export async function mount(ctx) {
   const v = ctx.values;
@@ -44,10 +35,7 @@ export async function mount(ctx) {
     options: Array.from({ length: 8 }, (_, i) => [String(i + 1), `m = ${i + 1}`]), onChange: (x) => { ctx.set('m', +x); refresh(); },
   });
   controls.append(kSel.el, qSel.el, epsSl.el, tSl.el, replays.el, mSel.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   const setT = (t) => { ctx.set('t', Math.max(0, Math.min(t, v.rounds))); refresh(); };
   const ctl = {
     step(d) { setT(v.t + d); },

@@ -3,33 +3,10 @@
 // mechanism's output probabilities (numerical integration for Laplace noise)
 // and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.
 import { LineChart } from '../charts/line.js';
-import { datasets } from './datasets.js';
-import { select, fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keySelect } from './controls.js';
+import { schemas, lossSets, lossCurves as curves, lossGrid as grid } from '../gen/widgets.js';
 
-// Two candidates with scores 1 and 0: the losses have closed forms
-// (1/(1+e^{ε/2}) and ½e^{−ε/2}), which the exercise uses.
-const local = {
-  two: { label: 'Two candidates (scores 1 and 0)', candidates: ['A', 'B'], scores: [1, 0], delta: 1, unit: 'score points' },
-};
-const sets = { meeting: datasets.meeting, adult: datasets.adult, ...local };
-const setNames = Object.keys(sets);
-
-export const schema = {
-  data: { type: 'enum', values: setNames, default: 'meeting', label: 'data set' },
-  eps: { type: 'number', min: 0.05, max: 20, default: 1, digits: 3, label: 'ε' },
-};
-
-// Each curve: the core mechanism, the factor applied to ε before calling it
-// (Laplace noise of scale 2Δ/ε is report noisy max at ε/2), and its guarantee.
-export const curves = [
-  { mechanism: 'exponential', factor: 1, short: 'Exponential mechanism', label: 'Exponential mechanism (Gumbel 2Δ/ε)', guarantee: 'ε-DP for any scores' },
-  { mechanism: 'permute-and-flip', factor: 1, short: 'Permute-and-flip', label: 'Permute-and-flip (exponential 2Δ/ε)', guarantee: 'ε-DP for any scores' },
-  { mechanism: 'report-noisy-max-laplace', factor: 1, short: 'Noisy max, Laplace Δ/ε', label: 'Noisy max, Laplace Δ/ε', guarantee: 'ε-DP for counts with add/remove neighbours; only 2ε in general' },
-  { mechanism: 'report-noisy-max-laplace', factor: 0.5, short: 'Noisy max, Laplace 2Δ/ε', label: 'Noisy max, Laplace 2Δ/ε', guarantee: 'ε-DP for any scores' },
-];
-
-const GRID_MIN = 0.05, GRID_MAX = 10, GRID_N = 49;
-export const grid = Array.from({ length: GRID_N }, (_, k) => +(GRID_MIN * Math.pow(GRID_MAX / GRID_MIN, k / (GRID_N - 1))).toPrecision(4));
+export const schema = schemas.pfloss;
 
 /** lossesAt computes the four exact losses for one data set and a list of ε. */
 async function lossesAt(bridge, d, eps) {
@@ -46,11 +23,7 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const data = select({
-    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
-    options: setNames.map((n) => [n, sets[n].label]),
-    onChange: (x) => { ctx.set('data', x); refresh(); },
-  });
+  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => lossSets[n].label, () => refresh(), { wide: true });
   const eps = epsSlider(ctx, schema, 'ε (epsilon) to read off', () => refresh());
   controls.append(data.el, eps.el);
   const error = errorLine();
@@ -65,7 +38,7 @@ export async function mount(ctx) {
 
   let cache = { key: '', loss: null };
   const refresh = redrawer(ctx, error, async () => {
-    const d = sets[v.data];
+    const d = lossSets[v.data];
     if (cache.key !== v.data) cache = { key: v.data, loss: await lossesAt(bridge, d, grid) };
     const now = (await lossesAt(bridge, d, [v.eps])).map((a) => a[0]);
     error.textContent = '';

@@ -5,16 +5,13 @@
 // The numbers come from the lazily loaded market module.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { select, numberInput, button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox } from './controls.js';
-import { dataPanel, srcSchema } from './datapanel.js';
+import { button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox, keyInput, keySelect } from './controls.js';
+import { schemas, priceGrid } from '../gen/widgets.js';
+import { dataPanel } from './datapanel.js';
 
-export const schema = {
-  values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
-  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
-  draws: { type: 'enum', values: ['0', '1000', '10000', '100000'], default: '100000', label: 'draws' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  src: srcSchema,
-};
+export const schema = schemas.pricing;
+
+export const GRID = priceGrid;
 
 /**
  * gridFor(values) is the price grid for own data: 500 prices up to the
@@ -26,8 +23,6 @@ export function gridFor(values) {
   const maxPrice = [1, 2, 2.5, 5, 10].map((x) => x * p).find((x) => x >= top);
   return { maxPrice, step: maxPrice / 500 };
 }
-
-export const GRID = { maxPrice: 5, step: 0.01 };
 export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(2)}` : '–');
 
 /** valuesInput is a text box for a list of dollar values, shared with the truthfulness widget. */
@@ -54,16 +49,9 @@ export async function mount(ctx) {
   const controls = controlsBox();
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const draws = select({
-    id: ctx.uid('draws'), label: 'Draws', value: v.draws,
-    options: schema.draws.values.map((b) => [b, fmtInt(+b)]),
-    onChange: (x) => { ctx.set('draws', x); refresh(); },
-  });
+  const draws = keySelect(ctx, schema, 'draws', 'Draws', (d) => fmtInt(+d), () => refresh());
   controls.append(values.el, eps.el, draws.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); refresh(); },
-  });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   const newSeed = () => {
     const s = crypto.getRandomValues(new Uint32Array(1))[0];
     ctx.set('seed', s); seed.set(s); refresh();

@@ -3,18 +3,11 @@
 // probabilities and a histogram of seeded runs of the mechanism itself (the
 // noisy scores are really drawn; nothing is sampled from the exact table).
 import { BarChart, fmtInt } from '../chart.js';
-import { datasets, datasetNames } from './datasets.js';
-import { select, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
-import { dataPanel, srcSchema } from './datapanel.js';
+import { fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox, keySelect } from './controls.js';
+import { schemas, datasets } from '../gen/widgets.js';
+import { dataPanel } from './datapanel.js';
 
-export const schema = {
-  data: { type: 'enum', values: datasetNames, default: 'meeting', label: 'data set' },
-  eps: { type: 'number', min: 0.01, max: 20, default: 1, digits: 3, label: 'ε' },
-  batch: { type: 'enum', values: ['10', '100', '1000', '10000'], default: '1000', label: 'draws per batch' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  step: { type: 'int', min: 0, max: 200, default: 1, label: 'batches drawn' },
-  src: srcSchema,
-};
+export const schema = schemas.rnm;
 
 export const panels = [
   { mechanism: 'exponential', title: 'Exponential mechanism', detail: 'weights exp(ε·u/(2Δ))' },
@@ -27,11 +20,7 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const controls = controlsBox();
-  const data = select({
-    id: ctx.uid('data'), label: 'Candidates and scores', value: v.data, wide: true,
-    options: datasetNames.map((n) => [n, datasets[n].label]),
-    onChange: (x) => { ctx.set('data', x); refresh(); },
-  });
+  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => datasets[n].label, () => refresh(), { wide: true });
   const eps = epsSlider(ctx, schema, 'ε (epsilon), shared by all four', () => refresh());
   const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   controls.append(data.el, eps.el, batch.el);

@@ -6,23 +6,14 @@
 // and, above ASK_MS, asks first and offers MWEM instead.
 import { fmtInt, escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, select, numberInput, button, fmt, panel, tableRegion, errorLine, controlsBox } from './controls.js';
-import { dataPanel, srcSchema } from './datapanel.js';
+import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, controlsBox, keyInput } from './controls.js';
+import { schemas } from '../gen/widgets.js';
+import { dataPanel } from './datapanel.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
-/** Stages a run can stop at (scoring is passed through). */
-const STOPS = ['data', 'queries', 'count', 'levels', 'draw', 'compare'];
 
-export const schema = {
-  k: { type: 'enum', values: ['3', '4', '5'], default: '4', label: 'attributes' },
-  q: { type: 'enum', values: ['marginals:1', 'marginals:2', 'marginals:3', 'halfspaces'], default: 'marginals:2', label: 'queries' },
-  m: { type: 'int', min: 1, max: 12, default: 6, label: 'm' },
-  eps: { type: 'number', min: 0.05, max: 50, default: 1, digits: 3, label: 'ε' },
-  seed: { type: 'int', min: 0, max: 4294967295, default: 1, label: 'seed' },
-  stage: { type: 'enum', values: STOPS, default: 'data', label: 'stage' },
-  src: srcSchema,
-};
+export const schema = schemas.smalldb;
 
 /** Runs predicted to score for longer than this ask first. */
 export const ASK_MS = 2000;
@@ -81,10 +72,7 @@ export async function mount(ctx) {
     describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); changeEps(); },
   });
   controls.append(kSel.el, qSel.el, mSl.el, epsSl.el);
-  const seed = numberInput({
-    id: ctx.uid('seed'), label: 'Seed', inline: true, value: v.seed, min: 0, max: schema.seed.max, step: 1,
-    onChange: (x) => { ctx.set('seed', Math.round(x)); restart(); },
-  });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => restart(), { inline: true });
 
   // ---- Stepper ----
   const stages = document.createElement('ol');

@@ -5,15 +5,11 @@
 // bounds ε-differential privacy gives, each named by where it comes from, and
 // next to the deterministic best price, where one lie pays a lot.
 import { LineChart } from '../charts/line.js';
-import { linearSlider, numberInput, fmt, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { linearSlider, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
 import { GRID, money, valuesInput } from './pricing.js';
+import { schemas } from '../gen/widgets.js';
 
-export const schema = {
-  values: { type: 'list', min: 0, max: 5, minLength: 1, maxLength: 40, default: [1, 1, 1, 4.01], label: 'buyers’ values' },
-  eps: { type: 'number', min: 0.1, max: 100, default: 1, digits: 3, label: 'ε' },
-  buyer: { type: 'int', min: 1, max: 40, default: 4, label: 'buyer' },
-  report: { type: 'number', min: 0, max: 5, default: 4.01, digits: 3, label: 'report' },
-};
+export const schema = schemas.truthful;
 
 export async function mount(ctx) {
   const v = ctx.values;
@@ -21,10 +17,7 @@ export async function mount(ctx) {
   const controls = controlsBox();
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const buyer = numberInput({
-    id: ctx.uid('buyer'), label: 'Which buyer lies (1 = first)', value: v.buyer, min: 1, max: 40, step: 1,
-    onChange: (x) => { ctx.set('buyer', Math.round(x)); refresh(); },
-  });
+  const buyer = keyInput(ctx, schema, 'buyer', 'Which buyer lies (1 = first)', () => refresh());
   const report = linearSlider({
     id: ctx.uid('report'), label: 'Their report', min: 0, max: GRID.maxPrice, value: v.report, digits: 3, step: GRID.step,
     describe: (x) => money(x), onInput: (x) => { ctx.set('report', +x.toFixed(2)); refresh(); },

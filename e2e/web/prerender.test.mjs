@@ -1,0 +1,135 @@
+// The build's pre-rendered opening state (scripts/prerender.mjs) against what
+// the page itself paints, in Debian's Chromium: at the two reference layouts
+// (1280 and 390 px) every pre-rendered chart the CSS shows has the engine's
+// drawing's size, viewBox and content, so the engine takes over without a
+// visible jump; and with the engine held back, the lesson mounts from the
+// recording and its controls go live when the engine arrives.
+// Run `make site` first (make test-e2e does).
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const dist = process.env.DIST || path.join(root, 'dist');
+const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+// Every lesson with a pre-rendered widget.
+const slugs = index.lessons.map((l) => l.slug)
+  .filter((s) => fs.readFileSync(path.join(dist, 'lessons', `${s}.html`), 'utf8').includes('data-prerendered'));
+
+let server, browser;
+before(async () => {
+  server = await serve(dist, '/dpplay/');
+  browser = await launch();
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+// charts(selector) runs in the page: each chart box's shown SVG as
+// {w: box width, h: drawn height, viewBox, inner: its content with sorted
+// attributes, without ids and without an empty class (linkedom, which the
+// build draws with, does not write class="")}.
+function charts(sel) {
+  const canon = (n) => (n.nodeType === 3 ? n.data : n.nodeType !== 1 ? '' : `<${n.localName}${[...n.attributes]
+    .filter((a) => !/^(id|aria-labelledby|aria-describedby)$/.test(a.name) && !(a.name === 'class' && !a.value)).map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(canon).join('')}</${n.localName}>`);
+  return [...document.querySelectorAll(sel)].map((box) => {
+    const svg = [...box.querySelectorAll(':scope > svg')].find((s) => getComputedStyle(s).display !== 'none');
+    if (!svg) return null;
+    return { w: box.clientWidth, h: Math.round(svg.getBoundingClientRect().height), viewBox: svg.getAttribute('viewBox'), inner: [...svg.childNodes].map(canon).join('') };
+  });
+}
+
+test('there are pre-rendered lessons, lesson 1 among them', () => {
+  assert.ok(slugs.includes(index.lessons[0].slug), `pre-rendered: ${slugs.join(', ')}`);
+});
+
+for (const width of [1280, 390]) {
+  test(`pre-rendered charts equal the engine's at ${width} px`, async () => {
+    for (const slug of slugs) {
+      // The build's HTML as the page shows it before any module runs: the
+      // shell with app.js replaced by nothing, the lesson put in its place.
+      const c0 = await browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
+      await c0.addInitScript(`window.charts = ${charts}`);
+      const p0 = await c0.newPage();
+      await p0.route('**/app.js', (r) => r.fulfill({ contentType: 'text/javascript', body: '' }));
+      await p0.goto(server.url);
+      const pre = await p0.evaluate(async (s) => {
+        document.querySelector('#lesson').innerHTML = await (await fetch(`lessons/${s}.html`)).text();
+        await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
+        return window.charts('.widget-body[data-prerendered] .chart-svg');
+      }, slug);
+      await c0.close();
+
+      const c1 = await browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
+      await c1.addInitScript(`window.charts = ${charts}`);
+      const p1 = await c1.newPage();
+      const errors = watch(p1);
+      // Only the figures the build pre-rendered are compared.
+      await p1.goto(`${server.url}#/${slug}`);
+      await ready(p1, slug);
+      await p1.waitForFunction(() => ![...document.querySelectorAll('figure.widget')].some((f) => f.dataset.busy));
+      const live = await p1.evaluate(() => {
+        const pre = new Set([...document.querySelectorAll('figure.widget > script.widget-calls')].map((s) => s.parentElement));
+        for (const f of pre) f.classList.add('was-pre');
+        return window.charts('figure.was-pre .widget-body .chart-svg');
+      });
+      await c1.close();
+      assert.deepEqual(errors, []);
+      assert.ok(pre.length > 0, `${slug}: no pre-rendered chart`);
+      assert.equal(pre.length, live.length, `${slug}: chart count`);
+      pre.forEach((p, i) => {
+        assert.ok(p, `${slug} chart ${i}: no pre-rendered drawing shown`);
+        const l = live[i];
+        assert.equal(p.w, l.w, `${slug} chart ${i}: box width`);
+        assert.ok(Math.abs(p.h - l.h) <= 1, `${slug} chart ${i}: height ${p.h} pre-rendered, ${l.h} live`);
+        assert.equal(p.viewBox, l.viewBox, `${slug} chart ${i}: viewBox`);
+        assert.equal(p.inner, l.inner, `${slug} chart ${i}: content`);
+      });
+    }
+  });
+}
+
+test('the lesson mounts from the recording before the engine, and goes live with it', async () => {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = watch(page);
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route('**/wasm/core.wasm', async (route) => { await held; await route.continue(); });
+  await page.goto(`${server.url}#/${index.lessons[0].slug}`);
+  await page.waitForFunction(() => document.body.dataset.lessonReady);
+  const before = await page.evaluate(() => {
+    const fig = document.querySelector('figure.widget');
+    return {
+      engine: document.body.classList.contains('engine-ready'),
+      inert: fig.querySelector('.widget-body').hasAttribute('inert'),
+      prerendered: 'prerendered' in fig.querySelector('.widget-body').dataset,
+      charts: fig.querySelectorAll('.chart-svg svg').length,
+      renders: fig.dataset.renders,
+      live: performance.getEntriesByName('dpplay-live').length,
+    };
+  });
+  assert.deepEqual(before, { engine: false, inert: false, prerendered: false, charts: 3, renders: '1', live: 0 });
+  // A slider moved now waits for the engine, then redraws.
+  const table = () => page.evaluate(() => document.querySelector('figure.widget .data-table tbody').textContent);
+  const first = await table();
+  await page.evaluate(() => {
+    const s = document.querySelector('figure.widget input[type=range]');
+    s.value = '900';
+    s.dispatchEvent(new Event('input', { bubbles: true }));
+  });
+  release();
+  await ready(page);
+  await page.waitForFunction(() => document.querySelector('figure.widget').dataset.renders === '2');
+  assert.notEqual(await table(), first);
+  assert.match(await page.textContent('#engine-status'), /controls are live/);
+  assert.equal(await page.evaluate(() => performance.getEntriesByName('dpplay-live').length), 1);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

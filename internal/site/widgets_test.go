@@ -1,0 +1,306 @@
+package site
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"reflect"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/dpplay/dpplay/app/widget"
+)
+
+// exports parses the generated module back: the JSON value of every
+// `export const NAME = …;` line.
+func exports(t *testing.T, mod []byte) map[string]json.RawMessage {
+	t.Helper()
+	lines := strings.Split(strings.TrimSuffix(string(mod), "\n"), "\n")
+	if !strings.HasPrefix(lines[0], "// Generated") || !strings.HasPrefix(lines[len(lines)-1], "for (const s of Object.values(schemas))") {
+		t.Fatalf("the module does not start with its comment and end with the pattern loop:\n%s", mod)
+	}
+	out := map[string]json.RawMessage{}
+	re := regexp.MustCompile(`(?s)^export const ([A-Za-z]+) = (.*);$`)
+	for _, l := range strings.Split(strings.Join(lines[1:len(lines)-1], "\n"), "\nexport") {
+		if !strings.HasPrefix(l, "export") {
+			l = "export" + l
+		}
+		m := re.FindStringSubmatch(l)
+		if m == nil || !json.Valid([]byte(m[2])) {
+			t.Fatalf("not an export of JSON: %.200s", l)
+		}
+		out[m[1]] = json.RawMessage(m[2])
+	}
+	return out
+}
+
+// keys returns the keys of a JSON object in the order they are written.
+func keys(t *testing.T, raw json.RawMessage) []string {
+	t.Helper()
+	dec := json.NewDecoder(strings.NewReader(string(raw)))
+	if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+		t.Fatalf("not an object: %.100s", raw)
+	}
+	var out []string
+	for dec.More() {
+		tok, _ := dec.Token()
+		out = append(out, tok.(string))
+		var skip json.RawMessage
+		if err := dec.Decode(&skip); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return out
+}
+
+// urlForm writes a page value as the page's URL does (state.js encode) for
+// the values a default can be: a number, a string, a list or null.
+func urlForm(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = urlForm(e)
+		}
+		return strings.Join(parts, ",")
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
+// The module, read back as JSON, holds package widget's definitions: every
+// widget's keys in order with its kind, label, range, lengths, digits,
+// values and default; a text's pattern accepts exactly its characters; the
+// data sets, the loss grid and curves, the price grid, the poll, the
+// auditor's mechanisms and the formulas as tex.go converts them.
+func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
+	mod, err := widgetsModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	ex := exports(t, mod)
+	var schemas map[string]json.RawMessage
+	if err := json.Unmarshal(ex["schemas"], &schemas); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := keys(t, ex["schemas"]), widget.WithSchema(); !reflect.DeepEqual(got, want) {
+		t.Fatalf("widgets %v, want %v", got, want)
+	}
+	kinds := map[string]widget.Kind{"number": widget.Number, "int": widget.Int, "enum": widget.Enum, "list": widget.List, "text": widget.Text}
+	for _, w := range widget.WithSchema() {
+		params := widget.Schema(w)
+		var got map[string]struct {
+			Type, Label, Pattern string
+			Min, Max             *float64
+			MinLength, MaxLength int
+			Digits               int
+			Values               []string
+			Default              any
+		}
+		if err := json.Unmarshal(schemas[w], &got); err != nil {
+			t.Fatal(err)
+		}
+		var order []string
+		for _, p := range params {
+			order = append(order, p.Key)
+		}
+		if k := keys(t, schemas[w]); !reflect.DeepEqual(k, order) {
+			t.Errorf("%s: keys %v, want %v", w, k, order)
+		}
+		for _, p := range params {
+			g := got[p.Key]
+			back := widget.Param{Key: p.Key, Kind: kinds[g.Type], Label: g.Label, Values: g.Values, Digits: g.Digits, MinLen: g.MinLength, MaxLen: g.MaxLength, Default: urlForm(g.Default)}
+			if g.Min != nil && g.Max != nil {
+				back.Min, back.Max = *g.Min, *g.Max
+			}
+			if g.Pattern != "" {
+				re, err := regexp.Compile(g.Pattern)
+				if err != nil {
+					t.Errorf("%s.%s: pattern %q: %v", w, p.Key, g.Pattern, err)
+					continue
+				}
+				for c := rune(0); c < 128; c++ {
+					if re.MatchString(string(c)) != strings.ContainsRune(p.Allowed, c) {
+						t.Errorf("%s.%s: pattern %q and %q disagree on %q", w, p.Key, g.Pattern, p.Allowed, c)
+					}
+				}
+				back.Allowed = p.Allowed
+			}
+			if !reflect.DeepEqual(back, p) {
+				t.Errorf("%s.%s:\n module %+v\n widget %+v", w, p.Key, back, p)
+			}
+		}
+	}
+	for name, sets := range map[string][]widget.DataSet{"datasets": widget.DataSets(), "lossSets": widget.LossSets()} {
+		var got map[string]jsDataSet
+		if err := json.Unmarshal(ex[name], &got); err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, d := range sets {
+			names = append(names, d.Name)
+			if want := (jsDataSet{d.Label, d.Candidates, d.Scores, d.Delta, d.Unit}); !reflect.DeepEqual(got[d.Name], want) {
+				t.Errorf("%s.%s = %+v, want %+v", name, d.Name, got[d.Name], want)
+			}
+		}
+		if k := keys(t, ex[name]); !reflect.DeepEqual(k, names) {
+			t.Errorf("%s: %v, want %v", name, k, names)
+		}
+	}
+	var grid []float64
+	json.Unmarshal(ex["lossGrid"], &grid)
+	if want := widget.LossGrid(); !reflect.DeepEqual(grid, want) || len(grid) != widget.LossGridPoints {
+		t.Errorf("lossGrid %v, want %v", grid, want)
+	}
+	var price struct{ MaxPrice, Step float64 }
+	json.Unmarshal(ex["priceGrid"], &price)
+	if price.MaxPrice != widget.MaxPrice || price.Step != widget.PriceStep {
+		t.Errorf("priceGrid %+v, want %v, %v", price, widget.MaxPrice, widget.PriceStep)
+	}
+	var poll struct {
+		Days   []string
+		Others []float64
+	}
+	json.Unmarshal(ex["poll"], &poll)
+	if !reflect.DeepEqual(poll.Days, widget.PollDays) || !reflect.DeepEqual(poll.Others, widget.PollOthers) {
+		t.Errorf("poll %+v, want %v %v", poll, widget.PollDays, widget.PollOthers)
+	}
+	var curves []struct {
+		Mechanism, Short, Label, Guarantee string
+		Factor                             float64
+	}
+	json.Unmarshal(ex["lossCurves"], &curves)
+	want := widget.LossCurves()
+	if len(curves) != len(want) {
+		t.Fatalf("%d curves, want %d", len(curves), len(want))
+	}
+	for i, c := range curves {
+		w := want[i]
+		if c.Mechanism != w.Mechanism || c.Factor != w.Factor || c.Short != w.Short || c.Label != w.Label || c.Guarantee != w.Guarantee {
+			t.Errorf("curve %d = %+v, want %+v", i, c, w)
+		}
+	}
+	var mechs [][2]string
+	json.Unmarshal(ex["auditMechanisms"], &mechs)
+	for i, c := range widget.AuditMechanismChoices() {
+		if i >= len(mechs) || mechs[i] != [2]string{c.Value, c.Label} {
+			t.Errorf("auditMechanisms %v, want %v", mechs, widget.AuditMechanismChoices())
+			break
+		}
+	}
+	var formulas map[string]map[string]string
+	json.Unmarshal(ex["formulas"], &formulas)
+	for w, fs := range widget.Formulas() {
+		for name, tex := range fs {
+			m, _ := TeXToMathML(tex, false)
+			if formulas[w][name] != m || !strings.HasPrefix(m, "<math>") {
+				t.Errorf("formulas.%s.%s = %q, want %q", w, name, formulas[w][name], m)
+			}
+		}
+	}
+}
+
+// The page's clamp rule (web/state.js coerce) applied in Node to the
+// module's schemas and package widget's Coerce agree on every widget's keys:
+// the same value and the same note for values out of range, not numbers,
+// not among an enum's values, lists of the wrong length and texts with
+// other characters. A wrong range, default, enum value, list length or
+// pattern in the module changes the page's answer.
+func TestWidgetsModuleClampsAsGo(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; make test installs it")
+	}
+	mod, err := widgetsModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	state, err := os.ReadFile("../../web/state.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"widgets.mjs": mod, "state.mjs": state} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	type probe struct{ Widget, Key, Raw string }
+	var probes []probe
+	for _, w := range widget.WithSchema() {
+		for _, p := range widget.Schema(w) {
+			raws := []string{"", p.Default, "nope"}
+			switch p.Kind {
+			case widget.Number, widget.Int:
+				raws = append(raws, fmt.Sprint(p.Min-1), fmt.Sprint(2*p.Max+1), fmt.Sprint((p.Min+p.Max)/2))
+			case widget.Enum:
+				raws = append(raws, p.Values...)
+			case widget.List:
+				raws = append(raws, strings.Repeat("1,", p.MinLen)+"1", strings.Repeat("0.5,", max(p.MinLen, 1)-1)+"0.5", "1,x", fmt.Sprintf("%v,%v", p.Min-1, p.Max+1))
+			case widget.Text:
+				raws = append(raws, "ahha", "count[r] + 1", "ABC")
+			}
+			for _, r := range raws {
+				probes = append(probes, probe{w, p.Key, r})
+			}
+		}
+	}
+	in, _ := json.Marshal(probes)
+	script := `import { schemas } from './widgets.mjs';
+import { coerce, encode } from './state.mjs';
+const probes = JSON.parse(process.argv[2]);
+console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
+  const spec = { ...schemas[Widget][Key], label: Widget + '.' + Key };
+  const notes = [];
+  return { value: encode(spec, coerce(spec, Raw, Key, notes)) ?? '', notes };
+})));`
+	if err := os.WriteFile(filepath.Join(dir, "probe.mjs"), []byte(script), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "probe.mjs"), string(in))
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var page []struct {
+		Value string
+		Notes []string
+	}
+	if err := json.Unmarshal(out, &page); err != nil || len(page) != len(probes) {
+		t.Fatalf("node's answer: %v\n%s", err, out)
+	}
+	for i, pr := range probes {
+		var p widget.Param
+		for _, q := range widget.Schema(pr.Widget) {
+			if q.Key == pr.Key {
+				p = q
+			}
+		}
+		got, notes := widget.Coerce(pr.Widget, pr.Widget+".", map[string]string{pr.Key: pr.Raw})
+		v, ok := got[pr.Key]
+		if !ok {
+			v = p.Default
+		}
+		if p.Kind == widget.Number || p.Kind == widget.Int {
+			x, _ := strconv.ParseFloat(v, 64)
+			digits := p.Digits
+			if digits == 0 {
+				digits = 12
+			}
+			v = widget.Format(widget.RoundSig(x, digits))
+		}
+		if v != page[i].Value || strings.Join(notes, "\n") != strings.Join(page[i].Notes, "\n") {
+			t.Errorf("%s.%s = %q: the page gives %q %q, Coerce %q %q", pr.Widget, pr.Key, pr.Raw, page[i].Value, page[i].Notes, v, notes)
+		}
+	}
+}

@@ -1,0 +1,157 @@
+#!/usr/bin/env node
+// The page's load figures in Debian's Chromium, with dist/ served as GitHub
+// Pages serves it (gzip, max-age=600): for the root page, cold (a fresh
+// profile) and warm (the same profile again, the service worker installed),
+// on localhost and with slow 4G plus a 4× slower CPU (CDP throttling, the
+// values Lighthouse's mobile preset uses), it prints
+//   fcp_ms         first contentful paint
+//   chart_ms       the first frame with a chart in the lesson
+//   live_ms        the first widget's controls answer: mounted and the engine ready
+//   longest_task_ms the longest main-thread task (PerformanceObserver "longtask",
+//                  which reports tasks over 50 ms; 0 means none) during the
+//                  load and five slider moves
+// then Lighthouse (mobile, simulated throttling) scores for the root and
+// lesson 1. Usage: node scripts/perf-bench.mjs [dist] [runs]  (prints JSON)
+// Timings are figures, never pass/fail.
+import path from 'node:path';
+import { serve } from '../e2e/web/server.mjs';
+import { launch, chromiumPath } from '../e2e/web/browser.mjs';
+
+// Lighthouse's mobile "slow 4G" (its DevTools throttling preset) and 4× CPU.
+const SLOW4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
+
+// Runs in the page before its scripts: watches for the first chart frame and
+// for long tasks.
+function probe() {
+  const w = window;
+  w.__bench = { longest: 0, chart: NaN };
+  try {
+    new PerformanceObserver((list) => {
+      for (const e of list.getEntries()) w.__bench.longest = Math.max(w.__bench.longest, e.duration);
+    }).observe({ type: 'longtask', buffered: true });
+  } catch { /* no longtask support */ }
+  const look = (t) => {
+    if (document.querySelector('#lesson .chart-svg svg')) { w.__bench.chart = t; return; }
+    requestAnimationFrame(look);
+  };
+  requestAnimationFrame(look);
+}
+
+async function measure(page, url, throttled) {
+  const cdp = await page.context().newCDPSession(page);
+  if (throttled) {
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW4G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  }
+  await page.goto(url);
+  await page.waitForFunction(() => document.body.dataset.lessonReady && document.body.classList.contains('engine-ready'), null, { timeout: 120000 });
+  // Five slider moves, each waited for, count towards the longest task.
+  await page.evaluate(async () => {
+    const fig = document.querySelector('#lesson figure.widget');
+    const slider = fig?.querySelector('input[type=range]');
+    for (let i = 0; slider && i < 5; i++) {
+      const before = fig.dataset.renders;
+      slider.value = String(300 + 80 * i);
+      slider.dispatchEvent(new Event('input', { bubbles: true }));
+      const t0 = performance.now();
+      while (fig.dataset.renders === before && performance.now() - t0 < 10000) await new Promise((r) => setTimeout(r, 10));
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  });
+  const r = await page.evaluate(() => {
+    const at = (name) => performance.getEntriesByName(name)[0]?.startTime ?? NaN;
+    const fcp = at('first-contentful-paint');
+    // Live: the widgets are mounted and the engine answers (whichever is later).
+    const live = performance.getEntriesByName('dpplay-live')[0]?.startTime
+      ?? Math.max(at('dpplay-interactive'), at('dpplay-engine-ready'));
+    return { fcp_ms: fcp, chart_ms: window.__bench.chart, live_ms: live, longest_task_ms: window.__bench.longest };
+  });
+  if (throttled) {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  }
+  await cdp.detach();
+  for (const k of Object.keys(r)) r[k] = Math.round(r[k]);
+  return r;
+}
+
+/** loads(browser, url, throttled) measures a cold load, then a warm one in the same profile. */
+async function loads(browser, url, throttled) {
+  const context = await browser.newContext({ viewport: throttled ? { width: 412, height: 823 } : { width: 1280, height: 900 } });
+  await context.addInitScript(probe);
+  const page = await context.newPage();
+  const cold = await measure(page, url, throttled);
+  // Let the service worker install and precache, as a second visit would find it.
+  await page.evaluate(() => navigator.serviceWorker?.ready.then((r) => new Promise((res) => {
+    const sw = r.active;
+    if (!sw || sw.state === 'activated') res(); else sw.addEventListener('statechange', () => sw.state === 'activated' && res());
+  })));
+  await page.waitForTimeout(1000);
+  const page2 = await context.newPage();
+  await page.close();
+  const warm = await measure(page2, url, throttled);
+  await context.close();
+  return { cold, warm };
+}
+
+const median = (xs) => { const s = xs.filter(Number.isFinite).sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
+
+function medians(runs) {
+  const out = {};
+  for (const kind of ['cold', 'warm']) {
+    out[kind] = {};
+    for (const k of Object.keys(runs[0][kind])) out[kind][k] = median(runs.map((r) => r[kind][k]));
+  }
+  return out;
+}
+
+async function lighthouseScores(url) {
+  const { default: lighthouse } = await import('lighthouse');
+  const chromeLauncher = await import('chrome-launcher');
+  const chrome = await chromeLauncher.launch({
+    chromePath: chromiumPath,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+  try {
+    const res = await lighthouse(url, { port: chrome.port, logLevel: 'error', output: 'json' });
+    const lhr = res.lhr;
+    const scores = {};
+    for (const [k, c] of Object.entries(lhr.categories)) scores[k] = Math.round(100 * c.score);
+    const a = lhr.audits;
+    scores.lcp_ms = Math.round(a['largest-contentful-paint']?.numericValue);
+    scores.tbt_ms = Math.round(a['total-blocking-time']?.numericValue);
+    scores.cls = +(a['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3);
+    return scores;
+  } finally {
+    await chrome.kill();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  const dir = path.resolve(process.argv[2] || 'dist');
+  const runs = Number(process.argv[3] || 3);
+  const server = await serve(dir, '/dpplay/', { pages: true });
+  const browser = await launch();
+  const out = { runs };
+  try {
+    for (const [name, throttled] of [['localhost', false], ['slow4g_cpu4x', true]]) {
+      const rs = [];
+      // Lesson 1 (the root is a landing page without a widget).
+      for (let i = 0; i < (throttled ? Math.min(runs, 2) : runs); i++) rs.push(await loads(browser, `${server.url}#/what-dp-promises`, throttled));
+      out[name] = medians(rs);
+    }
+  } finally {
+    await browser.close();
+  }
+  try {
+    out.lighthouse_mobile = {
+      root: await lighthouseScores(server.url),
+      lesson1: await lighthouseScores(`${server.url}#/what-dp-promises`),
+    };
+  } finally {
+    await server.close();
+  }
+  console.log(JSON.stringify(out, null, 1));
+}

@@ -1,0 +1,227 @@
+#!/usr/bin/env node
+// The site build's pre-render (`dpplay site -prerender scripts/prerender.mjs`):
+// it mounts every widget of every lesson under Node, with the page's own
+// modules (web/mount.js, web/widgets/*.js, web/chart.js …) on a linkedom
+// document, and the engine's own WebAssembly modules (core.wasm, and synth,
+// market or audit when a widget calls them) run by Go's wasm_exec.js, exactly
+// as web/worker.js runs them. For each widget it writes into the lesson's
+// HTML what the mount drew (controls, charts as SVG, data tables) and the
+// recording of its engine calls (web/prerendered.js), which the page replays
+// to mount before the engine is ready.
+//
+// Charts draw at their container's pixel width and font size, which only a
+// browser's layout knows. The pre-render draws each chart twice, at the
+// widths it has in two reference layouts measured in Chromium (LAYOUTS: a
+// 1280 px wide desktop and a 390 px phone); the page's CSS shows the one that
+// matches the container (styles.css, "Pre-rendered charts") and scales it, its
+// height in em, so the engine's own drawing at the real width takes the same
+// room. e2e/web/prerender.test.mjs checks both against the page.
+//
+// stdin: {web, wasmExec, wasm: {name: file}, lessons: [{slug, html}]}
+// stdout: {slug: html}; a widget that cannot be pre-rendered keeps its
+// placeholder and is named on stderr.
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseHTML } from 'linkedom';
+
+// The reference layouts: a full-width chart's and a small-multiples panel's
+// width, and the chart font size (web/styles.css: html's font-size clamp).
+export const LAYOUTS = {
+  wide: { full: 840, panel: 376, fs: 16.9 },
+  narrow: { full: 327, panel: 293, fs: 16 },
+};
+// A container at least this wide shows the wide drawing (styles.css says the
+// same): the full chart's own stacked/side-by-side switch, and for panels the
+// midpoint of the two reference widths.
+export const SWITCH = { full: 560, panel: 335 };
+// A widget whose recording would be larger than this is left to the engine.
+const MAX_RECORDING = 64 * 1024;
+
+const input = JSON.parse(fs.readFileSync(0, 'utf8'));
+const web = path.resolve(input.web);
+
+// ---- A document for the modules -------------------------------------------
+const { window, document } = parseHTML('<!doctype html><html><head></head><body></body></html>');
+let layout = LAYOUTS.wide;
+for (const k of ['window', 'document', 'HTMLElement', 'Element', 'Node', 'Event', 'CustomEvent', 'MutationObserver', 'DocumentFragment']) {
+  if (!(k in globalThis) || k === 'window' || k === 'document') globalThis[k] = k === 'window' ? window : k === 'document' ? document : window[k];
+}
+globalThis.getComputedStyle = () => ({ fontSize: `${layout.fs}px` });
+globalThis.matchMedia = () => ({ matches: false, addEventListener() {}, removeEventListener() {} });
+globalThis.requestAnimationFrame = (f) => setTimeout(() => f(performance.now()), 0);
+globalThis.ResizeObserver = class {
+  constructor(cb) { this.cb = cb; }
+  observe(el) { queueMicrotask(() => this.cb([{ target: el }])); }
+  unobserve() {}
+  disconnect() {}
+};
+// What linkedom leaves out and the widgets use: a select's value setter and
+// a checkbox's checked property (both kept as attributes, so the HTML shows them).
+Object.defineProperty(window.HTMLSelectElement.prototype, 'value', {
+  configurable: true,
+  get() { const o = this.querySelector('option[selected]') || this.querySelector('option'); return o ? o.value : ''; },
+  set(v) { for (const o of this.querySelectorAll('option')) o.toggleAttribute('selected', o.value === String(v)); },
+});
+Object.defineProperty(window.HTMLInputElement.prototype, 'checked', {
+  configurable: true,
+  get() { return this.hasAttribute('checked'); },
+  set(v) { this.toggleAttribute('checked', !!v); },
+});
+const inPanel = (el) => !!el.closest?.('.small-multiples, .panel');
+Object.defineProperty(window.HTMLElement.prototype, 'clientWidth', {
+  configurable: true,
+  get() { return inPanel(this) ? layout.panel : layout.full; },
+});
+
+// ---- The engine -------------------------------------------------------------
+await import(pathToFileURL(path.resolve(input.wasmExec)).href);
+const started = new Map();
+globalThis.dpplayReady = (name) => started.get(name)?.();
+const modules = new Map();
+function engine(name) {
+  if (!modules.has(name)) {
+    const file = input.wasm[name];
+    if (!file) throw new Error(`no WebAssembly module named ${name}`);
+    modules.set(name, (async () => {
+      const go = new globalThis.Go();
+      const ready = new Promise((resolve) => started.set(name, resolve));
+      const { instance } = await WebAssembly.instantiate(fs.readFileSync(file), go.importObject);
+      go.run(instance);
+      await ready;
+      return globalThis[`dpplay_${name}`];
+    })());
+  }
+  return modules.get(name);
+}
+
+const { mountWidget } = await import(pathToFileURL(path.join(web, 'mount.js')).href);
+const { callKey, pack, unpack } = await import(pathToFileURL(path.join(web, 'prerendered.js')).href);
+
+/** recorder() is a bridge that runs calls in the engine (as worker.js does) and keeps them. */
+function recorder() {
+  const calls = new Map();
+  return {
+    calls,
+    async call(name, fn, args) {
+      const api = await engine(name);
+      if (typeof api?.[fn] !== 'function') throw new Error(`no function ${name}.${fn}`);
+      const result = pack(api[fn](args));
+      if (result && result.error) throw new Error(result.error);
+      calls.set(callKey(name, fn, args), result);
+      return unpack(result);
+    },
+    load: (name) => engine(name).then(() => {}),
+    onStatus() {},
+    offStatus() {},
+  };
+}
+
+// ---- Pre-rendering ----------------------------------------------------------
+const settle = () => new Promise((r) => setTimeout(r, 0));
+
+/** draw(fig, mod, which) mounts a copy of fig in layout which; returns its body and the calls. */
+async function draw(lessonDoc, fig, mod, which) {
+  layout = LAYOUTS[which];
+  const copy = fig.cloneNode(true);
+  // The widget may look for its neighbours in the lesson: mount it in place.
+  fig.replaceWith(copy);
+  const bridge = recorder();
+  let n = 0;
+  try {
+    await mountWidget(copy, mod, { params: new Map(), notes: [], bridge, uid: () => ++n, onSet() {} });
+    await settle();
+  } finally {
+    copy.replaceWith(fig);
+  }
+  if (copy.querySelector('.widget-body > .widget-error, .widget-error:not(:empty)')?.textContent) {
+    throw new Error(copy.querySelector('.widget-error').textContent);
+  }
+  return { body: copy.querySelector('.widget-body'), calls: bridge.calls };
+}
+
+async function prerenderFigure(lessonDoc, fig) {
+  const name = fig.dataset.widget;
+  const mod = await import(pathToFileURL(path.join(web, 'widgets', `${name}.js`)).href);
+  if (typeof mod.mount !== 'function') return;
+  const wide = await draw(lessonDoc, fig, mod, 'wide');
+  const narrow = await draw(lessonDoc, fig, mod, 'narrow');
+  if (/failed to start/.test(wide.body.textContent)) throw new Error(wide.body.textContent);
+  const boxes = [...wide.body.querySelectorAll('.chart-svg')];
+  const others = [...narrow.body.querySelectorAll('.chart-svg')];
+  // A widget whose mount leaves a chart undrawn (it waits for something
+  // else) is left to the engine: half a drawing would jump.
+  const drawn = (b) => b.querySelector(':scope > svg');
+  if (!boxes.length || boxes.length !== others.length || !boxes.every(drawn) || !others.every(drawn)) {
+    process.stderr.write(`prerender: ${name} (${fig.dataset.id}): mount leaves a chart undrawn; left to the engine\n`);
+    return;
+  }
+  boxes.forEach((box, i) => {
+    const svg = drawn(box);
+    const alt = drawn(others[i]);
+    const panel = inPanel(box);
+    box.classList.add('pre');
+    if (panel) box.classList.add('pre-panel');
+    // The narrow copy's ids must not repeat the wide one's.
+    for (const e of [alt, ...alt.querySelectorAll('[id]')]) if (e.id) e.id += '-n';
+    if (alt.getAttribute('aria-labelledby')) alt.setAttribute('aria-labelledby', alt.getAttribute('aria-labelledby').split(' ').map((x) => `${x}-n`).join(' '));
+    for (const [s, cls, l] of [[svg, 'pre-wide', LAYOUTS.wide], [alt, 'pre-narrow', LAYOUTS.narrow]]) {
+      const w = +s.getAttribute('width'), h = +s.getAttribute('height');
+      s.setAttribute('class', `${s.getAttribute('class') || ''} ${cls}`.trim());
+      s.setAttribute('viewBox', s.getAttribute('viewBox') || `0 0 ${w} ${h}`);
+      s.setAttribute('preserveAspectRatio', 'xMinYMin meet');
+      s.setAttribute('width', '100%');
+      s.removeAttribute('height');
+      // The engine redraws at the real font size, so the height follows it.
+      s.setAttribute('style', `height:${+(h / l.fs).toFixed(4)}em`);
+    }
+    box.append(alt);
+  });
+  const calls = JSON.stringify([...wide.calls]);
+  if (calls.length > MAX_RECORDING) {
+    process.stderr.write(`prerender: ${name} (${fig.dataset.id}): recording of ${calls.length} bytes left to the engine\n`);
+    return;
+  }
+  // linkedom writes some empty SVG elements without their end tag; write
+  // the charts out ourselves.
+  const svgs = [];
+  for (const svg of wide.body.querySelectorAll('svg')) {
+    svgs.push(markup(svg));
+    svg.replaceWith(lessonDoc.createComment(`dpplay-svg-${svgs.length - 1}`));
+  }
+  const body = fig.querySelector('.widget-body');
+  body.innerHTML = wide.body.innerHTML.replace(/<!--dpplay-svg-(\d+)-->/g, (_, i) => svgs[+i]);
+  body.setAttribute('inert', '');
+  body.dataset.prerendered = '';
+  const script = lessonDoc.createElement('script');
+  script.setAttribute('type', 'application/json');
+  script.setAttribute('class', 'widget-calls');
+  script.textContent = calls.replace(/</g, '\\u003c');
+  fig.append(script);
+}
+
+const escape = (t) => t.replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
+
+/** markup(node) is an SVG subtree as HTML, every element with its end tag. */
+function markup(n) {
+  if (n.nodeType === 3) return escape(n.data);
+  if (n.nodeType !== 1) return '';
+  const attrs = [...n.attributes].map((a) => ` ${a.name}="${escape(a.value)}"`).join('');
+  return `<${n.localName}${attrs}>${[...n.childNodes].map(markup).join('')}</${n.localName}>`;
+}
+
+const out = {};
+for (const { slug, html } of input.lessons) {
+  const { document: lessonDoc } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
+  globalThis.document = lessonDoc;
+  for (const fig of lessonDoc.querySelectorAll('figure.widget')) {
+    try {
+      await prerenderFigure(lessonDoc, fig);
+    } catch (err) {
+      process.stderr.write(`prerender: ${slug}: ${fig.dataset.widget} (${fig.dataset.id}) left to the engine: ${err.message}\n`);
+    }
+  }
+  out[slug] = lessonDoc.body.innerHTML;
+}
+fs.writeSync(1, JSON.stringify(out));
+process.exit(0);

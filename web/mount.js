@@ -1,0 +1,64 @@
+// Mounting one widget: its values (lesson block, then URL, validated against
+// its schema), its ctx, and its mount(ctx). The page (app.js) and the build's
+// pre-render (scripts/prerender.mjs, under Node) both mount through here, so
+// the HTML the build writes is what the page draws.
+import { coerce, encode } from './state.js';
+
+/**
+ * mountWidget(fig, mod, opts) mounts widget module mod into figure fig and
+ * returns {id, name, fig, schema, values, controller}. opts: params (the
+ * URL's Map "id.key" → raw value), notes (where clamping notes go), bridge,
+ * uid(name) → a unique id, onSet() (a value changed: the URL should follow).
+ */
+export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet }) {
+  const name = fig.dataset.widget;
+  const id = fig.dataset.id;
+  const body = fig.querySelector('.widget-body');
+  const lessonParams = JSON.parse(fig.dataset.params || '{}');
+  const values = {};
+  const schema = mod.schema || {};
+  const title = fig.querySelector('.widget-title')?.textContent || name;
+  for (const [key, spec] of Object.entries(schema)) {
+    const base = coerce(spec, lessonParams[key], key, []);
+    const raw = params.get(`${id}.${key}`);
+    const label = `${title}: ${spec.label || key}`;
+    values[key] = raw === undefined ? base : coerce({ ...spec, default: base, label }, raw, label, notes);
+  }
+  const live = document.createElement('p');
+  live.className = 'visually-hidden';
+  live.setAttribute('role', 'status');
+  fig.append(live);
+  const w = { id, name, fig, schema, values, controller: null };
+  const ctx = {
+    id, fig, body, values, bridge, params: lessonParams,
+    title,
+    // What is in memory is what the URL says: a valid value is stored as a
+    // reload of the URL written from it would read it (encoded, then
+    // coerced, so rounded to the schema's digits). A value the schema
+    // refuses (a typed expression that does not parse) is kept as typed, so
+    // the widget can say what is wrong with it.
+    set(key, value) {
+      const spec = schema[key];
+      const refused = [];
+      const read = spec ? coerce(spec, encode(spec, value) ?? '', key, refused) : value;
+      values[key] = refused.length ? value : read;
+      onSet();
+      return values[key];
+    },
+    uid: (s) => `${id}-${s}-${uid()}`,
+    announce(text) { live.textContent = text; },
+  };
+  // The build's drawing of the opening state (inert, scripts/prerender.mjs)
+  // gives way to the live widget, which draws the same in the same frame.
+  body.replaceChildren();
+  body.removeAttribute('inert');
+  delete body.dataset.prerendered;
+  try {
+    w.controller = (await mod.mount(ctx)) || {};
+  } catch (err) {
+    body.textContent = `This widget failed to start: ${err.message}`;
+    w.controller = {};
+  }
+  body.removeAttribute('aria-busy');
+  return w;
+}
