@@ -127,6 +127,7 @@ var schemas = map[string][]Param{
 	"pfloss": {
 		{Key: "data", Kind: Enum, Label: "data set", Values: LossSetNames(), Default: "meeting"},
 		eps(0.05, 20, "1"),
+		src(),
 	},
 	"dlaplace": {
 		{Key: "value", Kind: Int, Label: "true count", Min: -1000000, Max: 1000000, Default: "0"},

@@ -1,6 +1,6 @@
 // Own data end to end in Chromium (issue 19): a CSV loaded by the file
 // picker and by paste changes the charts and tables of the
-// exponential-mechanism, SmallDB and pricing lessons; every bad file shows
+// exponential-mechanism, permute-and-flip, SmallDB and pricing lessons; every bad file shows
 // its error (line and column) and keeps the data in use; the file stays in
 // IndexedDB across a reload until forgotten, and a link without it says so;
 // a data table downloads as CSV equal to the table. It also prints the
@@ -297,4 +297,24 @@ test('axe: the data panels, with a file loaded, and the CSV download, in light a
     assert.deepEqual(errors, []);
     await context.close();
   }
+});
+
+test('permute-and-flip: own scores by paste redraw the exact losses', async () => {
+  const { context, page, errors } = await open('permute-and-flip');
+  const fig = '#w-pf';
+  await idle(page, fig);
+  const before = await rows(page, fig);
+  const n = await renders(page, fig);
+  await paste(page, fig, 'candidate,score\nA,10\nB,0\n');
+  await rerendered(page, fig, n);
+  const mine = await rows(page, fig);
+  assert.notDeepEqual(mine, before, 'the loss table changed with the pasted scores');
+  // Two candidates 10 apart at ε = 1: the exponential mechanism loses
+  // 10·e^{-5}/(1 + e^{-5}), computed here independently of the page.
+  const em = 10 * Math.exp(-5) / (1 + Math.exp(-5));
+  const cell = mine.find((r) => /^Exponential mechanism/.test(r[0]));
+  assert.ok(cell, JSON.stringify(mine));
+  assert.ok(Math.abs(Number(cell[2]) - em) < 5e-4, `exponential mechanism loss ${cell[2]}, want ${em.toFixed(4)}`);
+  assert.deepEqual(errors, []);
+  await context.close();
 });

@@ -5,6 +5,7 @@
 import { LineChart } from '../charts/line.js';
 import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keySelect } from './controls.js';
 import { schemas, lossSets, lossCurves as curves, lossGrid as grid } from '../gen/widgets.js';
+import { dataPanel } from './datapanel.js';
 
 export const schema = schemas.pfloss;
 
@@ -34,12 +35,23 @@ export async function mount(ctx) {
     xLabel: 'ε (log scale)', yLabel: 'expected loss', logX: true,
     describe: (dd) => dd.note,
   });
-  body.append(controls, error, readout, host);
+  // Own data replaces the candidate set (Δ = 1: one person moves one count).
+  let own = null;
+  const ownData = dataPanel(ctx, {
+    mode: 'selection', max: 64,
+    onData: (dd) => {
+      own = dd && { candidates: dd.candidates, scores: dd.scores, delta: 1, unit: 'counts', key: `own:${dd.scores.join(',')}` };
+      data.el.style.display = dd ? 'none' : '';
+      return refresh();
+    },
+  });
+  body.append(controls, ownData.el, error, readout, host);
 
   let cache = { key: '', loss: null };
   const refresh = redrawer(ctx, error, async () => {
-    const d = lossSets[v.data];
-    if (cache.key !== v.data) cache = { key: v.data, loss: await lossesAt(bridge, d, grid) };
+    const d = own || lossSets[v.data];
+    const key = own ? own.key : v.data;
+    if (cache.key !== key) cache = { key, loss: await lossesAt(bridge, d, grid) };
     const now = (await lossesAt(bridge, d, [v.eps])).map((a) => a[0]);
     error.textContent = '';
     const ratio = now[1] > 1e-12 ? now[0] / now[1] : NaN;
@@ -52,10 +64,11 @@ export async function mount(ctx) {
     readout.innerHTML = `<table><caption>Exact expected loss at ε = ${v.eps} (${d.unit})</caption>
       <thead><tr><th scope="col">Mechanism</th><th scope="col">Guarantee</th><th scope="col" class="num">Expected loss</th></tr></thead>
       <tbody>${curves.map((c, i) => `<tr><th scope="row">${c.label}</th><td>${c.guarantee}</td><td class="num">${fmt(now[i], 4)}</td></tr>`).join('')}</tbody></table>
-      <p class="panel-stat">Exponential mechanism ÷ permute-and-flip: <strong>${fmt(ratio, 3)}×</strong> (always between 1 and 2).</p>`;
+      <p class="panel-stat">Exponential mechanism ÷ permute-and-flip: <strong>${fmt(ratio, 3)}×</strong> (never below 1: permute-and-flip never loses more).</p>`;
     ctx.announce(`At ε = ${v.eps}, permute-and-flip loses ${fmt(now[1])} and the exponential mechanism ${fmt(now[0])}.`);
   });
-  await refresh();
+  await ownData.restore();
+  if (!own) await refresh();
   return {
     step(dir) { const x = +Math.min(Math.max(v.eps * Math.pow(10, dir * 0.05), schema.eps.min), schema.eps.max).toPrecision(3); ctx.set('eps', x); eps.set(x); refresh(); },
   };
