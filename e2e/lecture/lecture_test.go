@@ -449,8 +449,15 @@ func TestWrangler(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") == "" {
 		t.Errorf("CORS preflight: %v %+v", err, resp)
 	}
-	lecturetest.Run(t, w.base)
+	// The burst of concurrent guesses runs first, on fresh connections. Run
+	// after the suite, 9 to 18 of its 180 GETs got no answer within 60 s
+	// while the worker logged no error, and it passed when run alone: this
+	// matches wrangler's proxy forwarding on a pooled keep-alive connection
+	// the worker is closing as idle and parking the failed GET for a retry
+	// that never comes (docs/lecture.md, "Go on Workers"). Cloudflare has no
+	// such proxy.
 	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, w.base) })
+	lecturetest.Run(t, w.base)
 	if leaks := lecturetest.Leaks(w.logText(t)); leaks != nil {
 		t.Errorf("wrangler dev's log contains submitted values %q", leaks)
 	}
