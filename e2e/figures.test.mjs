@@ -30,12 +30,12 @@ after(async () => {
 
 /** exportOnce clicks a widget's Export button and returns the download's name and bytes. */
 async function exportOnce(page, fig, format, figure) {
-  const box = fig.locator('.export-figure');
+  const box = fig.locator('.export-figure:has(.export-button)');
   if (figure) await box.locator('select[id$="-figure"]').selectOption(figure);
   await box.locator('select[id$="-format"]').selectOption(format);
   const [download] = await Promise.all([
     page.waitForEvent('download', { timeout: 60000 }),
-    box.locator('button').click(),
+    box.locator('.export-button').click(),
   ]);
   return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) };
 }
@@ -53,7 +53,7 @@ test('Export figure renders the widget state as SVG, PNG and PDF, identical to t
   await page.goto(server.url + '#/exponential-mechanism?meet.eps=0.7&meet.seed=42&meet.step=3');
   await ready(page, 'exponential-mechanism');
   const fig = page.locator('figure.widget[data-id="meet"]');
-  await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
+  await fig.locator('.export-figure .export-button').waitFor({ timeout: 10000 });
   const hash = await page.evaluate(() => location.hash);
   assert.match(hash, /meet\.eps=0\.7/);
   // The CLI takes the page's own link.
@@ -93,7 +93,7 @@ test('every chart of every lesson exports the same figure as dpplay figures', as
     const widgets = await page.locator('figure.widget[data-figures]:not([data-figures=""])').evaluateAll((els) => els.map((e) => ({ id: e.dataset.id, figures: e.dataset.figures.split(',') })));
     for (const w of widgets) {
       const fig = page.locator(`figure.widget[data-id="${w.id}"]`);
-      await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
+      await fig.locator('.export-figure .export-button').waitFor({ timeout: 10000 });
       for (const name of w.figures) {
         const got = await exportOnce(page, fig, 'svg', w.figures.length > 1 ? name : '');
         assert.match(got.name, new RegExp(`^lesson\\d+-${w.id}-${name}\\.svg$`));
@@ -122,7 +122,7 @@ test('a figure equals the page when digits rounding matters', async () => {
   await page.goto(server.url + link);
   await ready(page, 'what-epsilon-promises');
   const fig = page.locator('figure.widget[data-id="band"]');
-  await fig.locator('.export-figure button').waitFor({ timeout: 10000 });
+  await fig.locator('.export-figure .export-button').waitFor({ timeout: 10000 });
   const got = await exportOnce(page, fig, 'svg', 'logratio');
   const cli = cliFigures(['-format', 'svg', '-state', link]);
   assert.match(cli.links["lesson4-band"], /band\.eps=1\.23(&|$)/);

@@ -84,7 +84,8 @@ test('lesson 9: dragging a report changes the utility, and no lie beats the priv
   await page.keyboard.press('ArrowRight');
   await page.keyboard.press('ArrowRight');
   await rerendered(page, '#w-lie', n);
-  await page.waitForFunction(() => /lie\.report=/.test(location.hash));
+  // Home is $0 and each arrow one $0.01 step; the URL is written after the redraw.
+  await page.waitForFunction(() => /lie\.report=0\.02(&|$)/.test(location.hash));
   const report = Number((await page.evaluate(() => location.hash)).match(/lie\.report=([\d.]+)/)[1]);
   assert.ok(report < 1, `the report went down to ${report}`);
   const after = await readout.textContent();
