@@ -14,6 +14,7 @@
 // turns the page's own hash (#/slug?id.key=value…) into one for a widget.
 
 import { getBridge } from './core.js';
+import { save } from './download.js';
 
 export const FORMATS = ['svg', 'png', 'pdf'];
 
@@ -63,17 +64,6 @@ export function pageSpec(hash, fig, figure = '') {
     if (k.startsWith(prefix)) out.set(k.slice(prefix.length), v);
   }
   return '#' + out.toString();
-}
-
-function save(bytes, name, mime) {
-  const url = URL.createObjectURL(new Blob([bytes], { type: mime }));
-  const a = document.createElement('a');
-  a.href = url;
-  a.download = name;
-  document.body.append(a);
-  a.click();
-  a.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 10_000);
 }
 
 /**

@@ -15,6 +15,7 @@
 // they are shown, and an API named by ?api= is used only after the person
 // has seen its host and agreed, and never remembered.
 import { qrSVG } from './qr.js';
+import { save } from './download.js';
 
 /** DEFAULT_API: the lecture back end when no ?api= is set; '' means `api/` beside this page (dpplay serve). */
 export const DEFAULT_API = '';
@@ -617,9 +618,7 @@ async function host() {
       const res = await fetch(`${API}sessions/${code}/${fmtName === 'csv' ? 'ledger.csv' : 'ledger'}`, { headers: { Authorization: `Bearer ${s.token}` }, cache: 'no-store' });
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       const blob = fmtName === 'csv' ? await res.blob() : new Blob([JSON.stringify(await res.json(), null, 2)], { type: 'application/json' });
-      const a = el('a', { href: URL.createObjectURL(blob), download: `dpplay-${s.display}.${fmtName}` });
-      document.body.append(a); a.click(); a.remove();
-      setTimeout(() => URL.revokeObjectURL(a.href), 10000);
+      save(blob, `dpplay-${s.display}.${fmtName}`);
     } catch (err) { say(`Could not export: ${err.message}`); }
   };
   exportCSV.addEventListener('click', () => download('csv'));

@@ -4,6 +4,7 @@
 // as RFC 4180 says. A cell that a spreadsheet would run as a formula (it
 // starts with =, +, @, a tab or a carriage return, as a candidate's name
 // from someone's CSV might) gets a leading apostrophe.
+import { save } from './download.js';
 
 /** tableCSV(table) is the text of a CSV file with table's header and body rows. */
 export function tableCSV(table) {
@@ -53,14 +54,7 @@ export function attachTableCSV(fig) {
     const t = ts[+select.value || 0];
     if (!t) return;
     const name = `${fig.dataset.id}-${title(t, +select.value || 0).toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '').slice(0, 60) || 'table'}.csv`;
-    const url = URL.createObjectURL(new Blob([tableCSV(t)], { type: 'text/csv;charset=utf-8' }));
-    const a = document.createElement('a');
-    a.href = url;
-    a.download = name;
-    document.body.append(a);
-    a.click();
-    a.remove();
-    setTimeout(() => URL.revokeObjectURL(url), 10_000);
+    save(tableCSV(t), name, 'text/csv;charset=utf-8');
   });
   if (host) host.after(box);
   else {
