@@ -100,7 +100,8 @@ test('exponential mechanism: own data by file and paste, bad files, IndexedDB, s
   assert.deepEqual(t.slice(1).map((r) => [r[0], r[1]]), [['red', '3'], ['blue; dark', '1'], ['green', '1']]);
   assert.match(await page.locator(`${fig} .data-marker`).textContent(), /your data: survey\.csv/);
   assert.match(await page.locator(`${fig} .data-panel`).textContent(), /never uploaded/);
-  assert.match(page.url(), /meet\.src=[0-9a-f]{12}\.0/);
+  // The URL is written after the redraw: wait for it.
+  await page.waitForFunction(() => /meet\.src=[0-9a-f]{12}\.0(&|$)/.test(location.hash));
 
   // Every bad file: an error naming its place, and the table stays.
   await expectError(page, fig, 'empty.csv', '', /the file is empty/);
