@@ -65,7 +65,7 @@ export class BarChart {
     const { categories, bars, marks } = this.data;
     const W = this.width;
     const stacked = W < 560 || this.opts.compact;
-    const fs = parseFloat(getComputedStyle(this.svgBox).fontSize) || 16;
+    const fs = this.fs;
     const small = fs * 0.875;
     const longest = Math.max(...categories.map((c) => c.length));
     const labelW = stacked ? 0 : Math.min(Math.max(longest * small * 0.62, 4 * fs), W * 0.35);

@@ -23,7 +23,10 @@ export function escapeHTML(s) {
 /**
  * frame(chart, host, title, ...classes) fills host with chart.svgBox and
  * chart.details (a collapsed data table named after title), and calls
- * chart.render() whenever the box's pixel width changes (chart.width).
+ * chart.render() whenever the box's pixel width (chart.width) or its font
+ * size (chart.fs, in px; presentation mode changes the root's) changes.
+ * Both are read in a ResizeObserver callback, after layout and before any
+ * chart draws, so that drawing never forces a style or layout pass.
  */
 export function frame(chart, host, title, ...classes) {
   host.classList.add('chart', ...classes);
@@ -34,10 +37,40 @@ export function frame(chart, host, title, ...classes) {
   chart.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
   host.append(chart.svgBox, chart.details);
   chart.width = 0;
+  chart.fs = 16;
   chart.data = null;
-  chart.ro = new ResizeObserver(() => {
-    const w = Math.round(chart.svgBox.clientWidth);
-    if (w > 0 && w !== chart.width) { chart.width = w; chart.render(); }
+  charts.set(chart.svgBox, chart);
+  observer().observe(chart.svgBox);
+}
+
+// One ResizeObserver for every chart's box and for a 1rem-wide probe, whose
+// resizing says the root font size changed.
+const charts = new Map();
+let ro = null;
+let probe = null;
+
+function observer() {
+  if (ro) return ro;
+  ro = new ResizeObserver((entries) => {
+    const all = entries.some((e) => e.target === probe);
+    const seen = all ? [...charts.values()] : entries.map((e) => charts.get(e.target)).filter(Boolean);
+    // Every read first, then every drawing.
+    const redraw = [];
+    for (const c of seen) {
+      const w = Math.round(c.svgBox.clientWidth);
+      if (!(w > 0)) {
+        if (!c.svgBox.isConnected) { ro.unobserve(c.svgBox); charts.delete(c.svgBox); }
+        continue;
+      }
+      const fs = parseFloat(getComputedStyle(c.svgBox).fontSize) || 16;
+      if (w !== c.width || fs !== c.fs) { c.width = w; c.fs = fs; redraw.push(c); }
+    }
+    for (const c of redraw) c.render();
   });
-  chart.ro.observe(chart.svgBox);
+  probe = document.createElement('div');
+  probe.setAttribute('aria-hidden', 'true');
+  probe.style.cssText = 'position:absolute;top:0;left:0;width:1rem;height:0;visibility:hidden;pointer-events:none';
+  document.body.append(probe);
+  ro.observe(probe);
+  return ro;
 }

@@ -36,7 +36,7 @@ export class BandChart {
     const d = this.data;
     if (!d || !this.width) return;
     const W = this.width;
-    const fs = parseFloat(getComputedStyle(this.svgBox).fontSize) || 16;
+    const fs = this.fs;
     const small = fs * 0.85;
     const narrowW = W < 560;
     const left = fs * 3.4, right = W - fs * 0.8, top = fs * (narrowW ? 3.8 : 2.4);

@@ -58,7 +58,7 @@ export class LineChart {
     if (!this.data || !this.width) return;
     const { x: xs, series } = this.data;
     const W = this.width;
-    const fs = parseFloat(getComputedStyle(this.svgBox).fontSize) || 16;
+    const fs = this.fs;
     const small = fs * 0.85;
     const narrow = W < 560;
     const bars = this.data.bars;
@@ -70,7 +70,7 @@ export class LineChart {
     // Presenting, the cap is 22.5rem rather than 360 px, so that fitToScreen's
     // smaller root font size shortens the plot as well as its text.
     const presented = this.svgBox.closest('.is-presented');
-    const cap = presented ? 22.5 * parseFloat(getComputedStyle(document.documentElement).fontSize) : 360;
+    const cap = presented ? 22.5 * this.fs : 360;
     const plotH = Math.round(Math.min(Math.max(W * 0.45, 220), cap));
     const H = top + plotH + fs * 3.2;
     const lx = (v) => (this.opts.logX ? Math.log10(v) : v);
