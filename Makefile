@@ -120,3 +120,5 @@ bench-web: site
 	scripts/setup.sh
 	node scripts/bundle-size.mjs dist
 	node scripts/audit-bench.mjs dist
+	@echo "--- page load (first paint, first chart, slider live; longest tasks), cold and warm, localhost and slow 4G + 4x CPU; Lighthouse mobile"
+	node scripts/perf-bench.mjs dist 3
