@@ -1,7 +1,7 @@
 // Package lecturetest holds the lecture API's black-box test suite and load
 // generator. The suite talks HTTP to a base URL only, so the same code runs
 // against the handler in process, against `dpplay serve` with a real SQLite
-// file, and against the worker under `wrangler dev` with local D1.
+// file, and against the worker in workerd with local D1.
 package lecturetest
 
 import (
