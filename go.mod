@@ -6,7 +6,6 @@ require (
 	codeberg.org/go-pdf/fpdf v0.10.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
-	github.com/syumai/workers v0.32.0
 	github.com/yuin/goldmark v1.7.13
 	go.yaml.in/yaml/v3 v3.0.4
 	gonum.org/v1/plot v0.15.2
@@ -30,6 +29,7 @@ require (
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/syumai/workers v0.32.0 // indirect
 	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
@@ -40,3 +40,5 @@ require (
 )
 
 replace codeberg.org/go-fonts/liberation => ./third_party/liberation
+
+tool github.com/syumai/workers/cmd/workers-assets-gen

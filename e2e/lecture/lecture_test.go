@@ -455,6 +455,7 @@ func TestWorker(t *testing.T) {
 	// connections the suite left behind (under wrangler dev's proxy, that
 	// order lost GETs: docs/lecture.md, "Go on Workers").
 	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, w.base) })
+	t.Run("abandoned-requests", func(t *testing.T) { testAbandoned(t, w.base) })
 	if leaks := lecturetest.Leaks(w.logText(t)); leaks != nil {
 		t.Errorf("the worker's log contains submitted values %q", leaks)
 	}
@@ -523,6 +524,46 @@ func testConcurrentGuesses(t *testing.T, base string) {
 		t.Errorf("instructor's request from the flooded address: %v %+v", err, resp)
 	} else {
 		resp.Body.Close()
+	}
+}
+
+// testAbandoned sends answers whose clients give up after a few
+// milliseconds, as phones leaving a hall's Wi-Fi do, then checks that the
+// worker still answers every request: all requests share one Go instance,
+// and one that workerd cancels mid-way must not hold up the others.
+func testAbandoned(t *testing.T, base string) {
+	const abandoned, after = 100, 20
+	c := lecturetest.NewClient(base)
+	s := c.NewSession(t, 0)
+	path := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
+	var wg sync.WaitGroup
+	for i := range abandoned {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+i%20)*time.Millisecond)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, "PUT", base+path+"/submissions/gone"+strconv.Itoa(i),
+				strings.NewReader(`{"value": 1}`))
+			req.Header.Set("Content-Type", "application/json")
+			if resp, err := c.HTTP.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range after {
+		id := "stays" + strconv.Itoa(i)
+		if r, err := c.Do("PUT", path+"/submissions/"+id, "", map[string]float64{"value": 2}); err != nil || r.Status != 200 {
+			t.Errorf("answer after %d abandoned requests: %v %+v", abandoned, err, r)
+		}
+	}
+	r, err := c.Do("GET", path, "", nil)
+	if err != nil || r.Status != 200 {
+		t.Fatalf("poll after %d abandoned requests: %v %+v", abandoned, err, r)
+	}
+	if n := int(r.JSON["participants"].(float64)); n < after || n > after+abandoned {
+		t.Errorf("%d participants after %d abandoned and %d answered", n, abandoned, after)
 	}
 }
 
