@@ -73,7 +73,7 @@ worker-dev: worker-deps worker-build
 # in workerd (local D1), the 500-student load test, the kill -9 test and the
 # lecture hall (1,000 phones) on both.
 test-lecture: worker-deps worker-build
-	LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 ./e2e/lecture/
+	LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 -timeout 30m ./e2e/lecture/
 
 # 1,000 phones, 200 requests in flight, on `dpplay serve` and on the worker.
 test-hall: worker-deps worker-build
