@@ -554,7 +554,7 @@ func testAbandoned(t *testing.T, base string) {
 	wg.Wait()
 	for i := range after {
 		id := "stays" + strconv.Itoa(i)
-		if r, err := c.Do("PUT", path+"/submissions/"+id, "", map[string]float64{"value": 2}); err != nil || r.Status != 200 {
+		if r, err := c.Answer(path+"/submissions/"+id, map[string]float64{"value": 2}); err != nil || r.Status != 200 {
 			t.Errorf("answer after %d abandoned requests: %v %+v", abandoned, err, r)
 		}
 	}

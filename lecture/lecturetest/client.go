@@ -51,6 +51,18 @@ func (c *Client) Do(method, path, token string, body any) (*Response, error) {
 	return c.DoHeader(method, path, token, body, h)
 }
 
+// Answer PUTs a student's answer to path (an activity's submissions/ID).
+// The answer is idempotent, so, as a browser does, it is resent at once
+// when a kept-alive connection turns out to have been closed by the server
+// before any reply (workerd closes connections idle for 5 s, and a starved
+// client can reuse one before it sees the close). Go resends only requests
+// it knows to be idempotent; a nil Idempotency-Key says so without sending
+// the header.
+func (c *Client) Answer(path string, body any) (*Response, error) {
+	h := http.Header{"Content-Type": {"application/json"}, "Idempotency-Key": nil}
+	return c.DoHeader("PUT", path, "", body, h)
+}
+
 // DoHeader is Do with the request headers given (and none added but the
 // token's Authorization).
 func (c *Client) DoHeader(method, path, token string, body any, header http.Header) (*Response, error) {

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -106,17 +105,13 @@ func Load(c *Client, path string, students, rounds int, spread time.Duration, in
 		}
 		requests.Add(1)
 		t0 := time.Now()
-		h := http.Header{}
+		var r *Response
+		var err error
 		if method == "PUT" {
-			h.Set("Content-Type", "application/json")
-			// The answer is idempotent: like a browser, resend it at once
-			// when a kept-alive connection turns out to have been closed by
-			// the server before any reply (workerd closes idle connections
-			// after 5 s; Go resends only idempotent requests). A nil
-			// Idempotency-Key marks it so without sending the header.
-			h["Idempotency-Key"] = nil
+			r, err = c.Answer(p, body)
+		} else {
+			r, err = c.Do(method, p, "", body)
 		}
-		r, err := c.DoHeader(method, p, "", body, h)
 		d := time.Since(t0)
 		if err != nil || r.Status != 200 {
 			why := method + " "
