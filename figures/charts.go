@@ -25,9 +25,10 @@ type chart struct {
 // no "Export figure" button (the page asks HasChart through the site build).
 var charts = map[string]chart{}
 
-// register adds a widget's chart, whose params and figures are those
-// package widget lists for it; each file of charts calls it from init.
-func register(name string, build func(v Values) ([]*Figure, error)) {
+// Register adds a widget's chart, whose params and figures are those
+// package widget lists for it; each file of charts calls it from init, and
+// so does package auditfig, which is apart because of its size.
+func Register(name string, build func(v Values) ([]*Figure, error)) {
 	c := chart{params: widget.Schema(name), names: widget.Figures(name), build: build}
 	charts[name] = c
 }

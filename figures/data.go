@@ -71,7 +71,19 @@ func (f *Figure) FileName(ext string) string {
 	return fmt.Sprintf("lesson%d-%s-%s.%s", f.Lesson, f.Widget, f.Name, ext)
 }
 
-func indices(n int) []float64 {
+// Of returns the figure's series of one kind, in order.
+func (f *Figure) Of(kind Kind) []Series {
+	var out []Series
+	for _, s := range f.Series {
+		if s.Kind == kind {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+// Indices returns 0, 1, …, n−1: the x positions of n categories.
+func Indices(n int) []float64 {
 	xs := make([]float64, n)
 	for i := range xs {
 		xs[i] = float64(i)
@@ -79,9 +91,11 @@ func indices(n int) []float64 {
 	return xs
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+// Num formats x with 4 significant digits, as figure labels write numbers.
+func Num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
-func thousands(n int) string {
+// Thousands writes n with commas between groups of three digits: 12,345.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	var b strings.Builder
 	for i, c := range s {

@@ -13,10 +13,10 @@ import (
 // pfloss.
 
 func init() {
-	register("expmech", histogram)
-	register("rnm", noisyMaxHistogram)
-	register("accuracy", accuracyCDF)
-	register("pfloss", loss)
+	Register("expmech", histogram)
+	Register("rnm", noisyMaxHistogram)
+	Register("accuracy", accuracyCDF)
+	Register("pfloss", loss)
 }
 
 // scoresOf returns the data set's scores, or the edited ones when they fit.
@@ -34,13 +34,13 @@ func histogram(v Values) ([]*Figure, error) {
 	d, _ := widget.Find(widget.DataSets(), v.Str("data"))
 	scores := scoresOf(d, v.List("u"))
 	eps, delta := v.Float("eps"), v.Float("delta")
-	form := fmt.Sprintf("ε = %s, Δ = %s", num(eps), num(delta))
+	form := fmt.Sprintf("ε = %s, Δ = %s", Num(eps), Num(delta))
 	if v.Str("form") == "article" {
 		e, err := mech.FromArticle(eps, delta)
 		if err != nil {
 			return nil, err
 		}
-		form = fmt.Sprintf("article's ε_a = %s, i.e. ε = 2ε_aΔ = %s, Δ = %s", num(eps), num(e), num(delta))
+		form = fmt.Sprintf("article's ε_a = %s, i.e. ε = 2ε_aΔ = %s, Δ = %s", Num(eps), Num(e), Num(delta))
 		eps = e
 	}
 	measure := v.List("mu")
@@ -56,7 +56,7 @@ func histogram(v Values) ([]*Figure, error) {
 	}
 	n := v.Draws()
 	counts := drawCounts(m, len(scores), v.Seed("seed"), n)
-	x := indices(len(scores))
+	x := Indices(len(scores))
 	return []*Figure{{
 		Name:       "histogram",
 		Title:      fmt.Sprintf("The exponential mechanism\n%s; %s", d.Title, form),
@@ -65,7 +65,7 @@ func histogram(v Values) ([]*Figure, error) {
 		Categories: d.Candidates,
 		YMin:       0, YMax: 1,
 		Series: []Series{
-			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", thousands(n), v.Seed("seed")), Kind: Bars, Colour: 0, Width: 0.7,
+			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", Thousands(n), v.Seed("seed")), Kind: Bars, Colour: 0, Width: 0.7,
 				X: x, Y: shares(counts, n), Counts: counts, N: n},
 			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: m.Probabilities()},
 		},
@@ -88,7 +88,7 @@ func noisyMaxHistogram(v Values) ([]*Figure, error) {
 	eps, seed, n := v.Float("eps"), v.Seed("seed"), v.Draws()
 	f := &Figure{
 		Name:       "histogram",
-		Title:      fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, num(eps), num(d.Delta), thousands(n), seed),
+		Title:      fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, Num(eps), Num(d.Delta), Thousands(n), seed),
 		XLabel:     "Candidate",
 		YLabel:     "Probability / share of draws",
 		Categories: d.Candidates,
@@ -103,7 +103,7 @@ func noisyMaxHistogram(v Values) ([]*Figure, error) {
 			return nil, err
 		}
 		counts := drawCounts(sel, len(d.Scores), seed, n)
-		x := indices(len(d.Scores))
+		x := Indices(len(d.Scores))
 		for i := range x {
 			x[i] += (float64(j) - float64(k-1)/2) * w
 		}
@@ -148,7 +148,7 @@ func accuracyCDF(v Values) ([]*Figure, error) {
 	}
 	f := &Figure{
 		Name:   "cdf",
-		Title:  fmt.Sprintf("How accurate is the exponential mechanism?\n|R| = %d (scores 10 … 0), ε = %s, Δ = 1, t = %s: Pr[u ≤ threshold] = %.2g ≤ e^−t = %.2g", len(scores), num(eps), num(t), r.Exact, r.Bound),
+		Title:  fmt.Sprintf("How accurate is the exponential mechanism?\n|R| = %d (scores 10 … 0), ε = %s, Δ = 1, t = %s: Pr[u ≤ threshold] = %.2g ≤ e^−t = %.2g", len(scores), Num(eps), Num(t), r.Exact, r.Bound),
 		XLabel: "Score x",
 		YLabel: "Pr[ u(output) ≤ x ]",
 		XMin:   math.Min(r.Levels[0], r.Threshold), XMax: r.Opt,
@@ -156,7 +156,7 @@ func accuracyCDF(v Values) ([]*Figure, error) {
 		Series: []Series{{Name: "Exact (core)", Kind: Steps, Colour: 0, X: r.Levels, Y: r.ExactCDF}},
 	}
 	if r.DrawCDF != nil {
-		f.Series = append(f.Series, Series{Name: fmt.Sprintf("Share of %s draws (seed %d)", thousands(n), seed), Kind: Steps, Colour: 1, Dashed: true, X: r.Levels, Y: r.DrawCDF, N: n})
+		f.Series = append(f.Series, Series{Name: fmt.Sprintf("Share of %s draws (seed %d)", Thousands(n), seed), Kind: Steps, Colour: 1, Dashed: true, X: r.Levels, Y: r.DrawCDF, N: n})
 	}
 	f.Series = append(f.Series, Series{Name: fmt.Sprintf("Threshold OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t) = %.4g", r.Threshold), Kind: Rule, Colour: 3, X: []float64{r.Threshold}})
 	return []*Figure{f}, nil
@@ -169,7 +169,7 @@ func loss(v Values) ([]*Figure, error) {
 	grid := widget.LossGrid()
 	f := &Figure{
 		Name:   "loss",
-		Title:  fmt.Sprintf("Expected loss against ε\n%s; Δ = %s", d.Title, num(d.Delta)),
+		Title:  fmt.Sprintf("Expected loss against ε\n%s; Δ = %s", d.Title, Num(d.Delta)),
 		XLabel: "ε (log scale)",
 		YLabel: fmt.Sprintf("OPT − E[u(output)]  (%s)", d.Unit),
 		LogX:   true,
@@ -187,6 +187,6 @@ func loss(v Values) ([]*Figure, error) {
 		_, top := rangeOf(y)
 		f.YMax = math.Max(f.YMax, 1.05*top)
 	}
-	f.Series = append(f.Series, Series{Name: fmt.Sprintf("ε = %s on the page", num(v.Float("eps"))), Kind: Rule, Colour: 7, X: []float64{v.Float("eps")}})
+	f.Series = append(f.Series, Series{Name: fmt.Sprintf("ε = %s on the page", Num(v.Float("eps"))), Kind: Rule, Colour: 7, X: []float64{v.Float("eps")}})
 	return []*Figure{f}, nil
 }

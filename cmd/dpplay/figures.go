@@ -14,6 +14,7 @@ import (
 
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/figures"
+	_ "github.com/dpplay/dpplay/figures/auditfig" // the auditor's charts
 	"github.com/dpplay/dpplay/internal/site"
 )
 
