@@ -40,3 +40,5 @@ require (
 )
 
 replace codeberg.org/go-fonts/liberation => ./third_party/liberation
+
+replace gonum.org/v1/plot => ./third_party/plot
