@@ -3,7 +3,6 @@ module github.com/dpplay/dpplay
 go 1.26.8
 
 require (
-	codeberg.org/go-pdf/fpdf v0.10.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/syumai/workers v0.32.0

@@ -7,9 +7,7 @@ import (
 	"math"
 	"strings"
 	"sync"
-	"time"
 
-	"codeberg.org/go-pdf/fpdf"
 	"gonum.org/v1/plot"
 	"gonum.org/v1/plot/font"
 	"gonum.org/v1/plot/plotter"
@@ -30,10 +28,6 @@ const PNGDPI = 200
 
 // PDFDPI is the resolution of the figure inside a PDF.
 const PDFDPI = 300
-
-// pdfDate is written as the PDF's creation and modification date, so that
-// the same figure always gives the same bytes.
-var pdfDate = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
 var renderMu sync.Mutex
 
@@ -67,7 +61,7 @@ func Render(f *Figure, format string, widthCM, heightCM float64) ([]byte, error)
 			return nil, err
 		}
 	case "pdf":
-		if err := writePDF(&buf, f, w, h); err != nil {
+		if err := renderPDF(&buf, f, w, h); err != nil {
 			return nil, err
 		}
 	default:
@@ -76,32 +70,21 @@ func Render(f *Figure, format string, widthCM, heightCM float64) ([]byte, error)
 	return buf.Bytes(), nil
 }
 
-// writePDF writes the figure as one PDF page of its physical size holding
-// the figure rendered at PDFDPI. gonum's own vgpdf is not used: it encodes
+// renderPDF draws the figure at PDFDPI and writes it as one PDF page of
+// its physical size (writePDF). gonum's own vgpdf is not used: it encodes
 // text as code page 1252, so ε, Δ and − come out garbled, and it builds its
 // font files in a temporary directory, which the browser does not have.
 // A 300 dpi raster is print quality and carries every glyph; SVG is the
 // vector format.
-func writePDF(buf *bytes.Buffer, f *Figure, w, h vg.Length) error {
+func renderPDF(buf *bytes.Buffer, f *Figure, w, h vg.Length) error {
 	cv := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PDFDPI), vgimg.UseBackgroundColor(color.White))
 	draw1(f, draw.New(cv))
 	var png bytes.Buffer
 	if _, err := (vgimg.PngCanvas{Canvas: cv}).WriteTo(&png); err != nil {
 		return err
 	}
-	wp, hp := w.Points(), h.Points()
-	doc := fpdf.NewCustom(&fpdf.InitType{UnitStr: "pt", Size: fpdf.SizeType{Wd: wp, Ht: hp}})
-	doc.SetCreationDate(pdfDate)
-	doc.SetModificationDate(pdfDate)
-	doc.SetCatalogSort(true)
-	doc.SetTitle(fmt.Sprintf("dpplay lesson %d: %s", f.Lesson, strings.ReplaceAll(f.Title, "\n", " — ")), true)
-	doc.SetCreator("dpplay figures", true)
-	doc.SetMargins(0, 0, 0)
-	doc.SetAutoPageBreak(false, 0)
-	doc.AddPage()
-	doc.RegisterImageOptionsReader("figure", fpdf.ImageOptions{ImageType: "PNG"}, &png)
-	doc.ImageOptions("figure", 0, 0, wp, hp, false, fpdf.ImageOptions{ImageType: "PNG"}, 0, "")
-	return doc.Output(buf)
+	title := fmt.Sprintf("dpplay lesson %d: %s", f.Lesson, strings.ReplaceAll(f.Title, "\n", " — "))
+	return writePDF(buf, png.Bytes(), w.Points(), h.Points(), title)
 }
 
 // draw1 lays out the plot above and its legend below, so the legend never
