@@ -14,7 +14,6 @@ require (
 
 require (
 	codeberg.org/go-fonts/liberation v0.4.1 // indirect
-	codeberg.org/go-latex/latex v0.0.1 // indirect
 	git.sr.ht/~sbinet/gg v0.6.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/campoy/embedmd v1.0.0 // indirect
