@@ -58,10 +58,19 @@ type Figure struct {
 	XLabel     string
 	YLabel     string
 	Categories []string // non-nil: the x axis is nominal, X holds 0, 1, …
+	// Horizontal draws a chart with Categories as the page's bar charts
+	// do (web/chart.js): the categories down the y axis, the first at the
+	// top, and the values, shares, along the x axis in percent, from 0 to
+	// the page's rounded maximum, each row on a light track.
+	Horizontal bool
 	LogX       bool
 	XMin, XMax float64 // fixed x range when XMax > XMin
 	YMin, YMax float64 // fixed y range when YMax > YMin
 	Series     []Series
+	// Panels, when non-nil, are drawn instead of Series in a grid of two
+	// columns under Title, as the page draws small multiples, each under
+	// its own Title, with one legend: the first panel's.
+	Panels []*Figure
 	// State is the widget state the figure was drawn from, every key in
 	// the order of the widget's params, defaults filled in.
 	State [][2]string
@@ -72,13 +81,16 @@ func (f *Figure) FileName(ext string) string {
 	return fmt.Sprintf("lesson%d-%s-%s.%s", f.Lesson, f.Widget, f.Name, ext)
 }
 
-// Of returns the figure's series of one kind, in order.
+// Of returns the figure's series of one kind, in order, then its panels'.
 func (f *Figure) Of(kind Kind) []Series {
 	var out []Series
 	for _, s := range f.Series {
 		if s.Kind == kind {
 			out = append(out, s)
 		}
+	}
+	for _, p := range f.Panels {
+		out = append(out, p.Of(kind)...)
 	}
 	return out
 }

@@ -3,6 +3,7 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"slices"
@@ -306,6 +307,29 @@ func TestPaletteCSS(t *testing.T) {
 	}
 	if string(b) != PaletteCSS() {
 		t.Errorf("web/palette.css differs from figures.PaletteCSS(); regenerate it:\n%s", PaletteCSS())
+	}
+}
+
+// The figures draw in the page's colours: the bar charts' --bar, --track
+// and --mark of the light theme, and the line charts' four series colours,
+// which are palette entries 0, 3, 2 and 4 (web/styles.css).
+func TestSiteColours(t *testing.T) {
+	b, err := os.ReadFile("../web/styles.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := strings.ToLower(string(b))
+	root := css[strings.Index(css, ":root {"):] // the first :root, the light theme's
+	root = root[:strings.Index(root, "}")]
+	hex := func(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+	for name, c := range map[string]color.RGBA{"bar": SiteBar, "track": SiteTrack, "mark": SiteMark} {
+		if want := fmt.Sprintf("--%s: %s;", name, hex(c)); !strings.HasPrefix(root, ":root {") || !strings.Contains(root, want) {
+			t.Errorf("web/styles.css :root lacks %q", want)
+		}
+	}
+	want := fmt.Sprintf(".line-chart { --line-0: %s; --line-1: %s; --line-2: %s; --line-3: %s; }", hex(Colour(0)), hex(Colour(3)), hex(Colour(2)), hex(Colour(4)))
+	if !strings.Contains(css, want) {
+		t.Errorf("web/styles.css lacks %q", want)
 	}
 }
 

@@ -103,7 +103,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 		XLabel:     "Meeting day r",
 		YLabel:     "Probability / share of draws",
 		Categories: widget.PollDays,
-		YMin:       0,
+		Horizontal: true,
 	}
 	const w = 0.38
 	sides := []struct {
@@ -142,7 +142,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 			if j == 0 {
 				name = fmt.Sprintf("Exact probability on each poll (draws: seed %d on x, seed ^ 0x5bd1e995 on x′)", seed)
 			}
-			marks = append(marks, Series{Name: name, Kind: Marks, Colour: 7, Width: w * 0.94, X: xs, Y: s.p})
+			marks = append(marks, Series{Name: name, Kind: Marks, Colour: MarkColour, Width: w * 0.94, X: xs, Y: s.p})
 		}
 		_, hi := rangeOf(s.p)
 		top = math.Max(top, hi)
@@ -338,7 +338,7 @@ func discreteLaplacePMF(v Values) ([]*Figure, error) {
 		XLabel:     "Output y",
 		YLabel:     "Probability / share of draws",
 		Categories: cats,
-		YMin:       0,
+		Horizontal: true,
 	}
 	_, top := rangeOf(pmf)
 	if n > 0 {
@@ -346,14 +346,14 @@ func discreteLaplacePMF(v Values) ([]*Figure, error) {
 		sh := shares(counts, n)
 		f.Series = append(f.Series, Series{
 			Name: fmt.Sprintf("Share of %s seeded draws (seed %d); %s fell outside %s", Thousands(n), seed, Thousands(outside), win),
-			Kind: Bars, Colour: 0, Width: 0.7, X: x, Y: sh, Counts: counts, N: n,
+			Kind: Bars, Colour: BarColour, Width: barWidth, X: x, Y: sh, Counts: counts, N: n,
 		})
 		_, t := rangeOf(sh)
 		top = math.Max(top, t)
 	}
 	f.Series = append(f.Series, Series{
 		Name: fmt.Sprintf("Exact probability tanh(1/(2σ))·exp(−|y − q|/σ); %s of it lies outside %s", strconv.FormatFloat(1-inRange, 'g', 3, 64), win),
-		Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: pmf,
+		Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: pmf,
 	})
 	f.YMax = 1.1 * top
 	return []*Figure{f}, nil

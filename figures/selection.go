@@ -63,58 +63,58 @@ func histogram(v Values) ([]*Figure, error) {
 		XLabel:     "Candidate",
 		YLabel:     "Probability / share of draws",
 		Categories: d.Candidates,
-		YMin:       0, YMax: 1,
+		Horizontal: true,
 		Series: []Series{
-			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", Thousands(n), v.Seed("seed")), Kind: Bars, Colour: 0, Width: 0.7,
+			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", Thousands(n), v.Seed("seed")), Kind: Bars, Colour: BarColour, Width: barWidth,
 				X: x, Y: shares(counts, n), Counts: counts, N: n},
-			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: m.Probabilities()},
+			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: m.Probabilities()},
 		},
 	}}, nil
 }
 
-// noisyMaxMechanisms are the report-noisy-max widget's panels, in the page's order.
+// barWidth is the thickness of a bar in a horizontal chart, in rows: the
+// page's bar height over its row height (web/chart.js).
+const barWidth = 0.56
+
+// noisyMaxMechanisms are the report-noisy-max widget's panels, in the
+// page's order, with its titles (web/widgets/rnm.js).
 var noisyMaxMechanisms = []struct{ name, label string }{
-	{mech.NameExponential, "Exponential mechanism"},
-	{mech.NameReportNoisyMaxLaplace, "Report noisy max, Laplace noise Δ/ε"},
-	{mech.NameReportNoisyMaxGumbel, "Report noisy max, Gumbel noise 2Δ/ε"},
-	{mech.NamePermuteAndFlip, "Report noisy max, exponential noise 2Δ/ε (permute-and-flip)"},
+	{mech.NameExponential, "Exponential mechanism\nweights exp(ε·u/(2Δ))"},
+	{mech.NameReportNoisyMaxLaplace, "Report noisy max, Laplace noise\nnoise scale Δ/ε"},
+	{mech.NameReportNoisyMaxGumbel, "Report noisy max, Gumbel noise\nnoise scale 2Δ/ε"},
+	{mech.NamePermuteAndFlip, "Report noisy max, exponential noise\nnoise scale 2Δ/ε: permute-and-flip"},
 }
 
 // noisyMaxHistogram draws each mechanism's draws (the noisy scores
-// really drawn, one stream per mechanism from the same seed, as the page's
-// panels) with its exact probabilities as a mark across its bar.
+// really drawn, one stream per mechanism from the same seed) with its exact
+// probabilities as a mark across its bar, one panel per mechanism as on
+// the page.
 func noisyMaxHistogram(v Values) ([]*Figure, error) {
 	d, _ := widget.Find(widget.DataSets(), v.Str("data"))
 	eps, seed, n := v.Float("eps"), v.Seed("seed"), v.Draws()
 	f := &Figure{
-		Name:       "histogram",
-		Title:      fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, Num(eps), Num(d.Delta), Thousands(n), seed),
-		XLabel:     "Candidate",
-		YLabel:     "Probability / share of draws",
-		Categories: d.Candidates,
-		YMin:       0, YMax: 1,
+		Name:  "histogram",
+		Title: fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, Num(eps), Num(d.Delta), Thousands(n), seed),
 	}
-	k := len(noisyMaxMechanisms)
-	w := 0.8 / float64(k)
-	var marks []Series
-	for j, nm := range noisyMaxMechanisms {
+	for _, nm := range noisyMaxMechanisms {
 		sel, err := mech.New(nm.name, mech.Config{Scores: d.Scores, Epsilon: eps, Sensitivity: d.Delta})
 		if err != nil {
 			return nil, err
 		}
 		counts := drawCounts(sel, len(d.Scores), seed, n)
 		x := Indices(len(d.Scores))
-		for i := range x {
-			x[i] += (float64(j) - float64(k-1)/2) * w
-		}
-		f.Series = append(f.Series, Series{Name: nm.label, Kind: Bars, Colour: j, Width: w * 0.92, X: x, Y: shares(counts, n), Counts: counts, N: n})
-		name := ""
-		if j == 0 {
-			name = "Exact probability of each mechanism"
-		}
-		marks = append(marks, Series{Name: name, Kind: Marks, Colour: 7, Width: w * 0.92, X: x, Y: sel.Probabilities()})
+		f.Panels = append(f.Panels, &Figure{
+			Title:      nm.label,
+			XLabel:     "Candidate",
+			YLabel:     "Probability / share of draws",
+			Categories: d.Candidates,
+			Horizontal: true,
+			Series: []Series{
+				{Name: fmt.Sprintf("Share of %s seeded draws", Thousands(n)), Kind: Bars, Colour: BarColour, Width: barWidth, X: x, Y: shares(counts, n), Counts: counts, N: n},
+				{Name: "Exact probability", Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: sel.Probabilities()},
+			},
+		})
 	}
-	f.Series = append(f.Series, marks...)
 	return []*Figure{f}, nil
 }
 
