@@ -54,6 +54,7 @@ type Figure struct {
 	Lesson     int
 	Widget     string // the widget's id in its lesson
 	Name       string // the figure's name within the widget
+	Heading    string // the widget's heading on the page, drawn above Title; "" draws "Lesson N ·" before it
 	Title      string
 	XLabel     string
 	YLabel     string

@@ -355,3 +355,29 @@ func dataSetNamed(name string) widget.DataSet {
 	d, _ := widget.Find(widget.DataSets(), name)
 	return d
 }
+
+// A request's title is the widget's heading on the page: the figure draws
+// it above its own title, in place of "Lesson N ·"; a title that is too
+// long or holds control characters is refused.
+func TestRequestTitle(t *testing.T) {
+	req, _, _, err := ParseRequest("#lesson=2&widget=expmech&id=meet&title=Choosing+a+day+%3Cb%3E")
+	if err != nil || req.Title != "Choosing a day <b>" {
+		t.Fatalf("title %q, error %v", req.Title, err)
+	}
+	figs, err := Build(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Render(figs[0], "svg", 16, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := string(b); !strings.Contains(svg, "Choosing a day &lt;b&gt;") || strings.Contains(svg, "Lesson 2 ·") {
+		t.Errorf("the heading is not the figure's title line")
+	}
+	for _, bad := range []string{"title=" + strings.Repeat("a", MaxTitle+1), "title=a%0Ab", "title=%E2%80%AE"} {
+		if _, _, _, err := ParseRequest("#widget=expmech&" + bad); err == nil {
+			t.Errorf("%.40s: accepted", bad)
+		}
+	}
+}

@@ -85,7 +85,8 @@ func renderPDF(buf *bytes.Buffer, f *Figure, w, h vg.Length) error {
 	if _, err := (vgimg.PngCanvas{Canvas: cv}).WriteTo(&png); err != nil {
 		return err
 	}
-	title := fmt.Sprintf("dpplay lesson %d: %s", f.Lesson, strings.ReplaceAll(f.Title, "\n", " — "))
+	title := strings.TrimPrefix(f.Heading+"\n"+f.Title, "\n")
+	title = fmt.Sprintf("dpplay lesson %d: %s", f.Lesson, strings.ReplaceAll(title, "\n", " — "))
 	return writePDF(buf, png.Bytes(), w.Points(), h.Points(), title)
 }
 
@@ -94,7 +95,7 @@ func renderPDF(buf *bytes.Buffer, f *Figure, w, h vg.Length) error {
 func draw1(f *Figure, dc draw.Canvas) {
 	dc.SetColor(color.White)
 	dc.Fill(dc.Rectangle.Path())
-	title := fmt.Sprintf("Lesson %d · %s", f.Lesson, f.Title)
+	title := f.fullTitle()
 	if f.Panels == nil {
 		p, leg := f.plot(title)
 		drawWithLegend(dc, leg, func(area draw.Canvas) { p.Draw(area) })
@@ -122,6 +123,15 @@ func draw1(f *Figure, dc draw.Canvas) {
 			p.Draw(tiles.At(area, i%cols, i/cols))
 		}
 	})
+}
+
+// fullTitle is the title a figure shows: the widget's heading on the page
+// above the figure's own title, or without a heading "Lesson N · " before it.
+func (f *Figure) fullTitle() string {
+	if f.Heading != "" {
+		return f.Heading + "\n" + f.Title
+	}
+	return fmt.Sprintf("Lesson %d · %s", f.Lesson, f.Title)
 }
 
 // drawWithLegend draws the legend at the bottom of dc and the rest with

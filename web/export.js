@@ -56,8 +56,9 @@ export async function loadFigures(onProgress = () => {}, name = 'figures') {
 /**
  * pageSpec(hash, fig, figure) turns the page's hash into a figure request for
  * one widget: its lesson's number from the site index, the widget module and
- * id from its <figure> element, the figure's name, and only that widget's
- * own keys (so two widgets' settings never mix).
+ * id from its <figure> element, its heading (the figure's title, as in
+ * `dpplay figures`), the figure's name, and only that widget's own keys (so
+ * two widgets' settings never mix).
  */
 export function pageSpec(hash, fig, figure = '') {
   const h = String(hash).replace(/^#/, '');
@@ -69,6 +70,8 @@ export function pageSpec(hash, fig, figure = '') {
   if (l) out.set('lesson', String(l.order));
   out.set('widget', fig.dataset.widget);
   out.set('id', fig.dataset.id);
+  const heading = fig.querySelector('.widget-title')?.textContent.trim();
+  if (heading) out.set('title', heading);
   if (figure) out.set('fig', figure);
   const prefix = fig.dataset.id + '.';
   for (const [k, v] of new URLSearchParams(query)) {
