@@ -327,6 +327,13 @@ func TestSiteColours(t *testing.T) {
 			t.Errorf("web/styles.css :root lacks %q", want)
 		}
 	}
+	if want := ".line-chart .hist-bar { fill: var(--bar); opacity: 0.35; }"; !strings.Contains(css, want) {
+		t.Errorf("web/styles.css lacks %q", want)
+	}
+	mix := func(v uint8) uint8 { return uint8(math.Round(0.35*float64(v) + 0.65*255)) }
+	if h := (color.RGBA{mix(SiteBar.R), mix(SiteBar.G), mix(SiteBar.B), 0xff}); h != SiteHist {
+		t.Errorf("SiteHist %v, want SiteBar at 35%% over white, %v", SiteHist, h)
+	}
 	want := fmt.Sprintf(".line-chart { --line-0: %s; --line-1: %s; --line-2: %s; --line-3: %s; }", hex(Colour(0)), hex(Colour(3)), hex(Colour(2)), hex(Colour(4)))
 	if !strings.Contains(css, want) {
 		t.Errorf("web/styles.css lacks %q", want)

@@ -118,7 +118,7 @@ func pricingFigures(v Values) ([]*Figure, error) {
 		topP = math.Max(topP, topS)
 		// The page's bins run from p − step/2 to p + step/2.
 		dist.Series = append(dist.Series, Series{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", Thousands(n), seed),
-			Kind: Bars, Colour: 5, Width: widget.PriceStep, X: r.Prices, Y: sh, Counts: counts, N: n})
+			Kind: Bars, Colour: HistColour, Width: widget.PriceStep, X: r.Prices, Y: sh, Counts: counts, N: n})
 	}
 	dist.YMax = 1.1 * topP
 	dist.Series = append(dist.Series, Series{Name: fmt.Sprintf("Exact probability, weights exp(ε·rev(p)/(2Δ)): E[revenue] = %s", usd(r.ExpectedRevenue)), Kind: Line, Colour: 0, X: r.Prices, Y: r.Probabilities})

@@ -287,7 +287,7 @@ func laplaceEMDensity(v Values) ([]*Figure, error) {
 		}
 		f.Series = append(f.Series, Series{
 			Name: fmt.Sprintf("Histogram of %s draws of the exponential mechanism (seed %d)", Thousands(q.Draws), q.Seed),
-			Kind: Bars, Colour: 5, Width: r.Edges[1] - r.Edges[0], X: mid, Y: r.Density, Counts: counts, N: q.Draws,
+			Kind: Bars, Colour: HistColour, Width: r.Edges[1] - r.Edges[0], X: mid, Y: r.Density, Counts: counts, N: q.Draws,
 		})
 		_, top = rangeOf(r.Density)
 	}

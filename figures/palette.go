@@ -36,20 +36,27 @@ var (
 	SiteMark  = color.RGBA{0xb5, 0x50, 0x0b, 0xff}
 )
 
+// SiteHist is the page's line charts' histogram (web/charts/line.js):
+// SiteBar at 35% opacity over white (.line-chart .hist-bar).
+var SiteHist = color.RGBA{0xbb, 0xd1, 0xec, 0xff}
+
 // Series colours beyond the palette's eight.
 const (
-	BarColour  = 8 // SiteBar
-	MarkColour = 9 // SiteMark
+	BarColour  = 8  // SiteBar
+	MarkColour = 9  // SiteMark
+	HistColour = 10 // SiteHist
 )
 
 // Colour returns palette entry i (0-based), wrapping around, or the site's
-// bar or mark colour for BarColour and MarkColour.
+// bar, mark or histogram colour for BarColour, MarkColour and HistColour.
 func Colour(i int) color.RGBA {
 	switch i {
 	case BarColour:
 		return SiteBar
 	case MarkColour:
 		return SiteMark
+	case HistColour:
+		return SiteHist
 	}
 	return Palette[((i%8)+8)%8].RGB
 }

@@ -107,6 +107,7 @@ func draw1(f *Figure, dc draw.Canvas) {
 		var l plot.Legend
 		plots[i], l = pf.plot(pf.Title)
 		plots[i].Title.TextStyle.Font.Size = 10
+		plots[i].Y.Label.Text = "" // the page's panels name no category axis
 		if i == 0 {
 			leg = l
 		}
@@ -201,6 +202,7 @@ func (f *Figure) plot(title string) (*plot.Plot, plot.Legend) {
 		p.X.Scale = plot.LogScale{}
 		p.X.Tick.Marker = plot.LogTicks{Prec: -1}
 	}
+	lines := 0 // Line and Steps series so far
 	for _, s := range f.Series {
 		var th plot.Thumbnailer
 		switch s.Kind {
@@ -224,6 +226,14 @@ func (f *Figure) plot(title string) (*plot.Plot, plot.Legend) {
 			}
 			p.Add(l)
 			th = l
+			if sc := lineMarks(s, lines, nLines(f.Series)); sc != nil {
+				p.Add(sc)
+				if s.Name != "" {
+					leg.Add(s.Name, l, sc)
+				}
+				th = nil
+			}
+			lines++
 		case Rule:
 			r := &rule{s: s}
 			p.Add(r)
@@ -249,6 +259,45 @@ func (f *Figure) plot(title string) (*plot.Plot, plot.Legend) {
 		p.Y.Min, p.Y.Max = f.YMin, f.YMax
 	}
 	return p, leg
+}
+
+// lineGlyphs are the page's line charts' markers (web/charts/line.js) for
+// the palette colours they draw series in: circle, square, triangle and
+// diamond for series 0 to 3, in palette entries 0, 3, 2 and 4.
+var lineGlyphs = map[int]draw.GlyphDrawer{0: draw.CircleGlyph{}, 3: draw.BoxGlyph{}, 2: draw.PyramidGlyph{}, 4: diamond{}}
+
+// lineMarks marks every k-th point of the i-th of n lines as the page does,
+// k = round(points/8), starting at point i·k/n, or returns nil when the
+// series' colour has no marker on the page.
+func lineMarks(s Series, i, n int) *plotter.Scatter {
+	g, ok := lineGlyphs[s.Colour]
+	if !ok || len(s.X) == 0 {
+		return nil
+	}
+	every := max(1, int(math.Round(float64(len(s.X))/8)))
+	var pts plotter.XYs
+	for k := range s.X {
+		if (k+i*every/n)%every == 0 {
+			pts = append(pts, plotter.XY{X: s.X[k], Y: s.Y[k]})
+		}
+	}
+	sc, err := plotter.NewScatter(pts)
+	if err != nil {
+		return nil
+	}
+	sc.GlyphStyle = draw.GlyphStyle{Color: Colour(s.Colour), Radius: 2.8, Shape: g}
+	return sc
+}
+
+// nLines counts the Line and Steps series.
+func nLines(series []Series) int {
+	n := 0
+	for _, s := range series {
+		if s.Kind == Line || s.Kind == Steps {
+			n++
+		}
+	}
+	return n
 }
 
 func lineStyle(s Series) draw.LineStyle {

@@ -200,7 +200,7 @@ func smallDBLevels(plan synthapp.Plan, view synthapp.View, setting string, seed 
 		XMin:   0, XMax: top,
 		YMin: 0, YMax: 1,
 		Series: []Series{
-			{Name: fmt.Sprintf("SmallDB: probability per band of %s", synthNum(w)), Kind: Bars, Colour: 5, Width: 0.9 * w, X: centres, Y: heights},
+			{Name: fmt.Sprintf("SmallDB: probability per band of %s", synthNum(w)), Kind: Bars, Colour: HistColour, Width: 0.9 * w, X: centres, Y: heights},
 			{Name: fmt.Sprintf("SmallDB, ε = %s: P(max-error ≤ x), exact over %s candidates", eps, Thousands(int(view.Candidates))), Kind: Steps, Colour: 0,
 				X: x, Y: ends(cdf)},
 			{Name: "A uniformly random candidate (ε → 0): share with max-error ≤ x", Kind: Steps, Colour: 3, Dashed: true,
