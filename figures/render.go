@@ -204,52 +204,46 @@ func (f *Figure) plot(title string) (*plot.Plot, plot.Legend) {
 	}
 	lines := 0 // Line and Steps series so far
 	for _, s := range f.Series {
-		var th plot.Thumbnailer
+		// Each series is one or two plotters, which also draw its legend
+		// thumbnail.
+		var parts []interface {
+			plot.Plotter
+			plot.Thumbnailer
+		}
 		switch s.Kind {
 		case Bars:
-			b := &bars{s: s, o: o}
-			p.Add(b)
-			th = b
+			parts = append(parts, &bars{s: s, o: o})
 		case Marks:
-			m := &marks{s: s, o: o}
-			p.Add(m)
-			th = m
+			parts = append(parts, &marks{s: s, o: o})
 		case Band:
-			b := &band{s: s}
-			p.Add(b)
-			th = b
+			parts = append(parts, &band{s: s})
 		case Line, Steps:
 			l, _ := plotter.NewLine(xys(s.X, s.Y))
 			l.LineStyle = lineStyle(s)
 			if s.Kind == Steps {
 				l.StepStyle = plotter.PostStep
 			}
-			p.Add(l)
-			th = l
+			parts = append(parts, l)
 			if sc := lineMarks(s, lines, nLines(f.Series)); sc != nil {
-				p.Add(sc)
-				if s.Name != "" {
-					leg.Add(s.Name, l, sc)
-				}
-				th = nil
+				parts = append(parts, sc)
 			}
 			lines++
 		case Rule:
-			r := &rule{s: s}
-			p.Add(r)
-			th = r
+			parts = append(parts, &rule{s: s})
 		case Points:
 			sc, _ := plotter.NewScatter(xys(s.X, s.Y))
 			sc.GlyphStyle = draw.GlyphStyle{Color: Colour(s.Colour), Radius: 2.5, Shape: draw.CircleGlyph{}}
-			p.Add(sc)
-			th = sc
+			parts = append(parts, sc)
 		case ErrorBars:
-			e := &errorBars{s: s}
-			p.Add(e)
-			th = e
+			parts = append(parts, &errorBars{s: s})
+		}
+		var th []plot.Thumbnailer
+		for _, pt := range parts {
+			p.Add(pt)
+			th = append(th, pt)
 		}
 		if s.Name != "" && th != nil {
-			leg.Add(s.Name, th)
+			leg.Add(s.Name, th...)
 		}
 	}
 	if f.XMax > f.XMin {
