@@ -109,12 +109,13 @@ func auditFigures(v figures.Values) ([]*figures.Figure, error) {
 		YMin:       0,
 	}
 	top := 0.0
-	for j, side := range []struct {
-		name  string
-		data  []int
-		p     []float64
-		shift float64
-	}{{"x", r.Worst.Data, r.P, -w / 2}, {"x′", r.Worst.Neighbour, r.Q, w / 2}} {
+	for _, side := range []struct {
+		name   string
+		data   []int
+		p      []float64
+		shift  float64
+		colour int // the widget's: x in the site's bar colour, x′ in its mark colour
+	}{{"x", r.Worst.Data, r.P, -w / 2, figures.BarColour}, {"x′", r.Worst.Neighbour, r.Q, w / 2, figures.MarkColour}} {
 		xs := make([]float64, k)
 		for i := range xs {
 			xs[i] = outputs[i] + side.shift
@@ -122,7 +123,7 @@ func auditFigures(v figures.Values) ([]*figures.Figure, error) {
 		}
 		dist.Series = append(dist.Series, figures.Series{
 			Name: fmt.Sprintf("P(o | %s), %s = %s", side.name, side.name, vector(side.data)),
-			Kind: figures.Bars, Colour: j, Width: w * 0.94, X: xs, Y: side.p,
+			Kind: figures.Bars, Colour: side.colour, Width: w * 0.94, X: xs, Y: side.p,
 		})
 	}
 	dist.YMax = 1.12 * top
