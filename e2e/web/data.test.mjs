@@ -5,47 +5,17 @@
 // IndexedDB across a reload until forgotten, and a link without it says so;
 // a data table downloads as CSV equal to the table. It also prints the
 // parse time of 100,000 rows. Run `make site` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
 import AxeBuilder from '@axe-core/playwright';
+import { ready } from './browser.mjs';
+import { harness, idle, renders, rerendered } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'wasm', 'data.wasm')), 'dist/ has no data module: run make site');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(slug, hash = '', context = null) {
-  context = context || await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(`${server.url}#/${slug}${hash}`);
-  await ready(page, slug);
-  return { context, page, errors };
-}
-
-const idle = (page, fig) => page.waitForFunction((s) => {
-  const el = document.querySelector(s);
-  return el && el.dataset.renders && !el.dataset.busy;
-}, fig, { timeout: 30000 });
-const renders = async (page, fig) => +(await page.locator(fig).getAttribute('data-renders'));
-const rerendered = (page, fig, n) => page.waitForFunction(([s, k]) => {
-  const el = document.querySelector(s);
-  return +el.dataset.renders > k && !el.dataset.busy;
-}, [fig, n], { timeout: 30000 });
+const web = harness([path.join('wasm', 'data.wasm'), 'dist/ has no data module: run make site']);
+/** open(slug, hash, opts) is the lesson slug in a fresh context that accepts downloads, once it is ready. */
+const open = (slug, hash = '', opts = {}) => web.open(`#/${slug}${hash}`, { acceptDownloads: true, ...opts, lesson: slug });
 
 /** rows(page, fig, i) is the text of data table i of the widget: [[cell…]…], header first. */
 const rows = (page, fig, i = 0) => page.locator(`${fig} .widget-body table >> nth=${i}`).evaluate((t) =>
@@ -286,8 +256,7 @@ test('SmallDB: yes/no columns from a file, from paste and from the gallery; too 
 
 test('axe: the data panels, with a file loaded, and the CSV download, in light and dark', async () => {
   for (const scheme of ['light', 'dark']) {
-    const context = await browser.newContext({ viewport: { width: 390, height: 900 }, serviceWorkers: 'block', colorScheme: scheme });
-    const { page, errors } = await open('small-database', '', context);
+    const { context, page, errors } = await open('small-database', '', { width: 390, scheme });
     await idle(page, '#w-sdb');
     await paste(page, '#w-sdb', 'a,b\nyes,no\nno,no\n');
     await page.waitForFunction(() => !document.querySelector('#w-sdb .data-marker').hidden);
