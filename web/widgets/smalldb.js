@@ -31,6 +31,16 @@ export const ATTRIBUTES = [
   ['4', '4: sex, smoker, lung cancer, over 50'],
   ['5', '5: all, with over 150 lb'],
 ];
+
+/**
+ * shapeSelects(ctx, onChange) is the pair of selects SmallDB and MWEM start
+ * with: the built-in table's attributes (key k) and the query set (key q).
+ * A choice is stored with ctx.set, then onChange runs.
+ */
+export function shapeSelects(ctx, onChange) {
+  return [['k', 'Attributes (columns)', ATTRIBUTES], ['q', 'Query set Q', QUERY_SETS]].map(([key, label, options]) =>
+    select({ id: ctx.uid(key), label, value: ctx.values[key], options, wide: true, onChange: (x) => { ctx.set(key, x); onChange(); } }));
+}
 const NICE = { sex: 'male', smoker: 'smoker', lung_cancer: 'lung cancer', over_150lb: 'over 150 lb', over_50: 'over 50' };
 export const niceColumn = (c) => NICE[c] || c;
 export const niceQuery = (s) => s.replace(/lung_cancer/g, 'lung cancer').replace(/over_150lb/g, 'over 150 lb').replace(/over_50/g, 'over 50').replace(/\bsex=1/g, 'male').replace(/\bsex=0/g, 'female');
@@ -60,8 +70,7 @@ export async function mount(ctx) {
 
   // ---- Controls ----
   const controls = controlsBox();
-  const kSel = select({ id: ctx.uid('k'), label: 'Attributes (columns)', value: v.k, options: ATTRIBUTES, wide: true, onChange: (x) => { ctx.set('k', x); restart(); } });
-  const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); restart(); } });
+  const [kSel, qSel] = shapeSelects(ctx, () => restart());
   const mSl = linearSlider({
     id: ctx.uid('m'), label: 'm, rows in the synthetic database', min: 1, max: 12, value: v.m, digits: 3, step: 1,
     describe: (x) => `m = ${Math.round(x)}`,
