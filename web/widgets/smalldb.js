@@ -136,19 +136,21 @@ export async function mount(ctx) {
   cancelBtn.className = 'synth-cancel';
   cancelBtn.disabled = true;
   pScore.inner.append(cancelBtn);
+  // plot(p, text, opts) fills panel p with text over a new line chart, and returns the chart.
+  const plot = (p, text, opts) => {
+    const host = document.createElement('div');
+    p.inner.append(text, host);
+    return new LineChart(host, opts);
+  };
   const levelsText = document.createElement('div');
   levelsText.className = 'loss-line';
-  const levelsHost = document.createElement('div');
-  pLevels.inner.append(levelsText, levelsHost);
-  const levelsChart = new LineChart(levelsHost, {
+  const levelsChart = plot(pLevels, levelsText, {
     title: 'SmallDB: probability that the max-error is at most x, against the share of all candidates',
     xLabel: 'max-error x over the queries', yLabel: 'probability', steps: true, describe: (d) => d.note,
   });
   const curveText = document.createElement('p');
   curveText.className = 'panel-stat';
-  const curveHost = document.createElement('div');
-  pCurve.inner.append(curveText, curveHost);
-  const curveChart = new LineChart(curveHost, {
+  const curveChart = plot(pCurve, curveText, {
     title: 'Proposition 4.4’s bound on the max-error at this run’s m against SmallDB’s exact error, for ε from 0.05 to 50',
     xLabel: 'ε (log scale)', yLabel: 'max-error', logX: true, describe: (d) => d.note,
   });
