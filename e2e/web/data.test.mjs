@@ -14,8 +14,12 @@ import { ready } from './browser.mjs';
 import { harness, idle, renders, rerendered } from './harness.mjs';
 
 const web = harness([path.join('wasm', 'data.wasm'), 'dist/ has no data module: run make site']);
-/** open(slug, hash, opts) is the lesson slug in a fresh context that accepts downloads, once it is ready. */
-const open = (slug, hash = '', opts = {}) => web.open(`#/${slug}${hash}`, { acceptDownloads: true, ...opts, lesson: slug });
+/** open(slug, fig, hash, opts) is the lesson slug in a fresh context that accepts downloads, once its widget fig has drawn. */
+async function open(slug, fig, hash = '', opts = {}) {
+  const o = await web.open(`#/${slug}${hash}`, { acceptDownloads: true, ...opts, lesson: slug });
+  await idle(o.page, fig);
+  return o;
+}
 
 /** rows(page, fig, i) is the text of data table i of the widget: [[cell…]…], header first. */
 const rows = (page, fig, i = 0) => page.locator(`${fig} .widget-body table >> nth=${i}`).evaluate((t) =>
@@ -57,8 +61,7 @@ async function expectError(page, fig, name, content, want) {
 
 test('exponential mechanism: own data by file and paste, bad files, IndexedDB, shared link, CSV out', async () => {
   const fig = '#w-meet';
-  const { context, page, errors } = await open('exponential-mechanism');
-  await idle(page, fig);
+  const { context, page, errors } = await open('exponential-mechanism', fig);
   const builtIn = await rows(page, fig);
   assert.equal(builtIn[1][0], 'Monday');
 
@@ -113,8 +116,7 @@ test('exponential mechanism: own data by file and paste, bad files, IndexedDB, s
   assert.deepEqual(await rows(page, fig), t);
 
   // Another browser without the file: the page says it needs it, shows the lesson's data, and loads it when given.
-  const other = await open('exponential-mechanism', link.slice(link.indexOf('#/exponential-mechanism') + '#/exponential-mechanism'.length));
-  await idle(other.page, fig);
+  const other = await open('exponential-mechanism', fig, link.slice(link.indexOf('#/exponential-mechanism') + '#/exponential-mechanism'.length));
   assert.match(await other.page.locator(`${fig} .data-need`).textContent(), /made with someone’s own data file/);
   assert.equal((await rows(other.page, fig))[1][0], 'Monday');
   n = await renders(other.page, fig);
@@ -142,8 +144,7 @@ test('exponential mechanism: own data by file and paste, bad files, IndexedDB, s
 
 test('100,000 rows parse in the worker', async () => {
   const fig = '#w-meet';
-  const { context, page, errors } = await open('exponential-mechanism');
-  await idle(page, fig);
+  const { context, page, errors } = await open('exponential-mechanism', fig);
   const st = ['Married-civ-spouse', 'Never-married', 'Divorced', '"Separated, legally"', 'Widowed'];
   let text = 'status,income,smoker\r\n';
   for (let i = 0; i < 100000; i++) text += `${st[i * 7 % 5]},${(i % 997) * 1.25},${i % 3 % 2 ? 'no' : 'yes'}\r\n`;
@@ -166,8 +167,7 @@ test('100,000 rows parse in the worker', async () => {
 
 test('private pricing: buyers’ values from a file and from paste; bad columns keep the data', async () => {
   const fig = '#w-price';
-  const { context, page, errors } = await open('private-pricing');
-  await idle(page, fig);
+  const { context, page, errors } = await open('private-pricing', fig);
   const builtIn = await rows(page, fig);
   assert.equal(builtIn.length, 501); // header and 500 prices up to $5
 
@@ -199,8 +199,7 @@ test('private pricing: buyers’ values from a file and from paste; bad columns 
 
 test('SmallDB: yes/no columns from a file, from paste and from the gallery; too many attributes refused', async () => {
   const fig = '#w-sdb';
-  const { context, page, errors } = await open('small-database');
-  await idle(page, fig);
+  const { context, page, errors } = await open('small-database', fig);
   const note = () => page.locator(`${fig} .synth-panel .panel-stat >> nth=0`).textContent();
   assert.match(await note(), /^120 patients over 4 yes\/no attributes/);
 
@@ -256,8 +255,7 @@ test('SmallDB: yes/no columns from a file, from paste and from the gallery; too 
 
 test('axe: the data panels, with a file loaded, and the CSV download, in light and dark', async () => {
   for (const scheme of ['light', 'dark']) {
-    const { context, page, errors } = await open('small-database', '', { width: 390, scheme });
-    await idle(page, '#w-sdb');
+    const { context, page, errors } = await open('small-database', '#w-sdb', '', { width: 390, scheme });
     await paste(page, '#w-sdb', 'a,b\nyes,no\nno,no\n');
     await page.waitForFunction(() => !document.querySelector('#w-sdb .data-marker').hidden);
     await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
@@ -270,9 +268,8 @@ test('axe: the data panels, with a file loaded, and the CSV download, in light a
 });
 
 test('permute-and-flip: own scores by paste redraw the exact losses', async () => {
-  const { context, page, errors } = await open('permute-and-flip');
   const fig = '#w-pf';
-  await idle(page, fig);
+  const { context, page, errors } = await open('permute-and-flip', fig);
   const before = await rows(page, fig);
   const n = await renders(page, fig);
   await paste(page, fig, 'candidate,score\nA,10\nB,0\n');
