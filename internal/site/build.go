@@ -102,6 +102,7 @@ func Build(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	fillHeads(files)
 	if files[WidgetsModule], err = widgetsModule(); err != nil {
 		return Result{}, err
 	}
