@@ -36,7 +36,7 @@ test('SmallDB: stages one by one, then a full run with progress to 100% and exac
     await page.waitForFunction((w) => document.querySelector('#w-sdb').dataset.stage === w, want);
   }
   assert.match(await page.locator('#w-sdb').textContent(), /C\(16 \+ 8 − 1, 8\) =\s*490,314/);
-  assert.match(await page.locator('#w-sdb').textContent(), /Predicted scoring time: \d+ ms/);
+  assert.match(await page.locator('#w-sdb').textContent(), /Predicted scoring time: (\d+ ms|\d+(\.\d+)? s)\./);
   await button(page, '#w-sdb', 'Next stage').click(); // scoring, through to the levels
   await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.stage === 'levels' && !document.querySelector('#w-sdb').dataset.busy, null, { timeout: 20000 });
   const seen = await page.evaluate(() => window.seen);
