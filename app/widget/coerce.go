@@ -134,6 +134,26 @@ func RoundSig(x float64, digits int) float64 {
 	return math.Copysign(up, x)
 }
 
+// URLText writes v, a value decoded from JSON (a number, a string, a list of
+// them or null), as the page's URL does (web/state.js, encode): numbers as
+// Format writes them, list entries joined by commas, null as "".
+func URLText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case float64:
+		return Format(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = URLText(e)
+		}
+		return strings.Join(parts, ",")
+	default:
+		return fmt.Sprint(x)
+	}
+}
+
 // Format writes x as JavaScript's String(x) does, which is how the page's
 // URL and notes write numbers: positional from 1e-6 up to 1e21, otherwise
 // with an exponent (1e-7, 1e+21).

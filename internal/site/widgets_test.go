@@ -57,25 +57,6 @@ func keys(t *testing.T, raw json.RawMessage) []string {
 	return out
 }
 
-// urlForm writes a page value as the page's URL does (state.js encode) for
-// the values a default can be: a number, a string, a list or null.
-func urlForm(v any) string {
-	switch x := v.(type) {
-	case nil:
-		return ""
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = urlForm(e)
-		}
-		return strings.Join(parts, ",")
-	default:
-		return fmt.Sprint(x)
-	}
-}
-
 // The module, read back as JSON, holds package widget's definitions: every
 // widget's keys in order with its kind, label, range, lengths, digits,
 // values and default; a text's pattern accepts exactly its characters; the
@@ -117,7 +98,7 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 		}
 		for _, p := range params {
 			g := got[p.Key]
-			back := widget.Param{Key: p.Key, Kind: kinds[g.Type], Label: g.Label, Values: g.Values, Digits: g.Digits, MinLen: g.MinLength, MaxLen: g.MaxLength, Default: urlForm(g.Default)}
+			back := widget.Param{Key: p.Key, Kind: kinds[g.Type], Label: g.Label, Values: g.Values, Digits: g.Digits, MinLen: g.MinLength, MaxLen: g.MaxLength, Default: widget.URLText(g.Default)}
 			if g.Min != nil && g.Max != nil {
 				back.Min, back.Max = *g.Min, *g.Max
 			}
