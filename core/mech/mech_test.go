@@ -84,15 +84,22 @@ func TestProbabilitiesSumToOne(t *testing.T) {
 // small scores: an independent computation to compare with.
 func softmax(scores []float64, rate float64) []float64 {
 	p := make([]float64, len(scores))
-	total := 0.0
 	for i, u := range scores {
 		p[i] = math.Exp(rate * u)
-		total += p[i]
 	}
-	for i := range p {
-		p[i] /= total
+	return normalized(p)
+}
+
+// normalized divides xs by their sum, in place, and returns it.
+func normalized(xs []float64) []float64 {
+	total := 0.0
+	for _, x := range xs {
+		total += x
 	}
-	return p
+	for i := range xs {
+		xs[i] /= total
+	}
+	return xs
 }
 
 func TestExponentialMatchesSoftmax(t *testing.T) {
@@ -295,14 +302,7 @@ func permuteAndFlipByEnumeration(scores []float64, eps, sen float64) []float64 {
 		}
 	}
 	visit(0)
-	total := 0.0
-	for _, v := range out {
-		total += v
-	}
-	for i := range out {
-		out[i] /= total
-	}
-	return out
+	return normalized(out)
 }
 
 func TestPermuteAndFlipMatchesEnumeration(t *testing.T) {
