@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpplay/dpplay/core/internal/reference"
 	"github.com/dpplay/dpplay/core/numeric"
 	"github.com/dpplay/dpplay/core/rng"
 	"github.com/dpplay/dpplay/core/stats"
@@ -162,59 +163,9 @@ func TestGumbelNoiseEqualsExponentialMechanism(t *testing.T) {
 	}
 }
 
-// simpsonLaplaceMax computes report noisy max's distribution under unit
-// Laplace noise by composite Simpson's rule in the linear domain, split at
-// every kink and run far into both tails: a method independent of the
-// log-domain, adaptive, peak-finding one under test.
-func simpsonLaplaceMax(s []float64) []float64 {
-	lo, hi := s[0], s[0]
-	for _, x := range s {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	cuts := append([]float64{lo - 45, hi + 45}, s...)
-	sortFloats(cuts)
-	out := make([]float64, len(s))
-	for i := range s {
-		f := func(x float64) float64 {
-			v := 0.5 * math.Exp(-math.Abs(x-s[i]))
-			for j, sj := range s {
-				if j == i {
-					continue
-				}
-				if z := x - sj; z < 0 {
-					v *= 0.5 * math.Exp(z)
-				} else {
-					v *= 1 - 0.5*math.Exp(-z)
-				}
-			}
-			return v
-		}
-		for k := 1; k < len(cuts); k++ {
-			a, b := cuts[k-1], cuts[k]
-			const steps = 20000
-			h := (b - a) / steps
-			sum := f(a) + f(b)
-			for m := 1; m < steps; m++ {
-				w := 2.0
-				if m%2 == 1 {
-					w = 4
-				}
-				sum += w * f(a+float64(m)*h)
-			}
-			out[i] += sum * h / 3
-		}
-	}
-	return out
-}
-
-func sortFloats(xs []float64) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
-}
-
+// TestReportNoisyMaxLaplaceMatchesIndependentIntegral compares the exact
+// probabilities with reference.RNMLaplace, Simpson's rule in the linear
+// domain, at unit scale on the scores ε·u/Δ.
 func TestReportNoisyMaxLaplaceMatchesIndependentIntegral(t *testing.T) {
 	for _, tc := range []struct {
 		scores   []float64
@@ -234,7 +185,7 @@ func TestReportNoisyMaxLaplaceMatchesIndependentIntegral(t *testing.T) {
 		for i, u := range tc.scores {
 			s[i] = u * tc.eps / tc.sen
 		}
-		want := simpsonLaplaceMax(s)
+		want := reference.RNMLaplace(s, 1, 20000)
 		for i, p := range m.Probabilities() {
 			if math.Abs(p-want[i]) > 1e-9 {
 				t.Errorf("%v: p[%d] = %.12f, independent integral %.12f", tc.scores, i, p, want[i])
