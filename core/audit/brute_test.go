@@ -63,66 +63,6 @@ func scoresOf(f bruteScore, c []int) []float64 {
 	return u
 }
 
-// bruteEM is Pr[r] = μ(r)·exp(ε·u(r)/(2Δ)) / Σ, in plain float64.
-func bruteEM(u []float64, eps, delta float64, mu []float64) []float64 {
-	p := make([]float64, len(u))
-	s := 0.0
-	for r := range u {
-		w := math.Exp(eps * u[r] / (2 * delta))
-		if mu != nil {
-			w *= mu[r]
-		}
-		p[r] = w
-		s += w
-	}
-	for r := range p {
-		p[r] /= s
-	}
-	return p
-}
-
-// brutePF is permute-and-flip by its definition (McKenna and Sheldon 2020):
-// visit the candidates in a uniformly random order and output the first r
-// accepted by a coin of probability exp(ε·(u(r) − u*)/(2Δ)); averaged over
-// all k! orders.
-func brutePF(u []float64, eps, delta float64) []float64 {
-	k := len(u)
-	best := math.Inf(-1)
-	for _, v := range u {
-		best = math.Max(best, v)
-	}
-	acc := make([]float64, k)
-	for r := range u {
-		acc[r] = math.Exp(eps * (u[r] - best) / (2 * delta))
-	}
-	p := make([]float64, k)
-	perms := 0
-	var rec func(order []int, used []bool)
-	rec = func(order []int, used []bool) {
-		if len(order) == k {
-			perms++
-			reach := 1.0
-			for _, r := range order {
-				p[r] += reach * acc[r]
-				reach *= 1 - acc[r]
-			}
-			return
-		}
-		for r := 0; r < k; r++ {
-			if !used[r] {
-				used[r] = true
-				rec(append(order, r), used)
-				used[r] = false
-			}
-		}
-	}
-	rec(nil, make([]bool, k))
-	for r := range p {
-		p[r] /= float64(perms)
-	}
-	return p
-}
-
 func maxAbsLogRatio(p, q []float64) float64 {
 	l := 0.0
 	for i := range p {
@@ -184,10 +124,10 @@ func TestWorstLossMatchesBruteForceSelection(t *testing.T) {
 		mu   []float64
 	}
 	mechs := []mechCase{
-		{"exponential", func(u []float64) []float64 { return bruteEM(u, eps, delta, nil) }, 1e-12, nil},
-		{"exponential", func(u []float64) []float64 { return bruteEM(u, eps, delta, mu) }, 1e-12, mu},
-		{"report-noisy-max-gumbel", func(u []float64) []float64 { return bruteEM(u, eps, delta, nil) }, 1e-12, nil},
-		{"permute-and-flip", func(u []float64) []float64 { return brutePF(u, eps, delta) }, 1e-10, nil},
+		{"exponential", func(u []float64) []float64 { return reference.Exponential(u, eps/(2*delta), nil) }, 1e-12, nil},
+		{"exponential", func(u []float64) []float64 { return reference.Exponential(u, eps/(2*delta), mu) }, 1e-12, mu},
+		{"report-noisy-max-gumbel", func(u []float64) []float64 { return reference.Exponential(u, eps/(2*delta), nil) }, 1e-12, nil},
+		{"permute-and-flip", func(u []float64) []float64 { return reference.PermuteAndFlip(u, eps, delta) }, 1e-10, nil},
 		{"report-noisy-max-laplace", func(u []float64) []float64 { return reference.RNMLaplace(u, delta/eps, 2000) }, 1e-6, nil},
 	}
 	for _, mc := range mechs {

@@ -81,28 +81,6 @@ func TestProbabilitiesSumToOne(t *testing.T) {
 	}
 }
 
-// softmax is the textbook linear-domain exponential mechanism, fine for
-// small scores: an independent computation to compare with.
-func softmax(scores []float64, rate float64) []float64 {
-	p := make([]float64, len(scores))
-	for i, u := range scores {
-		p[i] = math.Exp(rate * u)
-	}
-	return normalized(p)
-}
-
-// normalized divides xs by their sum, in place, and returns it.
-func normalized(xs []float64) []float64 {
-	total := 0.0
-	for _, x := range xs {
-		total += x
-	}
-	for i := range xs {
-		xs[i] /= total
-	}
-	return xs
-}
-
 func TestExponentialMatchesSoftmax(t *testing.T) {
 	for _, tc := range []struct {
 		scores   []float64
@@ -117,7 +95,7 @@ func TestExponentialMatchesSoftmax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := softmax(tc.scores, tc.eps/(2*tc.sen))
+		want := reference.Exponential(tc.scores, tc.eps/(2*tc.sen), nil)
 		for i, p := range m.Probabilities() {
 			if math.Abs(p-want[i]) > 1e-12 {
 				t.Errorf("%v: p[%d] = %.15g, want %.15g", tc.scores, i, p, want[i])
@@ -215,47 +193,6 @@ func TestReportNoisyMaxLaplaceTinyProbabilities(t *testing.T) {
 	}
 }
 
-// permuteAndFlipByEnumeration runs permute-and-flip over every order of the
-// candidates: in order, candidate r is taken with probability
-// pᵣ = exp(ε(uᵣ − u*)/(2Δ)); the first success wins, and if none succeeds
-// the pass repeats, so each order contributes in proportion to its chance of
-// ending the pass. This is McKenna and Sheldon's definition, independent of
-// the integral the package uses.
-func permuteAndFlipByEnumeration(scores []float64, eps, sen float64) []float64 {
-	n := len(scores)
-	best := math.Inf(-1)
-	for _, u := range scores {
-		best = math.Max(best, u)
-	}
-	p := make([]float64, n)
-	for i, u := range scores {
-		p[i] = math.Exp(eps * (u - best) / (2 * sen))
-	}
-	out := make([]float64, n)
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
-	}
-	var visit func(k int)
-	visit = func(k int) {
-		if k == n {
-			miss := 1.0
-			for _, r := range perm {
-				out[r] += miss * p[r]
-				miss *= 1 - p[r]
-			}
-			return
-		}
-		for i := k; i < n; i++ {
-			perm[k], perm[i] = perm[i], perm[k]
-			visit(k + 1)
-			perm[k], perm[i] = perm[i], perm[k]
-		}
-	}
-	visit(0)
-	return normalized(out)
-}
-
 func TestPermuteAndFlipMatchesEnumeration(t *testing.T) {
 	for _, tc := range []struct {
 		scores   []float64
@@ -267,7 +204,7 @@ func TestPermuteAndFlipMatchesEnumeration(t *testing.T) {
 		{[]float64{0.3, 0.1}, 0.5, 0.25},
 	} {
 		m := mustNew(t, NamePermuteAndFlip, Config{Scores: tc.scores, Epsilon: tc.eps, Sensitivity: tc.sen})
-		want := permuteAndFlipByEnumeration(tc.scores, tc.eps, tc.sen)
+		want := reference.PermuteAndFlip(tc.scores, tc.eps, tc.sen)
 		for i, p := range m.Probabilities() {
 			if math.Abs(p-want[i]) > 1e-9 {
 				t.Errorf("%v: p[%d] = %.12f, enumeration %.12f", tc.scores, i, p, want[i])
@@ -443,7 +380,7 @@ func TestArticleConversion(t *testing.T) {
 		t.Fatalf("ToArticle(1, 2) = %v, %v; want 0.25", back, err)
 	}
 	m, _ := NewExponential(Config{Scores: spread, Epsilon: eps, Sensitivity: 2})
-	want := softmax(spread, 0.25)
+	want := reference.Exponential(spread, 0.25, nil)
 	for i, p := range m.Probabilities() {
 		if math.Abs(p-want[i]) > 1e-12 {
 			t.Errorf("p[%d] = %v, article's form gives %v", i, p, want[i])

@@ -67,3 +67,70 @@ func LaplaceCDF(z, b float64) float64 {
 	}
 	return 1 - 0.5*math.Exp(-z/b)
 }
+
+// Exponential returns the exponential mechanism's distribution in the
+// linear domain, Pr[r] = μ(r)·exp(rate·u(r)) / Σ_s μ(s)·exp(rate·u(s)), with
+// rate = ε/(2Δ) and μ = 1 when mu is nil. It overflows for large rate·u: for
+// small scores only.
+func Exponential(u []float64, rate float64, mu []float64) []float64 {
+	p := make([]float64, len(u))
+	for r := range u {
+		p[r] = math.Exp(rate * u[r])
+		if mu != nil {
+			p[r] *= mu[r]
+		}
+	}
+	return normalized(p)
+}
+
+// PermuteAndFlip returns permute-and-flip's distribution by its definition
+// (McKenna and Sheldon 2020), averaged over every order of the candidates:
+// in order, candidate r is taken with probability exp(ε(u(r) − u*)/(2Δ)), u*
+// the best score, and the first taken wins (the best is always taken, so
+// every pass ends). It takes k! steps for k candidates.
+func PermuteAndFlip(u []float64, eps, delta float64) []float64 {
+	k := len(u)
+	best := math.Inf(-1)
+	for _, v := range u {
+		best = math.Max(best, v)
+	}
+	take := make([]float64, k)
+	for r := range u {
+		take[r] = math.Exp(eps * (u[r] - best) / (2 * delta))
+	}
+	p := make([]float64, k)
+	order := make([]int, k)
+	for i := range order {
+		order[i] = i
+	}
+	var visit func(i int)
+	visit = func(i int) {
+		if i == k {
+			reach := 1.0
+			for _, r := range order {
+				p[r] += reach * take[r]
+				reach *= 1 - take[r]
+			}
+			return
+		}
+		for j := i; j < k; j++ {
+			order[i], order[j] = order[j], order[i]
+			visit(i + 1)
+			order[i], order[j] = order[j], order[i]
+		}
+	}
+	visit(0)
+	return normalized(p)
+}
+
+// normalized divides xs by their sum, in place, and returns it.
+func normalized(xs []float64) []float64 {
+	total := 0.0
+	for _, x := range xs {
+		total += x
+	}
+	for i := range xs {
+		xs[i] /= total
+	}
+	return xs
+}
