@@ -3,7 +3,6 @@ module github.com/dpplay/dpplay
 go 1.26.8
 
 require (
-	codeberg.org/go-pdf/fpdf v0.10.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/syumai/workers v0.32.0
@@ -15,7 +14,6 @@ require (
 
 require (
 	codeberg.org/go-fonts/liberation v0.4.1 // indirect
-	codeberg.org/go-latex/latex v0.0.1 // indirect
 	git.sr.ht/~sbinet/gg v0.6.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/campoy/embedmd v1.0.0 // indirect
@@ -40,3 +38,5 @@ require (
 )
 
 replace codeberg.org/go-fonts/liberation => ./third_party/liberation
+
+replace gonum.org/v1/plot => ./third_party/plot

@@ -14,6 +14,7 @@ import (
 
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/figures"
+	_ "github.com/dpplay/dpplay/figures/auditfig" // the auditor's charts
 	"github.com/dpplay/dpplay/internal/site"
 )
 
@@ -160,7 +161,7 @@ func runFigures(args []string, stdout io.Writer) error {
 			}
 			params, changed := widget.Coerce(u.Name, u.ID+".", params)
 			notes = append(notes, changed...)
-			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Figure: st.fig, Params: params}})
+			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Title: u.Title, Figure: st.fig, Params: params}})
 		}
 	}
 	if len(jobs) == 0 {
