@@ -95,6 +95,18 @@ func releases(t *testing.T, c *lecturetest.Client, spec any, answers []any, eps 
 // or Δ, fails. Threshold 1e-6: a correct server fails once in a million runs.
 func TestReleasesFollowTheirMechanisms(t *testing.T) {
 	const alpha = 1e-6
+	// followsChiSquare fails the test when counts are not a plausible sample
+	// of probs by Pearson's chi-square at level alpha.
+	followsChiSquare := func(t *testing.T, name string, counts []int, probs []float64) {
+		t.Helper()
+		res, err := stats.ChiSquare(counts, probs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.PValue < alpha {
+			t.Errorf("%s counts %v vs probabilities %v: p = %g", name, counts, probs, res.PValue)
+		}
+	}
 	srv, _ := server(t, lecture.Options{Source: seeded(7)})
 	c := lecturetest.NewClient(srv.URL)
 
@@ -114,13 +126,7 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 		for _, r := range releases(t, c, spec, answers, eps, n) {
 			counts[int(r["choice"].(float64))]++
 		}
-		res, err := stats.ChiSquare(counts, m.Probabilities())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.PValue < alpha {
-			t.Errorf("meeting-day counts %v vs probabilities %v: p = %g", counts, m.Probabilities(), res.PValue)
-		}
+		followsChiSquare(t, "meeting-day", counts, m.Probabilities())
 	})
 
 	t.Run("pricing", func(t *testing.T) {
@@ -158,13 +164,7 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 				t.Fatalf("price %v is off the grid", p)
 			}
 		}
-		res, err := stats.ChiSquare(counts, m.Probabilities())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.PValue < alpha {
-			t.Errorf("pricing counts %v vs probabilities %v: p = %g", counts, m.Probabilities(), res.PValue)
-		}
+		followsChiSquare(t, "pricing", counts, m.Probabilities())
 	})
 
 	t.Run("histogram", func(t *testing.T) {
