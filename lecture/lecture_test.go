@@ -388,34 +388,17 @@ func TestConcurrentGuesses(t *testing.T) {
 	if st := g.get(t, "10.0.0.7", s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
 	}
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	statuses := make(chan int, guesses)
-	pollStatuses := make(chan int, polls)
-	for i := range guesses + polls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			if i < guesses {
-				statuses <- g.get(t, "10.0.0.7", fmt.Sprintf("ZZZZZ%03d", i))
-			} else {
-				pollStatuses <- g.get(t, "10.0.0.7", s.Code)
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	close(statuses)
-	close(pollStatuses)
-	n := map[int]int{}
-	for st := range statuses {
-		n[st]++
-	}
+	statuses := lecturetest.Burst(guesses+polls, func(i int) int {
+		if i < guesses {
+			return g.get(t, "10.0.0.7", fmt.Sprintf("ZZZZZ%03d", i))
+		}
+		return g.get(t, "10.0.0.7", s.Code)
+	})
+	n := lecturetest.Tally(statuses[:guesses])
 	if n[404] != limit || n[429] != guesses-limit {
 		t.Errorf("%d concurrent wrong guesses with a limit of %d: %v, want %d × 404 and the rest 429", guesses, limit, n, limit)
 	}
-	for st := range pollStatuses {
+	for _, st := range statuses[guesses:] {
 		if st != 200 {
 			t.Errorf("a joined student's poll during the flood: status %d, want 200", st)
 		}

@@ -479,30 +479,13 @@ func testConcurrentGuesses(t *testing.T, base string) {
 	if st := get(s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	wrong, poll := map[int]int{}, map[int]int{}
-	start := make(chan struct{})
-	for i := range guesses + polls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			if i < guesses {
-				st := get(fmt.Sprintf("ZZZZZ%03d", i))
-				mu.Lock()
-				wrong[st]++
-				mu.Unlock()
-			} else {
-				st := get(s.Code)
-				mu.Lock()
-				poll[st]++
-				mu.Unlock()
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
+	statuses := lecturetest.Burst(guesses+polls, func(i int) int {
+		if i < guesses {
+			return get(fmt.Sprintf("ZZZZZ%03d", i))
+		}
+		return get(s.Code)
+	})
+	wrong, poll := lecturetest.Tally(statuses[:guesses]), lecturetest.Tally(statuses[guesses:])
 	if wrong[404] != workerGuessLimit || wrong[429] != guesses-workerGuessLimit {
 		t.Errorf("%d concurrent wrong guesses, limit %d: statuses %v", guesses, workerGuessLimit, wrong)
 	}
