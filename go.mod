@@ -3,10 +3,8 @@ module github.com/dpplay/dpplay
 go 1.26.8
 
 require (
-	codeberg.org/go-pdf/fpdf v0.10.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
-	github.com/syumai/workers v0.32.0
 	github.com/yuin/goldmark v1.7.13
 	go.yaml.in/yaml/v3 v3.0.4
 	gonum.org/v1/plot v0.15.2
@@ -15,7 +13,6 @@ require (
 
 require (
 	codeberg.org/go-fonts/liberation v0.4.1 // indirect
-	codeberg.org/go-latex/latex v0.0.1 // indirect
 	git.sr.ht/~sbinet/gg v0.6.0 // indirect
 	github.com/ajstarks/svgo v0.0.0-20211024235047-1546f124cd8b // indirect
 	github.com/campoy/embedmd v1.0.0 // indirect
@@ -30,6 +27,7 @@ require (
 	github.com/ncruces/go-strftime v1.1.0 // indirect
 	github.com/pmezard/go-difflib v1.0.0 // indirect
 	github.com/remyoudompheng/bigfft v0.0.0-20230129092748-24d4a6f8daec // indirect
+	github.com/syumai/workers v0.32.0 // indirect
 	golang.org/x/image v0.24.0 // indirect
 	golang.org/x/sync v0.24.0 // indirect
 	golang.org/x/sys v0.49.0 // indirect
@@ -40,3 +38,7 @@ require (
 )
 
 replace codeberg.org/go-fonts/liberation => ./third_party/liberation
+
+replace gonum.org/v1/plot => ./third_party/plot
+
+tool github.com/syumai/workers/cmd/workers-assets-gen

@@ -39,6 +39,25 @@ async function startServer() {
   };
 }
 
+/** lecture() starts a `dpplay serve` on a fresh SQLite file and a browser; close() stops both. */
+async function lecture() {
+  const server = await startServer();
+  const browser = await launch();
+  return { server, browser, close: async () => { await browser.close(); server.stop(); } };
+}
+
+/** shoot saves each [page, file] as a full-page screenshot in $SHOTS, when it is set. */
+async function shoot(...shots) {
+  if (!process.env.SHOTS) return;
+  for (const [p, file] of shots) await p.screenshot({ path: path.join(process.env.SHOTS, file), fullPage: true });
+}
+
+/** settled checks that host and the students' phones say no failure in their status lines, and that no page had errors. */
+async function settled(host, students, errors) {
+  await calm([host, ...students.map((s) => s.p)]);
+  assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+}
+
 async function axe(page, name) {
   const r = await new AxeBuilder({ page }).analyze();
   assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), [], `axe on ${name}`);
@@ -92,6 +111,26 @@ async function send(p) {
   assert.match(await p.evaluate(() => localStorage.getItem('dpplay.lecture.student')), /^[A-Za-z0-9_-]{22}$/);
 }
 
+/** answer opens a phone by the join link for each value, types the value in and sends it. */
+async function answer(browser, server, link, values) {
+  const students = [];
+  for (const v of values) {
+    const s = await phone(browser, server, link);
+    students.push(s);
+    await s.p.locator('#value').fill(String(v));
+    await send(s.p);
+  }
+  return students;
+}
+
+/** shown waits until every student's phone shows the released result. */
+async function shown(students, result) {
+  for (const { p } of students) {
+    await p.locator('.lec-result [data-result]').waitFor({ timeout: 10000 });
+    assert.equal(await p.locator('.lec-result [data-result]').getAttribute('data-result'), result);
+  }
+}
+
 /** release waits for n answers, releases at ε = 1 (leaving `left` of the budget of 3) and returns the released value. */
 async function release(host, n, left = 2) {
   await host.waitForFunction((k) => document.querySelector('[data-participants]').textContent === String(k), n, { timeout: 10000 });
@@ -103,8 +142,7 @@ async function release(host, n, left = 2) {
 }
 
 test('an instructor and three students play the meeting-day activity', { timeout: 180000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const { host, code, link, errors } = await hostSession(browser, server, 'meeting-day');
     await axe(host, 'instructor view');
@@ -122,21 +160,13 @@ test('an instructor and three students play the meeting-day activity', { timeout
     await axe(students[0].p, 'student view');
     const day = await release(host, 3);
     assert.ok(['Mon', 'Tue', 'Wed', 'Thu', 'Fri'].includes(day));
-    for (const { p } of students) {
-      await p.locator('.lec-result [data-result]').waitFor({ timeout: 10000 });
-      assert.equal(await p.locator('.lec-result [data-result]').getAttribute('data-result'), day);
-    }
+    await shown(students, day);
     await axe(host, 'instructor view with a release');
     await axe(students[1].p, 'student view with a release');
-    if (process.env.SHOTS) {
-      await host.screenshot({ path: path.join(process.env.SHOTS, 'lecture-host-1280.png'), fullPage: true });
-      await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-student-390.png'), fullPage: true });
-    }
-    await calm([host, ...students.map((s) => s.p)]);
-    assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+    await shoot([host, 'lecture-host-1280.png'], [students[0].p, 'lecture-student-390.png']);
+    await settled(host, students, errors);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
@@ -156,17 +186,10 @@ async function resend(p, v) {
 }
 
 test('pricing: the room sees only the price, each phone sees its own purchase and utility', { timeout: 180000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const { host, link, errors } = await hostSession(browser, server, 'pricing');
-    const students = [];
-    for (const v of [2, 9]) {
-      const s = await phone(browser, server, link);
-      students.push(s);
-      await s.p.locator('#value').fill(String(v));
-      await send(s.p);
-    }
+    const students = await answer(browser, server, link, [2, 9]);
     const [a, b] = students.map((s) => s.p);
     const price = Number(await release(host, 2));
     assert.ok(price >= 1 && price <= 10, `price ${price}`);
@@ -175,10 +198,8 @@ test('pricing: the room sees only the price, each phone sees its own purchase an
     assert.doesNotMatch(await host.locator('body').textContent(), /your value|utility/, 'the projector shows no one\'s outcome');
 
     // A late student: their answer is not in release 1, and the phone says so.
-    const late = await phone(browser, server, link);
+    const [late] = await answer(browser, server, link, [10]);
     students.push(late);
-    await late.p.locator('#value').fill('10');
-    await send(late.p);
     await late.p.locator('.lec-outcome').filter({ hasText: 'Your answer came after this release' }).waitFor({ timeout: 10000 });
     // A changed answer: release 1 was drawn from the old value, so the
     // outcome shown for it stays the old value's.
@@ -196,30 +217,18 @@ test('pricing: the room sees only the price, each phone sees its own purchase an
     await axe(host, 'pricing instructor view with a release');
     await axe(a, 'pricing student view with a release');
     await axe(late.p, 'pricing student view, answer after the release');
-    if (process.env.SHOTS) {
-      await host.screenshot({ path: path.join(process.env.SHOTS, 'lecture-pricing-host-1280.png'), fullPage: true });
-      await b.screenshot({ path: path.join(process.env.SHOTS, 'lecture-pricing-student-390.png'), fullPage: true });
-    }
-    await calm([host, ...students.map((s) => s.p)]);
-    assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+    await shoot([host, 'lecture-pricing-host-1280.png'], [b, 'lecture-pricing-student-390.png']);
+    await settled(host, students, errors);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
 test('histogram: every phone and the projector show the same noisy counts, one bar per range', { timeout: 180000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const { host, link, errors } = await hostSession(browser, server, 'histogram');
-    const students = [];
-    for (const v of [7, 7.5, 11]) {
-      const s = await phone(browser, server, link);
-      students.push(s);
-      await s.p.locator('#value').fill(String(v));
-      await send(s.p);
-    }
+    const students = await answer(browser, server, link, [7, 7.5, 11]);
     const released = await release(host, students.length);
     const counts = released.split(',').map(Number);
     assert.equal(counts.length, 6);
@@ -229,27 +238,18 @@ test('histogram: every phone and the projector show the same noisy counts, one b
     // The chart explains itself: axes, and a caption naming the mechanism and what a negative bar means.
     assert.deepEqual(await host.locator('.lec-hist .axis').allTextContents(), ['answer, by range', 'noisy count']);
     assert.match(await host.locator('[data-caption]').textContent(), /Laplace mechanism at ε = 1.*negative bar/s);
-    for (const { p } of students) {
-      await p.locator('.lec-result [data-result]').waitFor({ timeout: 10000 });
-      assert.equal(await p.locator('.lec-result [data-result]').getAttribute('data-result'), released);
-    }
+    await shown(students, released);
     await axe(host, 'histogram instructor view with a release');
     await axe(students[0].p, 'histogram student view with a release');
-    if (process.env.SHOTS) {
-      await host.screenshot({ path: path.join(process.env.SHOTS, 'lecture-histogram-host-1280.png'), fullPage: true });
-      await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-histogram-student-390.png'), fullPage: true });
-    }
-    await calm([host, ...students.map((s) => s.p)]);
-    assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
+    await shoot([host, 'lecture-histogram-host-1280.png'], [students[0].p, 'lecture-histogram-student-390.png']);
+    await settled(host, students, errors);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
 test('the instructor view on a network address shows no loopback warning', { timeout: 120000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     // The page is opened as http://lecture.test:8080/, each request
     // forwarded to the loopback server, as a LAN address would be.
@@ -271,8 +271,7 @@ test('the instructor view on a network address shows no loopback warning', { tim
     assert.match(await host.locator('.lec-link a').getAttribute('href'), /^http:\/\/lecture\.test:8080\/lecture\.html\?join=/);
     assert.deepEqual(errors, []);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
@@ -280,8 +279,7 @@ test('the instructor view on a network address shows no loopback warning', { tim
 // page shows that server's host and asks before sending it anything, and
 // strings from an API with markup in them are shown as text.
 test('a hostile ?api= link is never remembered and asks first', { timeout: 120000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const { host, code, errors } = await hostSession(browser, server, 'meeting-day');
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
@@ -308,17 +306,14 @@ test('a hostile ?api= link is never remembered and asks first', { timeout: 12000
     await p.locator('input[name=day]').first().waitFor({ timeout: 10000 });
     assert.equal(await p.evaluate(() => localStorage.getItem('dpplay.lecture.api')), null);
     assert.deepEqual(evil, []);
-    await calm([p]);
-    assert.deepEqual([...errors, ...errs], []);
+    await settled(p, [], [...errors, ...errs]);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
 test('strings and numbers from the API never become markup', { timeout: 120000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
     const bad = '<img src=x onerror="window.pwned=1">';
@@ -351,8 +346,7 @@ test('strings and numbers from the API never become markup', { timeout: 120000 }
       await p.close();
     }
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
@@ -360,8 +354,7 @@ test('strings and numbers from the API never become markup', { timeout: 120000 }
 const waitText = (p, sel, re) => p.waitForFunction(([s, src]) => new RegExp(src, 's').test(document.querySelector(s)?.textContent || ''), [sel, re.source], { timeout: 15000 });
 
 test('one session is the lecture: two activities, a new tab, close and reopen, history, export, one budget', { timeout: 300000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const { host, code, link, errors } = await hostSession(browser, server, 'meeting-day');
     assert.match(host.url(), new RegExp(`session=${code.replace('-', '')}`), 'the address names the session, so a reload resumes it');
@@ -383,7 +376,7 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
     for (const { p } of students) await waitText(p, 'legend', /Which mechanism next\?/);
     await waitText(host, '[data-participants]', /^0$/);
     await waitText(host, '[data-waiting]', /^3$/); // joined, not yet answered
-    if (process.env.SHOTS) await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-phone-poll-390.png'), fullPage: true });
+    await shoot([students[0].p, 'lecture-phone-poll-390.png']);
     // The options are in the page's font, like the rest of the phone view.
     assert.equal(await students[0].p.locator('.lec-checks label.choice').first().evaluate((e) => getComputedStyle(e).fontFamily),
       await students[0].p.locator('.lec-answer button').evaluate((e) => getComputedStyle(e).fontFamily));
@@ -459,8 +452,7 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
       await tab.setViewportSize({ width: 1920, height: 1080 });
       await tab.waitForTimeout(500);
       await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-projector-1920.png') });
-      await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-projector-1920-full.png'), fullPage: true });
-      await students[0].p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-phone-390.png'), fullPage: true });
+      await shoot([tab, 'lecture-projector-1920-full.png'], [students[0].p, 'lecture-phone-390.png']);
     }
     // Starting another session asks first, and says what it costs.
     await tab.goto(server.url + 'lecture.html?role=host');
@@ -469,17 +461,14 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
     await tab.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await tab.locator('[data-confirm]').textContent(), '');
     assert.equal(await tab.evaluate(() => JSON.parse(localStorage.getItem('dpplay.lecture.sessions')).length), 1);
-    await calm([host, tab, ...students.map((s) => s.p)].filter((p) => p !== tab));
-    assert.deepEqual([...errors, ...tabErrors, ...students.flatMap((s) => s.errs)], []);
+    await settled(host, students, [...errors, ...tabErrors]);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
 test('on a static host the instructor view says what the lecture needs', { timeout: 120000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
     // GitHub Pages answers every /api/ path with its HTML 404 page.
@@ -494,14 +483,12 @@ test('on a static host the instructor view says what the lecture needs', { timeo
     await axe(p, 'static host help');
     assert.deepEqual(errors.filter((e) => !/Failed to load resource.*404/.test(e)), []);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
 test('a histogram with negative noisy counts explains itself', { timeout: 120000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const ctx = await browser.newContext({ viewport: { width: 390, height: 844 } });
     // The release the issue saw: ε = 0.5 from five answers.
@@ -530,17 +517,15 @@ test('a histogram with negative noisy counts explains itself', { timeout: 120000
     assert.deepEqual(await p.locator('.lec-hist .axis').allTextContents(), ['answer, by range', 'noisy count']);
     assert.match(await p.locator('[data-caption]').textContent(), /Laplace mechanism at ε = 0\.5.*negative bar means the noise pulled a small count below zero/s);
     await axe(p, 'negative histogram on the phone');
-    if (process.env.SHOTS) await p.screenshot({ path: path.join(process.env.SHOTS, 'lecture-negative-390.png'), fullPage: true });
+    await shoot([p, 'lecture-negative-390.png']);
     assert.deepEqual(errors, []);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });
 
 test('a phone sends its answer again when a proxy drops it, and only a PUT', { timeout: 120000 }, async () => {
-  const server = await startServer();
-  const browser = await launch();
+  const { server, browser, close } = await lecture();
   try {
     const { host, link } = await hostSession(browser, server, 'meeting-day');
     const { p } = await phone(browser, server, link);
@@ -567,7 +552,6 @@ test('a phone sends its answer again when a proxy drops it, and only a PUT', { t
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(posts, 1);
   } finally {
-    await browser.close();
-    server.stop();
+    await close();
   }
 });

@@ -3,41 +3,21 @@
 // counts in the live region rise. Prints the time from the press to the
 // first ball and the frame rate with 2,000 balls in flight (never asserted:
 // timings are reported, not tested). Uses the harness of e2e/web unchanged.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from './web/server.mjs';
-import { launch, watch, ready } from './web/browser.mjs';
+import { ready } from './web/browser.mjs';
+import { harness, dist, shots } from './web/harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const dist = process.env.DIST || path.join(root, 'dist');
-const shots = path.join(root, 'e2e', 'screenshots');
-
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'wasm', 'machine.wasm')),
-    `${dist}/wasm/machine.wasm is missing: build the site with the machine module (docs/figures.md)`);
-  assert.ok(fs.existsSync(path.join(dist, 'machine.html')), 'dist/machine.html is missing');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-  fs.mkdirSync(shots, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = harness(
+  [path.join('wasm', 'machine.wasm'), `${dist}/wasm/machine.wasm is missing: build the site with the machine module (docs/figures.md)`],
+  ['machine.html', 'dist/machine.html is missing'],
+);
 
 const landed = (page) => page.locator('#machine-host').getAttribute('data-landed').then(Number);
 
 test('Start the machine: counts rise, the frame rate is measured with 2,000 balls', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const errors = watch(page);
-  const requests = [];
-  page.on('request', (r) => requests.push(r.url()));
-  await page.goto(server.url + '#/exponential-mechanism');
+  const { context, page, errors, requests } = await web.open('#/exponential-mechanism');
   await ready(page, 'exponential-mechanism');
   assert.ok(!requests.some((u) => /machine\.(wasm|html)/.test(u)), 'the machine must not load before the button is pressed');
 
@@ -102,10 +82,7 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
 });
 
 test('machine.html on its own: keyboard, reduced motion and the live region', async () => {
-  const context = await browser.newContext({ viewport: { width: 900, height: 560 }, serviceWorkers: 'block', reducedMotion: 'reduce' });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(server.url + 'machine.html#speed=250&seed=3');
+  const { context, page, errors } = await web.open('machine.html#speed=250&seed=3', { width: 900, height: 560, reducedMotion: 'reduce' });
   await page.waitForFunction(() => window.machineStats?.state?.lanes[0].landed > 0, null, { timeout: 30000 });
   // Reduced motion: balls land the moment they are drawn, none in flight.
   const s = await page.evaluate(() => window.machineStats.state);

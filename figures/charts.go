@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/validate"
@@ -25,9 +27,10 @@ type chart struct {
 // no "Export figure" button (the page asks HasChart through the site build).
 var charts = map[string]chart{}
 
-// register adds a widget's chart, whose params and figures are those
-// package widget lists for it; each file of charts calls it from init.
-func register(name string, build func(v Values) ([]*Figure, error)) {
+// Register adds a widget's chart, whose params and figures are those
+// package widget lists for it; each file of charts calls it from init, and
+// so does package auditfig, which is apart because of its size.
+func Register(name string, build func(v Values) ([]*Figure, error)) {
 	c := chart{params: widget.Schema(name), names: widget.Figures(name), build: build}
 	charts[name] = c
 }
@@ -44,6 +47,7 @@ type Request struct {
 	Widget string            // the widget module: expmech, rnm, epsband, …
 	ID     string            // the widget's id in its lesson; "" means Widget
 	Figure string            // one of Names(Widget), or "" for all of them
+	Title  string            // the widget's heading in its lesson (its block's title:), or ""
 	Params map[string]string // the widget's state: its URL keys without the "id." prefix
 }
 
@@ -55,13 +59,17 @@ const (
 	MaxSizeCM       = 60
 )
 
+// MaxTitle is the longest widget title a request may carry, in characters.
+const MaxTitle = 120
+
 // ParseRequest reads a request from a URL hash of the form
 //
-//	#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&scale=broken&width=20&height=12
+//	#lesson=3&widget=epsband&id=band&title=…&fig=logratio&eps=2&scale=broken&width=20&height=12
 //
 // which is what the page's "Export figure" sends (web/export.js). Keys other
-// than lesson, widget, id, fig, width and height are the widget's state;
-// width and height (cm) default to 16 × 11.
+// than lesson, widget, id, title, fig, width and height are the widget's
+// state; width and height (cm) default to 16 × 11. A title is at most
+// MaxTitle characters of printable text.
 func ParseRequest(hash string) (req Request, width, height float64, err error) {
 	q, err := url.ParseQuery(strings.TrimPrefix(strings.TrimSpace(hash), "#"))
 	if err != nil {
@@ -82,6 +90,11 @@ func ParseRequest(hash string) (req Request, width, height float64, err error) {
 			req.Widget = v
 		case "id":
 			req.ID = v
+		case "title":
+			if utf8.RuneCountInString(v) > MaxTitle || strings.IndexFunc(v, func(r rune) bool { return !unicode.IsPrint(r) }) >= 0 {
+				return req, 0, 0, validate.Errorf("title", "must be at most %d printable characters", MaxTitle)
+			}
+			req.Title = v
 		case "fig":
 			req.Figure = v
 		case "width", "height":
@@ -132,7 +145,7 @@ func Build(req Request) ([]*Figure, error) {
 		if req.Figure != "" && f.Name != req.Figure {
 			continue
 		}
-		f.Lesson, f.Widget, f.State = req.Lesson, id, state
+		f.Lesson, f.Widget, f.Heading, f.State = req.Lesson, id, req.Title, state
 		out = append(out, f)
 	}
 	return out, nil

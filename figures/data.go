@@ -8,8 +8,9 @@
 // Building a figure (Build) computes its numbers as plain series; rendering
 // (Render) draws them with gonum.org/v1/plot as SVG, PNG or PDF. Tests check
 // the series, and that rendering twice gives the same bytes. The package
-// links gonum/plot's fonts (about 5 MB), so it is never part of the page's
-// first load: the page loads it on demand as wasm/figures.
+// links gonum/plot and a font (about 1.9 MB gzipped as wasm), so it is never
+// part of the page's first load: the page loads it on demand as
+// wasm/figures. The auditor's charts are in package auditfig.
 package figures
 
 import (
@@ -53,14 +54,24 @@ type Figure struct {
 	Lesson     int
 	Widget     string // the widget's id in its lesson
 	Name       string // the figure's name within the widget
+	Heading    string // the widget's heading on the page, drawn above Title; "" draws "Lesson N ·" before it
 	Title      string
 	XLabel     string
 	YLabel     string
 	Categories []string // non-nil: the x axis is nominal, X holds 0, 1, …
+	// Horizontal draws a chart with Categories as the page's bar charts
+	// do (web/chart.js): the categories down the y axis, the first at the
+	// top, and the values, shares, along the x axis in percent, from 0 to
+	// the page's rounded maximum, each row on a light track.
+	Horizontal bool
 	LogX       bool
 	XMin, XMax float64 // fixed x range when XMax > XMin
 	YMin, YMax float64 // fixed y range when YMax > YMin
 	Series     []Series
+	// Panels, when non-nil, are drawn instead of Series in a grid of two
+	// columns under Title, as the page draws small multiples, each under
+	// its own Title, with one legend: the first panel's.
+	Panels []*Figure
 	// State is the widget state the figure was drawn from, every key in
 	// the order of the widget's params, defaults filled in.
 	State [][2]string
@@ -71,7 +82,22 @@ func (f *Figure) FileName(ext string) string {
 	return fmt.Sprintf("lesson%d-%s-%s.%s", f.Lesson, f.Widget, f.Name, ext)
 }
 
-func indices(n int) []float64 {
+// Of returns the figure's series of one kind, in order, then its panels'.
+func (f *Figure) Of(kind Kind) []Series {
+	var out []Series
+	for _, s := range f.Series {
+		if s.Kind == kind {
+			out = append(out, s)
+		}
+	}
+	for _, p := range f.Panels {
+		out = append(out, p.Of(kind)...)
+	}
+	return out
+}
+
+// Indices returns 0, 1, …, n−1: the x positions of n categories.
+func Indices(n int) []float64 {
 	xs := make([]float64, n)
 	for i := range xs {
 		xs[i] = float64(i)
@@ -79,9 +105,11 @@ func indices(n int) []float64 {
 	return xs
 }
 
-func num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
+// Num formats x with 4 significant digits, as figure labels write numbers.
+func Num(x float64) string { return strconv.FormatFloat(x, 'g', 4, 64) }
 
-func thousands(n int) string {
+// Thousands writes n with commas between groups of three digits: 12,345.
+func Thousands(n int) string {
 	s := strconv.Itoa(n)
 	var b strings.Builder
 	for i, c := range s {

@@ -3,6 +3,7 @@ package figures
 import (
 	"bytes"
 	"fmt"
+	"image/color"
 	"math"
 	"os"
 	"slices"
@@ -22,36 +23,27 @@ const pFalse = 1e-6
 // ("eps=0.5&seed=3"); with several figures, the one named fig.
 func one(t *testing.T, widget, params string, fig ...string) *Figure {
 	t.Helper()
-	req, _, _, err := ParseRequest("#widget=" + widget + "&" + params)
-	if err != nil {
-		t.Fatalf("ParseRequest(%q): %v", params, err)
-	}
 	if len(fig) > 0 {
-		req.Figure = fig[0]
+		params += "&fig=" + fig[0]
 	}
-	figs, err := Build(req)
-	if err != nil {
-		t.Fatalf("%s %q: %v", widget, params, err)
-	}
+	figs := figsOf(t, widget, params)
 	if len(figs) != 1 {
 		t.Fatalf("%s %q gave %d figures, want 1", widget, params, len(figs))
 	}
-	return figs[0]
+	for _, f := range figs {
+		return f
+	}
+	return nil
 }
 
+// series returns the figure's i-th series of one kind.
 func series(t *testing.T, f *Figure, kind Kind, i int) Series {
 	t.Helper()
-	k := 0
-	for _, s := range f.Series {
-		if s.Kind == kind {
-			if k == i {
-				return s
-			}
-			k++
-		}
+	s := f.Of(kind)
+	if i >= len(s) {
+		t.Fatalf("%s has no series %d of kind %d", f.Name, i, kind)
 	}
-	t.Fatalf("%s has no series %d of kind %d", f.Name, i, kind)
-	return Series{}
+	return s[i]
 }
 
 func TestParseRequest(t *testing.T) {
@@ -108,10 +100,12 @@ func TestBuildChecksParams(t *testing.T) {
 }
 
 // The charts are those of the widgets package widget lists with figures,
-// which is what the site builder gives an "Export figure" control.
-func TestChartsAreTheWidgetsWithFigures(t *testing.T) {
-	if got, want := strings.Join(Widgets(), ","), strings.Join(widget.WithFigures(), ","); got != want {
-		t.Errorf("charts for %s; package widget lists %s", got, want)
+// which is what the site builder gives an "Export figure" control, but the
+// auditor's, which package auditfig adds (its test checks the whole list).
+func TestChartsAreWidgetsWithFigures(t *testing.T) {
+	want := slices.DeleteFunc(widget.WithFigures(), func(w string) bool { return w == "audit" })
+	if got := Widgets(); !slices.Equal(got, want) {
+		t.Errorf("charts for %v; package widget lists %v and the auditor's", got, want)
 	}
 }
 
@@ -316,6 +310,36 @@ func TestPaletteCSS(t *testing.T) {
 	}
 }
 
+// The figures draw in the page's colours: the bar charts' --bar, --track
+// and --mark of the light theme, and the line charts' four series colours,
+// which are palette entries 0, 3, 2 and 4 (web/styles.css).
+func TestSiteColours(t *testing.T) {
+	b, err := os.ReadFile("../web/styles.css")
+	if err != nil {
+		t.Fatal(err)
+	}
+	css := strings.ToLower(string(b))
+	root := css[strings.Index(css, ":root {"):] // the first :root, the light theme's
+	root = root[:strings.Index(root, "}")]
+	hex := func(c color.RGBA) string { return fmt.Sprintf("#%02x%02x%02x", c.R, c.G, c.B) }
+	for name, c := range map[string]color.RGBA{"bar": SiteBar, "track": SiteTrack, "mark": SiteMark} {
+		if want := fmt.Sprintf("--%s: %s;", name, hex(c)); !strings.HasPrefix(root, ":root {") || !strings.Contains(root, want) {
+			t.Errorf("web/styles.css :root lacks %q", want)
+		}
+	}
+	if want := ".line-chart .hist-bar { fill: var(--bar); opacity: 0.35; }"; !strings.Contains(css, want) {
+		t.Errorf("web/styles.css lacks %q", want)
+	}
+	mix := func(v uint8) uint8 { return uint8(math.Round(0.35*float64(v) + 0.65*255)) }
+	if h := (color.RGBA{mix(SiteBar.R), mix(SiteBar.G), mix(SiteBar.B), 0xff}); h != SiteHist {
+		t.Errorf("SiteHist %v, want SiteBar at 35%% over white, %v", SiteHist, h)
+	}
+	want := fmt.Sprintf(".line-chart { --line-0: %s; --line-1: %s; --line-2: %s; --line-3: %s; }", hex(Colour(0)), hex(Colour(3)), hex(Colour(2)), hex(Colour(4)))
+	if !strings.Contains(css, want) {
+		t.Errorf("web/styles.css lacks %q", want)
+	}
+}
+
 // A figure drawn from a page's state shows the page's histogram: the same
 // counts as the browser bridge's seeded stream.
 func TestHistogramEqualsBridge(t *testing.T) {
@@ -337,4 +361,30 @@ func TestHistogramEqualsBridge(t *testing.T) {
 func dataSetNamed(name string) widget.DataSet {
 	d, _ := widget.Find(widget.DataSets(), name)
 	return d
+}
+
+// A request's title is the widget's heading on the page: the figure draws
+// it above its own title, in place of "Lesson N ·"; a title that is too
+// long or holds control characters is refused.
+func TestRequestTitle(t *testing.T) {
+	req, _, _, err := ParseRequest("#lesson=2&widget=expmech&id=meet&title=Choosing+a+day+%3Cb%3E")
+	if err != nil || req.Title != "Choosing a day <b>" {
+		t.Fatalf("title %q, error %v", req.Title, err)
+	}
+	figs, err := Build(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b, err := Render(figs[0], "svg", 16, 11)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if svg := string(b); !strings.Contains(svg, "Choosing a day &lt;b&gt;") || strings.Contains(svg, "Lesson 2 ·") {
+		t.Errorf("the heading is not the figure's title line")
+	}
+	for _, bad := range []string{"title=" + strings.Repeat("a", MaxTitle+1), "title=a%0Ab", "title=%E2%80%AE"} {
+		if _, _, _, err := ParseRequest("#widget=expmech&" + bad); err == nil {
+			t.Errorf("%.40s: accepted", bad)
+		}
+	}
 }

@@ -17,9 +17,9 @@ import (
 // figure shows what the page shows for the same state.
 
 func init() {
-	register("pricing", pricingFigures)
-	register("truthful", truthfulUtility)
-	register("billboard", billboardPrices)
+	Register("pricing", pricingFigures)
+	Register("truthful", truthfulUtility)
+	Register("billboard", billboardPrices)
 }
 
 // usd writes dollars as the page's money() does: two decimals, a true minus.
@@ -102,7 +102,7 @@ func pricingFigures(v Values) ([]*Figure, error) {
 	_, topP := rangeOf(r.Probabilities)
 	dist := &Figure{
 		Name:   "distribution",
-		Title:  fmt.Sprintf("The private price: exact probability of each price, and draws\n%s; ε = %s", setting, num(eps)),
+		Title:  fmt.Sprintf("The private price: exact probability of each price, and draws\n%s; ε = %s", setting, Num(eps)),
 		XLabel: "Price p ($)",
 		YLabel: "Probability / share of draws",
 		XMin:   0, XMax: widget.MaxPrice,
@@ -117,8 +117,8 @@ func pricingFigures(v Values) ([]*Figure, error) {
 		_, topS := rangeOf(sh)
 		topP = math.Max(topP, topS)
 		// The page's bins run from p − step/2 to p + step/2.
-		dist.Series = append(dist.Series, Series{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", thousands(n), seed),
-			Kind: Bars, Colour: 5, Width: widget.PriceStep, X: r.Prices, Y: sh, Counts: counts, N: n})
+		dist.Series = append(dist.Series, Series{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", Thousands(n), seed),
+			Kind: Bars, Colour: HistColour, Width: widget.PriceStep, X: r.Prices, Y: sh, Counts: counts, N: n})
 	}
 	dist.YMax = 1.1 * topP
 	dist.Series = append(dist.Series, Series{Name: fmt.Sprintf("Exact probability, weights exp(ε·rev(p)/(2Δ)): E[revenue] = %s", usd(r.ExpectedRevenue)), Kind: Line, Colour: 0, X: r.Prices, Y: r.Probabilities})
@@ -143,7 +143,7 @@ func pricingFigures(v Values) ([]*Figure, error) {
 			{Name: fmt.Sprintf("Best fixed price %s (not private): OPT = %s", usd(r.OptimalPrice), usd(r.OptimalRevenue)), Kind: Line, Colour: 0, Dashed: true, X: r.Epsilons, Y: opt},
 			{Name: "Private price: exact expected revenue", Kind: Line, Colour: 3, X: r.Epsilons, Y: r.RevenueCurve},
 			{Name: "Guarantee OPT − 2Δ(ln|R| + 1)/ε (0: says nothing)", Kind: Line, Colour: 2, Dashed: true, X: r.Epsilons, Y: guar},
-			{Name: fmt.Sprintf("ε = %s on the page: E[revenue] = %s", num(eps), usd(r.ExpectedRevenue)), Kind: Rule, Colour: 7, X: []float64{eps}},
+			{Name: fmt.Sprintf("ε = %s on the page: E[revenue] = %s", Num(eps), usd(r.ExpectedRevenue)), Kind: Rule, Colour: 7, X: []float64{eps}},
 		},
 	}
 	if curve.YMax <= 0 { // every buyer values the good below the lowest price
@@ -199,7 +199,7 @@ func truthfulUtility(v Values) ([]*Figure, error) {
 	f := &Figure{
 		Name: "utility",
 		Title: fmt.Sprintf("Buyer %d (value %s): exact expected utility for every report\nε = %s; %s; B = max utility = %s",
-			b, usd(t.Value), num(eps), buyersText(values), usd(t.MaxUtility)),
+			b, usd(t.Value), Num(eps), buyersText(values), usd(t.MaxUtility)),
 		XLabel: "Report x ($)",
 		YLabel: "Expected utility ($)",
 		XMin:   0, XMax: widget.MaxPrice,
@@ -238,7 +238,7 @@ func billboardPrices(v Values) ([]*Figure, error) {
 		x[i] = float64(i + 1)
 	}
 	title := fmt.Sprintf("Billboard prices: the posted price of each good in each round\n%d buyers; ε = %s, T = %d, %d copies of each good, %s counter, seed %d",
-		run.Buyers, num(eps), T, s, run.Counter, seed)
+		run.Buyers, Num(eps), T, s, run.Counter, seed)
 	shown := fmt.Sprintf("Round %d of %d", t, T)
 	if t > T {
 		opt := "the best is not known"

@@ -17,9 +17,9 @@ import (
 // shows the page's numbers and the page's draws.
 
 func init() {
-	register("epsband", neighbourFigures)
-	register("laplaceem", laplaceEMDensity)
-	register("dlaplace", discreteLaplacePMF)
+	Register("epsband", neighbourFigures)
+	Register("laplaceem", laplaceEMDensity)
+	Register("dlaplace", discreteLaplacePMF)
 }
 
 // minus writes a number with a typographic minus sign, for titles and
@@ -58,7 +58,7 @@ func anaDays(ana []float64) string {
 func joinNums(xs []float64) string {
 	s := make([]string, len(xs))
 	for i, x := range xs {
-		s[i] = num(x)
+		s[i] = Num(x)
 	}
 	return strings.Join(s, ", ")
 }
@@ -95,15 +95,15 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 	if broken {
 		weights = "broken weights exp(ε·u/Δ), still claiming ε"
 	}
-	days := indices(len(x))
+	days := Indices(len(x))
 
 	dist := &Figure{
 		Name:       "distributions",
-		Title:      fmt.Sprintf("The exponential mechanism on two neighbouring polls x and x′\nε = %s, Δ = 1, %s", num(eps), weights),
+		Title:      fmt.Sprintf("The exponential mechanism on two neighbouring polls x and x′\nε = %s, Δ = 1, %s", Num(eps), weights),
 		XLabel:     "Meeting day r",
 		YLabel:     "Probability / share of draws",
 		Categories: widget.PollDays,
-		YMin:       0,
+		Horizontal: true,
 	}
 	const w = 0.38
 	sides := []struct {
@@ -133,7 +133,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 			counts := toInts(s.counts)
 			sh := shares(counts, n)
 			dist.Series = append(dist.Series, Series{
-				Name: fmt.Sprintf("%s: share of %s draws", side, thousands(n)),
+				Name: fmt.Sprintf("%s: share of %s draws", side, Thousands(n)),
 				Kind: Bars, Colour: j, Width: w * 0.94, X: xs, Y: sh, Counts: counts, N: n,
 			})
 			_, hi := rangeOf(sh)
@@ -142,7 +142,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 			if j == 0 {
 				name = fmt.Sprintf("Exact probability on each poll (draws: seed %d on x, seed ^ 0x5bd1e995 on x′)", seed)
 			}
-			marks = append(marks, Series{Name: name, Kind: Marks, Colour: 7, Width: w * 0.94, X: xs, Y: s.p})
+			marks = append(marks, Series{Name: name, Kind: Marks, Colour: MarkColour, Width: w * 0.94, X: xs, Y: s.p})
 		}
 		_, hi := rangeOf(s.p)
 		top = math.Max(top, hi)
@@ -160,12 +160,12 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 	}
 	lr := &Figure{
 		Name:       "logratio",
-		Title:      fmt.Sprintf("What ε promises: the log-ratio of each day's probability on x and x′\nε = %s, %s; privacy loss %s %s", num(eps), short, num(r.Loss), claim),
+		Title:      fmt.Sprintf("What ε promises: the log-ratio of each day's probability on x and x′\nε = %s, %s; privacy loss %s %s", Num(eps), short, Num(r.Loss), claim),
 		XLabel:     "Meeting day r",
 		YLabel:     "ln( P[r | x] / P[r | x′] )  (nats)",
 		Categories: widget.PollDays,
 		Series: []Series{{
-			Name: fmt.Sprintf("Allowed band ±ε = ±%s", num(eps)), Kind: Band, Colour: 5,
+			Name: fmt.Sprintf("Allowed band ±ε = ±%s", Num(eps)), Kind: Band, Colour: 5,
 			X: []float64{-0.5, float64(len(days)) - 0.5}, Lo: []float64{-eps, -eps}, Hi: []float64{eps, eps},
 		}},
 	}
@@ -182,7 +182,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 		s.X = append(s.X, days[i]-0.13)
 		s.Y = append(s.Y, l)
 	}
-	est := Series{Name: fmt.Sprintf("Estimate from %s draws on each side, ±%d standard errors", thousands(n), selection.IntervalZ), Kind: ErrorBars, Colour: 0}
+	est := Series{Name: fmt.Sprintf("Estimate from %s draws on each side, ±%d standard errors", Thousands(n), selection.IntervalZ), Kind: ErrorBars, Colour: 0}
 	estOut := Series{Name: "Estimate whose whole interval lies outside the band: the draws prove a breach", Kind: ErrorBars, Colour: 3}
 	for i := range r.Drawn {
 		if r.Drawn[i] == 0 {
@@ -250,16 +250,16 @@ func laplaceEMDensity(v Values) ([]*Figure, error) {
 	}
 	grid := q.Spacing > 0
 	where := "every real r"
-	emName := fmt.Sprintf("Exponential mechanism at ε_run = %s, noise scale 2Δq/ε_run = %s", num(r.Run), num(r.EMScale))
+	emName := fmt.Sprintf("Exponential mechanism at ε_run = %s, noise scale 2Δq/ε_run = %s", Num(r.Run), Num(r.EMScale))
 	if grid {
-		where = "grid h = " + num(q.Spacing)
-		emName = fmt.Sprintf("Exponential mechanism on the grid at ε_run = %s, probability ÷ h", num(r.Run))
+		where = "grid h = " + Num(q.Spacing)
+		emName = fmt.Sprintf("Exponential mechanism on the grid at ε_run = %s, probability ÷ h", Num(r.Run))
 	}
 	// The general theorem certifies ε_run (r.Certified); the exact loss
 	// against the neighbours q(x) ± Δq is what the mechanism really has.
-	emName += fmt.Sprintf("; exact loss %s", num(r.Loss))
+	emName += fmt.Sprintf("; exact loss %s", Num(r.Loss))
 	if r.Loss > q.Epsilon*(1+1e-9) {
-		emName += fmt.Sprintf(" > ε = %s", num(q.Epsilon))
+		emName += fmt.Sprintf(" > ε = %s", Num(q.Epsilon))
 	}
 	run := "ε_run = ε (general)"
 	if q.Tight {
@@ -268,7 +268,7 @@ func laplaceEMDensity(v Values) ([]*Figure, error) {
 	f := &Figure{
 		Name: "density",
 		Title: fmt.Sprintf("Laplace noise out of the exponential mechanism, score −2|q(x) − r|\nq(x) = %s, Δq = %s, ε = %s; range [%s, %s], %s; %s",
-			num(q.Value), num(q.Sensitivity), num(q.Epsilon), minus(num(q.Lo)), minus(num(q.Hi)), where, run),
+			Num(q.Value), Num(q.Sensitivity), Num(q.Epsilon), minus(Num(q.Lo)), minus(Num(q.Hi)), where, run),
 		XLabel: "Output r",
 		YLabel: "Density (per unit of r)",
 		XMin:   r.X[0], XMax: r.X[len(r.X)-1],
@@ -286,16 +286,16 @@ func laplaceEMDensity(v Values) ([]*Figure, error) {
 			counts[i] = int(math.Round(r.Density[i] * float64(q.Draws) * (r.Edges[i+1] - r.Edges[i])))
 		}
 		f.Series = append(f.Series, Series{
-			Name: fmt.Sprintf("Histogram of %s draws of the exponential mechanism (seed %d)", thousands(q.Draws), q.Seed),
-			Kind: Bars, Colour: 5, Width: r.Edges[1] - r.Edges[0], X: mid, Y: r.Density, Counts: counts, N: q.Draws,
+			Name: fmt.Sprintf("Histogram of %s draws of the exponential mechanism (seed %d)", Thousands(q.Draws), q.Seed),
+			Kind: Bars, Colour: HistColour, Width: r.Edges[1] - r.Edges[0], X: mid, Y: r.Density, Counts: counts, N: q.Draws,
 		})
 		_, top = rangeOf(r.Density)
 	}
 	// The rule at q(x) goes under the curves, so it never hides their peaks.
 	f.Series = append(f.Series,
-		Series{Name: fmt.Sprintf("q(x) = %s, the true answer", num(q.Value)), Kind: Rule, Colour: 7, X: []float64{q.Value}},
+		Series{Name: fmt.Sprintf("q(x) = %s, the true answer", Num(q.Value)), Kind: Rule, Colour: 7, X: []float64{q.Value}},
 		Series{Name: emName, Kind: Line, Colour: 0, X: r.X, Y: r.EM},
-		Series{Name: fmt.Sprintf("Laplace mechanism, scale b = Δq/ε = %s", num(r.Scale)), Kind: Line, Colour: 3, Dashed: true, X: r.X, Y: r.Laplace},
+		Series{Name: fmt.Sprintf("Laplace mechanism, scale b = Δq/ε = %s", Num(r.Scale)), Kind: Line, Colour: 3, Dashed: true, X: r.X, Y: r.Laplace},
 	)
 	_, hi := rangeOf(r.EM, r.Laplace)
 	f.YMax = 1.08 * math.Max(top, hi)
@@ -331,29 +331,29 @@ func discreteLaplacePMF(v Values) ([]*Figure, error) {
 	}
 	sparseLabels(cats, int(value-lo))
 	win := minus(fmt.Sprintf("%d…%d", lo, hi))
-	x := indices(len(pmf))
+	x := Indices(len(pmf))
 	f := &Figure{
 		Name:       "pmf",
-		Title:      fmt.Sprintf("The exact discrete Laplace mechanism: integer noise, integer arithmetic\ntrue count q = %s, Δ = 1, ε = %s (σ = Δ/ε rounded up to 1/4096: achieved ε = %s)", minus(strconv.FormatInt(value, 10)), num(eps), strconv.FormatFloat(achieved, 'g', 6, 64)),
+		Title:      fmt.Sprintf("The exact discrete Laplace mechanism: integer noise, integer arithmetic\ntrue count q = %s, Δ = 1, ε = %s (σ = Δ/ε rounded up to 1/4096: achieved ε = %s)", minus(strconv.FormatInt(value, 10)), Num(eps), strconv.FormatFloat(achieved, 'g', 6, 64)),
 		XLabel:     "Output y",
 		YLabel:     "Probability / share of draws",
 		Categories: cats,
-		YMin:       0,
+		Horizontal: true,
 	}
 	_, top := rangeOf(pmf)
 	if n > 0 {
 		counts := toInts(fc)
 		sh := shares(counts, n)
 		f.Series = append(f.Series, Series{
-			Name: fmt.Sprintf("Share of %s seeded draws (seed %d); %s fell outside %s", thousands(n), seed, thousands(outside), win),
-			Kind: Bars, Colour: 0, Width: 0.7, X: x, Y: sh, Counts: counts, N: n,
+			Name: fmt.Sprintf("Share of %s seeded draws (seed %d); %s fell outside %s", Thousands(n), seed, Thousands(outside), win),
+			Kind: Bars, Colour: BarColour, Width: barWidth, X: x, Y: sh, Counts: counts, N: n,
 		})
 		_, t := rangeOf(sh)
 		top = math.Max(top, t)
 	}
 	f.Series = append(f.Series, Series{
 		Name: fmt.Sprintf("Exact probability tanh(1/(2σ))·exp(−|y − q|/σ); %s of it lies outside %s", strconv.FormatFloat(1-inRange, 'g', 3, 64), win),
-		Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: pmf,
+		Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: pmf,
 	})
 	f.YMax = 1.1 * top
 	return []*Figure{f}, nil

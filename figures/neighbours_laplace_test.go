@@ -31,17 +31,6 @@ func figsOf(t *testing.T, widget, params string) map[string]*Figure {
 	return out
 }
 
-// kindOf returns a figure's series of one kind, in order.
-func kindOf(f *Figure, kind Kind) []Series {
-	var out []Series
-	for _, s := range f.Series {
-		if s.Kind == kind {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 // zTwoSided is the z with Pr[|Z| > z] = p for a standard normal Z.
 func zTwoSided(p float64) float64 { return math.Sqrt2 * math.Erfcinv(p) }
 
@@ -75,7 +64,7 @@ func TestLesson3Neighbours(t *testing.T) {
 			t.Fatal(err)
 		}
 		// Distributions: marks are PX and PY, bars the bridge's counts.
-		bars, marks := kindOf(dist, Bars), kindOf(dist, Marks)
+		bars, marks := dist.Of(Bars), dist.Of(Marks)
 		if len(bars) != 2 || len(marks) != 2 {
 			t.Fatalf("%s: %d bar and %d mark series", tc.params, len(bars), len(marks))
 		}
@@ -107,13 +96,13 @@ func TestLesson3Neighbours(t *testing.T) {
 		}
 
 		// Log-ratio: exact marks are LogRatio, split at ±ε.
-		band := kindOf(lr, Band)[0]
+		band := lr.Of(Band)[0]
 		if band.Lo[0] != -tc.eps || band.Hi[0] != tc.eps {
 			t.Errorf("%s: band [%v, %v], want ±%v", tc.params, band.Lo[0], band.Hi[0], tc.eps)
 		}
 		exact := map[int]float64{}
 		worst := 0.0
-		for _, s := range kindOf(lr, Marks) {
+		for _, s := range lr.Of(Marks) {
 			for k, xv := range s.X {
 				i := int(math.Round(xv))
 				exact[i] = s.Y[k]
@@ -141,7 +130,7 @@ func TestLesson3Neighbours(t *testing.T) {
 		// of the exact value, the drawn ±IntervalZ interval covering it.
 		z := zTwoSided(pFalse / float64(len(x)))
 		breaches, drawn := 0, 0
-		for _, s := range kindOf(lr, ErrorBars) {
+		for _, s := range lr.Of(ErrorBars) {
 			for k, xv := range s.X {
 				i := int(math.Round(xv))
 				drawn++
@@ -184,10 +173,10 @@ func TestLesson3Neighbours(t *testing.T) {
 // the sides' colours; lists that are not five numbers in [0, 1] are refused.
 func TestLesson3NoDraws(t *testing.T) {
 	figs := figsOf(t, "epsband", "step=0")
-	if len(kindOf(figs["distributions"], Bars)) != 0 || len(kindOf(figs["logratio"], ErrorBars)) != 0 {
+	if len(figs["distributions"].Of(Bars)) != 0 || len(figs["logratio"].Of(ErrorBars)) != 0 {
 		t.Error("step = 0 still draws bars or estimates")
 	}
-	if m := kindOf(figs["distributions"], Marks); len(m) != 2 || m[0].Colour == m[1].Colour || m[0].Name == "" || m[1].Name == "" {
+	if m := figs["distributions"].Of(Marks); len(m) != 2 || m[0].Colour == m[1].Colour || m[0].Name == "" || m[1].Name == "" {
 		t.Errorf("without draws the two sides' marks are not told apart: %+v", m)
 	}
 	for _, bad := range []string{"ax=0,0,1", "ay=0,0,0,2,0", "ax=0,0,0,0,0,1", "scale=wrong", "eps=6", "batch=500"} {
@@ -204,7 +193,7 @@ func TestLesson3NoDraws(t *testing.T) {
 // points' probabilities the way the bridge bins them: one bin per grid point
 // when they are few, else by int((x − lo)/width) over 60 equal bins.
 func laplaceBinMasses(f *Figure, q selection.LaplaceEMRequest, eps float64) []float64 {
-	hist := kindOf(f, Bars)[0]
+	hist := f.Of(Bars)[0]
 	k := len(hist.X)
 	edges := make([]float64, k+1)
 	for i, x := range hist.X {
@@ -259,7 +248,7 @@ func TestLesson4Density(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		lines, hist := kindOf(f, Line), kindOf(f, Bars)[0]
+		lines, hist := f.Of(Line), f.Of(Bars)[0]
 		em, lap := lines[0], lines[1]
 		l, _ := mech.NewLaplace(q.Value, q.Sensitivity, q.Epsilon)
 		for i, x := range em.X {
@@ -312,18 +301,18 @@ func TestLesson4Density(t *testing.T) {
 // is the Laplace mechanism (the two curves agree), and its exact loss is
 // ε; at ε it has half the Laplace mechanism's peak and loss ε/2.
 func TestLesson4TightIsLaplace(t *testing.T) {
-	tight := kindOf(figsOf(t, "laplaceem", "run=tight&eps=0.7&draws=0")["density"], Line)
+	tight := figsOf(t, "laplaceem", "run=tight&eps=0.7&draws=0")["density"].Of(Line)
 	for i := range tight[0].Y {
 		if math.Abs(tight[0].Y[i]-tight[1].Y[i]) > 1e-12*tight[1].Y[i] {
 			t.Fatalf("tight run at %v: %v, Laplace %v", tight[0].X[i], tight[0].Y[i], tight[1].Y[i])
 		}
 	}
 	f := figsOf(t, "laplaceem", "eps=0.7&draws=0")["density"]
-	general := kindOf(f, Line)
+	general := f.Of(Line)
 	if _, top := rangeOf(general[0].Y); math.Abs(top-0.7/4) > 1e-9 {
 		t.Errorf("general run's peak %v, want ε/(4Δq) = %v", top, 0.7/4)
 	}
-	if len(kindOf(f, Bars)) != 0 {
+	if len(f.Of(Bars)) != 0 {
 		t.Error("draws = 0 still has a histogram")
 	}
 	r, _ := selection.LaplaceFromExponential(laplaceEMRequest(mustResolve(t, "laplaceem", "eps=0.7&draws=0")))
@@ -364,7 +353,7 @@ func TestLesson7PMF(t *testing.T) {
 		{"value=5&eps=5&step=2&batch=10000&seed=11", 5, 5, 4, 20000, 11, nil},
 	} {
 		f := figsOf(t, "dlaplace", tc.params)["pmf"]
-		bars, marks := kindOf(f, Bars)[0], kindOf(f, Marks)[0]
+		bars, marks := f.Of(Bars)[0], f.Of(Marks)[0]
 		lo, hi, half := discreteLaplaceWindow(tc.value, tc.eps)
 		if half != tc.half || len(marks.Y) != 2*half+1 || len(f.Categories) != 2*half+1 {
 			t.Fatalf("%s: half-width %d, %d marks, want %d", tc.params, half, len(marks.Y), tc.half)

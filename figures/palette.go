@@ -25,8 +25,41 @@ var Palette = [8]struct {
 	{"black", color.RGBA{0x00, 0x00, 0x00, 0xff}},
 }
 
-// Colour returns palette entry i (0-based), wrapping around.
-func Colour(i int) color.RGBA { return Palette[((i%8)+8)%8].RGB }
+// The page's bar charts (web/chart.js) do not use the palette: they draw
+// the share of draws in the site's bar colour on a light track, and the
+// exact value in its mark colour, --bar, --track and --mark of the light
+// theme in web/styles.css (a test keeps them in step). A series takes them
+// with Colour: BarColour or MarkColour.
+var (
+	SiteBar   = color.RGBA{0x3d, 0x7c, 0xc9, 0xff}
+	SiteTrack = color.RGBA{0xed, 0xf1, 0xf6, 0xff}
+	SiteMark  = color.RGBA{0xb5, 0x50, 0x0b, 0xff}
+)
+
+// SiteHist is the page's line charts' histogram (web/charts/line.js):
+// SiteBar at 35% opacity over white (.line-chart .hist-bar).
+var SiteHist = color.RGBA{0xbb, 0xd1, 0xec, 0xff}
+
+// Series colours beyond the palette's eight.
+const (
+	BarColour  = 8  // SiteBar
+	MarkColour = 9  // SiteMark
+	HistColour = 10 // SiteHist
+)
+
+// Colour returns palette entry i (0-based), wrapping around, or the site's
+// bar, mark or histogram colour for BarColour, MarkColour and HistColour.
+func Colour(i int) color.RGBA {
+	switch i {
+	case BarColour:
+		return SiteBar
+	case MarkColour:
+		return SiteMark
+	case HistColour:
+		return SiteHist
+	}
+	return Palette[((i%8)+8)%8].RGB
+}
 
 // Hex returns palette entry i as #RRGGBB.
 func Hex(i int) string {

@@ -13,10 +13,10 @@ import (
 // pfloss.
 
 func init() {
-	register("expmech", histogram)
-	register("rnm", noisyMaxHistogram)
-	register("accuracy", accuracyCDF)
-	register("pfloss", loss)
+	Register("expmech", histogram)
+	Register("rnm", noisyMaxHistogram)
+	Register("accuracy", accuracyCDF)
+	Register("pfloss", loss)
 }
 
 // scoresOf returns the data set's scores, or the edited ones when they fit.
@@ -34,13 +34,13 @@ func histogram(v Values) ([]*Figure, error) {
 	d, _ := widget.Find(widget.DataSets(), v.Str("data"))
 	scores := scoresOf(d, v.List("u"))
 	eps, delta := v.Float("eps"), v.Float("delta")
-	form := fmt.Sprintf("ε = %s, Δ = %s", num(eps), num(delta))
+	form := fmt.Sprintf("ε = %s, Δ = %s", Num(eps), Num(delta))
 	if v.Str("form") == "article" {
 		e, err := mech.FromArticle(eps, delta)
 		if err != nil {
 			return nil, err
 		}
-		form = fmt.Sprintf("article's ε_a = %s, i.e. ε = 2ε_aΔ = %s, Δ = %s", num(eps), num(e), num(delta))
+		form = fmt.Sprintf("article's ε_a = %s, i.e. ε = 2ε_aΔ = %s, Δ = %s", Num(eps), Num(e), Num(delta))
 		eps = e
 	}
 	measure := v.List("mu")
@@ -56,65 +56,65 @@ func histogram(v Values) ([]*Figure, error) {
 	}
 	n := v.Draws()
 	counts := drawCounts(m, len(scores), v.Seed("seed"), n)
-	x := indices(len(scores))
+	x := Indices(len(scores))
 	return []*Figure{{
 		Name:       "histogram",
 		Title:      fmt.Sprintf("The exponential mechanism\n%s; %s", d.Title, form),
 		XLabel:     "Candidate",
 		YLabel:     "Probability / share of draws",
 		Categories: d.Candidates,
-		YMin:       0, YMax: 1,
+		Horizontal: true,
 		Series: []Series{
-			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", thousands(n), v.Seed("seed")), Kind: Bars, Colour: 0, Width: 0.7,
+			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", Thousands(n), v.Seed("seed")), Kind: Bars, Colour: BarColour, Width: barWidth,
 				X: x, Y: shares(counts, n), Counts: counts, N: n},
-			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: 7, Width: 0.7, X: x, Y: m.Probabilities()},
+			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: m.Probabilities()},
 		},
 	}}, nil
 }
 
-// noisyMaxMechanisms are the report-noisy-max widget's panels, in the page's order.
+// barWidth is the thickness of a bar in a horizontal chart, in rows: the
+// page's bar height over its row height (web/chart.js).
+const barWidth = 0.56
+
+// noisyMaxMechanisms are the report-noisy-max widget's panels, in the
+// page's order, with its titles (web/widgets/rnm.js).
 var noisyMaxMechanisms = []struct{ name, label string }{
-	{mech.NameExponential, "Exponential mechanism"},
-	{mech.NameReportNoisyMaxLaplace, "Report noisy max, Laplace noise Δ/ε"},
-	{mech.NameReportNoisyMaxGumbel, "Report noisy max, Gumbel noise 2Δ/ε"},
-	{mech.NamePermuteAndFlip, "Report noisy max, exponential noise 2Δ/ε (permute-and-flip)"},
+	{mech.NameExponential, "Exponential mechanism\nweights exp(ε·u/(2Δ))"},
+	{mech.NameReportNoisyMaxLaplace, "Report noisy max, Laplace noise\nnoise scale Δ/ε"},
+	{mech.NameReportNoisyMaxGumbel, "Report noisy max, Gumbel noise\nnoise scale 2Δ/ε"},
+	{mech.NamePermuteAndFlip, "Report noisy max, exponential noise\nnoise scale 2Δ/ε: permute-and-flip"},
 }
 
 // noisyMaxHistogram draws each mechanism's draws (the noisy scores
-// really drawn, one stream per mechanism from the same seed, as the page's
-// panels) with its exact probabilities as a mark across its bar.
+// really drawn, one stream per mechanism from the same seed) with its exact
+// probabilities as a mark across its bar, one panel per mechanism as on
+// the page.
 func noisyMaxHistogram(v Values) ([]*Figure, error) {
 	d, _ := widget.Find(widget.DataSets(), v.Str("data"))
 	eps, seed, n := v.Float("eps"), v.Seed("seed"), v.Draws()
 	f := &Figure{
-		Name:       "histogram",
-		Title:      fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, num(eps), num(d.Delta), thousands(n), seed),
-		XLabel:     "Candidate",
-		YLabel:     "Probability / share of draws",
-		Categories: d.Candidates,
-		YMin:       0, YMax: 1,
+		Name:  "histogram",
+		Title: fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, Num(eps), Num(d.Delta), Thousands(n), seed),
 	}
-	k := len(noisyMaxMechanisms)
-	w := 0.8 / float64(k)
-	var marks []Series
-	for j, nm := range noisyMaxMechanisms {
+	for _, nm := range noisyMaxMechanisms {
 		sel, err := mech.New(nm.name, mech.Config{Scores: d.Scores, Epsilon: eps, Sensitivity: d.Delta})
 		if err != nil {
 			return nil, err
 		}
 		counts := drawCounts(sel, len(d.Scores), seed, n)
-		x := indices(len(d.Scores))
-		for i := range x {
-			x[i] += (float64(j) - float64(k-1)/2) * w
-		}
-		f.Series = append(f.Series, Series{Name: nm.label, Kind: Bars, Colour: j, Width: w * 0.92, X: x, Y: shares(counts, n), Counts: counts, N: n})
-		name := ""
-		if j == 0 {
-			name = "Exact probability of each mechanism"
-		}
-		marks = append(marks, Series{Name: name, Kind: Marks, Colour: 7, Width: w * 0.92, X: x, Y: sel.Probabilities()})
+		x := Indices(len(d.Scores))
+		f.Panels = append(f.Panels, &Figure{
+			Title:      nm.label,
+			XLabel:     "Candidate",
+			YLabel:     "Probability / share of draws",
+			Categories: d.Candidates,
+			Horizontal: true,
+			Series: []Series{
+				{Name: fmt.Sprintf("Share of %s seeded draws", Thousands(n)), Kind: Bars, Colour: BarColour, Width: barWidth, X: x, Y: shares(counts, n), Counts: counts, N: n},
+				{Name: "Exact probability", Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: sel.Probabilities()},
+			},
+		})
 	}
-	f.Series = append(f.Series, marks...)
 	return []*Figure{f}, nil
 }
 
@@ -148,7 +148,7 @@ func accuracyCDF(v Values) ([]*Figure, error) {
 	}
 	f := &Figure{
 		Name:   "cdf",
-		Title:  fmt.Sprintf("How accurate is the exponential mechanism?\n|R| = %d (scores 10 … 0), ε = %s, Δ = 1, t = %s: Pr[u ≤ threshold] = %.2g ≤ e^−t = %.2g", len(scores), num(eps), num(t), r.Exact, r.Bound),
+		Title:  fmt.Sprintf("How accurate is the exponential mechanism?\n|R| = %d (scores 10 … 0), ε = %s, Δ = 1, t = %s: Pr[u ≤ threshold] = %.2g ≤ e^−t = %.2g", len(scores), Num(eps), Num(t), r.Exact, r.Bound),
 		XLabel: "Score x",
 		YLabel: "Pr[ u(output) ≤ x ]",
 		XMin:   math.Min(r.Levels[0], r.Threshold), XMax: r.Opt,
@@ -156,7 +156,7 @@ func accuracyCDF(v Values) ([]*Figure, error) {
 		Series: []Series{{Name: "Exact (core)", Kind: Steps, Colour: 0, X: r.Levels, Y: r.ExactCDF}},
 	}
 	if r.DrawCDF != nil {
-		f.Series = append(f.Series, Series{Name: fmt.Sprintf("Share of %s draws (seed %d)", thousands(n), seed), Kind: Steps, Colour: 1, Dashed: true, X: r.Levels, Y: r.DrawCDF, N: n})
+		f.Series = append(f.Series, Series{Name: fmt.Sprintf("Share of %s draws (seed %d)", Thousands(n), seed), Kind: Steps, Colour: 1, Dashed: true, X: r.Levels, Y: r.DrawCDF, N: n})
 	}
 	f.Series = append(f.Series, Series{Name: fmt.Sprintf("Threshold OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t) = %.4g", r.Threshold), Kind: Rule, Colour: 3, X: []float64{r.Threshold}})
 	return []*Figure{f}, nil
@@ -169,7 +169,7 @@ func loss(v Values) ([]*Figure, error) {
 	grid := widget.LossGrid()
 	f := &Figure{
 		Name:   "loss",
-		Title:  fmt.Sprintf("Expected loss against ε\n%s; Δ = %s", d.Title, num(d.Delta)),
+		Title:  fmt.Sprintf("Expected loss against ε\n%s; Δ = %s", d.Title, Num(d.Delta)),
 		XLabel: "ε (log scale)",
 		YLabel: fmt.Sprintf("OPT − E[u(output)]  (%s)", d.Unit),
 		LogX:   true,
@@ -187,6 +187,6 @@ func loss(v Values) ([]*Figure, error) {
 		_, top := rangeOf(y)
 		f.YMax = math.Max(f.YMax, 1.05*top)
 	}
-	f.Series = append(f.Series, Series{Name: fmt.Sprintf("ε = %s on the page", num(v.Float("eps"))), Kind: Rule, Colour: 7, X: []float64{v.Float("eps")}})
+	f.Series = append(f.Series, Series{Name: fmt.Sprintf("ε = %s on the page", Num(v.Float("eps"))), Kind: Rule, Colour: 7, X: []float64{v.Float("eps")}})
 	return []*Figure{f}, nil
 }

@@ -44,8 +44,8 @@ var smallDBStages = map[string]synth.Stage{
 }
 
 func init() {
-	register("smalldb", smallDB)
-	register("mwem", mwemRounds)
+	Register("smalldb", smallDB)
+	Register("mwem", mwemRounds)
 }
 
 // synthNum formats x as the page's fmt does: three significant digits,
@@ -101,7 +101,7 @@ func smallDBRun(k int, kind string, m int, eps float64, seed uint64, target synt
 	}
 	if h == 0 {
 		return plan, synthapp.View{}, validate.Errorf("m", "SmallDB with %d attributes and m = %d has %.3g candidates, more than the page scores (%s): the widget stops at the count, so there is no figure; lower m or use fewer attributes",
-			k, m, plan.Candidates, thousands(synthapp.MaxCandidates))
+			k, m, plan.Candidates, Thousands(synthapp.MaxCandidates))
 	}
 	defer rs.Close(h)
 	var v synthapp.View
@@ -168,7 +168,7 @@ func smallDB(v Values) ([]*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	setting := fmt.Sprintf("%d attributes, %s (%d queries), m = %d, ε = %s", k, synthLabel(synthQuerySets, kind), len(plan.Queries), m, num(eps))
+	setting := fmt.Sprintf("%d attributes, %s (%d queries), m = %d, ε = %s", k, synthLabel(synthQuerySets, kind), len(plan.Queries), m, Num(eps))
 	return []*Figure{smallDBLevels(plan, view, setting, seed, smallDBStages[v.Str("stage")]), smallDBDraw(plan, view, setting, seed)}, nil
 }
 
@@ -200,13 +200,13 @@ func smallDBLevels(plan synthapp.Plan, view synthapp.View, setting string, seed 
 		XMin:   0, XMax: top,
 		YMin: 0, YMax: 1,
 		Series: []Series{
-			{Name: fmt.Sprintf("SmallDB: probability per band of %s", synthNum(w)), Kind: Bars, Colour: 5, Width: 0.9 * w, X: centres, Y: heights},
-			{Name: fmt.Sprintf("SmallDB, ε = %s: P(max-error ≤ x), exact over %s candidates", eps, thousands(int(view.Candidates))), Kind: Steps, Colour: 0,
+			{Name: fmt.Sprintf("SmallDB: probability per band of %s", synthNum(w)), Kind: Bars, Colour: HistColour, Width: 0.9 * w, X: centres, Y: heights},
+			{Name: fmt.Sprintf("SmallDB, ε = %s: P(max-error ≤ x), exact over %s candidates", eps, Thousands(int(view.Candidates))), Kind: Steps, Colour: 0,
 				X: x, Y: ends(cdf)},
 			{Name: "A uniformly random candidate (ε → 0): share with max-error ≤ x", Kind: Steps, Colour: 3, Dashed: true,
 				X: x, Y: ends(share)},
 			{Name: fmt.Sprintf("Expected max-error %s", synthNum(view.Expected)), Kind: Rule, Colour: 2, X: []float64{view.Expected}},
-			{Name: fmt.Sprintf("With probability %s at most %s", num(1-synthapp.Beta), synthNum(view.Quantile)), Kind: Rule, Colour: 4, X: []float64{view.Quantile}},
+			{Name: fmt.Sprintf("With probability %s at most %s", Num(1-synthapp.Beta), synthNum(view.Quantile)), Kind: Rule, Colour: 4, X: []float64{view.Quantile}},
 		},
 	}
 	if stage >= synth.StageDraw {
@@ -236,7 +236,7 @@ func smallDBDraw(plan synthapp.Plan, view synthapp.View, setting string, seed ui
 	}
 	// Always nominal, so the ticks sit on the queries: by name when they
 	// fit, else by number in the page's table order, every fifth labelled.
-	x := indices(nq)
+	x := Indices(nq)
 	named := nq <= synthMaxCategories
 	f.XLabel = "query"
 	if !named {
@@ -284,7 +284,7 @@ func mwemRounds(v Values) ([]*Figure, error) {
 	if err != nil {
 		return nil, err
 	}
-	xs := indices(upto + 1)
+	xs := Indices(upto + 1)
 	mw := append([]float64{r.InitialError}, r.RoundError...)
 	replays := "no replays"
 	if v.Int("replays") > 0 {
@@ -293,7 +293,7 @@ func mwemRounds(v Values) ([]*Figure, error) {
 	f := &Figure{
 		Name: "rounds",
 		Title: fmt.Sprintf("MWEM round by round, against SmallDB's exact error at the same ε\n%d attributes, %s, ε = %s, T = %d, %s, seed %d",
-			k, synthLabel(synthQuerySets, kind), num(eps), rounds, replays, v.Seed("seed")),
+			k, synthLabel(synthQuerySets, kind), Num(eps), rounds, replays, v.Seed("seed")),
 		XLabel: "round",
 		YLabel: "max-error over the queries",
 		XMin:   0, XMax: float64(rounds),

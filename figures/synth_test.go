@@ -215,7 +215,7 @@ func TestLesson8LevelsBruteForce(t *testing.T) {
 		errs, probs, count := synthBruteLevels(t, tc.k, tc.kind, tc.m, tc.eps)
 		f := one(t, "smalldb", smallDBHash(tc.k, tc.kind, tc.m, tc.eps, 1, "levels"), "levels")
 		cdf := series(t, f, Steps, 0)
-		if len(cdf.X) != len(errs)+2 || !strings.Contains(series(t, f, Steps, 0).Name, thousands(count)+" candidates") {
+		if len(cdf.X) != len(errs)+2 || !strings.Contains(series(t, f, Steps, 0).Name, Thousands(count)+" candidates") {
 			t.Fatalf("%s: %d levels (%q), brute force %d levels of %d candidates", name, len(cdf.X)-2, cdf.Name, len(errs), count)
 		}
 		p, exp, q := 0.0, 0.0, math.NaN()
@@ -346,7 +346,7 @@ func TestLesson8MWEMEqualsBridge(t *testing.T) {
 		}
 		mw := series(t, f, Line, 0)
 		want := append([]float64{r.InitialError}, r.RoundError...)
-		if !reflect.DeepEqual(mw.Y, want) || !reflect.DeepEqual(mw.X, indices(upto+1)) || f.XMax != float64(tc.rounds) {
+		if !reflect.DeepEqual(mw.Y, want) || !reflect.DeepEqual(mw.X, Indices(upto+1)) || f.XMax != float64(tc.rounds) {
 			t.Errorf("%s: MWEM (%v, %v) to %v, bridge %v", hash, mw.X, mw.Y, f.XMax, want)
 		}
 		if upto == tc.rounds && mw.Y[upto] != r.MaxError {

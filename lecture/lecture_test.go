@@ -95,6 +95,18 @@ func releases(t *testing.T, c *lecturetest.Client, spec any, answers []any, eps 
 // or Δ, fails. Threshold 1e-6: a correct server fails once in a million runs.
 func TestReleasesFollowTheirMechanisms(t *testing.T) {
 	const alpha = 1e-6
+	// followsChiSquare fails the test when counts are not a plausible sample
+	// of probs by Pearson's chi-square at level alpha.
+	followsChiSquare := func(t *testing.T, name string, counts []int, probs []float64) {
+		t.Helper()
+		res, err := stats.ChiSquare(counts, probs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.PValue < alpha {
+			t.Errorf("%s counts %v vs probabilities %v: p = %g", name, counts, probs, res.PValue)
+		}
+	}
 	srv, _ := server(t, lecture.Options{Source: seeded(7)})
 	c := lecturetest.NewClient(srv.URL)
 
@@ -114,13 +126,7 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 		for _, r := range releases(t, c, spec, answers, eps, n) {
 			counts[int(r["choice"].(float64))]++
 		}
-		res, err := stats.ChiSquare(counts, m.Probabilities())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.PValue < alpha {
-			t.Errorf("meeting-day counts %v vs probabilities %v: p = %g", counts, m.Probabilities(), res.PValue)
-		}
+		followsChiSquare(t, "meeting-day", counts, m.Probabilities())
 	})
 
 	t.Run("pricing", func(t *testing.T) {
@@ -158,13 +164,7 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 				t.Fatalf("price %v is off the grid", p)
 			}
 		}
-		res, err := stats.ChiSquare(counts, m.Probabilities())
-		if err != nil {
-			t.Fatal(err)
-		}
-		if res.PValue < alpha {
-			t.Errorf("pricing counts %v vs probabilities %v: p = %g", counts, m.Probabilities(), res.PValue)
-		}
+		followsChiSquare(t, "pricing", counts, m.Probabilities())
 	})
 
 	t.Run("histogram", func(t *testing.T) {
@@ -388,34 +388,17 @@ func TestConcurrentGuesses(t *testing.T) {
 	if st := g.get(t, "10.0.0.7", s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
 	}
-	var wg sync.WaitGroup
-	start := make(chan struct{})
-	statuses := make(chan int, guesses)
-	pollStatuses := make(chan int, polls)
-	for i := range guesses + polls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			if i < guesses {
-				statuses <- g.get(t, "10.0.0.7", fmt.Sprintf("ZZZZZ%03d", i))
-			} else {
-				pollStatuses <- g.get(t, "10.0.0.7", s.Code)
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	close(statuses)
-	close(pollStatuses)
-	n := map[int]int{}
-	for st := range statuses {
-		n[st]++
-	}
+	statuses := lecturetest.Burst(guesses+polls, func(i int) int {
+		if i < guesses {
+			return g.get(t, "10.0.0.7", fmt.Sprintf("ZZZZZ%03d", i))
+		}
+		return g.get(t, "10.0.0.7", s.Code)
+	})
+	n := lecturetest.Tally(statuses[:guesses])
 	if n[404] != limit || n[429] != guesses-limit {
 		t.Errorf("%d concurrent wrong guesses with a limit of %d: %v, want %d × 404 and the rest 429", guesses, limit, n, limit)
 	}
-	for st := range pollStatuses {
+	for _, st := range statuses[guesses:] {
 		if st != 200 {
 			t.Errorf("a joined student's poll during the flood: status %d, want 200", st)
 		}

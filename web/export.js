@@ -1,8 +1,10 @@
 // "Export figure": renders the current lesson state as SVG, PNG or PDF with
 // the same Go code as `dpplay figures` (package figures, gonum/plot). That
-// module is large — about 15 MB, 3.8 MB gzipped, because of gonum/plot
-// (with one font face) and the auditor's figures, which link expr-lang — so it is never part of the first load: it is fetched, with a
-// progress bar, the first time someone exports, and kept for later exports.
+// module is large (gonum/plot with one font face), so it is never part of
+// the first load: it is fetched, with a progress bar, the first time someone
+// exports, and kept for later exports. The auditor's charts link expr-lang
+// as well and are a module of their own (wasm/auditfigures), which only the
+// auditor's widget loads.
 // It runs in the page's worker like every other module, so drawing a figure
 // never blocks the page.
 //
@@ -23,19 +25,28 @@ function siteIndex() {
   return el ? JSON.parse(el.textContent) : { lessons: [], wasm: {} };
 }
 
+/** The module that draws a widget's figures: wasm/figures but for these. */
+const MODULES = { audit: 'auditfigures' };
+
+/** figuresModule(spec) names the module that draws a request's widget. */
+export function figuresModule(spec) {
+  const widget = new URLSearchParams(String(spec).replace(/^#/, '')).get('widget');
+  return Object.hasOwn(MODULES, widget) ? MODULES[widget] : 'figures';
+}
+
 /**
- * loadFigures(onProgress) has the page's worker load the figures module once
- * (later calls reuse it), reporting {phase: 'download', loaded, total} as it
- * arrives and {phase: 'ready'} when it runs.
+ * loadFigures(onProgress, name) has the page's worker load a figures module
+ * once (later calls reuse it), reporting {phase: 'download', loaded, total}
+ * as it arrives and {phase: 'ready'} when it runs.
  */
-export async function loadFigures(onProgress = () => {}) {
+export async function loadFigures(onProgress = () => {}, name = 'figures') {
   const bridge = getBridge(siteIndex());
   const listen = (msg) => {
-    if (msg.name === 'figures' && msg.type === 'progress' && msg.total) onProgress({ phase: 'download', loaded: msg.loaded, total: msg.total });
+    if (msg.name === name && msg.type === 'progress' && msg.total) onProgress({ phase: 'download', loaded: msg.loaded, total: msg.total });
   };
   bridge.onStatus(listen);
   try {
-    await bridge.load('figures');
+    await bridge.load(name);
   } finally {
     bridge.offStatus(listen);
   }
@@ -45,8 +56,9 @@ export async function loadFigures(onProgress = () => {}) {
 /**
  * pageSpec(hash, fig, figure) turns the page's hash into a figure request for
  * one widget: its lesson's number from the site index, the widget module and
- * id from its <figure> element, the figure's name, and only that widget's
- * own keys (so two widgets' settings never mix).
+ * id from its <figure> element, its heading (the figure's title, as in
+ * `dpplay figures`), the figure's name, and only that widget's own keys (so
+ * two widgets' settings never mix).
  */
 export function pageSpec(hash, fig, figure = '') {
   const h = String(hash).replace(/^#/, '');
@@ -58,6 +70,8 @@ export function pageSpec(hash, fig, figure = '') {
   if (l) out.set('lesson', String(l.order));
   out.set('widget', fig.dataset.widget);
   out.set('id', fig.dataset.id);
+  const heading = fig.querySelector('.widget-title')?.textContent.trim();
+  if (heading) out.set('title', heading);
   if (figure) out.set('fig', figure);
   const prefix = fig.dataset.id + '.';
   for (const [k, v] of new URLSearchParams(query)) {
@@ -72,9 +86,10 @@ export function pageSpec(hash, fig, figure = '') {
  */
 export async function exportFigure(spec, format = 'svg', onProgress = () => {}) {
   if (!FORMATS.includes(format)) throw new Error(`format must be one of ${FORMATS.join(', ')}`);
-  await loadFigures(onProgress);
+  const name = figuresModule(spec);
+  await loadFigures(onProgress, name);
   onProgress({ phase: 'render' });
-  const out = await getBridge(siteIndex()).call('figures', 'render', { hash: String(spec), format });
+  const out = await getBridge(siteIndex()).call(name, 'render', { hash: String(spec), format });
   save(out.bytes, out.name, out.mime);
   onProgress({ phase: 'done', name: out.name, bytes: out.bytes.length });
   return { name: out.name, bytes: out.bytes.length };

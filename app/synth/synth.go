@@ -2,7 +2,7 @@
 // (SmallDB and MWEM on the medical table), called by the lazily loaded synth
 // module (wasm/synth) and by `dpplay figures`. It is apart from package
 // selection because core/synth links fmt, which the first-load module must
-// not (see selection's deps test).
+// not (see internal/deps).
 //
 // All modules share one Web Worker, and a call there runs to completion, so
 // SmallDB's scoring is handed out in chunks: Start prepares a run and returns

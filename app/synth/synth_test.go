@@ -137,11 +137,7 @@ func TestChunkedRunMatchesDirectRun(t *testing.T) {
 // TestReweightRedrawsAsAFreshRun moves ε after a finished run and after a
 // run stopped at the levels, and compares with direct runs at the new ε.
 func TestReweightRedrawsAsAFreshRun(t *testing.T) {
-	rs := NewRuns()
-	h, _, err := rs.Start(Spec{K: 4, Kind: "marginals:2", Size: 5, Epsilon: 1, Seed: 11})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs, h, _ := start(t, Spec{K: 4, Kind: "marginals:2", Size: 5, Epsilon: 1, Seed: 11})
 	if _, err := rs.Reweight(h, 2, -1); err == nil {
 		t.Error("Reweight before scoring was accepted")
 	}
@@ -239,12 +235,19 @@ func TestRefusalsAndHandles(t *testing.T) {
 	}
 }
 
-func TestCurve(t *testing.T) {
+// start starts spec on fresh Runs and fails the test if it is refused.
+func start(t *testing.T, spec Spec) (*Runs, int, Plan) {
+	t.Helper()
 	rs := NewRuns()
-	h, _, err := rs.Start(Spec{K: 4, Kind: "marginals:2", Size: 5, Epsilon: 1, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
+	h, plan, err := rs.Start(spec)
+	if err != nil || h == 0 {
+		t.Fatalf("start %+v: %v (handle %d, refused %q)", spec, err, h, plan.Refused)
 	}
+	return rs, h, plan
+}
+
+func TestCurve(t *testing.T) {
+	rs, h, _ := start(t, Spec{K: 4, Kind: "marginals:2", Size: 5, Epsilon: 1, Seed: 1})
 	if _, err := rs.Curve(h); err == nil {
 		t.Error("a curve before scoring")
 	}
@@ -359,11 +362,7 @@ func TestReference(t *testing.T) {
 // run errs by 0.433 with probability 1. The view names that m and compares
 // the run only with Proposition 4.4 at m = 1, which holds.
 func TestTheoremSizeIsNamed(t *testing.T) {
-	rs := NewRuns()
-	h, plan, err := rs.Start(Spec{K: 3, Kind: "marginals:1", Size: 1, Epsilon: 50, Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
+	rs, h, plan := start(t, Spec{K: 3, Kind: "marginals:1", Size: 1, Epsilon: 50, Seed: 1})
 	v, err := rs.Advance(h, int(synth.StageCompare), 0, 1e6)
 	if err != nil {
 		t.Fatal(err)

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -13,7 +14,8 @@ import (
 // Coerce turns the raw values of a page link (or a lesson block) into values
 // package figures accepts, with the rule the page applies to its URL
 // (web/state.js, coerce): an empty value is the default; a number outside [Min, Max] is
-// clamped, an Int is rounded, a value that is not a number, not one of an
+// clamped, an Int is rounded, a Number is rounded to Digits significant
+// digits (12 without), a value that is not a number, not one of an
 // Enum's values, a list of the wrong length or a text with other characters
 // is replaced by the default, and list entries are clamped. Each change adds
 // a note saying what was changed, prefixed by prefix (e.g. "meet."). Keys
@@ -48,6 +50,9 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 				c := min(max(x, p.Min), p.Max)
 				note("%s = %s is outside %s … %s, so %s is used.", label, shown(x), shown(p.Min), shown(p.Max), shown(c))
 				x = c
+			}
+			if p.Kind == Number {
+				x = RoundSig(x, cmp.Or(p.Digits, 12))
 			}
 			out[p.Key] = Format(x)
 		case Enum:
@@ -132,6 +137,26 @@ func RoundSig(x float64, digits int) float64 {
 	e, _ := strconv.Atoi(exp)
 	up, _ := strconv.ParseFloat(strconv.FormatUint(n+1, 10)+"e"+strconv.Itoa(e-digits+1), 64)
 	return math.Copysign(up, x)
+}
+
+// URLText writes v, a value decoded from JSON (a number, a string, a list of
+// them or null), as the page's URL does (web/state.js, encode): numbers as
+// Format writes them, list entries joined by commas, null as "".
+func URLText(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return ""
+	case float64:
+		return Format(x)
+	case []any:
+		parts := make([]string, len(x))
+		for i, e := range x {
+			parts[i] = URLText(e)
+		}
+		return strings.Join(parts, ",")
+	default:
+		return fmt.Sprint(x)
+	}
 }
 
 // Format writes x as JavaScript's String(x) does, which is how the page's

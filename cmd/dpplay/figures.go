@@ -14,6 +14,7 @@ import (
 
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/figures"
+	_ "github.com/dpplay/dpplay/figures/auditfig" // the auditor's charts
 	"github.com/dpplay/dpplay/internal/site"
 )
 
@@ -90,22 +91,6 @@ func parseFigureState(hash string) (figureState, error) {
 	return st, nil
 }
 
-// paramText writes a lesson block's starting value as the page's URL does.
-func paramText(v any) string {
-	switch x := v.(type) {
-	case float64:
-		return strconv.FormatFloat(x, 'g', -1, 64)
-	case []any:
-		parts := make([]string, len(x))
-		for i, e := range x {
-			parts[i] = paramText(e)
-		}
-		return strings.Join(parts, ",")
-	default:
-		return fmt.Sprint(x)
-	}
-}
-
 func runFigures(args []string, stdout io.Writer) error {
 	fs := newFlagSet("figures")
 	out := fs.String("out", "figures-out", "directory to write the figures into (created if needed)")
@@ -166,7 +151,7 @@ func runFigures(args []string, stdout io.Writer) error {
 			}
 			params := map[string]string{}
 			for k, v := range u.Params {
-				params[k] = paramText(v)
+				params[k] = widget.URLText(v)
 			}
 			for k, v := range st.shared {
 				params[k] = v
@@ -176,7 +161,7 @@ func runFigures(args []string, stdout io.Writer) error {
 			}
 			params, changed := widget.Coerce(u.Name, u.ID+".", params)
 			notes = append(notes, changed...)
-			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Figure: st.fig, Params: params}})
+			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Title: u.Title, Figure: st.fig, Params: params}})
 		}
 	}
 	if len(jobs) == 0 {

@@ -97,20 +97,3 @@ func TestFiguresClampLikeThePage(t *testing.T) {
 		}
 	}
 }
-
-func TestFiguresBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"-format", "gif"},
-		{"-lesson", "98"},
-		{"-state", "#lesson=1&fig=nope"},
-		{"-state", "#/no-such-lesson?x.eps=1"},
-		{"-state", "#lesson=2", "-lesson", "1"},
-		{"-state", "#width=1000"},
-		{"extra"},
-	} {
-		_, stderr, code := runFiguresCmd(t, append([]string{"-out", t.TempDir()}, args...)...)
-		if code != 2 || strings.Count(strings.TrimSpace(stderr), "\n") != 0 {
-			t.Errorf("%v: exit %d, stderr %q; want exit 2 and one line", args, code, stderr)
-		}
-	}
-}

@@ -69,28 +69,3 @@ func TestAllocateCommand(t *testing.T) {
 		t.Errorf("per-round ledger %v, want one line counting 20", res.Ledger)
 	}
 }
-
-func TestMarketBadFlags(t *testing.T) {
-	for _, args := range [][]string{
-		{"pricing"},
-		{"pricing", "-values", "1,x"},
-		{"pricing", "-values", "1,-1"},
-		{"pricing", "-values", "1", "-prices", "1:2"},
-		{"pricing", "-values", "1", "-prices", "2,1"},
-		{"pricing", "-values", "1", "-epsilon", "0"},
-		{"pricing", "-values", "1", "-beta", "1"},
-		{"pricing", "-values", "1", "-buyer", "5"},
-		{"pricing", "-values", "1", "-neighbour", "0"},
-		{"pricing", "-values", "1", "-draws", "-1"},
-		{"pricing", "-values", "1", "-seed", "x"},
-		{"allocate"},
-		{"allocate", "-values", "no-such-file.csv"},
-		{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-supply", "1,2"},
-		{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-max-value", "5", "-supply", "1,2,3"},
-		{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-max-value", "5", "-supply", "-1"},
-		{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-max-value", "5", "-rounds", "0"},
-		{"allocate", "-values", "../../core/market/testdata/known_optimum.csv", "-max-value", "5", "-counter", "abacus"},
-	} {
-		checkUsageError(t, args)
-	}
-}

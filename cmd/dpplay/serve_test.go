@@ -14,6 +14,7 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+	"testing/fstest"
 
 	"github.com/dpplay/dpplay/lecture"
 	"github.com/dpplay/dpplay/lecture/sqlitedb"
@@ -97,22 +98,16 @@ func testSite(t *testing.T) (url, dir string) {
 	t.Helper()
 	dir = t.TempDir()
 	outside := filepath.Join(t.TempDir(), "secret.txt")
-	files := map[string]string{
-		"index.html":         "<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;self&#39;\"><title>x</title>",
-		".env":               "TOKEN=1",
-		".git/config":        "[core]",
-		"sub/a.txt":          "a",
-		"docs/index.html":    "<!doctype html>",
-		"docs/.hidden/b.txt": "b",
+	files := fstest.MapFS{
+		"index.html":         {Data: []byte("<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src &#39;self&#39;\"><title>x</title>")},
+		".env":               {Data: []byte("TOKEN=1")},
+		".git/config":        {Data: []byte("[core]")},
+		"sub/a.txt":          {Data: []byte("a")},
+		"docs/index.html":    {Data: []byte("<!doctype html>")},
+		"docs/.hidden/b.txt": {Data: []byte("b")},
 	}
-	for name, body := range files {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
+	if err := os.CopyFS(dir, files); err != nil {
+		t.Fatal(err)
 	}
 	if err := os.WriteFile(outside, []byte("secret"), 0o644); err != nil {
 		t.Fatal(err)

@@ -1,20 +1,27 @@
 //go:build js && wasm
 
 // Command worker runs the lecture API on Cloudflare Workers with D1 as its
-// database, through github.com/syumai/workers. It is the same
-// lecture.Handler that `dpplay serve` mounts over SQLite; only the
-// database/sql connector and the client-address source differ.
+// database. It is the same lecture.Handler that `dpplay serve` mounts over
+// SQLite; only the database/sql driver and the client-address source
+// differ. github.com/syumai/workers supplies wasm_exec.js and its runtime
+// context; D1 is reached through our own driver (d1.go), because its D1
+// driver calls the binding from Go.
 //
 // Build (see the worker-build target of the Makefile):
 //
 //	go run github.com/syumai/workers/cmd/workers-assets-gen@v0.32.0 -mode=go -o worker/build
 //	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o worker/build/app.wasm ./cmd/worker
 //
-// main registers serve on the runtime context's binding object and waits;
-// worker/entry.mjs starts an instance of this program for each request,
-// with at most a few running at once in an isolate (docs/lecture.md says
-// why), and calls serve once. Nothing is kept between requests: the rate
-// limit, the budget ledger and the submissions all live in D1.
+// main registers serve and resolve on the runtime context's binding
+// object and waits. worker/entry.mjs runs one instance of this program per
+// isolate for every request; each request's own JavaScript loop performs
+// the D1 operations the handler enqueues (d1Conn) and collects the reply
+// that serve leaves with bridge.reply. Go itself does no I/O, and its
+// runtime's timers are deadlines that the request loops check, since
+// workerd ties I/O and timers to the request that happens to be running Go
+// (docs/lecture.md, "Go on Workers"). Nothing is kept between
+// requests: the rate limit, the budget ledger and the submissions all live
+// in D1.
 package main
 
 import (
@@ -25,34 +32,38 @@ import (
 	"strconv"
 	"syscall/js"
 
-	"github.com/syumai/workers/cloudflare"
-	"github.com/syumai/workers/cloudflare/d1"
-
 	"github.com/dpplay/dpplay/lecture"
 )
 
-// binding is the D1 binding's name in wrangler.toml.
-const binding = "DB"
-
 func main() {
-	js.Global().Get("context").Get("binding").Set("serve", js.FuncOf(serve))
+	b := js.Global().Get("context").Get("binding")
+	b.Set("serve", js.FuncOf(serve))
+	b.Set("resolve", js.FuncOf(resolve))
+	b.Set("abandon", js.FuncOf(abandon))
 	select {}
 }
 
-// serve is binding.serve(request, done): request is {method, url,
-// headers: [[name, value], …], body: Uint8Array or null}; done is called
-// once with {status, headers, body}.
+// bridge is the entry module's {enqueue(op), reply(req, reply)}.
+func bridge() js.Value { return js.Global().Get("context").Get("binding").Get("bridge") }
+
+// serve is binding.serve(req, request, vars): request is {method, url,
+// headers: [[name, value], …], body: Uint8Array or null}; vars holds the
+// request's env variables ALLOWED_ORIGIN and GUESS_LIMIT. The reply,
+// {status, headers, body}, goes to bridge.reply(req, reply) once.
 func serve(_ js.Value, args []js.Value) any {
-	req, done := args[0], args[1]
+	id, req, vars := args[0].Int(), args[1], args[2]
+	reply := func(w *response) { bridge().Call("reply", id, w.js()) }
 	r, err := request(req)
 	if err != nil {
-		done.Invoke(errorReply(http.StatusBadRequest, "malformed request").js())
+		reply(errorReply(http.StatusBadRequest, "malformed request"))
 		return nil
 	}
-	h, err := handler()
+	db := sql.OpenDB(d1Conn{id})
+	h, err := handler(db, vars)
 	if err != nil {
 		println("worker:", err.Error())
-		done.Invoke(errorReply(http.StatusInternalServerError, "internal error").js())
+		db.Close()
+		reply(errorReply(http.StatusInternalServerError, "internal error"))
 		return nil
 	}
 	go func() {
@@ -63,35 +74,24 @@ func serve(_ js.Value, args []js.Value) any {
 				println("worker: panic:", fmt.Sprint(p))
 				w = errorReply(http.StatusInternalServerError, "internal error")
 			}
-			done.Invoke(w.js())
+			reply(w)
 		}()
-		defer h.db.Close()
+		defer db.Close()
 		h.ServeHTTP(w, r)
 	}()
 	return nil
 }
 
-// requestHandler is a lecture.Handler with the database it owns.
-type requestHandler struct {
-	*lecture.Handler
-	db *sql.DB
-}
-
-// handler builds the request's handler from the runtime context's env.
-func handler() (requestHandler, error) {
-	conn, err := d1.OpenConnector(binding)
-	if err != nil {
-		return requestHandler{}, fmt.Errorf("D1 binding: %v", err)
-	}
-	db := sql.OpenDB(conn)
-	origin := cloudflare.Getenv("ALLOWED_ORIGIN")
+// handler builds the request's handler over db from its env variables.
+func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
+	origin := vars.Get("ALLOWED_ORIGIN").String()
 	if origin == "" {
 		origin = "*"
 	}
 	// GUESS_LIMIT, when set, replaces lecture.GuessLimit: the end-to-end
 	// tests lower it to race wrong guesses against D1's own counter.
-	guessLimit, _ := strconv.Atoi(cloudflare.Getenv("GUESS_LIMIT"))
-	h, err := lecture.New(db, lecture.Options{
+	guessLimit, _ := strconv.Atoi(vars.Get("GUESS_LIMIT").String())
+	return lecture.New(db, lecture.Options{
 		AllowOrigin: origin,
 		GuessLimit:  guessLimit,
 		// Cloudflare sets CF-Connecting-IP to the client's address; the
@@ -101,11 +101,6 @@ func handler() (requestHandler, error) {
 			println("worker: " + fmt.Sprintf(format, args...))
 		},
 	})
-	if err != nil {
-		db.Close()
-		return requestHandler{}, err
-	}
-	return requestHandler{h, db}, nil
 }
 
 // request converts the entry module's plain request object.

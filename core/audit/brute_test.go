@@ -2,14 +2,15 @@ package audit
 
 import (
 	"math"
-	"sort"
 	"testing"
+
+	"github.com/dpplay/dpplay/core/internal/reference"
 )
 
 // The brute-force auditor below is written apart from the engine: scores
 // are Go closures, not expressions; every pair of data sets is compared
 // against the neighbour definition directly (O(N²)); probabilities are
-// plain float64 ratios, integrals a trapezoid rule on a fine grid.
+// plain float64 ratios, integrals Simpson's rule on a fine grid.
 
 type bruteScore func(c []int, r int) float64
 
@@ -60,114 +61,6 @@ func scoresOf(f bruteScore, c []int) []float64 {
 		u[r] = f(c, r)
 	}
 	return u
-}
-
-// bruteEM is Pr[r] = μ(r)·exp(ε·u(r)/(2Δ)) / Σ, in plain float64.
-func bruteEM(u []float64, eps, delta float64, mu []float64) []float64 {
-	p := make([]float64, len(u))
-	s := 0.0
-	for r := range u {
-		w := math.Exp(eps * u[r] / (2 * delta))
-		if mu != nil {
-			w *= mu[r]
-		}
-		p[r] = w
-		s += w
-	}
-	for r := range p {
-		p[r] /= s
-	}
-	return p
-}
-
-// brutePF is permute-and-flip by its definition (McKenna and Sheldon 2020):
-// visit the candidates in a uniformly random order and output the first r
-// accepted by a coin of probability exp(ε·(u(r) − u*)/(2Δ)); averaged over
-// all k! orders.
-func brutePF(u []float64, eps, delta float64) []float64 {
-	k := len(u)
-	best := math.Inf(-1)
-	for _, v := range u {
-		best = math.Max(best, v)
-	}
-	acc := make([]float64, k)
-	for r := range u {
-		acc[r] = math.Exp(eps * (u[r] - best) / (2 * delta))
-	}
-	p := make([]float64, k)
-	perms := 0
-	var rec func(order []int, used []bool)
-	rec = func(order []int, used []bool) {
-		if len(order) == k {
-			perms++
-			reach := 1.0
-			for _, r := range order {
-				p[r] += reach * acc[r]
-				reach *= 1 - acc[r]
-			}
-			return
-		}
-		for r := 0; r < k; r++ {
-			if !used[r] {
-				used[r] = true
-				rec(append(order, r), used)
-				used[r] = false
-			}
-		}
-	}
-	rec(nil, make([]bool, k))
-	for r := range p {
-		p[r] /= float64(perms)
-	}
-	return p
-}
-
-func bruteLapPDF(z, b float64) float64 { return math.Exp(-math.Abs(z)/b) / (2 * b) }
-func bruteLapCDF(z, b float64) float64 {
-	if z < 0 {
-		return 0.5 * math.Exp(z/b)
-	}
-	return 1 - 0.5*math.Exp(-z/b)
-}
-
-// bruteRNMLaplace integrates Pr[i] = ∫ f(t − uᵢ) ∏_{j≠i} F(t − uⱼ) dt with
-// Simpson's rule on each piece between the scores (the integrand is smooth
-// there), b = Δ/ε.
-func bruteRNMLaplace(u []float64, eps, delta float64) []float64 {
-	b := delta / eps
-	cuts := append([]float64(nil), u...)
-	sort.Float64s(cuts)
-	cuts = append(append([]float64{cuts[0] - 60*b}, cuts...), cuts[len(cuts)-1]+60*b)
-	p := make([]float64, len(u))
-	for i := range u {
-		f := func(t float64) float64 {
-			v := bruteLapPDF(t-u[i], b)
-			for j := range u {
-				if j != i {
-					v *= bruteLapCDF(t-u[j], b)
-				}
-			}
-			return v
-		}
-		for c := 0; c+1 < len(cuts); c++ {
-			const steps = 2000
-			a, z := cuts[c], cuts[c+1]
-			h := (z - a) / steps
-			if h == 0 {
-				continue
-			}
-			s := f(a) + f(z)
-			for q := 1; q < steps; q++ {
-				w := 2.0
-				if q%2 == 1 {
-					w = 4
-				}
-				s += w * f(a+float64(q)*h)
-			}
-			p[i] += s * h / 3
-		}
-	}
-	return p
 }
 
 func maxAbsLogRatio(p, q []float64) float64 {
@@ -231,18 +124,18 @@ func TestWorstLossMatchesBruteForceSelection(t *testing.T) {
 		mu   []float64
 	}
 	mechs := []mechCase{
-		{"exponential", func(u []float64) []float64 { return bruteEM(u, eps, delta, nil) }, 1e-12, nil},
-		{"exponential", func(u []float64) []float64 { return bruteEM(u, eps, delta, mu) }, 1e-12, mu},
-		{"report-noisy-max-gumbel", func(u []float64) []float64 { return bruteEM(u, eps, delta, nil) }, 1e-12, nil},
-		{"permute-and-flip", func(u []float64) []float64 { return brutePF(u, eps, delta) }, 1e-10, nil},
-		{"report-noisy-max-laplace", func(u []float64) []float64 { return bruteRNMLaplace(u, eps, delta) }, 1e-6, nil},
+		{"exponential", func(u []float64) []float64 { return reference.Exponential(u, eps/(2*delta), nil) }, 1e-12, nil},
+		{"exponential", func(u []float64) []float64 { return reference.Exponential(u, eps/(2*delta), mu) }, 1e-12, mu},
+		{"report-noisy-max-gumbel", func(u []float64) []float64 { return reference.Exponential(u, eps/(2*delta), nil) }, 1e-12, nil},
+		{"permute-and-flip", func(u []float64) []float64 { return reference.PermuteAndFlip(u, eps, delta) }, 1e-10, nil},
+		{"report-noisy-max-laplace", func(u []float64) []float64 { return reference.RNMLaplace(u, delta/eps, 2000) }, 1e-6, nil},
 	}
 	for _, mc := range mechs {
 		for _, sc := range bruteScores {
 			for _, notion := range []string{AddRemove, ChangeOne} {
 				k, m := 3, 3
 				if mc.name == "report-noisy-max-laplace" {
-					m = 2 // the trapezoid brute force is slow
+					m = 2 // the Simpson brute force is slow
 					if sc.name != "count" && sc.name != "gap to next" && sc.name != "others" {
 						continue
 					}
@@ -289,7 +182,7 @@ func TestWorstLossMatchesBruteForceContinuous(t *testing.T) {
 				up, down := 0.0, 0.0
 				for r := range u {
 					g := func(o float64) float64 {
-						return math.Log(bruteLapPDF(o-u[r], 1/eps)) - math.Log(bruteLapPDF(o-v[r], 1/eps))
+						return math.Log(reference.LaplacePDF(o-u[r], 1/eps)) - math.Log(reference.LaplacePDF(o-v[r], 1/eps))
 					}
 					hiV, loV := math.Inf(-1), math.Inf(1)
 					for q := -2000; q <= 2000; q++ {
@@ -314,11 +207,11 @@ func TestWorstLossMatchesBruteForceContinuous(t *testing.T) {
 				l := 0.0
 				for i := range u {
 					g := func(t float64) float64 {
-						fu, fv := bruteLapPDF(t-u[i], b), bruteLapPDF(t-v[i], b)
+						fu, fv := reference.LaplacePDF(t-u[i], b), reference.LaplacePDF(t-v[i], b)
 						for j := range u {
 							if j != i {
-								fu *= bruteLapCDF(t-u[j], b)
-								fv *= bruteLapCDF(t-v[j], b)
+								fu *= reference.LaplaceCDF(t-u[j], b)
+								fv *= reference.LaplaceCDF(t-v[j], b)
 							}
 						}
 						return math.Log(fu) - math.Log(fv)

@@ -475,13 +475,20 @@ func TestBestPricesBruteForce(t *testing.T) {
 	}
 }
 
-func BenchmarkPricing500x300(b *testing.B) {
-	r := rng.Seeded(1)
-	values := make([]float64, 300)
+// benchMarket returns the benchmarks' market: 300 values drawn uniformly
+// from [0, 5) and the 500 prices 0.01, 0.02, …, 5.
+func benchMarket(r *mrand.Rand) (values, prices []float64) {
+	values = make([]float64, 300)
 	for i := range values {
 		values[i] = 5 * r.Float64()
 	}
-	g, _ := Grid(0.01, 5, 0.01)
+	prices, _ = Grid(0.01, 5, 0.01)
+	return values, prices
+}
+
+func BenchmarkPricing500x300(b *testing.B) {
+	r := rng.Seeded(1)
+	values, g := benchMarket(r)
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p, err := NewPricing(values, g, 1)
@@ -496,11 +503,7 @@ func BenchmarkPricing500x300(b *testing.B) {
 
 func BenchmarkTruthfulness500x300(b *testing.B) {
 	r := rng.Seeded(1)
-	values := make([]float64, 300)
-	for i := range values {
-		values[i] = 5 * r.Float64()
-	}
-	g, _ := Grid(0.01, 5, 0.01)
+	values, g := benchMarket(r)
 	p, err := NewPricing(values, g, 1)
 	if err != nil {
 		b.Fatal(err)

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpplay/dpplay/core/internal/reference"
 	"github.com/dpplay/dpplay/core/numeric"
 	"github.com/dpplay/dpplay/core/rng"
 	"github.com/dpplay/dpplay/core/stats"
@@ -80,21 +81,6 @@ func TestProbabilitiesSumToOne(t *testing.T) {
 	}
 }
 
-// softmax is the textbook linear-domain exponential mechanism, fine for
-// small scores: an independent computation to compare with.
-func softmax(scores []float64, rate float64) []float64 {
-	p := make([]float64, len(scores))
-	total := 0.0
-	for i, u := range scores {
-		p[i] = math.Exp(rate * u)
-		total += p[i]
-	}
-	for i := range p {
-		p[i] /= total
-	}
-	return p
-}
-
 func TestExponentialMatchesSoftmax(t *testing.T) {
 	for _, tc := range []struct {
 		scores   []float64
@@ -109,7 +95,7 @@ func TestExponentialMatchesSoftmax(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		want := softmax(tc.scores, tc.eps/(2*tc.sen))
+		want := reference.Exponential(tc.scores, tc.eps/(2*tc.sen), nil)
 		for i, p := range m.Probabilities() {
 			if math.Abs(p-want[i]) > 1e-12 {
 				t.Errorf("%v: p[%d] = %.15g, want %.15g", tc.scores, i, p, want[i])
@@ -155,59 +141,9 @@ func TestGumbelNoiseEqualsExponentialMechanism(t *testing.T) {
 	}
 }
 
-// simpsonLaplaceMax computes report noisy max's distribution under unit
-// Laplace noise by composite Simpson's rule in the linear domain, split at
-// every kink and run far into both tails: a method independent of the
-// log-domain, adaptive, peak-finding one under test.
-func simpsonLaplaceMax(s []float64) []float64 {
-	lo, hi := s[0], s[0]
-	for _, x := range s {
-		lo, hi = math.Min(lo, x), math.Max(hi, x)
-	}
-	cuts := append([]float64{lo - 45, hi + 45}, s...)
-	sortFloats(cuts)
-	out := make([]float64, len(s))
-	for i := range s {
-		f := func(x float64) float64 {
-			v := 0.5 * math.Exp(-math.Abs(x-s[i]))
-			for j, sj := range s {
-				if j == i {
-					continue
-				}
-				if z := x - sj; z < 0 {
-					v *= 0.5 * math.Exp(z)
-				} else {
-					v *= 1 - 0.5*math.Exp(-z)
-				}
-			}
-			return v
-		}
-		for k := 1; k < len(cuts); k++ {
-			a, b := cuts[k-1], cuts[k]
-			const steps = 20000
-			h := (b - a) / steps
-			sum := f(a) + f(b)
-			for m := 1; m < steps; m++ {
-				w := 2.0
-				if m%2 == 1 {
-					w = 4
-				}
-				sum += w * f(a+float64(m)*h)
-			}
-			out[i] += sum * h / 3
-		}
-	}
-	return out
-}
-
-func sortFloats(xs []float64) {
-	for i := 1; i < len(xs); i++ {
-		for j := i; j > 0 && xs[j] < xs[j-1]; j-- {
-			xs[j], xs[j-1] = xs[j-1], xs[j]
-		}
-	}
-}
-
+// TestReportNoisyMaxLaplaceMatchesIndependentIntegral compares the exact
+// probabilities with reference.RNMLaplace, Simpson's rule in the linear
+// domain, at unit scale on the scores ε·u/Δ.
 func TestReportNoisyMaxLaplaceMatchesIndependentIntegral(t *testing.T) {
 	for _, tc := range []struct {
 		scores   []float64
@@ -227,7 +163,7 @@ func TestReportNoisyMaxLaplaceMatchesIndependentIntegral(t *testing.T) {
 		for i, u := range tc.scores {
 			s[i] = u * tc.eps / tc.sen
 		}
-		want := simpsonLaplaceMax(s)
+		want := reference.RNMLaplace(s, 1, 20000)
 		for i, p := range m.Probabilities() {
 			if math.Abs(p-want[i]) > 1e-9 {
 				t.Errorf("%v: p[%d] = %.12f, independent integral %.12f", tc.scores, i, p, want[i])
@@ -257,54 +193,6 @@ func TestReportNoisyMaxLaplaceTinyProbabilities(t *testing.T) {
 	}
 }
 
-// permuteAndFlipByEnumeration runs permute-and-flip over every order of the
-// candidates: in order, candidate r is taken with probability
-// pᵣ = exp(ε(uᵣ − u*)/(2Δ)); the first success wins, and if none succeeds
-// the pass repeats, so each order contributes in proportion to its chance of
-// ending the pass. This is McKenna and Sheldon's definition, independent of
-// the integral the package uses.
-func permuteAndFlipByEnumeration(scores []float64, eps, sen float64) []float64 {
-	n := len(scores)
-	best := math.Inf(-1)
-	for _, u := range scores {
-		best = math.Max(best, u)
-	}
-	p := make([]float64, n)
-	for i, u := range scores {
-		p[i] = math.Exp(eps * (u - best) / (2 * sen))
-	}
-	out := make([]float64, n)
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
-	}
-	var visit func(k int)
-	visit = func(k int) {
-		if k == n {
-			miss := 1.0
-			for _, r := range perm {
-				out[r] += miss * p[r]
-				miss *= 1 - p[r]
-			}
-			return
-		}
-		for i := k; i < n; i++ {
-			perm[k], perm[i] = perm[i], perm[k]
-			visit(k + 1)
-			perm[k], perm[i] = perm[i], perm[k]
-		}
-	}
-	visit(0)
-	total := 0.0
-	for _, v := range out {
-		total += v
-	}
-	for i := range out {
-		out[i] /= total
-	}
-	return out
-}
-
 func TestPermuteAndFlipMatchesEnumeration(t *testing.T) {
 	for _, tc := range []struct {
 		scores   []float64
@@ -316,7 +204,7 @@ func TestPermuteAndFlipMatchesEnumeration(t *testing.T) {
 		{[]float64{0.3, 0.1}, 0.5, 0.25},
 	} {
 		m := mustNew(t, NamePermuteAndFlip, Config{Scores: tc.scores, Epsilon: tc.eps, Sensitivity: tc.sen})
-		want := permuteAndFlipByEnumeration(tc.scores, tc.eps, tc.sen)
+		want := reference.PermuteAndFlip(tc.scores, tc.eps, tc.sen)
 		for i, p := range m.Probabilities() {
 			if math.Abs(p-want[i]) > 1e-9 {
 				t.Errorf("%v: p[%d] = %.12f, enumeration %.12f", tc.scores, i, p, want[i])
@@ -492,7 +380,7 @@ func TestArticleConversion(t *testing.T) {
 		t.Fatalf("ToArticle(1, 2) = %v, %v; want 0.25", back, err)
 	}
 	m, _ := NewExponential(Config{Scores: spread, Epsilon: eps, Sensitivity: 2})
-	want := softmax(spread, 0.25)
+	want := reference.Exponential(spread, 0.25, nil)
 	for i, p := range m.Probabilities() {
 		if math.Abs(p-want[i]) > 1e-12 {
 			t.Errorf("p[%d] = %v, article's form gives %v", i, p, want[i])

@@ -1,8 +1,8 @@
 package mech
 
-// The per-candidate quadrature that computed report noisy max's exact
-// probabilities before the shared one in rnm.go: O(n²) or worse, but an
-// independent route to the same numbers, so the tests compare the two.
+// A per-candidate quadrature for report noisy max's exact probabilities:
+// O(n²) or worse, but an independent route to the numbers rnm.go's shared
+// quadrature gives, so the tests compare the two.
 
 import (
 	"errors"

@@ -111,14 +111,11 @@ func NewMWEMStepper(cfg MWEMConfig, r *mrand.Rand) (*MWEMStepper, error) {
 // newMWEMStepper lets tests scale the selection's and the measurement's ε
 // to build deliberately wrong variants.
 func newMWEMStepper(cfg MWEMConfig, r *mrand.Rand, selectScale, noiseScale float64) (*MWEMStepper, error) {
-	if err := checkRun(cfg.Data, cfg.Queries, r); err != nil {
+	if err := checkRun(cfg.Data, cfg.Queries, cfg.Epsilon, r); err != nil {
 		return nil, err
 	}
 	if cfg.Rounds < 1 || cfg.Rounds > MaxRounds {
 		return nil, validate.Errorf("rounds", "must be between 1 and %d, got %d", MaxRounds, cfg.Rounds)
-	}
-	if err := validate.Positive("ε", cfg.Epsilon); err != nil {
-		return nil, err
 	}
 	if cfg.Replays < 0 || cfg.Replays > MaxReplays {
 		return nil, validate.Errorf("replays", "must be between 0 and %d, got %d", MaxReplays, cfg.Replays)

@@ -165,8 +165,8 @@ type enumerator struct {
 }
 
 // checkRun checks what SmallDB and MWEM both need before a run: data, queries
-// over the data's columns, and a random source.
-func checkRun(d *Data, qs *QuerySet, r *mrand.Rand) error {
+// over the data's columns, ε > 0 and a random source.
+func checkRun(d *Data, qs *QuerySet, epsilon float64, r *mrand.Rand) error {
 	if d == nil {
 		return validate.Errorf("data", "is missing")
 	}
@@ -176,6 +176,9 @@ func checkRun(d *Data, qs *QuerySet, r *mrand.Rand) error {
 	if err := qs.compatible(d); err != nil {
 		return err
 	}
+	if err := validate.Positive("ε", epsilon); err != nil {
+		return err
+	}
 	if r == nil {
 		return validate.Errorf("rng", "is missing")
 	}
@@ -183,14 +186,11 @@ func checkRun(d *Data, qs *QuerySet, r *mrand.Rand) error {
 }
 
 func newEnumerator(cfg SmallDBConfig, r *mrand.Rand) (*enumerator, error) {
-	if err := checkRun(cfg.Data, cfg.Queries, r); err != nil {
+	if err := checkRun(cfg.Data, cfg.Queries, cfg.Epsilon, r); err != nil {
 		return nil, err
 	}
 	if cfg.Size < 1 || cfg.Size > MaxSize {
 		return nil, validate.Errorf("m", "must be between 1 and %d, got %d", MaxSize, cfg.Size)
-	}
-	if err := validate.Positive("ε", cfg.Epsilon); err != nil {
-		return nil, err
 	}
 	limit := cfg.MaxCandidates
 	if limit == 0 {

@@ -1,6 +1,6 @@
 // Package lecture_test runs the lecture API suite against real servers:
 // `dpplay serve` over an SQLite file (as a separate process, so it can be
-// killed with SIGKILL) and the worker under `wrangler dev` with local D1.
+// killed with SIGKILL) and the worker in workerd with a local D1 (worker/dev.mjs).
 //
 // The tests start processes and take a while, so they run only when asked:
 // `make test-lecture` sets LECTURE_E2E=1 (and LECTURE_WRANGLER=1 for the
@@ -341,23 +341,25 @@ func TestDurability(t *testing.T) {
 	checkStored(t, db, sess.Code, acked, false)
 }
 
-// wranglerDev is a running `wrangler dev` with a fresh local D1.
-type wranglerDev struct {
+// workerDev is the worker running locally in workerd (worker/dev.mjs) with
+// a fresh local D1.
+type workerDev struct {
 	base string // http://127.0.0.1:port
-	log  string // the file holding wrangler's and workerd's output
-	pgid int    // wrangler's process group, which holds workerd too
+	log  string // the file holding the runner's and workerd's output
+	pgid int    // the runner's process group, which holds workerd too
 }
 
-// startWrangler applies the D1 migrations to a fresh local state and starts
-// `wrangler dev` on a free loopback port with the given variables. The
-// Makefile builds worker/build and installs worker/node_modules first.
-func startWrangler(t *testing.T, vars ...string) *wranglerDev {
+// startWorker applies the D1 migrations with wrangler to a fresh local state
+// and starts worker/dev.mjs (Miniflare and workerd, without wrangler dev's
+// proxy: docs/lecture.md) on a free loopback port with the given variables.
+// The Makefile builds worker/build and installs worker/node_modules first.
+func startWorker(t *testing.T, vars ...string) *workerDev {
 	t.Helper()
 	if os.Getenv("LECTURE_WRANGLER") == "" {
-		t.Skip("set LECTURE_WRANGLER=1 (make test-lecture) to test the worker under wrangler dev")
+		t.Skip("set LECTURE_WRANGLER=1 (make test-lecture) to test the worker in workerd")
 	}
 	wdir := filepath.Join(repoRoot(t), "worker")
-	for _, f := range []string{"build/app.wasm", "build/wasm_exec.js", "node_modules/.bin/wrangler"} {
+	for _, f := range []string{"build/app.wasm", "build/wasm_exec.js", "node_modules/.bin/wrangler", "node_modules/miniflare"} {
 		if _, err := os.Stat(filepath.Join(wdir, f)); err != nil {
 			t.Fatalf("worker/%s is missing: run make worker-build", f)
 		}
@@ -375,16 +377,15 @@ func startWrangler(t *testing.T, vars ...string) *wranglerDev {
 	}
 
 	port := freePort(t)
-	args := []string{"dev", "--ip", "127.0.0.1", "--port", strconv.Itoa(port),
-		"--inspector-port", strconv.Itoa(freePort(t)), "--persist-to", state, "--show-interactive-dev-session=false",
+	args := []string{"dev.mjs", "--ip", "127.0.0.1", "--port", strconv.Itoa(port), "--persist-to", state,
 		"--var", "ALLOWED_ORIGIN:https://example.github.io"}
 	for _, v := range vars {
 		args = append(args, "--var", v)
 	}
-	dev := exec.Command(wrangler, args...)
+	dev := exec.Command("node", args...)
 	dev.Dir, dev.Env = wdir, env
-	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // wrangler starts workerd: stop the whole group
-	logf, err := os.Create(filepath.Join(state, "wrangler.log"))
+	dev.SysProcAttr = &syscall.SysProcAttr{Setpgid: true} // the runner starts workerd: stop the whole group
+	logf, err := os.Create(filepath.Join(state, "worker.log"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -405,10 +406,10 @@ func startWrangler(t *testing.T, vars ...string) *wranglerDev {
 		logf.Close()
 		if t.Failed() {
 			b, _ := os.ReadFile(logf.Name())
-			t.Logf("wrangler dev log:\n%s", b)
+			t.Logf("worker log:\n%s", b)
 		}
 	})
-	w := &wranglerDev{base: fmt.Sprintf("http://127.0.0.1:%d", port), log: logf.Name(), pgid: dev.Process.Pid}
+	w := &workerDev{base: fmt.Sprintf("http://127.0.0.1:%d", port), log: logf.Name(), pgid: dev.Process.Pid}
 	deadline := time.Now().Add(90 * time.Second)
 	for {
 		// A malformed code: answered 404 without counting as a guess.
@@ -420,15 +421,15 @@ func startWrangler(t *testing.T, vars ...string) *wranglerDev {
 			}
 		}
 		if time.Now().After(deadline) {
-			t.Fatalf("wrangler dev did not answer on %s within 90 s (last error %v)", w.base, err)
+			t.Fatalf("the worker did not answer on %s within 90 s (last error %v)", w.base, err)
 		}
 		time.Sleep(300 * time.Millisecond)
 	}
 	return w
 }
 
-// logText returns what wrangler dev has written so far.
-func (w *wranglerDev) logText(t *testing.T) string {
+// logText returns what the runner and workerd have written so far.
+func (w *workerDev) logText(t *testing.T) string {
 	b, err := os.ReadFile(w.log)
 	if err != nil {
 		t.Error(err)
@@ -436,11 +437,11 @@ func (w *wranglerDev) logText(t *testing.T) string {
 	return string(b)
 }
 
-// TestWrangler runs the same API suite against the worker under
-// `wrangler dev` with a fresh local D1.
-func TestWrangler(t *testing.T) {
+// TestWorker runs the same API suite against the worker in workerd with a
+// fresh local D1.
+func TestWorker(t *testing.T) {
 	requireE2E(t)
-	w := startWrangler(t, "GUESS_LIMIT:"+strconv.Itoa(wranglerGuessLimit))
+	w := startWorker(t, "GUESS_LIMIT:"+strconv.Itoa(workerGuessLimit))
 	// The worker allows cross-origin calls, so the static site can live on
 	// another origin (GitHub Pages).
 	req, _ := http.NewRequest("OPTIONS", w.base+"/api/sessions", nil)
@@ -449,30 +450,27 @@ func TestWrangler(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") == "" {
 		t.Errorf("CORS preflight: %v %+v", err, resp)
 	}
-	// The burst of concurrent guesses runs first, on fresh connections. Run
-	// after the suite, 9 to 18 of its 180 GETs got no answer within 60 s
-	// while the worker logged no error, and it passed when run alone: this
-	// matches wrangler's proxy forwarding on a pooled keep-alive connection
-	// the worker is closing as idle and parking the failed GET for a retry
-	// that never comes (docs/lecture.md, "Go on Workers"). Cloudflare has no
-	// such proxy.
-	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, w.base) })
 	lecturetest.Run(t, w.base)
+	// The burst of concurrent guesses runs after the suite, on the keep-alive
+	// connections the suite left behind (under wrangler dev's proxy, that
+	// order lost GETs: docs/lecture.md, "Go on Workers").
+	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, w.base) })
+	t.Run("abandoned-requests", func(t *testing.T) { testAbandoned(t, w.base) })
 	if leaks := lecturetest.Leaks(w.logText(t)); leaks != nil {
-		t.Errorf("wrangler dev's log contains submitted values %q", leaks)
+		t.Errorf("the worker's log contains submitted values %q", leaks)
 	}
 }
 
-// wranglerGuessLimit is the worker's wrong-code limit under test, low
+// workerGuessLimit is the worker's wrong-code limit under test, low
 // enough to reach in one burst; the suite itself makes only a few wrong
 // guesses.
-const wranglerGuessLimit = 40
+const workerGuessLimit = 40
 
 // testConcurrentGuesses races wrong codes from one address against D1: each
 // must be decided by the count its own increment returned, so exactly the
 // limit get 404 and the rest 429, while a student who joined from the same
 // address keeps polling. The worker takes the address from CF-Connecting-IP,
-// which wrangler dev passes through.
+// which Miniflare passes through.
 func testConcurrentGuesses(t *testing.T, base string) {
 	const guesses, polls, ip = 150, 30, "198.51.100.7"
 	c := lecturetest.NewClient(base)
@@ -481,32 +479,15 @@ func testConcurrentGuesses(t *testing.T, base string) {
 	if st := get(s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
 	}
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	wrong, poll := map[int]int{}, map[int]int{}
-	start := make(chan struct{})
-	for i := range guesses + polls {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			if i < guesses {
-				st := get(fmt.Sprintf("ZZZZZ%03d", i))
-				mu.Lock()
-				wrong[st]++
-				mu.Unlock()
-			} else {
-				st := get(s.Code)
-				mu.Lock()
-				poll[st]++
-				mu.Unlock()
-			}
-		}()
-	}
-	close(start)
-	wg.Wait()
-	if wrong[404] != wranglerGuessLimit || wrong[429] != guesses-wranglerGuessLimit {
-		t.Errorf("%d concurrent wrong guesses, limit %d: statuses %v", guesses, wranglerGuessLimit, wrong)
+	statuses := lecturetest.Burst(guesses+polls, func(i int) int {
+		if i < guesses {
+			return get(fmt.Sprintf("ZZZZZ%03d", i))
+		}
+		return get(s.Code)
+	})
+	wrong, poll := lecturetest.Tally(statuses[:guesses]), lecturetest.Tally(statuses[guesses:])
+	if wrong[404] != workerGuessLimit || wrong[429] != guesses-workerGuessLimit {
+		t.Errorf("%d concurrent wrong guesses, limit %d: statuses %v", guesses, workerGuessLimit, wrong)
 	}
 	if poll[200] != polls {
 		t.Errorf("joined student's polls during the flood: statuses %v, want all 200", poll)
@@ -529,6 +510,46 @@ func testConcurrentGuesses(t *testing.T, base string) {
 	}
 }
 
+// testAbandoned sends answers whose clients give up after a few
+// milliseconds, as phones leaving a hall's Wi-Fi do, then checks that the
+// worker still answers every request: all requests share one Go instance,
+// and one that workerd cancels mid-way must not hold up the others.
+func testAbandoned(t *testing.T, base string) {
+	const abandoned, after = 100, 20
+	c := lecturetest.NewClient(base)
+	s := c.NewSession(t, 0)
+	path := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
+	var wg sync.WaitGroup
+	for i := range abandoned {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			ctx, cancel := context.WithTimeout(context.Background(), time.Duration(1+i%20)*time.Millisecond)
+			defer cancel()
+			req, _ := http.NewRequestWithContext(ctx, "PUT", base+path+"/submissions/gone"+strconv.Itoa(i),
+				strings.NewReader(`{"value": 1}`))
+			req.Header.Set("Content-Type", "application/json")
+			if resp, err := c.HTTP.Do(req); err == nil {
+				resp.Body.Close()
+			}
+		}()
+	}
+	wg.Wait()
+	for i := range after {
+		id := "stays" + strconv.Itoa(i)
+		if r, err := c.Answer(path+"/submissions/"+id, map[string]float64{"value": 2}); err != nil || r.Status != 200 {
+			t.Errorf("answer after %d abandoned requests: %v %+v", abandoned, err, r)
+		}
+	}
+	r, err := c.Do("GET", path, "", nil)
+	if err != nil || r.Status != 200 {
+		t.Fatalf("poll after %d abandoned requests: %v %+v", abandoned, err, r)
+	}
+	if n := int(r.JSON["participants"].(float64)); n < after || n > after+abandoned {
+		t.Errorf("%d participants after %d abandoned and %d answered", n, abandoned, after)
+	}
+}
+
 func freePort(t *testing.T) int {
 	l, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {
@@ -540,25 +561,18 @@ func freePort(t *testing.T) int {
 
 // TestLectureHall is a lecture hall of 1,000 phones pressing "Send" together,
 // 200 requests in flight at once: first against `dpplay serve` on
-// SQLite, then against the worker under `wrangler dev` on D1, in the same run
-// so that `make bench` prints their figures side by side. On both, no request
-// fails, the participant count equals the acknowledged answers, and a release
-// right after the burst is drawn from all of them.
-//
-// It runs when LECTURE_HALL=1 (`make test-hall`, `make bench`): the worker
-// does not yet hold the burst under wrangler dev on a loaded 2-core machine
-// (docs/lecture.md, "Go on Workers"), so it is not part of `make test-lecture`.
+// SQLite, then against the worker in workerd on D1, in the same run so that
+// `make bench` prints their figures side by side. On both, no request fails,
+// the participant count equals the acknowledged answers, and a release right
+// after the burst is drawn from all of them.
 func TestLectureHall(t *testing.T) {
 	requireE2E(t)
-	if os.Getenv("LECTURE_HALL") == "" {
-		t.Skip("set LECTURE_HALL=1 (make test-hall) to play the lecture hall")
-	}
 	t.Run("serve", func(t *testing.T) {
 		s := startServe(t, filepath.Join(t.TempDir(), "hall.db"), staticDir(t), "")
 		testHall(t, s.url)
 	})
 	t.Run("worker", func(t *testing.T) {
-		w := startWrangler(t)
+		w := startWorker(t)
 		before := workerdMemory(t, w)
 		testHall(t, w.base)
 		after := workerdMemory(t, w)
@@ -605,11 +619,8 @@ func testHall(t *testing.T, base string) {
 type procMemory struct{ rss, peak float64 }
 
 // workerdMemory reads VmRSS and VmHWM from /proc (Linux only; zero
-// elsewhere) for the workerd process that runs the worker: wrangler dev
-// starts two, and the other one, which listens on the public port, runs
-// wrangler's proxy in front of it.
-func workerdMemory(t *testing.T, w *wranglerDev) procMemory {
-	proxy := "entry=" + strings.TrimPrefix(w.base, "http://")
+// elsewhere) for the workerd process that runs the worker.
+func workerdMemory(t *testing.T, w *workerDev) procMemory {
 	dirs, _ := filepath.Glob("/proc/[0-9]*")
 	for _, d := range dirs {
 		comm, err := os.ReadFile(d + "/comm")
@@ -618,9 +629,6 @@ func workerdMemory(t *testing.T, w *wranglerDev) procMemory {
 		}
 		pid, _ := strconv.Atoi(filepath.Base(d))
 		if g, err := syscall.Getpgid(pid); err != nil || g != w.pgid {
-			continue
-		}
-		if cmd, err := os.ReadFile(d + "/cmdline"); err != nil || strings.Contains(string(cmd), proxy) {
 			continue
 		}
 		status, err := os.ReadFile(d + "/status")

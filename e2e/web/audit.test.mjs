@@ -5,50 +5,24 @@
 // a 100,000-data-set universe shows progress, and the page passes axe with no
 // sideways scroll at 360, 390 and 1280 px (screenshots at 390 and 1280).
 // Run `make site` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { harness, shots, idle as idleFor, renders as rendersOf, rerendered } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-const shots = path.join(root, 'e2e', 'screenshots');
 const slug = 'check-a-mechanism';
 const W = '#w-check';
+const web = harness([path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]);
 
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'lessons', `${slug}.html`)), `dist/ has no ${slug}: run make site`);
-  fs.mkdirSync(shots, { recursive: true });
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(hash = '', { width = 1280, height = 900, scheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block', colorScheme: scheme });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(`${server.url}#/${slug}${hash}`);
-  await ready(page, slug);
-  await idle(page);
-  return { context, page, errors };
+async function open(hash = '', opts = {}) {
+  const o = await web.open(`#/${slug}${hash}`, { ...opts, lesson: slug });
+  await idle(o.page);
+  return o;
 }
-const idle = (page) => page.waitForFunction((s) => {
-  const el = document.querySelector(s);
-  return el && el.dataset.renders && !el.dataset.busy;
-}, W, { timeout: 60000 });
-const renders = async (page) => +(await page.locator(W).getAttribute('data-renders'));
-async function after1(page, n) {
-  await page.waitForFunction(([s, k]) => +document.querySelector(s).dataset.renders > k && !document.querySelector(s).dataset.busy, [W, n], { timeout: 60000 });
-}
+const idle = (page) => idleFor(page, W, 60000);
+const renders = (page) => rendersOf(page, W);
+const after1 = (page, n) => rerendered(page, W, n, 60000);
 const verdict = (page) => page.locator(`${W} .loss-line`).textContent();
 const score = (page) => page.getByLabel('Score u(x, r)');
 

@@ -5,47 +5,21 @@
 // IndexedDB across a reload until forgotten, and a link without it says so;
 // a data table downloads as CSV equal to the table. It also prints the
 // parse time of 100,000 rows. Run `make site` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
 import AxeBuilder from '@axe-core/playwright';
+import { ready } from './browser.mjs';
+import { harness, idle, renders, rerendered } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'wasm', 'data.wasm')), 'dist/ has no data module: run make site');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(slug, hash = '', context = null) {
-  context = context || await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(`${server.url}#/${slug}${hash}`);
-  await ready(page, slug);
-  return { context, page, errors };
+const web = harness([path.join('wasm', 'data.wasm'), 'dist/ has no data module: run make site']);
+/** open(slug, fig, hash, opts) is the lesson slug in a fresh context that accepts downloads, once its widget fig has drawn. */
+async function open(slug, fig, hash = '', opts = {}) {
+  const o = await web.open(`#/${slug}${hash}`, { acceptDownloads: true, ...opts, lesson: slug });
+  await idle(o.page, fig);
+  return o;
 }
-
-const idle = (page, fig) => page.waitForFunction((s) => {
-  const el = document.querySelector(s);
-  return el && el.dataset.renders && !el.dataset.busy;
-}, fig, { timeout: 30000 });
-const renders = async (page, fig) => +(await page.locator(fig).getAttribute('data-renders'));
-const rerendered = (page, fig, n) => page.waitForFunction(([s, k]) => {
-  const el = document.querySelector(s);
-  return +el.dataset.renders > k && !el.dataset.busy;
-}, [fig, n], { timeout: 30000 });
 
 /** rows(page, fig, i) is the text of data table i of the widget: [[cell…]…], header first. */
 const rows = (page, fig, i = 0) => page.locator(`${fig} .widget-body table >> nth=${i}`).evaluate((t) =>
@@ -87,8 +61,7 @@ async function expectError(page, fig, name, content, want) {
 
 test('exponential mechanism: own data by file and paste, bad files, IndexedDB, shared link, CSV out', async () => {
   const fig = '#w-meet';
-  const { context, page, errors } = await open('exponential-mechanism');
-  await idle(page, fig);
+  const { context, page, errors } = await open('exponential-mechanism', fig);
   const builtIn = await rows(page, fig);
   assert.equal(builtIn[1][0], 'Monday');
 
@@ -143,8 +116,7 @@ test('exponential mechanism: own data by file and paste, bad files, IndexedDB, s
   assert.deepEqual(await rows(page, fig), t);
 
   // Another browser without the file: the page says it needs it, shows the lesson's data, and loads it when given.
-  const other = await open('exponential-mechanism', link.slice(link.indexOf('#/exponential-mechanism') + '#/exponential-mechanism'.length));
-  await idle(other.page, fig);
+  const other = await open('exponential-mechanism', fig, link.slice(link.indexOf('#/exponential-mechanism') + '#/exponential-mechanism'.length));
   assert.match(await other.page.locator(`${fig} .data-need`).textContent(), /made with someone’s own data file/);
   assert.equal((await rows(other.page, fig))[1][0], 'Monday');
   n = await renders(other.page, fig);
@@ -172,8 +144,7 @@ test('exponential mechanism: own data by file and paste, bad files, IndexedDB, s
 
 test('100,000 rows parse in the worker', async () => {
   const fig = '#w-meet';
-  const { context, page, errors } = await open('exponential-mechanism');
-  await idle(page, fig);
+  const { context, page, errors } = await open('exponential-mechanism', fig);
   const st = ['Married-civ-spouse', 'Never-married', 'Divorced', '"Separated, legally"', 'Widowed'];
   let text = 'status,income,smoker\r\n';
   for (let i = 0; i < 100000; i++) text += `${st[i * 7 % 5]},${(i % 997) * 1.25},${i % 3 % 2 ? 'no' : 'yes'}\r\n`;
@@ -196,8 +167,7 @@ test('100,000 rows parse in the worker', async () => {
 
 test('private pricing: buyers’ values from a file and from paste; bad columns keep the data', async () => {
   const fig = '#w-price';
-  const { context, page, errors } = await open('private-pricing');
-  await idle(page, fig);
+  const { context, page, errors } = await open('private-pricing', fig);
   const builtIn = await rows(page, fig);
   assert.equal(builtIn.length, 501); // header and 500 prices up to $5
 
@@ -229,8 +199,7 @@ test('private pricing: buyers’ values from a file and from paste; bad columns 
 
 test('SmallDB: yes/no columns from a file, from paste and from the gallery; too many attributes refused', async () => {
   const fig = '#w-sdb';
-  const { context, page, errors } = await open('small-database');
-  await idle(page, fig);
+  const { context, page, errors } = await open('small-database', fig);
   const note = () => page.locator(`${fig} .synth-panel .panel-stat >> nth=0`).textContent();
   assert.match(await note(), /^120 patients over 4 yes\/no attributes/);
 
@@ -286,9 +255,7 @@ test('SmallDB: yes/no columns from a file, from paste and from the gallery; too 
 
 test('axe: the data panels, with a file loaded, and the CSV download, in light and dark', async () => {
   for (const scheme of ['light', 'dark']) {
-    const context = await browser.newContext({ viewport: { width: 390, height: 900 }, serviceWorkers: 'block', colorScheme: scheme });
-    const { page, errors } = await open('small-database', '', context);
-    await idle(page, '#w-sdb');
+    const { context, page, errors } = await open('small-database', '#w-sdb', '', { width: 390, scheme });
     await paste(page, '#w-sdb', 'a,b\nyes,no\nno,no\n');
     await page.waitForFunction(() => !document.querySelector('#w-sdb .data-marker').hidden);
     await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
@@ -301,9 +268,8 @@ test('axe: the data panels, with a file loaded, and the CSV download, in light a
 });
 
 test('permute-and-flip: own scores by paste redraw the exact losses', async () => {
-  const { context, page, errors } = await open('permute-and-flip');
   const fig = '#w-pf';
-  await idle(page, fig);
+  const { context, page, errors } = await open('permute-and-flip', fig);
   const before = await rows(page, fig);
   const n = await renders(page, fig);
   await paste(page, fig, 'candidate,score\nA,10\nB,0\n');

@@ -2,40 +2,17 @@
 // the landing page at the root, progress kept on the device, Back restoring
 // the scroll position, the theme toggle, copy link, search, the about page,
 // the course handout, the manifest and the 404 page. Run `make site` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { ready } from './browser.mjs';
+import { harness, dist, shots, siteIndex } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-const shots = path.join(root, 'e2e', 'screenshots');
-const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
-  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
-
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run make site');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-  fs.mkdirSync(shots, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(url = '', { width = 1280, height = 900, scheme = 'light', context } = {}) {
-  context ||= await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block', colorScheme: scheme });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(server.url + url);
-  return { context, page, errors };
-}
+const index = siteIndex();
+const web = harness(['index.html', 'dist/ is missing: run make site']);
+const open = web.open;
 
 async function axe(page, what) {
   await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
@@ -49,8 +26,7 @@ const noSideways = (page) => page.evaluate(() => document.documentElement.scroll
 test('the root is a landing page with the lesson map; it keeps the address, and the logo leads back to it', async () => {
   for (const width of [360, 390, 1280, 1920]) {
     for (const scheme of ['light', 'dark']) {
-      const { context, page, errors } = await open('', { width, height: width < 500 ? 800 : 1080, scheme });
-      await ready(page, 'home');
+      const { context, page, errors } = await open('', { width, height: width < 500 ? 800 : 1080, scheme, lesson: 'home' });
       assert.equal(new URL(page.url()).hash, '', 'the root keeps its address');
       assert.match(await page.locator('h1').textContent(), /Learn differential privacy/);
       const items = page.locator('.lesson-map .map-item');
@@ -137,8 +113,7 @@ test('predictions and exercises are remembered on the device and progress shows 
 });
 
 test('stored progress is untrusted: malformed entries are ignored and text stays text', async () => {
-  const { context, page, errors } = await open('');
-  await ready(page, 'home');
+  const { context, page, errors } = await open('', { lesson: 'home' });
   await page.evaluate(() => localStorage.setItem('dpplay-progress-v1', JSON.stringify({
     lessons: {
       'exponential-mechanism': { predicts: { 'predict-1': 'x', 'bad id': 0 }, exercises: { 'ex-9999': { value: '<img src=x onerror=alert(1)>', ok: true, message: '<b>hi</b>' } } },
@@ -149,7 +124,7 @@ test('stored progress is untrusted: malformed entries are ignored and text stays
   await page.reload();
   await ready(page, 'home');
   assert.ok(await page.locator('#continue-link').isHidden(), 'a stored address that is not a lesson link is ignored');
-  await page.goto(server.url + '#/exponential-mechanism');
+  await page.goto(web.server.url + '#/exponential-mechanism');
   await ready(page, 'exponential-mechanism');
   assert.equal(await page.locator('#lesson img, #lesson b').count(), 0, 'stored text never becomes markup');
   assert.deepEqual(errors, []);
@@ -206,9 +181,7 @@ test('the theme toggle overrides the system scheme and is remembered; axe is cle
 });
 
 test('copy link puts the exact address on the clipboard', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', permissions: ['clipboard-read', 'clipboard-write'] });
-  const { page, errors } = await open('#/exponential-mechanism?meet.eps=2', { context });
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=2', { permissions: ['clipboard-read', 'clipboard-write'], lesson: 'exponential-mechanism' });
   await page.click('#share-button');
   await page.waitForFunction(() => /Link copied/.test(document.querySelector('#share-status').textContent));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
@@ -218,8 +191,7 @@ test('copy link puts the exact address on the clipboard', async () => {
 });
 
 test('search finds sections across lessons and opens the one chosen', async () => {
-  const { context, page, errors } = await open('', { width: 1280 });
-  await ready(page, 'home');
+  const { context, page, errors } = await open('', { width: 1280, lesson: 'home' });
   await page.fill('#search-input', 'permute flip');
   await page.waitForSelector('.search-results li');
   const first = page.locator('.search-results a').first();
@@ -244,8 +216,7 @@ test('search finds sections across lessons and opens the one chosen', async () =
 
 test('the about page names the sources and licences; every lesson ends with references', async () => {
   for (const scheme of ['light', 'dark']) {
-    const { context, page, errors } = await open('#/about', { scheme });
-    await ready(page, 'about');
+    const { context, page, errors } = await open('#/about', { scheme, lesson: 'about' });
     const text = await page.locator('#lesson').textContent();
     for (const want of ['Near and Chiké Abuah', 'Steven Wu', 'Katrina Ligett', 'McSherry and Kunal Talwar', 'Becker and Ronny Kohavi', 'Apache License 2.0', 'Creative Commons Attribution 4.0']) {
       assert.ok(text.includes(want), `the about page names ${want}`);
@@ -278,8 +249,7 @@ test('the course handout has every lesson, answers shown and no buttons; it prin
 });
 
 test('manifest, icons, social preview tags and the 404 page', async () => {
-  const { context, page, errors } = await open('');
-  await ready(page, 'home');
+  const { context, page, errors } = await open('', { lesson: 'home' });
   const manifest = await page.evaluate(async () => {
     const href = document.querySelector('link[rel=manifest]').href;
     return (await fetch(href)).json();
@@ -293,13 +263,13 @@ test('manifest, icons, social preview tags and the 404 page', async () => {
       if (src.endsWith('.svg')) return 'any';
       const img = await createImageBitmap(await res.blob());
       return `${img.width}x${img.height}`;
-    }, new URL(icon.src, server.url).href);
+    }, new URL(icon.src, web.server.url).href);
     assert.equal(size, icon.sizes, `${icon.src} is ${icon.sizes}`);
   }
   for (const p of ['og:title', 'og:description', 'og:image', 'og:type']) {
     assert.ok(await page.locator(`meta[property="${p}"]`).getAttribute('content'), `${p} is set`);
   }
-  const nf = await page.goto(server.url + '404.html');
+  const nf = await page.goto(web.server.url + '404.html');
   assert.equal(nf.status(), 200);
   assert.match(await page.locator('h1').textContent(), /not here/);
   await axe(page, 'the 404 page');

@@ -3,47 +3,14 @@
 // within the privacy bound; the billboard stepper advances round by round,
 // keeps the round in the URL and reaches the final allocation with welfare,
 // over-allocation and the ε spent. Run `make site` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { ready } from './browser.mjs';
+import { harness, idle, renders, rerendered } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-
-let server, browser;
-before(async () => {
-  for (const slug of ['private-pricing', 'billboard-prices']) {
-    assert.ok(fs.existsSync(path.join(dist, 'lessons', `${slug}.html`)), `dist/ has no ${slug}: run make site`);
-  }
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(slug, hash = '') {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(`${server.url}#/${slug}${hash}`);
-  await ready(page, slug);
-  return { context, page, errors };
-}
-const idle = (page, sel) => page.waitForFunction((s) => {
-  const el = document.querySelector(s);
-  return el && el.dataset.renders && !el.dataset.busy;
-}, sel, { timeout: 20000 });
-const rerendered = (page, sel, n) => page.waitForFunction(([s, k]) => {
-  const el = document.querySelector(s);
-  return +el.dataset.renders > k && !el.dataset.busy;
-}, [sel, n], { timeout: 20000 });
-const renders = async (page, sel) => +(await page.locator(sel).getAttribute('data-renders'));
+const web = harness(...['private-pricing', 'billboard-prices'].map((slug) => [path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]));
+const open = (slug, hash = '') => web.open(`#/${slug}${hash}`, { lesson: slug });
 
 // The utility chart's data table: one row per report, [report, E[utility], truthful].
 async function utilityTable(page) {
@@ -102,7 +69,7 @@ test('lesson 9: dragging a report changes the utility, and no lie beats the priv
   assert.ok(det > gain, `the deterministic lie gains ${det}, more than the private best lie ${gain}`);
 
   // Changing ε moves the whole utility table.
-  await page.goto(`${server.url}#/private-pricing?lie.eps=10`);
+  await page.goto(`${web.server.url}#/private-pricing?lie.eps=10`);
   await ready(page, 'private-pricing');
   await idle(page, '#w-lie');
   const sharp = await utilityTable(page);

@@ -5,31 +5,19 @@
 // visible jump; and with the engine held back, the lesson mounts from the
 // recording and its controls go live when the engine arrives.
 // Run `make site` first (make test-e2e does).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { watch, ready } from './browser.mjs';
+import { harness, dist, siteIndex } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
-  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+const index = siteIndex();
 // Every lesson with a pre-rendered widget.
 const slugs = index.lessons.map((l) => l.slug)
   .filter((s) => fs.readFileSync(path.join(dist, 'lessons', `${s}.html`), 'utf8').includes('data-prerendered'));
 
-let server, browser;
-before(async () => {
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = harness();
 
 // charts(selector) runs in the page: each chart box's shown SVG as
 // {w: box width, h: drawn height, viewBox, inner: its content with sorted
@@ -54,11 +42,11 @@ for (const width of [1280, 390]) {
     for (const slug of slugs) {
       // The build's HTML as the page shows it before any module runs: the
       // shell with app.js replaced by nothing, the lesson put in its place.
-      const c0 = await browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
+      const c0 = await web.browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
       await c0.addInitScript(`window.charts = ${charts}`);
       const p0 = await c0.newPage();
       await p0.route('**/app.js', (r) => r.fulfill({ contentType: 'text/javascript', body: '' }));
-      await p0.goto(server.url);
+      await p0.goto(web.server.url);
       const pre = await p0.evaluate(async (s) => {
         document.querySelector('#lesson').innerHTML = await (await fetch(`lessons/${s}.html`)).text();
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
@@ -66,12 +54,12 @@ for (const width of [1280, 390]) {
       }, slug);
       await c0.close();
 
-      const c1 = await browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
+      const c1 = await web.browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
       await c1.addInitScript(`window.charts = ${charts}`);
       const p1 = await c1.newPage();
       const errors = watch(p1);
       // Only the figures the build pre-rendered are compared.
-      await p1.goto(`${server.url}#/${slug}`);
+      await p1.goto(`${web.server.url}#/${slug}`);
       await ready(p1, slug);
       await p1.waitForFunction(() => ![...document.querySelectorAll('figure.widget')].some((f) => f.dataset.busy));
       const live = await p1.evaluate(() => {
@@ -96,13 +84,13 @@ for (const width of [1280, 390]) {
 }
 
 test('the lesson mounts from the recording before the engine, and goes live with it', async () => {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   const page = await context.newPage();
   const errors = watch(page);
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/wasm/core.wasm', async (route) => { await held; await route.continue(); });
-  await page.goto(`${server.url}#/${index.lessons[0].slug}`);
+  await page.goto(`${web.server.url}#/${index.lessons[0].slug}`);
   await page.waitForFunction(() => document.body.dataset.lessonReady);
   const before = await page.evaluate(() => {
     const fig = document.querySelector('figure.widget');

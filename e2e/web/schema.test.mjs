@@ -3,33 +3,16 @@
 // a note, as `dpplay figures -state` clamps it, a text key's characters are
 // checked by the pattern the module compiles, and the shared data sets,
 // grids and formulas are what the widgets draw.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { harness } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
+const web = harness([path.join('gen', 'widgets.js'), 'dist/gen/widgets.js is missing: run make site']);
 
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'gen', 'widgets.js')), 'dist/gen/widgets.js is missing: run make site');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
+/** open(hash, slug) is the page at hash (1280 × 720), once lesson slug is ready, with its URL notes. */
 async function open(hash, slug) {
-  const page = await browser.newPage();
-  const errors = watch(page);
-  await page.goto(server.url + hash);
-  await ready(page, slug);
+  const { page, errors } = await web.open(hash, { width: 1280, height: 720, lesson: slug });
   return { page, errors, notes: async () => (await page.locator('#url-notes').textContent()).replace(/\s+/g, ' ') };
 }
 

@@ -1,45 +1,18 @@
 // End-to-end tests of the playground in Debian's Chromium (playwright-core):
 // the site is served from dist/ under the sub-path /dpplay/, as GitHub Pages
 // serves a project site. Run `make site` first (make test-e2e does).
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { ready } from './browser.mjs';
+import { harness, shots, siteIndex } from './harness.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-const shots = path.join(root, 'e2e', 'screenshots');
-const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
-  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
-
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run make site');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-  fs.mkdirSync(shots, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** open(url, opts) gives a page in a fresh context, with its console errors and off-prefix requests. */
-async function open(hash = '', { width = 1280, height = 900, sw = 'block', scheme = 'light' } = {}) {
-  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: sw, colorScheme: scheme });
-  const page = await context.newPage();
-  const errors = watch(page);
-  const outside = [];
-  page.on('request', (r) => { if (!r.url().startsWith(server.url) && !r.url().startsWith('data:')) outside.push(r.url()); });
-  await page.goto(server.url + hash);
-  return { context, page, errors, outside };
-}
+const web = harness(['index.html', 'dist/ is missing: run make site']);
+const open = web.open;
 
 const tableText = (page, sel) => page.locator(`${sel} .data-table table`).first().evaluate((t) => t.textContent);
 const chartDesc = (page, sel) => page.locator(`${sel} svg desc`).first().textContent();
@@ -75,8 +48,7 @@ test('every lesson loads under /dpplay/ with no console errors and no axe violat
 });
 
 test('moving ε with the keyboard changes the chart and its data table; reload reproduces them', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism');
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
   const table0 = await tableText(page, w);
   const desc0 = await chartDesc(page, w);
@@ -104,8 +76,7 @@ test('moving ε with the keyboard changes the chart and its data table; reload r
   await ready(page, 'exponential-mechanism');
   assert.equal(await tableText(page, w), before, 'reload changed the numbers');
   // The same link in a brand-new browser context gives the same numbers too.
-  const other = await open(url.slice(url.indexOf('#')));
-  await ready(other.page, 'exponential-mechanism');
+  const other = await open(url.slice(url.indexOf('#')), { lesson: 'exponential-mechanism' });
   assert.equal(await tableText(other.page, w), before, 'a fresh context gave different numbers');
   assert.deepEqual(errors, []);
   assert.deepEqual(other.errors, []);
@@ -114,8 +85,7 @@ test('moving ε with the keyboard changes the chart and its data table; reload r
 });
 
 test('a bad hash is clamped with a visible note and never crashes', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=999&meet.seed=abc&meet.data=nope&meet.step=-4&meet.u=1,2');
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=999&meet.seed=abc&meet.data=nope&meet.step=-4&meet.u=1,2', { lesson: 'exponential-mechanism' });
   const notes = page.locator('#url-notes');
   assert.ok(await notes.isVisible());
   const text = await notes.textContent();
@@ -159,8 +129,7 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
     // Far too long: cut, with a note; what was read still applies.
     ['#/exponential-mechanism?meet.eps=2&' + 'meet.x%E0=1&'.repeat(4000), 'exponential-mechanism', '#w-meet', /characters long; only its first 16,000 were read/, /meet\.eps=2(&|$)/],
   ];
-  const { context, page, errors } = await open('#/exponential-mechanism');
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
   for (const [hash, slug, widget, note, url] of cases) {
     // On load, in a fresh page ...
     const fresh = await open(hash);
@@ -185,8 +154,7 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
 });
 
 test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
-  const { context, page, errors } = await open('#/report-noisy-max');
-  await ready(page, 'report-noisy-max');
+  const { context, page, errors } = await open('#/report-noisy-max', { lesson: 'report-noisy-max' });
   await page.locator('#lesson-title').focus();
   await page.keyboard.press('f');
   assert.ok(await page.evaluate(() => document.body.classList.contains('presenting')));
@@ -227,8 +195,7 @@ test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
 });
 
 test('in a focused data table, ←/→ and Space scroll the table and leave the widget alone', async () => {
-  const { context, page, errors } = await open('#/report-noisy-max', { width: 360, height: 800 });
-  await ready(page, 'report-noisy-max');
+  const { context, page, errors } = await open('#/report-noisy-max', { width: 360, height: 800, lesson: 'report-noisy-max' });
   const status = () => page.locator('#w-rnm .draw-status').textContent();
   const before = await status();
   const hash = await page.evaluate(() => location.hash);
@@ -252,8 +219,7 @@ test('in a focused data table, ←/→ and Space scroll the table and leave the 
 });
 
 test('the formula switch keeps the mechanism: ε converts exactly and the histogram does not change', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=1&meet.delta=3&meet.step=5');
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=1&meet.delta=3&meet.step=5', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
   await settled(page, w, /meet\.step=5/);
   const table = await tableText(page, w);
@@ -326,8 +292,7 @@ test('every exercise says ✗ to its wrong example and ✓ to its right one; pre
 });
 
 test('the budget accountant refuses overspending, and Gumbel noise matches the exponential mechanism', async () => {
-  const { context, page, errors } = await open('#/report-noisy-max');
-  await ready(page, 'report-noisy-max');
+  const { context, page, errors } = await open('#/report-noisy-max', { lesson: 'report-noisy-max' });
   const all = page.locator('#w-budget button', { hasText: 'Publish all' });
   await all.click();
   await page.waitForFunction(() => document.querySelectorAll('#w-budget .ledger li.ok').length === 1);
@@ -346,8 +311,7 @@ test('the budget accountant refuses overspending, and Gumbel noise matches the e
 });
 
 test('works offline after the first visit (service worker)', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism', { sw: 'allow' });
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism', { sw: 'allow', lesson: 'exponential-mechanism' });
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
@@ -373,7 +337,7 @@ test('works offline after the first visit (service worker)', async () => {
 });
 
 test(`first load of lesson 1 is under ${BUDGET_BYTES} bytes gzipped`, async () => {
-  const load = await firstLoad(browser, server.url);
+  const load = await firstLoad(web.browser, web.server.url);
   const kinds = new Set(load.files.map((f) => path.extname(new URL(f.url).pathname) || '.html'));
   for (const k of ['.wasm', '.js', '.css', '.html']) assert.ok(kinds.has(k), `first load fetched no ${k}`);
   assert.ok(load.gzip < BUDGET_BYTES, `first load is ${load.gzip} bytes gzipped`);

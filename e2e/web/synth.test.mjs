@@ -3,38 +3,20 @@
 // reproducing the draw, ε moved after the run), the ask-before-a-long-run
 // panel and Cancel, MWEM round by round, and axe on the finished page. Run
 // `make site` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { ready } from './browser.mjs';
+import { harness } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
 const slug = 'small-database';
-
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'lessons', `${slug}.html`)), 'dist/ has no lesson 8: run make site');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = harness([path.join('lessons', `${slug}.html`), 'dist/ has no lesson 8: run make site']);
 
 async function open(hash) {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(server.url + hash);
-  await ready(page, slug);
-  await idle(page, '#w-sdb');
-  return { context, page, errors };
+  const o = await web.open(hash, { lesson: slug });
+  await idle(o.page, '#w-sdb');
+  return o;
 }
 const idle = (page, sel) => page.waitForFunction((s) => !document.querySelector(s).dataset.busy, sel, { timeout: 20000 });
 const stage = (page) => page.locator('#w-sdb').getAttribute('data-stage');
@@ -54,7 +36,7 @@ test('SmallDB: stages one by one, then a full run with progress to 100% and exac
     await page.waitForFunction((w) => document.querySelector('#w-sdb').dataset.stage === w, want);
   }
   assert.match(await page.locator('#w-sdb').textContent(), /C\(16 \+ 8 − 1, 8\) =\s*490,314/);
-  assert.match(await page.locator('#w-sdb').textContent(), /Predicted scoring time: \d+ ms/);
+  assert.match(await page.locator('#w-sdb').textContent(), /Predicted scoring time: (\d+ ms|\d+(\.\d+)? s)\./);
   await button(page, '#w-sdb', 'Next stage').click(); // scoring, through to the levels
   await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.stage === 'levels' && !document.querySelector('#w-sdb').dataset.busy, null, { timeout: 20000 });
   const seen = await page.evaluate(() => window.seen);

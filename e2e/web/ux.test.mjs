@@ -4,43 +4,19 @@
 // to the URL, sliders land on round values, presenting fills a 1920×1080
 // screen with the ε value as its largest text, and bar charts name their
 // axes and their changing column. Run `make site` first.
-import { test, before, after } from 'node:test';
+import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import fs from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import AxeBuilder from '@axe-core/playwright';
-import { serve } from './server.mjs';
-import { launch, watch, ready } from './browser.mjs';
+import { ready } from './browser.mjs';
+import { harness, shots, siteIndex } from './harness.mjs';
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const dist = process.env.DIST || path.join(root, 'dist');
-const shots = path.join(root, 'e2e', 'screenshots');
-const index = JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
-  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
-
-let server, browser;
-before(async () => {
-  assert.ok(fs.existsSync(path.join(dist, 'index.html')), 'dist/ is missing: run make site');
-  server = await serve(dist, '/dpplay/');
-  browser = await launch();
-  fs.mkdirSync(shots, { recursive: true });
-});
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
+const web = harness(['index.html', 'dist/ is missing: run make site']);
 
 /** open(hash, opts) is a page in a fresh context; a phone (width < 600) has touch and no hover. */
-async function open(hash, { width = 1280, height = 900, scheme = 'light' } = {}) {
-  const phone = width < 600;
-  const context = await browser.newContext({ viewport: { width, height }, serviceWorkers: 'block', colorScheme: scheme, hasTouch: phone, isMobile: phone });
-  const page = await context.newPage();
-  const errors = watch(page);
-  await page.goto(server.url + hash);
-  return { context, page, errors };
-}
+const open = (hash, { width = 1280, ...opts } = {}) => web.open(hash, { width, ...opts, hasTouch: width < 600, isMobile: width < 600 });
 
 /** axe(page, what) audits the widgets (this file's subject; site.test.mjs audits whole lessons). */
 async function axe(page, what) {
@@ -123,8 +99,7 @@ test('a phone\'s slider dock and number boxes pass axe in light and dark', async
 });
 
 test('typed ε: the number box and the slider move together and write the URL; the slider lands on round values', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism');
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
   const box = page.locator(`${w} .slider-box`);
   const slider = page.locator(`${w} input[type=range]`);
@@ -164,8 +139,7 @@ test('typed ε: the number box and the slider move together and write the URL; t
   }
   await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
   // A linked off-grid value is kept exactly and shown in the box.
-  const other = await open('#/exponential-mechanism?meet.eps=0.693');
-  await ready(other.page, 'exponential-mechanism');
+  const other = await open('#/exponential-mechanism?meet.eps=0.693', { lesson: 'exponential-mechanism' });
   assert.equal(await other.page.locator(`${w} .slider-box`).inputValue(), '0.693');
   assert.deepEqual(errors, []);
   assert.deepEqual(other.errors, []);
@@ -174,8 +148,7 @@ test('typed ε: the number box and the slider move together and write the URL; t
 });
 
 test('bar charts name their axes, and the number column says whether it is exact or drawn', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism?meet.step=0');
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.step=0', { lesson: 'exponential-mechanism' });
   const labels = (sel) => page.locator(`${sel} .chart-svg svg .axis-label`).evaluateAll((ts) => ts.map((t) => t.textContent));
   await page.waitForFunction(() => document.querySelector('#w-meet .col-label'));
   assert.deepEqual(await labels('#w-meet'), ['Share of draws or exact probability (%)', 'Candidate', 'Exact']);
@@ -241,8 +214,7 @@ test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is 
 });
 
 test('presenting in the dark scheme passes axe', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism', { width: 1920, height: 1080, scheme: 'dark' });
-  await ready(page, 'exponential-mechanism');
+  const { context, page, errors } = await open('#/exponential-mechanism', { width: 1920, height: 1080, scheme: 'dark', lesson: 'exponential-mechanism' });
   await page.locator('#lesson-title').focus();
   await page.keyboard.press('f');
   await page.waitForFunction(() => document.querySelector('figure.widget.is-presented')?.dataset.fitted, null, { timeout: 30000 });

@@ -102,6 +102,7 @@ func Build(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	fillHeads(files)
 	if files[WidgetsModule], err = widgetsModule(); err != nil {
 		return Result{}, err
 	}
@@ -271,11 +272,11 @@ func prepareOut(out string) error {
 }
 
 // lazyModule reports whether a built file is one of the optional extras,
-// figure export and the sampling machine (about 6 and 2.5 MB gzipped): the
-// service worker keeps them after their first use instead of downloading
-// them on every student's first visit. The lessons' own modules are
+// figure export (figures, and auditfigures for the auditor's charts) and the
+// sampling machine: the service worker keeps them after their first use
+// instead of downloading them on every student's first visit. The lessons' own modules are
 // precached with the rest, so that every lesson works offline after the
 // first visit, whichever lessons were opened.
 func lazyModule(name string) bool {
-	return name == "wasm/figures.wasm" || name == "wasm/machine.wasm"
+	return name == "wasm/figures.wasm" || name == "wasm/auditfigures.wasm" || name == "wasm/machine.wasm"
 }

@@ -94,6 +94,7 @@ type Block map[string]any
 type WidgetUse struct {
 	Name   string
 	ID     string
+	Title  string // the widget's heading on the page
 	Params Block
 }
 
@@ -158,8 +159,11 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		delete(h, "id")
 		title, _ := h["title"].(string)
 		delete(h, "title")
+		if title == "" {
+			title = "Interactive"
+		}
 		r.widgets[name] = true
-		r.uses = append(r.uses, WidgetUse{Name: name, ID: id, Params: h})
+		r.uses = append(r.uses, WidgetUse{Name: name, ID: id, Title: title, Params: h})
 		params, _ := json.Marshal(h)
 		caption, err := r.render(body, ln)
 		if err != nil {
@@ -170,9 +174,6 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		// widget (package widget); a widget without any gets no button.
 		fmt.Fprintf(&b, "<figure class=\"widget\" id=\"w-%s\" data-widget=\"%s\" data-id=\"%s\" data-params=\"%s\" data-figures=\"%s\" aria-labelledby=\"w-%s-title\">\n",
 			id, name, id, html.EscapeString(string(params)), strings.Join(widget.Figures(name), ","), id)
-		if title == "" {
-			title = "Interactive"
-		}
 		fmt.Fprintf(&b, "<h3 class=\"widget-title\" id=\"w-%s-title\">%s</h3>\n", id, html.EscapeString(title))
 		b.WriteString("<div class=\"widget-body\" aria-busy=\"true\"><p class=\"widget-loading\">Loading the interactive part…</p></div>\n")
 		if caption != "" {

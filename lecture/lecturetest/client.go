@@ -1,7 +1,7 @@
 // Package lecturetest holds the lecture API's black-box test suite and load
 // generator. The suite talks HTTP to a base URL only, so the same code runs
 // against the handler in process, against `dpplay serve` with a real SQLite
-// file, and against the worker under `wrangler dev` with local D1.
+// file, and against the worker in workerd with local D1.
 package lecturetest
 
 import (
@@ -49,6 +49,18 @@ func (c *Client) Do(method, path, token string, body any) (*Response, error) {
 		h.Set("Content-Type", "application/json")
 	}
 	return c.DoHeader(method, path, token, body, h)
+}
+
+// Answer PUTs a student's answer to path (an activity's submissions/ID).
+// The answer is idempotent, so, as a browser does, it is resent at once
+// when a kept-alive connection turns out to have been closed by the server
+// before any reply (workerd closes connections idle for 5 s, and a starved
+// client can reuse one before it sees the close). Go resends only requests
+// it knows to be idempotent; a nil Idempotency-Key says so without sending
+// the header.
+func (c *Client) Answer(path string, body any) (*Response, error) {
+	h := http.Header{"Content-Type": {"application/json"}, "Idempotency-Key": nil}
+	return c.DoHeader("PUT", path, "", body, h)
 }
 
 // DoHeader is Do with the request headers given (and none added but the

@@ -105,7 +105,13 @@ func Load(c *Client, path string, students, rounds int, spread time.Duration, in
 		}
 		requests.Add(1)
 		t0 := time.Now()
-		r, err := c.Do(method, p, "", body)
+		var r *Response
+		var err error
+		if method == "PUT" {
+			r, err = c.Answer(p, body)
+		} else {
+			r, err = c.Do(method, p, "", body)
+		}
 		d := time.Since(t0)
 		if err != nil || r.Status != 200 {
 			why := method + " "

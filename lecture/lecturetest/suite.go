@@ -495,27 +495,13 @@ func testRosterRace(t *testing.T, c *Client) {
 	m := c.must(t, 201, "POST", "/api/sessions", "", map[string]any{"roster": roster})
 	s := Session{Code: m["code"].(string), Token: m["instructor_token"].(string)}
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
-	var wg sync.WaitGroup
-	var mu sync.Mutex
-	got := map[int]int{}
-	start := make(chan struct{})
-	for i := range students {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			<-start
-			r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/race%d", a, i), "", map[string]any{"available": []int{1}})
-			st := 0
-			if err == nil {
-				st = r.Status
-			}
-			mu.Lock()
-			got[st]++
-			mu.Unlock()
-		}()
-	}
-	close(start)
-	wg.Wait()
+	got := Tally(Burst(students, func(i int) int {
+		r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/race%d", a, i), "", map[string]any{"available": []int{1}})
+		if err != nil {
+			return 0
+		}
+		return r.Status
+	}))
 	if got[200] != roster || got[403] != students-roster {
 		t.Errorf("%d new students racing for a roster of %d: statuses %v", students, roster, got)
 	}

@@ -1,50 +1,12 @@
 //go:build js && wasm
 
-// Command figures is the figure-export module (about 15 MB, 3.8 MB
-// gzipped: gonum/plot with the one font face the figures use, see
-// third_party/liberation, and the auditor's figures, which link expr-lang). The page's worker loads it
-// only when a student or instructor presses "Export figure" (web/export.js).
-// It registers globalThis.dpplay_figures with one method:
-//
-//	render({hash, format}) → {bytes: Uint8Array, name, mime}
-//
-// where hash is a request in the form of figures.ParseRequest:
-// "#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&…", the widget's own
-// keys from the page's URL (web/export.js builds it). The bytes are those
-// `dpplay figures` writes for the same state.
+// Command figures is the figure-export module: gonum/plot with the one font
+// face the figures use (third_party/liberation) and every chart of package
+// figures. The page's worker loads it only when a student or instructor
+// presses "Export figure" (web/export.js); its one method, render, is
+// package figjs's. The auditor's figures are in wasm/auditfigures.
 package main
 
-import (
-	"syscall/js"
+import "github.com/dpplay/dpplay/wasm/figjs"
 
-	"github.com/dpplay/dpplay/core/validate"
-	"github.com/dpplay/dpplay/figures"
-	"github.com/dpplay/dpplay/wasm/jsio"
-)
-
-var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
-
-func main() { jsio.Serve("dpplay_figures", "figures") }
-
-func init() {
-	jsio.Register("render", func(a js.Value) (map[string]any, error) {
-		hash, format := a.Get("hash"), a.Get("format")
-		if hash.Type() != js.TypeString || format.Type() != js.TypeString {
-			return nil, validate.Errorf("render", "takes {hash, format}, two strings")
-		}
-		req, width, height, err := figures.ParseRequest(hash.String())
-		if err != nil {
-			return nil, err
-		}
-		figs, err := figures.Build(req)
-		if err != nil {
-			return nil, err
-		}
-		f := figs[0] // the widget's first figure unless fig= names one
-		b, err := figures.Render(f, format.String(), width, height)
-		if err != nil {
-			return nil, err
-		}
-		return map[string]any{"bytes": jsio.BytesToJS(b), "name": f.FileName(format.String()), "mime": mimes[format.String()]}, nil
-	})
-}
+func main() { figjs.Serve("dpplay_figures", "figures") }

@@ -4,7 +4,8 @@
 // refuses any charge that would overspend; the URL holds the sequence of
 // charges, which is replayed through the accountant on every change.
 import { escapeHTML } from '../chart.js';
-import { button, refresher, fmt, epsSlider, controlsBox, keyInput } from './controls.js';
+import { button, refresher, fmt } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.budget;
@@ -12,11 +13,8 @@ export const schema = schemas.budget;
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
-  const budget = keyInput(ctx, schema, 'budget', 'Total budget (ε)', () => refresh());
-  const eps = epsSlider(ctx, schema, 'ε (epsilon) per selection', () => refresh());
-  const n = keyInput(ctx, schema, 'n', 'Candidates n', () => refresh());
-  controls.append(budget.el, eps.el, n.el);
+  const { controls } = keyControls(ctx, schema, () => refresh(), [
+    ['budget', 'Total budget (ε)'], ['eps', 'ε (epsilon) per selection'], ['n', 'Candidates n']]);
 
   const add = (c) => { if (v.log.length < schema.log.maxLength) { ctx.set('log', v.log + c); refresh(); } };
   const ctl = {

@@ -61,13 +61,24 @@ function el(tag, cls, text) {
   return e;
 }
 
-function selectBox(ctx, labelText, options, value, onChange) {
+/**
+ * wideControl(ctx, name, labelText, tag, props) is a wide control: a new tag
+ * element with props and a unique id (from name), under a label for it.
+ * Returns the control's box and the element.
+ */
+function wideControl(ctx, name, labelText, tag, props = {}) {
   const wrap = el('div', 'control control-wide');
-  const id = ctx.uid('col');
+  const id = ctx.uid(name);
   const label = el('label', '', labelText);
   label.htmlFor = id;
-  const s = el('select');
-  s.id = id;
+  const input = Object.assign(el(tag), props);
+  input.id = id;
+  wrap.append(label, input);
+  return { wrap, input };
+}
+
+function selectBox(ctx, labelText, options, value, onChange) {
+  const { wrap, input: s } = wideControl(ctx, 'col', labelText, 'select');
   for (const [v, text] of options) {
     const o = el('option', '', text);
     o.value = String(v);
@@ -75,7 +86,6 @@ function selectBox(ctx, labelText, options, value, onChange) {
   }
   s.value = String(value);
   s.addEventListener('change', () => onChange(Number(s.value)));
-  wrap.append(label, s);
   return wrap;
 }
 
@@ -104,34 +114,17 @@ export function dataPanel(ctx, { mode, max, min: lo, onData }) {
   need.setAttribute('role', 'status');
   need.hidden = true;
 
-  const fileId = ctx.uid('file');
-  const pick = el('div', 'control control-wide');
-  const fileLabel = el('label', '', 'CSV file (or drop it on this panel)');
-  fileLabel.htmlFor = fileId;
-  const file = el('input');
-  file.type = 'file';
-  file.id = fileId;
+  const { wrap: pick, input: file } = wideControl(ctx, 'file', 'CSV file (or drop it on this panel)', 'input', { type: 'file' });
   file.accept = '.csv,.tsv,.txt,text/csv,text/plain';
-  pick.append(fileLabel, file);
 
-  const pasteId = ctx.uid('paste');
-  const paste = el('div', 'control control-wide');
-  const pasteLabel = el('label', '', 'Or paste CSV text');
-  pasteLabel.htmlFor = pasteId;
-  const area = el('textarea');
-  area.id = pasteId;
+  const { wrap: paste, input: area } = wideControl(ctx, 'paste', 'Or paste CSV text', 'textarea');
   area.rows = 3;
   area.spellcheck = false;
   const pasteBtn = el('button', '', 'Use the pasted text');
   pasteBtn.type = 'button';
-  paste.append(pasteLabel, area, pasteBtn);
+  paste.append(pasteBtn);
 
-  const galleryId = ctx.uid('gallery');
-  const gallery = el('div', 'control control-wide');
-  const gLabel = el('label', '', 'Or a real data set');
-  gLabel.htmlFor = galleryId;
-  const gSel = el('select');
-  gSel.id = galleryId;
+  const { wrap: gallery, input: gSel } = wideControl(ctx, 'gallery', 'Or a real data set', 'select');
   gSel.append(el('option', '', 'choose…'));
   gSel.firstChild.value = '';
   const sets = GALLERY.filter((g) => g.modes.includes(mode));
@@ -141,7 +134,7 @@ export function dataPanel(ctx, { mode, max, min: lo, onData }) {
     gSel.append(o);
   }
   const gNote = el('p', 'hint data-source');
-  gallery.append(gLabel, gSel, gNote);
+  gallery.append(gNote);
 
   const status = el('p', 'data-status');
   status.setAttribute('aria-live', 'polite');

@@ -3,7 +3,8 @@
 // drawn with integer arithmetic only; the page shows its exact PMF against a
 // histogram of seeded draws.
 import { BarChart, fmtInt } from '../chart.js';
-import { fmt, batchControls, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
+import { fmt, batchControls, errorLine, redrawer } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.dlaplace;
@@ -11,11 +12,9 @@ export const schema = schemas.dlaplace;
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
-  const value = keyInput(ctx, schema, 'value', 'True count', () => refresh());
-  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
+  const { controls } = keyControls(ctx, schema, () => refresh(), [['value', 'True count'], ['eps', 'ε (epsilon)']]);
   const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
-  controls.append(value.el, eps.el, batch.el);
+  controls.append(batch.el);
   const error = errorLine();
   const stat = document.createElement('p');
   stat.className = 'fp-stat';

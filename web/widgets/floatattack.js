@@ -3,7 +3,8 @@
 // q, seeded, and asks core of every output whether the neighbouring count
 // q + 1 could ever have produced that exact double.
 import { fmtInt, pct } from '../chart.js';
-import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.floatattack;
@@ -11,12 +12,9 @@ export const schema = schemas.floatattack;
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
-  const q = keyInput(ctx, schema, 'q', 'True count q (neighbour q + 1)', () => refresh());
-  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const draws = keySelect(ctx, schema, 'draws', 'Outputs to examine', (d) => fmtInt(+d), () => refresh());
-  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh());
-  controls.append(q.el, eps.el, draws.el, seed.el);
+  const { controls } = keyControls(ctx, schema, () => refresh(), [
+    ['q', 'True count q (neighbour q + 1)'], ['eps', 'ε (epsilon)'],
+    ['draws', 'Outputs to examine', { text: (d) => fmtInt(+d) }], ['seed', 'Seed']]);
   const error = errorLine();
   const stat = document.createElement('p');
   stat.className = 'fp-stat';

@@ -8,7 +8,7 @@
 import { escapeHTML } from '../chart.js';
 import { LineChart } from '../charts/line.js';
 import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox, keyInput } from './controls.js';
-import { ATTRIBUTES, QUERY_SETS, niceQuery } from './smalldb.js';
+import { shapeSelects, niceQuery } from './smalldb.js';
 import { dataPanel } from './datapanel.js';
 import { schemas } from '../gen/widgets.js';
 
@@ -18,8 +18,7 @@ export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge, fig } = ctx;
   const controls = controlsBox();
-  const kSel = select({ id: ctx.uid('k'), label: 'Attributes (columns)', value: v.k, options: ATTRIBUTES, wide: true, onChange: (x) => { ctx.set('k', x); refresh(); } });
-  const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); refresh(); } });
+  const [kSel, qSel] = shapeSelects(ctx, () => refresh());
   const epsSl = epsSlider(ctx, schema, 'ε (epsilon), the whole budget', () => refresh());
   const tSl = linearSlider({
     id: ctx.uid('rounds'), label: 'T, the number of rounds', min: 1, max: 40, value: v.rounds, digits: 3, step: 1,

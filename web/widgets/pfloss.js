@@ -3,7 +3,8 @@
 // mechanism's output probabilities (numerical integration for Laplace noise)
 // and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.
 import { LineChart } from '../charts/line.js';
-import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keySelect } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas, lossSets, lossCurves as curves, lossGrid as grid } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
@@ -23,10 +24,8 @@ async function lossesAt(bridge, d, eps) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
-  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => lossSets[n].label, () => refresh(), { wide: true });
-  const eps = epsSlider(ctx, schema, 'ε (epsilon) to read off', () => refresh());
-  controls.append(data.el, eps.el);
+  const { controls, data, eps } = keyControls(ctx, schema, () => refresh(), [
+    ['data', 'Candidates and scores', { text: (n) => lossSets[n].label, wide: true }], ['eps', 'ε (epsilon) to read off']]);
   const error = errorLine();
   const host = document.createElement('div');
   const readout = tableRegion('Expected loss at the chosen ε');

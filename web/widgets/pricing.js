@@ -5,7 +5,8 @@
 // The numbers come from the lazily loaded market module.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { button, fmt, errorLine, redrawer, epsSlider, smallMultiples, controlsBox, keyInput, keySelect } from './controls.js';
+import { button, fmt, errorLine, redrawer, smallMultiples, keyInput } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas, priceGrid } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
@@ -46,11 +47,8 @@ export function valuesInput(ctx, onChange) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
-  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const draws = keySelect(ctx, schema, 'draws', 'Draws', (d) => fmtInt(+d), () => refresh());
-  controls.append(values.el, eps.el, draws.el);
+  const { controls } = keyControls(ctx, schema, () => refresh(), [values, ['eps', 'ε (epsilon)'], ['draws', 'Draws', { text: (d) => fmtInt(+d) }]]);
   const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   const newSeed = () => {
     const s = crypto.getRandomValues(new Uint32Array(1))[0];

@@ -3,7 +3,8 @@
 // probabilities and a histogram of seeded runs of the mechanism itself (the
 // noisy scores are really drawn; nothing is sampled from the exact table).
 import { BarChart, fmtInt } from '../chart.js';
-import { fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox, keySelect } from './controls.js';
+import { fmt, panel, batchControls, errorLine, redrawer } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas, datasets } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
@@ -19,11 +20,10 @@ export const panels = [
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
-  const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => datasets[n].label, () => refresh(), { wide: true });
-  const eps = epsSlider(ctx, schema, 'ε (epsilon), shared by all four', () => refresh());
+  const { controls, data } = keyControls(ctx, schema, () => refresh(), [
+    ['data', 'Candidates and scores', { text: (n) => datasets[n].label, wide: true }], ['eps', 'ε (epsilon), shared by all four']]);
   const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
-  controls.append(data.el, eps.el, batch.el);
+  controls.append(batch.el);
 
   const error = errorLine();
 

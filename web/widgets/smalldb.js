@@ -31,6 +31,16 @@ export const ATTRIBUTES = [
   ['4', '4: sex, smoker, lung cancer, over 50'],
   ['5', '5: all, with over 150 lb'],
 ];
+
+/**
+ * shapeSelects(ctx, onChange) is the pair of selects SmallDB and MWEM start
+ * with: the built-in table's attributes (key k) and the query set (key q).
+ * A choice is stored with ctx.set, then onChange runs.
+ */
+export function shapeSelects(ctx, onChange) {
+  return [['k', 'Attributes (columns)', ATTRIBUTES], ['q', 'Query set Q', QUERY_SETS]].map(([key, label, options]) =>
+    select({ id: ctx.uid(key), label, value: ctx.values[key], options, wide: true, onChange: (x) => { ctx.set(key, x); onChange(); } }));
+}
 const NICE = { sex: 'male', smoker: 'smoker', lung_cancer: 'lung cancer', over_150lb: 'over 150 lb', over_50: 'over 50' };
 export const niceColumn = (c) => NICE[c] || c;
 export const niceQuery = (s) => s.replace(/lung_cancer/g, 'lung cancer').replace(/over_150lb/g, 'over 150 lb').replace(/over_50/g, 'over 50').replace(/\bsex=1/g, 'male').replace(/\bsex=0/g, 'female');
@@ -60,8 +70,7 @@ export async function mount(ctx) {
 
   // ---- Controls ----
   const controls = controlsBox();
-  const kSel = select({ id: ctx.uid('k'), label: 'Attributes (columns)', value: v.k, options: ATTRIBUTES, wide: true, onChange: (x) => { ctx.set('k', x); restart(); } });
-  const qSel = select({ id: ctx.uid('q'), label: 'Query set Q', value: v.q, options: QUERY_SETS, wide: true, onChange: (x) => { ctx.set('q', x); restart(); } });
+  const [kSel, qSel] = shapeSelects(ctx, () => restart());
   const mSl = linearSlider({
     id: ctx.uid('m'), label: 'm, rows in the synthetic database', min: 1, max: 12, value: v.m, digits: 3, step: 1,
     describe: (x) => `m = ${Math.round(x)}`,
@@ -127,19 +136,21 @@ export async function mount(ctx) {
   cancelBtn.className = 'synth-cancel';
   cancelBtn.disabled = true;
   pScore.inner.append(cancelBtn);
+  // plot(p, text, opts) fills panel p with text over a new line chart, and returns the chart.
+  const plot = (p, text, opts) => {
+    const host = document.createElement('div');
+    p.inner.append(text, host);
+    return new LineChart(host, opts);
+  };
   const levelsText = document.createElement('div');
   levelsText.className = 'loss-line';
-  const levelsHost = document.createElement('div');
-  pLevels.inner.append(levelsText, levelsHost);
-  const levelsChart = new LineChart(levelsHost, {
+  const levelsChart = plot(pLevels, levelsText, {
     title: 'SmallDB: probability that the max-error is at most x, against the share of all candidates',
     xLabel: 'max-error x over the queries', yLabel: 'probability', steps: true, describe: (d) => d.note,
   });
   const curveText = document.createElement('p');
   curveText.className = 'panel-stat';
-  const curveHost = document.createElement('div');
-  pCurve.inner.append(curveText, curveHost);
-  const curveChart = new LineChart(curveHost, {
+  const curveChart = plot(pCurve, curveText, {
     title: 'Proposition 4.4’s bound on the max-error at this run’s m against SmallDB’s exact error, for ε from 0.05 to 50',
     xLabel: 'ε (log scale)', yLabel: 'max-error', logX: true, describe: (d) => d.note,
   });

@@ -5,7 +5,8 @@
 // bounds ε-differential privacy gives, each named by where it comes from, and
 // next to the deterministic best price, where one lie pays a lot.
 import { LineChart } from '../charts/line.js';
-import { linearSlider, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
+import { linearSlider, fmt, errorLine, redrawer } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { GRID, money, valuesInput } from './pricing.js';
 import { schemas } from '../gen/widgets.js';
 
@@ -14,15 +15,13 @@ export const schema = schemas.truthful;
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
-  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const buyer = keyInput(ctx, schema, 'buyer', 'Which buyer lies (1 = first)', () => refresh());
+  const { controls } = keyControls(ctx, schema, () => refresh(), [values, ['eps', 'ε (epsilon)'], ['buyer', 'Which buyer lies (1 = first)']]);
   const report = linearSlider({
     id: ctx.uid('report'), label: 'Their report', min: 0, max: GRID.maxPrice, value: v.report, digits: 3, step: GRID.step,
     describe: (x) => money(x), onInput: (x) => { ctx.set('report', +x.toFixed(2)); refresh(); },
   });
-  controls.append(values.el, eps.el, buyer.el, report.el);
+  controls.append(report.el);
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
   const error = errorLine();

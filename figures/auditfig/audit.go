@@ -1,4 +1,14 @@
-package figures
+// Package auditfig adds the exact privacy auditor's figures
+// (web/widgets/audit.js) to package figures. They run the audit the widget
+// runs (app/audit, over the whole universe at once; chunks merged in order
+// give the same worst pair) and draw the worst pair as the widget does.
+//
+// They live apart because the audit evaluates the score expression with
+// expr-lang, which roughly doubles a wasm module that links it: the page's
+// figures module (wasm/figures) leaves them out, and only the auditor's
+// lesson loads wasm/auditfigures, which imports this package. Importing it
+// registers the "audit" chart.
+package auditfig
 
 import (
 	"fmt"
@@ -10,19 +20,15 @@ import (
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/audit"
 	"github.com/dpplay/dpplay/core/validate"
+	"github.com/dpplay/dpplay/figures"
 )
 
-// Figures of the exact privacy auditor (web/widgets/audit.js).
-// They run the audit the widget runs (app/audit, over the whole universe at
-// once; chunks merged in order give the same worst pair) and draw the worst
-// pair as the widget does.
-
 func init() {
-	register("audit", auditFigures)
+	figures.Register("audit", auditFigures)
 }
 
 // auditConfig is the widget's audit of a state.
-func auditConfig(v Values) audit.Config {
+func auditConfig(v figures.Values) audit.Config {
 	return audit.Config{
 		Mechanism: v.Str("mech"), Score: v.Str("score"), Sensitivity: v.Str("sens"), Epsilon: v.Float("eps"),
 		Candidates: v.Int("k"), MaxCount: v.Int("m"), Neighbours: v.Str("nb"),
@@ -54,7 +60,7 @@ func vector(xs []int) string {
 // outputs that leave it in the alarm colour. Only a selection mechanism
 // has per-output probabilities; for a continuous output the widget draws
 // no chart, and Build returns an error saying so.
-func auditFigures(v Values) ([]*Figure, error) {
+func auditFigures(v figures.Values) ([]*figures.Figure, error) {
 	c := auditConfig(v)
 	var s appaudit.Session
 	r, err := s.Run(c, 0, audit.MaxDataSets)
@@ -70,7 +76,7 @@ func auditFigures(v Values) ([]*Figure, error) {
 			label = m.Label
 		}
 	}
-	loss := num(r.Loss)
+	loss := figures.Num(r.Loss)
 	if r.Unbounded {
 		loss = "∞ (unbounded)"
 	}
@@ -80,11 +86,11 @@ func auditFigures(v Values) ([]*Figure, error) {
 	}
 	// Three short title lines and the verdict under the axis, so that the
 	// longest state still fits a 16 cm figure.
-	claim := fmt.Sprintf("%s, Δ = %s, ε = %s\nu(x, r) = %s", label, ellipsis(c.Sensitivity, 16), num(c.Epsilon), ellipsis(c.Score, 56))
+	claim := fmt.Sprintf("%s, Δ = %s, ε = %s\nu(x, r) = %s", label, ellipsis(c.Sensitivity, 16), figures.Num(c.Epsilon), ellipsis(c.Score, 56))
 	pair := fmt.Sprintf("x = %s, x′ = %s", vector(r.Worst.Data), vector(r.Worst.Neighbour))
-	xlabel := fmt.Sprintf("Output o · %s on %s %s pairs, %s data sets", verdict, thousands(int(r.Pairs)), c.Neighbours, thousands(r.Total))
+	xlabel := fmt.Sprintf("Output o · %s on %s %s pairs, %s data sets", verdict, figures.Thousands(int(r.Pairs)), c.Neighbours, figures.Thousands(r.Total))
 	k := len(r.P)
-	outputs := indices(k)
+	outputs := figures.Indices(k)
 	cats := make([]string, k)
 	for i := range cats {
 		cats[i] = "option " + strconv.Itoa(i)
@@ -94,7 +100,7 @@ func auditFigures(v Values) ([]*Figure, error) {
 	}
 
 	const w = 0.38
-	dist := &Figure{
+	dist := &figures.Figure{
 		Name:       "worst-pair",
 		Title:      fmt.Sprintf("The auditor's worst pair: %s\n%s", pair, claim),
 		XLabel:     xlabel,
@@ -103,41 +109,42 @@ func auditFigures(v Values) ([]*Figure, error) {
 		YMin:       0,
 	}
 	top := 0.0
-	for j, side := range []struct {
-		name  string
-		data  []int
-		p     []float64
-		shift float64
-	}{{"x", r.Worst.Data, r.P, -w / 2}, {"x′", r.Worst.Neighbour, r.Q, w / 2}} {
+	for _, side := range []struct {
+		name   string
+		data   []int
+		p      []float64
+		shift  float64
+		colour int // the widget's: x in the site's bar colour, x′ in its mark colour
+	}{{"x", r.Worst.Data, r.P, -w / 2, figures.BarColour}, {"x′", r.Worst.Neighbour, r.Q, w / 2, figures.MarkColour}} {
 		xs := make([]float64, k)
 		for i := range xs {
 			xs[i] = outputs[i] + side.shift
 			top = math.Max(top, side.p[i])
 		}
-		dist.Series = append(dist.Series, Series{
+		dist.Series = append(dist.Series, figures.Series{
 			Name: fmt.Sprintf("P(o | %s), %s = %s", side.name, side.name, vector(side.data)),
-			Kind: Bars, Colour: j, Width: w * 0.94, X: xs, Y: side.p,
+			Kind: figures.Bars, Colour: side.colour, Width: w * 0.94, X: xs, Y: side.p,
 		})
 	}
 	dist.YMax = 1.12 * top
 
 	eps := c.Epsilon
-	lr := &Figure{
+	lr := &figures.Figure{
 		Name:       "logratio",
 		Title:      fmt.Sprintf("Log-ratio per output, worst pair %s\n%s", pair, claim),
 		XLabel:     xlabel,
 		YLabel:     "ln P(o | x) − ln P(o | x′)  (nats)",
 		Categories: cats,
-		Series: []Series{{
-			Name: fmt.Sprintf("Allowed band ±ε = ±%s", num(eps)), Kind: Band, Colour: 5,
+		Series: []figures.Series{{
+			Name: fmt.Sprintf("Allowed band ±ε = ±%s", figures.Num(eps)), Kind: figures.Band, Colour: 5,
 			X: []float64{-0.5, float64(k) - 0.5}, Lo: []float64{-eps, -eps}, Hi: []float64{eps, eps},
 		}},
 	}
 	// As in the widget, an output whose |log-ratio| exceeds ε is drawn in
 	// the alarm colour; the y range is symmetric, 1.2 × the largest of ε
 	// and the finite |log-ratios|.
-	in := Series{Name: "Exact log-ratio (inside the band)", Kind: Marks, Colour: 7, Width: 0.5}
-	out := Series{Name: "Exact log-ratio outside the band: a breach of ε-DP", Kind: Marks, Colour: 3, Width: 0.5}
+	in := figures.Series{Name: "Exact log-ratio (inside the band)", Kind: figures.Marks, Colour: 7, Width: 0.5}
+	out := figures.Series{Name: "Exact log-ratio outside the band: a breach of ε-DP", Kind: figures.Marks, Colour: 3, Width: 0.5}
 	span := eps
 	for i, l := range r.LogRatio {
 		if math.IsInf(l, 0) || math.IsNaN(l) {
@@ -150,11 +157,11 @@ func auditFigures(v Values) ([]*Figure, error) {
 		s.X, s.Y = append(s.X, outputs[i]), append(s.Y, l)
 		span = math.Max(span, math.Abs(l))
 	}
-	for _, s := range []Series{in, out} {
+	for _, s := range []figures.Series{in, out} {
 		if len(s.X) > 0 {
 			lr.Series = append(lr.Series, s)
 		}
 	}
 	lr.YMin, lr.YMax = -1.2*span, 1.2*span
-	return []*Figure{dist, lr}, nil
+	return []*figures.Figure{dist, lr}, nil
 }

@@ -1,13 +1,16 @@
-package figures
+package auditfig
 
 import (
 	"math"
 	"net/url"
+	"slices"
 	"strings"
 	"testing"
 
 	appaudit "github.com/dpplay/dpplay/app/audit"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/audit"
+	"github.com/dpplay/dpplay/figures"
 )
 
 // auditHash writes an audit widget state as a page link's keys.
@@ -19,13 +22,56 @@ func auditHash(kv ...string) string {
 	return q.Encode()
 }
 
+// figsOf builds the audit widget's figures for a state, by name.
+func figsOf(t *testing.T, hash string) map[string]*figures.Figure {
+	t.Helper()
+	req, _, _, err := figures.ParseRequest("#lesson=11&widget=audit&" + hash)
+	if err != nil {
+		t.Fatal(err)
+	}
+	figs, err := figures.Build(req)
+	if err != nil {
+		t.Fatalf("%s: %v", hash, err)
+	}
+	out := map[string]*figures.Figure{}
+	for _, f := range figs {
+		out[f.Name] = f
+	}
+	return out
+}
+
+// With the auditor's chart registered, the charts are exactly the widgets
+// package widget lists with figures: what the site builder gives an
+// "Export figure" control, and what `dpplay figures` draws. The auditor's
+// figures are the ones it declares, each with the widget's full state.
+func TestAllChartsRegistered(t *testing.T) {
+	if got, want := figures.Widgets(), widget.WithFigures(); !slices.Equal(got, want) {
+		t.Errorf("charts for %v; package widget lists %v", got, want)
+	}
+	var names []string
+	for _, f := range figsOf(t, "") {
+		names = append(names, f.Name)
+		if len(f.State) != len(widget.Schema("audit")) || f.Widget != "audit" || f.Lesson != 11 {
+			t.Errorf("%s: state %v, widget %q, lesson %d", f.Name, f.State, f.Widget, f.Lesson)
+		}
+		if b, err := figures.Render(f, "svg", 16, 11); err != nil || !strings.HasPrefix(string(b), "<?xml") {
+			t.Errorf("%s: svg %.20q, error %v", f.Name, b, err)
+		}
+	}
+	slices.Sort(names)
+	want := slices.Sorted(slices.Values(figures.Names("audit")))
+	if !slices.Equal(names, want) {
+		t.Errorf("builds %v, declares %v", names, want)
+	}
+}
+
 // The audit widget's opening state: the lead score with Δ = 1 fails at 1.372 (the
 // lesson quotes it) on the pair (0, 1, 2), (0, 0, 3). The figure's bars are
 // the exact output distributions core/audit gives for that pair, its marks
 // their log-ratios, and the one outside ±ε is the worst output, at the loss.
 // The same audit run in the page's chunks finds the same pair.
 func TestLesson11WorstPair(t *testing.T) {
-	figs := figsOf(t, "audit", "")
+	figs := figsOf(t, "")
 	dist, lr := figs["worst-pair"], figs["logratio"]
 	if dist == nil || lr == nil {
 		t.Fatalf("figures %v", figs)
@@ -40,7 +86,7 @@ func TestLesson11WorstPair(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if got := num(v.Loss); got != "1.372" || v.Holds {
+	if got := figures.Num(v.Loss); got != "1.372" || v.Holds {
 		t.Fatalf("loss %v holds %v", v.Loss, v.Holds)
 	}
 	if vector(v.Worst.Data) != "(0, 1, 2)" || vector(v.Worst.Neighbour) != "(0, 0, 3)" ||
@@ -51,7 +97,7 @@ func TestLesson11WorstPair(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	bars := kindOf(dist, Bars)
+	bars := dist.Of(figures.Bars)
 	if len(bars) != 2 {
 		t.Fatalf("%d bar series", len(bars))
 	}
@@ -71,7 +117,7 @@ func TestLesson11WorstPair(t *testing.T) {
 			t.Errorf("side %d sums to %v", j, sum)
 		}
 	}
-	marks := kindOf(lr, Marks)
+	marks := lr.Of(figures.Marks)
 	if len(marks) != 2 || !strings.Contains(marks[1].Name, "outside") {
 		t.Fatalf("marks %+v", marks)
 	}
@@ -94,21 +140,21 @@ func TestLesson11WorstPair(t *testing.T) {
 // mechanism has no per-output distributions, and an expression with
 // characters the widget refuses is refused.
 func TestLesson11AuditStates(t *testing.T) {
-	lr := figsOf(t, "audit", auditHash("sens", "2"))["logratio"]
-	if len(kindOf(lr, Marks)) != 1 || !strings.Contains(lr.XLabel, "holds") {
+	lr := figsOf(t, auditHash("sens", "2"))["logratio"]
+	if len(lr.Of(figures.Marks)) != 1 || !strings.Contains(lr.XLabel, "holds") {
 		t.Errorf("Δ = 2: series %+v, x label %q", lr.Series, lr.XLabel)
 	}
-	for _, y := range kindOf(lr, Marks)[0].Y {
+	for _, y := range lr.Of(figures.Marks)[0].Y {
 		if math.Abs(y) > 1*(1+1e-9) {
 			t.Errorf("Δ = 2: log-ratio %v outside ±1", y)
 		}
 	}
 	for _, hash := range []string{auditHash("mech", "laplace"), auditHash("score", "count[r]; alert(1)"), auditHash("score", "COUNT[r]")} {
-		req, _, _, err := ParseRequest("#widget=audit&" + hash)
+		req, _, _, err := figures.ParseRequest("#widget=audit&" + hash)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := Build(req); err == nil {
+		if _, err := figures.Build(req); err == nil {
 			t.Errorf("%s: no error", hash)
 		}
 	}

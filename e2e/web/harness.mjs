@@ -1,0 +1,77 @@
+// What every browser test file shares: dist/ served under /dpplay/ (the
+// sub-path GitHub Pages serves a project site at), one Chromium, pages opened
+// in fresh contexts, and waits on a widget's redraws.
+import { before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { serve } from './server.mjs';
+import { launch, watch, ready } from './browser.mjs';
+
+export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const dist = process.env.DIST || path.join(root, 'dist');
+export const shots = path.join(root, 'e2e', 'screenshots');
+
+/** siteIndex() is the site's index (lessons, pages, wasm modules) that the build writes into dist/index.html. */
+export const siteIndex = () => JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+  .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+
+/**
+ * harness(...need) adds the hooks of a browser test file: before its tests it
+ * asserts that each [file, message] of need is in dist/, serves dist/, launches
+ * Chromium and makes e2e/screenshots; after them it closes both. It returns
+ * {server, browser, open}, whose server and browser are set once the hooks ran.
+ */
+export function harness(...need) {
+  const h = {
+    server: null,
+    browser: null,
+    /**
+     * open(url, opts) is a page at the site's url (a path or '#/slug…') with
+     * its console errors, the URLs it requested and those outside the site. It opens in
+     * opts.context or in a fresh one (width × height, service workers
+     * opts.sw, colour scheme opts.scheme, and any further context options);
+     * with opts.lesson it waits until that lesson is ready.
+     */
+    async open(url = '', { width = 1280, height = 900, sw = 'block', scheme = 'light', context, lesson, ...more } = {}) {
+      context ||= await h.browser.newContext({ viewport: { width, height }, serviceWorkers: sw, colorScheme: scheme, ...more });
+      const page = await context.newPage();
+      const errors = watch(page);
+      const requests = [], outside = [];
+      page.on('request', (r) => {
+        requests.push(r.url());
+        if (!r.url().startsWith(h.server.url) && !r.url().startsWith('data:')) outside.push(r.url());
+      });
+      await page.goto(h.server.url + url);
+      if (lesson) await ready(page, lesson);
+      return { context, page, errors, requests, outside };
+    },
+  };
+  before(async () => {
+    for (const [file, message] of need) assert.ok(fs.existsSync(path.join(dist, file)), message);
+    h.server = await serve(dist, '/dpplay/');
+    h.browser = await launch();
+    fs.mkdirSync(shots, { recursive: true });
+  });
+  after(async () => {
+    await h.browser?.close();
+    await h.server?.close();
+  });
+  return h;
+}
+
+/** renders(page, sel) is how many redraws the widget sel has finished. */
+export const renders = async (page, sel) => +(await page.locator(sel).getAttribute('data-renders'));
+
+/** idle(page, sel, timeout) waits until the widget sel has drawn and is not busy. */
+export const idle = (page, sel, timeout = 30000) => page.waitForFunction((s) => {
+  const el = document.querySelector(s);
+  return el && el.dataset.renders && !el.dataset.busy;
+}, sel, { timeout });
+
+/** rerendered(page, sel, n, timeout) waits until the widget sel has finished a redraw after its n-th. */
+export const rerendered = (page, sel, n, timeout = 30000) => page.waitForFunction(([s, k]) => {
+  const el = document.querySelector(s);
+  return +el.dataset.renders > k && !el.dataset.busy;
+}, [sel, n], { timeout });

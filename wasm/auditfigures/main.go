@@ -1,0 +1,14 @@
+//go:build js && wasm
+
+// Command auditfigures is the figure-export module of the exact privacy
+// auditor: the figures module plus package auditfig, whose audit evaluates
+// score expressions with expr-lang and so nearly doubles the module. Only
+// the auditor's "Export figure" loads it (web/export.js).
+package main
+
+import (
+	_ "github.com/dpplay/dpplay/figures/auditfig"
+	"github.com/dpplay/dpplay/wasm/figjs"
+)
+
+func main() { figjs.Serve("dpplay_auditfigures", "auditfigures") }
