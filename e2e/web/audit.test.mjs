@@ -8,8 +8,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
-import { harness, shots, idle as idleFor, renders as rendersOf, rerendered } from './harness.mjs';
+import { axe, harness, shots, idle as idleFor, renders as rendersOf, rerendered } from './harness.mjs';
 
 const slug = 'check-a-mechanism';
 const W = '#w-check';
@@ -104,10 +103,7 @@ test('axe and no sideways scroll at 360, 390 and 1280 px; screenshots at 390 and
   for (const width of [360, 390, 1280]) {
     for (const scheme of ['light', 'dark']) {
       const { context, page, errors } = await open('', { width, height: 844, scheme });
-      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
-      const results = await new AxeBuilder({ page }).analyze();
-      const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((x) => x.target.join(' ')).slice(0, 3).join('; ')})`);
-      assert.deepEqual(summary, [], `axe violations at ${width}px (${scheme})`);
+      await axe(page, `${width}px (${scheme})`);
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
       assert.ok(overflow <= 0, `${width}px scrolls sideways by ${overflow}px`);
       if (width !== 360 && scheme === 'light') {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import AxeBuilder from '@axe-core/playwright';
 import { serve } from './server.mjs';
 import { launch, watch, ready } from './browser.mjs';
 
@@ -75,3 +76,16 @@ export const rerendered = (page, sel, n, timeout = 30000) => page.waitForFunctio
   const el = document.querySelector(s);
   return +el.dataset.renders > k && !el.dataset.busy;
 }, [sel, n], { timeout });
+
+/**
+ * axe(page, what, ...include) asserts that axe finds no violations on the page,
+ * or within the selectors include, with every <details> open.
+ */
+export async function axe(page, what, ...include) {
+  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  let builder = new AxeBuilder({ page });
+  for (const sel of include) builder = builder.include(sel);
+  const { violations } = await builder.analyze();
+  const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+  assert.deepEqual(summary, [], `axe violations on ${what}`);
+}

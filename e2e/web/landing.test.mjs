@@ -6,20 +6,12 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { ready } from './browser.mjs';
-import { harness, dist, shots, siteIndex } from './harness.mjs';
+import { axe, harness, dist, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const web = harness(['index.html', 'dist/ is missing: run make site']);
 const open = web.open;
-
-async function axe(page, what) {
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
-  const results = await new AxeBuilder({ page }).analyze();
-  const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
-  assert.deepEqual(summary, [], `axe violations on ${what}`);
-}
 
 const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 

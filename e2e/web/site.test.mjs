@@ -4,9 +4,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { ready } from './browser.mjs';
-import { harness, shots, siteIndex } from './harness.mjs';
+import { axe, harness, shots, siteIndex } from './harness.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
 const index = siteIndex();
@@ -27,11 +26,7 @@ test('every lesson loads under /dpplay/ with no console errors and no axe violat
     for (const scheme of ['light', 'dark']) {
       const { context, page, errors, outside } = await open(`#/${slug}`, { scheme });
       await ready(page, slug);
-      // Open every collapsed part so axe audits it too.
-      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
-      const results = await new AxeBuilder({ page }).analyze();
-      const summary = results.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
-      assert.deepEqual(summary, [], `axe violations on ${slug} (${scheme})`);
+      await axe(page, `${slug} (${scheme})`);
       assert.deepEqual(errors, [], `console errors on ${slug}`);
       assert.deepEqual(outside, [], 'requests outside the sub-path');
       const figures = await page.locator('figure.widget').count();

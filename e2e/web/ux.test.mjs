@@ -7,9 +7,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { ready } from './browser.mjs';
-import { harness, shots, siteIndex } from './harness.mjs';
+import { axe as audit, harness, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -19,11 +18,7 @@ const web = harness(['index.html', 'dist/ is missing: run make site']);
 const open = (hash, { width = 1280, ...opts } = {}) => web.open(hash, { width, ...opts, hasTouch: width < 600, isMobile: width < 600 });
 
 /** axe(page, what) audits the widgets (this file's subject; site.test.mjs audits whole lessons). */
-async function axe(page, what) {
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
-  const results = await new AxeBuilder({ page }).include('figure.widget').analyze();
-  assert.deepEqual(results.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')}`), [], `axe on ${what}`);
-}
+const axe = (page, what) => audit(page, what, 'figure.widget');
 
 test('phones at 360 and 390 px: every widget\'s slider and its chart are on screen together; selects are not cut off; no key hints', async () => {
   const measured = [];
