@@ -52,13 +52,22 @@ let uidCount = 0;
 // hash for the same lesson) mounts its widgets on fresh markup rather than on
 // the previous mount's.
 const articles = new Map();
+// The page's head fetches the lesson its link names and shows it as soon as
+// it arrives (index.html), keeping the landing page's HTML; the first
+// showLesson for that lesson takes it over.
+let early = window.dpplayEarlyLesson || null;
 {
   // The root's article is the landing page, kept under the slug ''.
   const inline = $('#lesson article.lesson');
   if (inline) articles.set(inline.dataset.slug, inline.outerHTML);
+  if (early?.landing) articles.set('', early.landing);
 }
 
 async function lessonHTML(slug) {
+  if (early && early.slug === slug && !articles.has(slug)) {
+    const html = await early.html;
+    if (html !== null && !articles.has(slug)) articles.set(slug, html);
+  }
   if (!articles.has(slug)) {
     const res = await fetch(`lessons/${slug}.html`);
     if (!res.ok) throw new Error(`lessons/${slug}.html: HTTP ${res.status}`);
@@ -85,7 +94,11 @@ async function showLesson(hash, focus) {
   }
   const html = await lessonHTML(slug);
   if (call !== state.shown) return;
-  $('#lesson').innerHTML = html;
+  const shown = early && early.slug === slug && early.shown;
+  if (early) early.taken = true;
+  early = null;
+  if (!shown) $('#lesson').innerHTML = html;
+  document.documentElement.classList.remove('lesson-route');
   for (const w of state.widgets) w.controller?.destroy?.();
   state.slug = slug;
   state.widgets = [];
@@ -141,6 +154,7 @@ function showHome(call, focus) {
   state.widgets = [];
   state.active = null;
   $('#lesson').innerHTML = articles.get('');
+  document.documentElement.classList.remove('lesson-route');
   document.title = 'dpplay — a differential privacy playground';
   for (const a of document.querySelectorAll('#lesson-nav a')) a.removeAttribute('aria-current');
   $('.pager').replaceChildren();
@@ -458,6 +472,7 @@ setupSearch($('#search'), index, (slug, section) => {
 });
 
 function reportError(err) {
+  document.documentElement.classList.remove('lesson-route');
   const box = $('#url-notes');
   box.hidden = false;
   box.textContent = `Something went wrong: ${err.message}`;

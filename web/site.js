@@ -100,9 +100,13 @@ export function restoreLesson(slug, reveal) {
 // stylesheets, so the palette stays defined once, in styles.css.
 const THEMES = ['system', 'light', 'dark'];
 const original = new WeakMap();
+// Whether a rule has been rewritten: until then "system" needs no walk over
+// the stylesheets, whose CSSOM costs a long task to build at page load.
+let rewritten = false;
 
 function applyTheme(theme) {
-  for (const sheet of document.styleSheets) {
+  if (theme !== 'system') rewritten = true;
+  for (const sheet of rewritten ? document.styleSheets : []) {
     let rules;
     try { rules = sheet.cssRules; } catch { continue; }
     for (const rule of rules) {

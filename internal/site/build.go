@@ -170,6 +170,12 @@ func Build(o Options) (Result, error) {
 		page = strings.Replace(page, "__DPPLAY_CORE_FILE__", core.File, 1)
 		page = strings.Replace(page, "__DPPLAY_CORE_BYTES__", fmt.Sprint(core.Bytes), 1)
 	}
+	// The head's script fetches a linked lesson early, and only one that exists.
+	slugs := make([]string, len(lessons))
+	for i, l := range lessons {
+		slugs[i] = l.Slug
+	}
+	page = strings.Replace(page, "__DPPLAY_LESSONS__", strings.Join(slugs, " "), 1)
 	page = strings.Replace(page, preloadMark, preloads(files, lessons[0].Widgets), 1)
 	// The root shows the landing page; the first lesson's modules are still
 	// preloaded, so that starting it is instant.
