@@ -37,8 +37,12 @@ test('the root is a landing page with the lesson map; it keeps the address, and 
       await context.close();
     }
   }
-  const { context, page } = await open(`#/${index.lessons[2].slug}`);
+  // A lesson link: the head's script fetches the lesson, app.js takes it over
+  // without a second request, and the landing page it hid comes back intact.
+  const { context, page, requests } = await open(`#/${index.lessons[2].slug}`);
   await ready(page, index.lessons[2].slug);
+  assert.equal(requests.filter((u) => u.endsWith(`/lessons/${index.lessons[2].slug}.html`)).length, 1, 'the linked lesson is fetched once');
+  assert.equal(await page.evaluate(() => document.documentElement.classList.contains('lesson-route')), false);
   await page.click('.brand');
   await ready(page, 'home');
   assert.match(await page.locator('h1').textContent(), /Learn differential privacy/);
