@@ -127,7 +127,7 @@ type Handler struct {
 }
 
 // New returns the API handler over db, whose tables must already exist
-// (Migrate, or the D1 migration).
+// (Steps, applied by package sqlitedb or by wrangler on D1).
 func New(db *sql.DB, opts Options) (*Handler, error) {
 	if db == nil {
 		return nil, errors.New("lecture: nil database")
@@ -297,7 +297,7 @@ func (h *Handler) route(r *http.Request) (int, any) {
 		if r.Method != http.MethodGet {
 			return h.fail(errorf(http.StatusMethodNotAllowed, "method %s not allowed here; use GET", r.Method))
 		}
-		return http.StatusOK, map[string]any{"service": "dpplay lecture", "schema": len(Migrations)}
+		return http.StatusOK, map[string]any{"service": "dpplay lecture", "schema": len(Steps)}
 	}
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	if len(seg) < 2 || seg[0] != "api" || seg[1] != "sessions" {
