@@ -480,6 +480,20 @@ func (h *Handler) instructor(ctx context.Context, r *http.Request, rawCode strin
 	return s, nil
 }
 
+// instructorRequest checks the request as instructor does, then decodes
+// its body into req (decode, with allowEmpty): a request without the token
+// is refused before its body is read.
+func (h *Handler) instructorRequest(ctx context.Context, r *http.Request, rawCode string, req any, allowEmpty bool) (*session, error) {
+	s, err := h.instructor(ctx, r, rawCode)
+	if err != nil {
+		return nil, err
+	}
+	if err := decode(r, req, allowEmpty); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
 func parseActivityID(s string) (int64, error) {
 	if s == "" || len(s) > 9 || (len(s) > 1 && s[0] == '0') {
 		return 0, errNoActivity
