@@ -179,12 +179,9 @@ FROM activities a WHERE a.session = ? ORDER BY a.id`, s.code)
 
 // POST /api/sessions/{code}/activities  Spec → 201 {"id"}  (instructor)
 func (h *Handler) createActivity(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.instructor(ctx, r, rawCode)
-	if err != nil {
-		return 0, nil, err
-	}
 	var spec Spec
-	if err := decode(r, &spec, false); err != nil {
+	s, err := h.instructorRequest(ctx, r, rawCode, &spec, false)
+	if err != nil {
 		return 0, nil, err
 	}
 	if err := spec.check(); err != nil {
@@ -389,14 +386,11 @@ func (h *Handler) door(ctx context.Context, s *session) (*Door, error) {
 // Closing the door keeps every student who has answered and refuses new
 // ones; the instructor closes it once the room has joined.
 func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.instructor(ctx, r, rawCode)
-	if err != nil {
-		return 0, nil, err
-	}
 	var req struct {
 		Open *bool `json:"open"`
 	}
-	if err := decode(r, &req, false); err != nil {
+	s, err := h.instructorRequest(ctx, r, rawCode, &req, false)
+	if err != nil {
 		return 0, nil, err
 	}
 	if req.Open == nil {
@@ -423,11 +417,8 @@ func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) 
 // Closing refuses further answers (409) and keeps those stored; opening
 // takes answers again. Releases are allowed either way.
 func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, rawID string, close bool) (int, any, error) {
-	s, err := h.instructor(ctx, r, rawCode)
+	s, err := h.instructorRequest(ctx, r, rawCode, &struct{}{}, true)
 	if err != nil {
-		return 0, nil, err
-	}
-	if err := decode(r, &struct{}{}, true); err != nil {
 		return 0, nil, err
 	}
 	id, _, _, _, err := h.activity(ctx, s, rawID)
@@ -449,14 +440,11 @@ func (h *Handler) closeActivity(ctx context.Context, r *http.Request, rawCode, r
 // Puts activity id on the projector; every phone polling the session's
 // activities follows it.
 func (h *Handler) setCurrent(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.instructor(ctx, r, rawCode)
-	if err != nil {
-		return 0, nil, err
-	}
 	var req struct {
 		Activity *int64 `json:"activity"`
 	}
-	if err := decode(r, &req, false); err != nil {
+	s, err := h.instructorRequest(ctx, r, rawCode, &req, false)
+	if err != nil {
 		return 0, nil, err
 	}
 	if req.Activity == nil {
@@ -483,14 +471,11 @@ func (h *Handler) setCurrent(ctx context.Context, r *http.Request, rawCode strin
 // it stands at that instant: of two concurrent releases that together would
 // overspend, the second inserts nothing and its draw is thrown away unseen.
 func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
-	s, err := h.instructor(ctx, r, rawCode)
-	if err != nil {
-		return 0, nil, err
-	}
 	var req struct {
 		Epsilon *float64 `json:"epsilon"`
 	}
-	if err := decode(r, &req, false); err != nil {
+	s, err := h.instructorRequest(ctx, r, rawCode, &req, false)
+	if err != nil {
 		return 0, nil, err
 	}
 	if req.Epsilon == nil {

@@ -127,7 +127,7 @@ type Handler struct {
 }
 
 // New returns the API handler over db, whose tables must already exist
-// (Migrate, or the D1 migration).
+// (Steps, applied by package sqlitedb or by wrangler on D1).
 func New(db *sql.DB, opts Options) (*Handler, error) {
 	if db == nil {
 		return nil, errors.New("lecture: nil database")
@@ -297,7 +297,7 @@ func (h *Handler) route(r *http.Request) (int, any) {
 		if r.Method != http.MethodGet {
 			return h.fail(errorf(http.StatusMethodNotAllowed, "method %s not allowed here; use GET", r.Method))
 		}
-		return http.StatusOK, map[string]any{"service": "dpplay lecture", "schema": len(Migrations)}
+		return http.StatusOK, map[string]any{"service": "dpplay lecture", "schema": len(Steps)}
 	}
 	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	if len(seg) < 2 || seg[0] != "api" || seg[1] != "sessions" {
@@ -475,6 +475,20 @@ func (h *Handler) instructor(ctx context.Context, r *http.Request, rawCode strin
 		return nil, err
 	}
 	if err := authorize(r, s); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// instructorRequest checks the request as instructor does, then decodes
+// its body into req (decode, with allowEmpty): a request without the token
+// is refused before its body is read.
+func (h *Handler) instructorRequest(ctx context.Context, r *http.Request, rawCode string, req any, allowEmpty bool) (*session, error) {
+	s, err := h.instructor(ctx, r, rawCode)
+	if err != nil {
+		return nil, err
+	}
+	if err := decode(r, req, allowEmpty); err != nil {
 		return nil, err
 	}
 	return s, nil

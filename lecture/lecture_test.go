@@ -7,7 +7,6 @@ import (
 	mrand "math/rand/v2"
 	"net/http"
 	"net/http/httptest"
-	"os"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -496,23 +495,6 @@ func TestClientKey(t *testing.T) {
 	for in, want := range tests {
 		if got := lecture.ClientKey(in); got != want {
 			t.Errorf("ClientKey(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-// The D1 migrations are generated from lecture.Migrations; they must not drift.
-func TestMigrationsMatchSchema(t *testing.T) {
-	files, err := filepath.Glob("../worker/migrations/*.sql")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) != len(lecture.Migrations) {
-		t.Errorf("worker/migrations holds %d files, lecture.Migrations %d steps", len(files), len(lecture.Migrations))
-	}
-	for _, m := range lecture.Migrations {
-		b, err := os.ReadFile("../worker/migrations/" + m.Name + ".sql")
-		if err != nil || string(b) != lecture.MigrationHeader+m.SQL {
-			t.Errorf("worker/migrations/%s.sql differs from lecture.Migrations (%v): run go generate ./lecture/", m.Name, err)
 		}
 	}
 }

@@ -78,10 +78,17 @@ export function formatHash(slug, params) {
 const shown = (v) => (typeof v === 'number' ? String(+v.toPrecision(6)) : `"${String(v).slice(0, 40)}"`);
 
 /**
+ * round(spec, v) is v to the significant digits the URL keeps (spec.digits,
+ * app/widget's Param.URLDigits: a number's, or each list entry's): what the
+ * page holds of a value it reads is what a link written from it says.
+ */
+const round = (spec, v) => (spec.digits ? +v.toPrecision(spec.digits) : v);
+
+/**
  * coerce(spec, raw, name, notes) turns a URL or lesson value into a valid
  * value of the schema entry spec, pushing a note when it had to change it.
- * Kinds: number {min, max, digits}, int {min, max}, enum {values},
- * list {min, max, minLength, maxLength} (comma-separated numbers),
+ * Kinds: number {min, max, digits}, int {min, max, digits}, enum {values},
+ * list {min, max, minLength, maxLength, digits} (comma-separated numbers),
  * text {maxLength, pattern}.
  */
 export function coerce(spec, raw, name, notes) {
@@ -101,8 +108,7 @@ export function coerce(spec, raw, name, notes) {
         notes.push(`${label} = ${shown(v)} is outside ${shown(spec.min)} … ${shown(spec.max)}, so ${shown(c)} is used.`);
         v = c;
       }
-      if (spec.digits) v = +v.toPrecision(spec.digits);
-      return v;
+      return round(spec, v);
     }
     case 'enum':
       if (spec.values.includes(String(raw))) return String(raw);
@@ -119,7 +125,7 @@ export function coerce(spec, raw, name, notes) {
       const out = xs.map((v) => {
         const c = Math.min(Math.max(v, spec.min), spec.max);
         if (c !== v) clamped = true;
-        return c;
+        return round(spec, c);
       });
       if (clamped) notes.push(`${label}: values outside ${shown(spec.min)} … ${shown(spec.max)} were clamped.`);
       return out;
@@ -139,7 +145,7 @@ export function coerce(spec, raw, name, notes) {
 /** encode(spec, value) is the URL form of a value. */
 export function encode(spec, value) {
   if (value === null || value === undefined) return null;
-  if (spec.type === 'list') return value.map((v) => String(+v.toPrecision(8))).join(',');
-  if (typeof value === 'number') return String(+value.toPrecision(spec.digits || 12));
+  if (spec.type === 'list') return value.map((v) => String(round(spec, v))).join(',');
+  if (typeof value === 'number') return String(round(spec, value));
   return String(value);
 }

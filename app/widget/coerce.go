@@ -1,7 +1,6 @@
 package widget
 
 import (
-	"cmp"
 	"fmt"
 	"maps"
 	"math"
@@ -14,10 +13,11 @@ import (
 // Coerce turns the raw values of a page link (or a lesson block) into values
 // package figures accepts, with the rule the page applies to its URL
 // (web/state.js, coerce): an empty value is the default; a number outside [Min, Max] is
-// clamped, an Int is rounded, a Number is rounded to Digits significant
-// digits (12 without), a value that is not a number, not one of an
+// clamped, an Int is rounded, a value that is not a number, not one of an
 // Enum's values, a list of the wrong length or a text with other characters
-// is replaced by the default, and list entries are clamped. Each change adds
+// is replaced by the default, and list entries are clamped. Numbers and list
+// entries are then rounded to URLDigits significant digits, so a value read
+// from a link is the one the link written from it holds. Each change adds
 // a note saying what was changed, prefixed by prefix (e.g. "meet."). Keys
 // that are not the widget's params are kept as they are.
 func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []string) {
@@ -51,10 +51,7 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 				note("%s = %s is outside %s … %s, so %s is used.", label, shown(x), shown(p.Min), shown(p.Max), shown(c))
 				x = c
 			}
-			if p.Kind == Number {
-				x = RoundSig(x, cmp.Or(p.Digits, 12))
-			}
-			out[p.Key] = Format(x)
+			out[p.Key] = Format(RoundSig(x, p.URLDigits()))
 		case Enum:
 			if !slices.Contains(p.Values, s) {
 				note("%s: %s is not one of %s, so %s is used.", label, shownText(s), strings.Join(p.Values, ", "), shownText(p.Default))
@@ -80,7 +77,7 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 				if c := min(max(x, p.Min), p.Max); c != x {
 					xs[i], clamped = c, true
 				}
-				parts[i] = Format(xs[i])
+				parts[i] = Format(RoundSig(xs[i], p.URLDigits()))
 			}
 			if clamped {
 				note("%s: values outside %s … %s were clamped.", label, shown(p.Min), shown(p.Max))

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"cmp"
 	"maps"
 	"math"
 	"slices"
@@ -29,8 +30,24 @@ type Param struct {
 	Values         []string // Enum
 	MinLen, MaxLen int      // List and Text
 	Allowed        string   // Text: the characters it may contain
-	Digits         int      // Number: significant digits kept, as the page rounds (0: all)
+	Digits         int      // Number: significant digits kept (0: URLDigits' default)
 	Default        string   // as it is written in a URL
+}
+
+// URLDigits is how many significant digits of p's numbers a page link keeps
+// (web/state.js, encode), and so how many Coerce and the page keep of a value
+// they read: Digits for a Number (12 without), 12 for an Int, 8 for each
+// entry of a List, and 0 for the kinds that hold no number.
+func (p Param) URLDigits() int {
+	switch p.Kind {
+	case Number:
+		return cmp.Or(p.Digits, 12)
+	case Int:
+		return 12
+	case List:
+		return 8
+	}
+	return 0
 }
 
 // The params every widget that draws seeded batches shares.

@@ -1,6 +1,7 @@
 package widget
 
 import (
+	"maps"
 	"reflect"
 	"testing"
 )
@@ -49,6 +50,21 @@ func TestCoerce(t *testing.T) {
 	}
 }
 
+// A number read from a link keeps the digits the link written from it
+// keeps (URLDigits): 8 for each list entry, a Number's Digits, an Int's
+// whole value; rounding is silent.
+func TestCoerceRoundsToURLDigits(t *testing.T) {
+	got, notes := Coerce("expmech", "", map[string]string{
+		"u":     "0.12345678901234567,-123456.78901234567,3",
+		"delta": "1.2345678901234567",
+		"seed":  "12345678.5",
+	})
+	want := map[string]string{"u": "0.12345679,-123456.79,3", "delta": "1.235", "seed": "12345679"}
+	if !reflect.DeepEqual(got, want) || len(notes) > 0 {
+		t.Errorf("Coerce = %v %q, want %v and no notes", got, notes, want)
+	}
+}
+
 // Every widget's params are well formed: unique keys, defaults that Coerce
 // keeps unchanged, enum defaults among the values.
 func TestSchemasWellFormed(t *testing.T) {
@@ -64,8 +80,8 @@ func TestSchemasWellFormed(t *testing.T) {
 				raw[p.Key] = p.Default
 			}
 		}
-		if _, notes := Coerce(w, w+".", raw); len(notes) > 0 {
-			t.Errorf("%s: its defaults are changed: %q", w, notes)
+		if got, notes := Coerce(w, w+".", raw); len(notes) > 0 || !maps.Equal(got, raw) {
+			t.Errorf("%s: its defaults %v are changed to %v: %q", w, raw, got, notes)
 		}
 	}
 }

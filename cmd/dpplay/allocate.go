@@ -71,7 +71,7 @@ func runAllocate(args []string, stdout io.Writer) error {
 	step := fs.Float64("step", 0, "gradient step η (0: 2V/(n·√T))")
 	maxValue := fs.Float64("max-value", 1, "public bound V on every value; prices stay in [0, V]")
 	counter := fs.String("counter", market.CounterAuto, "demand counter: auto, tree or per-round")
-	seed := fs.String("seed", "", "seed for a reproducible run; omitted, the cryptographic source is used")
+	seed := seedFlag(fs)
 	choices := fs.Bool("choices", false, "also print every buyer's demand in every round")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -92,7 +92,7 @@ func runAllocate(args []string, stdout io.Writer) error {
 	if err != nil {
 		return err
 	}
-	r, seedp, err := seededOrCrypto(*seed)
+	r, seedp, err := seed()
 	if err != nil {
 		return err
 	}

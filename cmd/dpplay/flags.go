@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	mrand "math/rand/v2"
 	"strconv"
 	"strings"
@@ -23,15 +24,19 @@ func parseNumberList(flagName, s string) ([]float64, error) {
 	return out, nil
 }
 
-// seededOrCrypto returns a seeded generator for a given -seed, or the
-// cryptographic source when the flag is empty.
-func seededOrCrypto(seed string) (*mrand.Rand, *uint64, error) {
-	if seed == "" {
-		return osrand.New(), nil, nil
+// seedFlag defines -seed on fs. The function it returns, called after
+// parsing, gives a generator seeded with -seed and the seed, or without
+// -seed the cryptographic source and nil.
+func seedFlag(fs *flag.FlagSet) func() (*mrand.Rand, *uint64, error) {
+	seed := fs.String("seed", "", "seed for a reproducible run; omitted, the cryptographic source is used")
+	return func() (*mrand.Rand, *uint64, error) {
+		if *seed == "" {
+			return osrand.New(), nil, nil
+		}
+		s, err := strconv.ParseUint(*seed, 10, 64)
+		if err != nil {
+			return nil, nil, usagef("-seed must be a whole number from 0 to 2^64−1, got %q", *seed)
+		}
+		return rng.Seeded(s), &s, nil
 	}
-	s, err := strconv.ParseUint(seed, 10, 64)
-	if err != nil {
-		return nil, nil, usagef("-seed must be a whole number from 0 to 2^64−1, got %q", seed)
-	}
-	return rng.Seeded(s), &s, nil
 }

@@ -58,7 +58,7 @@ func runMWEM(args []string, stdout io.Writer) error {
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
-	d, qs, r, seed, err := in.load(fs)
+	d, qs, r, seed, err := in.load()
 	if err != nil {
 		return err
 	}

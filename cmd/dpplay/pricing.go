@@ -85,7 +85,7 @@ func runPricing(args []string, stdout io.Writer) error {
 	pricesFlag := fs.String("prices", "0.01:5.00:0.01", "price grid: lo:hi:step, or a comma-separated increasing list")
 	eps := fs.Float64("epsilon", 1, "privacy parameter ε (> 0); prices are drawn ∝ exp(ε·revenue/(2Δ)), Δ = highest price")
 	draws := fs.Int("draws", 10000, "number of prices to draw (≥ 0)")
-	seed := fs.String("seed", "", "seed for a reproducible run; omitted, the cryptographic source is used")
+	seed := seedFlag(fs)
 	beta := fs.Float64("beta", 0.05, "β for the accuracy bound OPT − 2Δ·ln(|R|/β)/ε, in (0, 1)")
 	buyer := fs.Int("buyer", -1, "0-based index of a buyer whose truthfulness to analyse (-1: none)")
 	neighbour := fs.String("neighbour", "", "i=v: also print the privacy loss when buyer i reports v instead")
@@ -125,7 +125,7 @@ func runPricing(args []string, stdout io.Writer) error {
 	if *draws < 0 {
 		return usagef("-draws must be ≥ 0, got %d", *draws)
 	}
-	r, seedp, err := seededOrCrypto(*seed)
+	r, seedp, err := seed()
 	if err != nil {
 		return err
 	}

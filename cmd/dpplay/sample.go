@@ -36,7 +36,7 @@ func runSample(args []string, stdout io.Writer) error {
 	eps := fs.Float64("epsilon", 1, "privacy parameter ε (> 0)")
 	sen := fs.Float64("sensitivity", 1, "sensitivity Δ of the scores (> 0)")
 	draws := fs.Int("draws", 10000, "number of draws (≥ 0)")
-	seed := fs.String("seed", "", "seed for a reproducible run; omitted, the cryptographic source is used")
+	seed := seedFlag(fs)
 	dataFile := fs.String("data", "", "CSV file to take the candidates from, instead of -scores")
 	column := fs.String("column", "", "with -data: the column of categories, counted into scores (or the candidates' names, with -score-column)")
 	scoreColumn := fs.String("score-column", "", "with -data: a column of scores, one row per candidate named in -column")
@@ -70,7 +70,7 @@ func runSample(args []string, stdout io.Writer) error {
 		return usagef("-draws must be ≥ 0, got %d", *draws)
 	}
 	res := sampleResult{Mechanism: *name, Candidates: names, Scores: u, Measure: mu, Epsilon: *eps, Sensitivity: *sen, Draws: *draws}
-	r, seedp, err := seededOrCrypto(*seed)
+	r, seedp, err := seed()
 	if err != nil {
 		return err
 	}

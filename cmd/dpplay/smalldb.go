@@ -10,8 +10,6 @@ import (
 	"strings"
 
 	"github.com/dpplay/dpplay/app/data"
-	"github.com/dpplay/dpplay/core/rng"
-	"github.com/dpplay/dpplay/core/rng/osrand"
 	"github.com/dpplay/dpplay/core/synth"
 )
 
@@ -23,7 +21,7 @@ func init() {
 type synthFlags struct {
 	data, columns, queries *string
 	epsilon                *float64
-	seed                   *uint64
+	seed                   func() (*mrand.Rand, *uint64, error)
 }
 
 func addSynthFlags(fs *flag.FlagSet) synthFlags {
@@ -32,13 +30,13 @@ func addSynthFlags(fs *flag.FlagSet) synthFlags {
 		columns: fs.String("columns", "", "comma-separated columns to keep (default: all)"),
 		queries: fs.String("queries", "marginals:2", "query set: marginals:W, halfspaces, or list:col=1&col=0;col=1"),
 		epsilon: fs.Float64("epsilon", 1, "privacy parameter ε"),
-		seed:    fs.Uint64("seed", 0, "seed for a reproducible run (default: the system's cryptographic source)"),
+		seed:    seedFlag(fs),
 	}
 }
 
 // load reads the data and builds the query set; errors are usage errors
 // because they come from the flags' values.
-func (f synthFlags) load(fs *flag.FlagSet) (*synth.Data, *synth.QuerySet, *mrand.Rand, *uint64, error) {
+func (f synthFlags) load() (*synth.Data, *synth.QuerySet, *mrand.Rand, *uint64, error) {
 	if *f.data == "" {
 		return nil, nil, nil, nil, usagef("-data FILE.csv is required")
 	}
@@ -53,14 +51,10 @@ func (f synthFlags) load(fs *flag.FlagSet) (*synth.Data, *synth.QuerySet, *mrand
 	if err != nil {
 		return nil, nil, nil, nil, usagef("-queries: %v", err)
 	}
-	var seed *uint64
-	r := osrand.New()
-	fs.Visit(func(fl *flag.Flag) {
-		if fl.Name == "seed" {
-			seed = f.seed
-			r = rng.Seeded(*f.seed)
-		}
-	})
+	r, seed, err := f.seed()
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
 	return d, qs, r, seed, nil
 }
 
@@ -165,7 +159,7 @@ func runSmallDB(args []string, stdout io.Writer) error {
 	if !(*beta > 0 && *beta < 1) {
 		return usagef("-beta must be in (0, 1)")
 	}
-	d, qs, r, seed, err := in.load(fs)
+	d, qs, r, seed, err := in.load()
 	if err != nil {
 		return err
 	}

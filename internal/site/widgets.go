@@ -23,7 +23,7 @@ type jsParam struct {
 	Max       *float64 `json:"max,omitempty"`
 	MinLength int      `json:"minLength,omitempty"`
 	MaxLength int      `json:"maxLength,omitempty"`
-	Digits    int      `json:"digits,omitempty"`
+	Digits    int      `json:"digits,omitempty"` // the significant digits the URL keeps (widget.Param.URLDigits)
 	Values    []string `json:"values,omitempty"`
 	Pattern   string   `json:"pattern,omitempty"` // the source of a RegExp, compiled by the module
 	Default   any      `json:"default"`
@@ -31,11 +31,11 @@ type jsParam struct {
 
 var jsKinds = map[widget.Kind]string{widget.Number: "number", widget.Int: "int", widget.Enum: "enum", widget.List: "list", widget.Text: "text"}
 
-// toJS returns p as the page's schema entry: ranges on numbers and lists,
-// the default as the value the page holds (a number, a string, an array of
+// toJS returns p as the page's schema entry: ranges on numbers and lists
+// and the significant digits the URL keeps of them, the default as the value the page holds (a number, a string, an array of
 // numbers or null for no list), and a text's characters as a pattern.
 func toJS(p widget.Param) (jsParam, error) {
-	j := jsParam{Type: jsKinds[p.Kind], Label: p.Label, Values: p.Values, Default: p.Default}
+	j := jsParam{Type: jsKinds[p.Kind], Label: p.Label, Values: p.Values, Digits: p.URLDigits(), Default: p.Default}
 	if p.Kind == widget.Number || p.Kind == widget.Int || p.Kind == widget.List {
 		j.Min, j.Max = &p.Min, &p.Max
 	}
@@ -45,7 +45,7 @@ func toJS(p widget.Param) (jsParam, error) {
 		if err != nil {
 			return j, fmt.Errorf("%s: default %q is not a number", p.Key, p.Default)
 		}
-		j.Default, j.Digits = x, p.Digits
+		j.Default = x
 	case widget.List:
 		j.MinLength, j.MaxLength, j.Default = p.MinLen, p.MaxLen, nil
 		if p.Default != "" {

@@ -97,7 +97,10 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 		}
 		for _, p := range params {
 			g := got[p.Key]
-			back := widget.Param{Key: p.Key, Kind: kinds[g.Type], Label: g.Label, Values: g.Values, Digits: g.Digits, MinLen: g.MinLength, MaxLen: g.MaxLength, Default: widget.URLText(g.Default)}
+			if g.Digits != p.URLDigits() {
+				t.Errorf("%s.%s: digits %d, want %d", w, p.Key, g.Digits, p.URLDigits())
+			}
+			back := widget.Param{Key: p.Key, Kind: kinds[g.Type], Label: g.Label, Values: g.Values, Digits: p.Digits, MinLen: g.MinLength, MaxLen: g.MaxLength, Default: widget.URLText(g.Default)}
 			if g.Min != nil && g.Max != nil {
 				back.Min, back.Max = *g.Min, *g.Max
 			}
@@ -191,9 +194,11 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 // The page's clamp rule (web/state.js coerce) applied in Node to the
 // module's schemas and package widget's Coerce agree on every widget's keys:
 // the same value and the same note for values out of range, not numbers,
-// not among an enum's values, lists of the wrong length and texts with
-// other characters. A wrong range, default, enum value, list length or
-// pattern in the module changes the page's answer.
+// not among an enum's values, lists of the wrong length, numbers and list
+// entries with more digits than the URL keeps, and texts with other
+// characters. The value the page holds is the one its URL writes (encode),
+// digit for digit. A wrong range, default, enum value, list length, digits
+// or pattern in the module changes the page's answer.
 func TestWidgetsModuleClampsAsGo(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -226,7 +231,9 @@ func TestWidgetsModuleClampsAsGo(t *testing.T) {
 			case widget.Enum:
 				raws = append(raws, p.Values...)
 			case widget.List:
-				raws = append(raws, strings.Repeat("1,", p.MinLen)+"1", strings.Repeat("0.5,", max(p.MinLen, 1)-1)+"0.5", "1,x", fmt.Sprintf("%v,%v", p.Min-1, p.Max+1))
+				// The last keeps 17 digits of each entry: the page rounds them.
+				raws = append(raws, strings.Repeat("1,", p.MinLen)+"1", strings.Repeat("0.5,", max(p.MinLen, 1)-1)+"0.5", "1,x", fmt.Sprintf("%v,%v", p.Min-1, p.Max+1),
+					strings.Repeat(fmt.Sprint(p.Min+(p.Max-p.Min)/3)+",", max(p.MinLen, 1)-1)+"0.12345678901234567")
 			case widget.Text:
 				raws = append(raws, "ahha", "count[r] + 1", "ABC")
 			}
@@ -242,7 +249,8 @@ const probes = JSON.parse(process.argv[2]);
 console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
   const spec = { ...schemas[Widget][Key], label: Widget + '.' + Key };
   const notes = [];
-  return { value: encode(spec, coerce(spec, Raw, Key, notes)) ?? '', notes };
+  const v = coerce(spec, Raw, Key, notes);
+  return { value: encode(spec, v) ?? '', held: v === null ? '' : String(v), notes };
 })));`
 	if err := os.WriteFile(filepath.Join(dir, "probe.mjs"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
@@ -255,8 +263,8 @@ console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
 		t.Fatalf("node: %v\n%s", err, stderr.String())
 	}
 	var page []struct {
-		Value string
-		Notes []string
+		Value, Held string
+		Notes       []string
 	}
 	if err := json.Unmarshal(out, &page); err != nil || len(page) != len(probes) {
 		t.Fatalf("node's answer: %v\n%s", err, out)
@@ -275,6 +283,9 @@ console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
 		}
 		if v != page[i].Value || strings.Join(notes, "\n") != strings.Join(page[i].Notes, "\n") {
 			t.Errorf("%s.%s = %q: the page gives %q %q, Coerce %q %q", pr.Widget, pr.Key, pr.Raw, page[i].Value, page[i].Notes, v, notes)
+		}
+		if page[i].Held != page[i].Value {
+			t.Errorf("%s.%s = %q: the page holds %q and its URL writes %q", pr.Widget, pr.Key, pr.Raw, page[i].Held, page[i].Value)
 		}
 	}
 }

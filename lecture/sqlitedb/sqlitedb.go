@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"net/url"
 	"os"
+	"strings"
 	"time"
 
 	"github.com/dpplay/dpplay/lecture"
@@ -98,7 +99,7 @@ func (s *Store) Truncate(ctx context.Context) error {
 }
 
 // Open opens (creating if needed) the SQLite file at path and applies the
-// lecture schema.
+// lecture schema's steps it lacks (migrate).
 //
 // The pragmas are what makes an acknowledged submission durable: WAL
 // journaling with synchronous=FULL fsyncs the log on every commit, and the
@@ -125,7 +126,7 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	w.SetMaxOpenConns(1)
 	w.SetMaxIdleConns(1)
 	w.SetConnMaxIdleTime(0)
-	if err := lecture.Migrate(ctx, w); err != nil {
+	if err := migrate(ctx, w); err != nil {
 		w.Close()
 		return nil, fmt.Errorf("sqlitedb: %s: %w", path, err)
 	}
@@ -139,4 +140,57 @@ func Open(ctx context.Context, path string) (*Store, error) {
 	st := &Store{Write: w, Read: r, path: path, stop: make(chan struct{}), done: make(chan struct{})}
 	go st.checkpoint()
 	return st, nil
+}
+
+// migrate applies the lecture.Steps db has not applied yet, counting them in
+// SQLite's user_version. On Workers `wrangler d1 migrations apply` applies
+// the same files instead, since running them on every request (each one a
+// fresh instance) would waste a round trip. A database made before
+// user_version was kept (0) with its tables already there redoes step 1,
+// whose statements all say IF NOT EXISTS.
+func migrate(ctx context.Context, db *sql.DB) error {
+	var done int
+	if err := db.QueryRowContext(ctx, `PRAGMA user_version`).Scan(&done); err != nil {
+		return fmt.Errorf("migrate: %w", err)
+	}
+	if done > len(lecture.Steps) {
+		return fmt.Errorf("migrate: the database is at schema step %d, newer than this program's %d", done, len(lecture.Steps))
+	}
+	for i, step := range lecture.Steps[done:] {
+		// One transaction for the step and the version bump: a step half
+		// applied would otherwise be redone.
+		tx, err := db.BeginTx(ctx, nil)
+		if err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+		for _, s := range append(statements(step.SQL), fmt.Sprintf("PRAGMA user_version = %d", done+i+1)) {
+			if _, err := tx.ExecContext(ctx, s); err != nil {
+				tx.Rollback()
+				return fmt.Errorf("migrate %s: %w", step.Name, err)
+			}
+		}
+		if err := tx.Commit(); err != nil {
+			return fmt.Errorf("migrate: %w", err)
+		}
+	}
+	return nil
+}
+
+// statements splits a migration into its statements, which database/sql
+// drivers want one at a time: it drops the comment lines (-- …) and splits
+// at each semicolon that ends a line.
+func statements(sql string) []string {
+	var code strings.Builder
+	for line := range strings.Lines(sql) {
+		if !strings.HasPrefix(strings.TrimSpace(line), "--") {
+			code.WriteString(line)
+		}
+	}
+	var out []string
+	for _, s := range strings.Split(code.String(), ";\n") {
+		if s = strings.TrimSpace(s); s != "" {
+			out = append(out, s)
+		}
+	}
+	return out
 }

@@ -6,6 +6,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -72,12 +73,8 @@ func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for _, s := range strings.Split(lecture.Migrations[0].SQL, ";") {
-		if strings.TrimSpace(s) != "" {
-			if _, err := old.Exec(s); err != nil {
-				t.Fatal(err)
-			}
-		}
+	if _, err := old.Exec(lecture.Steps[0].SQL); err != nil {
+		t.Fatal(err)
 	}
 	for _, s := range []string{
 		`INSERT INTO sessions (code, token_hash, budget, created) VALUES ('AAAAAAAA', x'00', 3, 0)`,
@@ -102,7 +99,7 @@ func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
 		// The student who answered before rosters is on the roster, so
 		// their later answers (updates, which the trigger does not see)
 		// count against it.
-		if roster != lecture.DefaultRoster || door != 1 || joined != 1 || version != len(lecture.Migrations) {
+		if roster != lecture.DefaultRoster || door != 1 || joined != 1 || version != len(lecture.Steps) {
 			t.Errorf("old session after migrating: roster %d, door %d, %d joined, schema step %d", roster, door, joined, version)
 		}
 		// A new answer puts its student on the roster in the same
@@ -115,5 +112,50 @@ func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
 			t.Errorf("a new answer's student on the roster: %d rows, %v", late, err)
 		}
 		store.Close()
+	}
+}
+
+// A fresh database holds every step's tables, columns, index and trigger, and
+// records all the steps in user_version.
+func TestOpenMigratesAFreshDatabase(t *testing.T) {
+	store, err := sqlitedb.Open(context.Background(), filepath.Join(t.TempDir(), "fresh.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer store.Close()
+	var version int
+	if err := store.Read.QueryRow(`PRAGMA user_version`).Scan(&version); err != nil || version != len(lecture.Steps) {
+		t.Errorf("user_version %d (%v), want %d", version, err, len(lecture.Steps))
+	}
+	rows, err := store.Read.Query(`SELECT m.type, m.name, m.tbl_name, COALESCE(group_concat(c.name, ' ' ORDER BY c.cid), '')
+		FROM sqlite_schema m LEFT JOIN pragma_table_info(m.name) c
+		WHERE m.name NOT LIKE 'sqlite_%' GROUP BY m.type, m.name, m.tbl_name ORDER BY m.type, m.name`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer rows.Close()
+	var got []string
+	for rows.Next() {
+		var kind, name, table, cols string
+		if err := rows.Scan(&kind, &name, &table, &cols); err != nil {
+			t.Fatal(err)
+		}
+		got = append(got, kind+" "+name+" on "+table+": "+cols)
+	}
+	if err := rows.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{
+		"index releases_by_activity on releases: ",
+		"table activities on activities: session id kind config closed created",
+		"table guesses on guesses: client win failures",
+		"table releases on releases: session seq activity epsilon participants result created",
+		"table sessions on sessions: code token_hash budget created roster door_open current",
+		"table students on students: session student joined",
+		"table submissions on submissions: session activity student answer updated",
+		"trigger submissions_join on submissions: ",
+	}
+	if !slices.Equal(got, want) {
+		t.Errorf("schema of a fresh database:\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }

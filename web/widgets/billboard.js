@@ -6,7 +6,7 @@
 // over-demand, and the ε charged.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect } from './controls.js';
+import { logSlider, select, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, stepper, actionsRow } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.billboard;
@@ -33,21 +33,13 @@ export async function mount(ctx) {
 
   const seed = keyInput(ctx, schema, 'seed', 'Seed', () => { stale = true; refresh(); }, { inline: true });
   const last = () => +v.rounds + 1;
-  const ctl = {
-    draw() { ctx.set('t', Math.min(v.t + 1, last())); refresh(); },
-    step(d) { ctx.set('t', Math.min(Math.max(v.t + d, 1), last())); refresh(); },
-    reset() { ctx.set('t', 1); refresh(); },
-  };
-  const actions = document.createElement('div');
-  actions.className = 'actions';
-  const status = document.createElement('p');
-  status.className = 'draw-status';
-  actions.append(
+  const ctl = stepper(ctx, 't', 1, last, () => refresh());
+  const { actions, status } = actionsRow(
     button('Next round', () => ctl.draw(), { kbd: 'Space', primary: true }),
     button('Previous round', () => ctl.step(-1), { kbd: '←' }),
     button('Go to the allocation', () => { ctx.set('t', last()); refresh(); }),
     button('Back to round 1', () => ctl.reset(), { kbd: 'r' }),
-    seed.el, status,
+    seed.el,
   );
   const roundBox = document.createElement('div');
   roundBox.className = 'billboard-round';

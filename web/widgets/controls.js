@@ -235,6 +235,46 @@ export function tableRegion(label, className = 'pf-readout') {
 }
 
 /**
+ * stepper(ctx, key, lo, hi, refresh) is the controller {draw, step, reset}
+ * the page's keys call for a widget that steps schema key through lo …
+ * hi(): draw moves it one on, step(d) by d, reset back to lo, each clamped
+ * to the range, stored with ctx.set and redrawn.
+ */
+export function stepper(ctx, key, lo, hi, refresh) {
+  const go = (x) => { ctx.set(key, Math.min(Math.max(x, lo), hi())); refresh(); };
+  return {
+    draw() { go(ctx.values[key] + 1); },
+    step(d) { go(ctx.values[key] + d); },
+    reset() { go(lo); },
+  };
+}
+
+/**
+ * actionsRow(...items) is a widget's row of buttons holding items and,
+ * last, the status line that says what has been drawn: {actions, status}.
+ */
+export function actionsRow(...items) {
+  const actions = document.createElement('div');
+  actions.className = 'actions';
+  const status = document.createElement('p');
+  status.className = 'draw-status';
+  actions.append(...items, status);
+  return { actions, status };
+}
+
+/**
+ * reseed(ctx, seed, refresh) is a function that draws a fresh seed from the
+ * cryptographic source, stores it with ctx.set, shows it in the seed box
+ * and redraws.
+ */
+export function reseed(ctx, seed, refresh) {
+  return () => {
+    const s = crypto.getRandomValues(new Uint32Array(1))[0];
+    ctx.set('seed', s); seed.set(s); refresh();
+  };
+}
+
+/**
  * batchControls(ctx, schema, refresh) builds what every widget that draws in
  * seeded batches shares (schema keys batch, seed and step): the draws-per-batch
  * select, the seed box, the Draw / Undo / Reset buttons with a status line,
@@ -242,23 +282,14 @@ export function tableRegion(label, className = 'pf-readout') {
  * places batch.el among its controls and actions below them.
  */
 export function batchControls(ctx, schema, refresh, { batchLabel = 'Draws per batch' } = {}) {
-  const v = ctx.values;
   const batch = keySelect(ctx, schema, 'batch', batchLabel, (b) => fmtInt(+b), refresh);
   const seed = keyInput(ctx, schema, 'seed', 'Seed', refresh, { inline: true });
-  const ctl = {
-    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
-    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
-    reset() { ctx.set('step', 0); refresh(); },
-  };
-  const actions = document.createElement('div');
-  actions.className = 'actions';
-  const status = document.createElement('p');
-  status.className = 'draw-status';
-  actions.append(
+  const ctl = stepper(ctx, 'step', 0, () => schema.step.max, refresh);
+  const { actions, status } = actionsRow(
     button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
     button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
     button('Reset', () => ctl.reset(), { kbd: 'r' }),
-    seed.el, status,
+    seed.el,
   );
   return { batch, seed, ctl, actions, status };
 }

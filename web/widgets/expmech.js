@@ -4,7 +4,7 @@
 // all controls, and the URL holds every one of them plus the seed and the
 // number of batches drawn, so a link reproduces the histogram bit for bit.
 import { BarChart, fmtInt, pct } from '../chart.js';
-import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect } from './controls.js';
+import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, batchControls, reseed } from './controls.js';
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
@@ -66,33 +66,12 @@ export async function mount(ctx) {
     onInput: (x) => { ctx.set('eps', x); refresh(); },
   });
   const delta = keyInput(ctx, schema, 'delta', 'Δ (sensitivity)', () => refresh());
-  const batch = keySelect(ctx, schema, 'batch', 'Draws per batch', (b) => fmtInt(+b), () => refresh());
-  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
+  const { batch, seed, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
+  status.before(button('New seed', reseed(ctx, seed, () => refresh())));
   controls.append(data.el, eps.el, form.el, delta.el, batch.el);
 
   const formula = document.createElement('p');
   formula.className = 'formula-line';
-
-  const actions = document.createElement('div');
-  actions.className = 'actions';
-  const status = document.createElement('p');
-  status.className = 'draw-status';
-  const ctl = {
-    draw() { ctx.set('step', Math.min(v.step + 1, schema.step.max)); refresh(); },
-    step(d) { ctx.set('step', Math.min(Math.max(v.step + d, 0), schema.step.max)); refresh(); },
-    reset() { ctx.set('step', 0); refresh(); },
-  };
-  actions.append(
-    button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
-    button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
-    button('Reset', () => ctl.reset(), { kbd: 'r' }),
-    seed.el,
-    button('New seed', () => {
-      const s = crypto.getRandomValues(new Uint32Array(1))[0];
-      ctx.set('seed', s); seed.set(s); refresh();
-    }),
-    status,
-  );
 
   const chartHost = document.createElement('div');
   const chart = new BarChart(chartHost, { title: `${ctx.title}: share of draws and exact probability per candidate` });

@@ -5,7 +5,7 @@
 // the general theorem certifies next to the exact loss on neighbours.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect } from './controls.js';
+import { logSlider, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect, reseed } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.laplaceem;
@@ -46,10 +46,7 @@ export async function mount(ctx) {
   const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
   const actions = document.createElement('div');
   actions.className = 'actions';
-  const newSeed = () => {
-    const s = crypto.getRandomValues(new Uint32Array(1))[0];
-    ctx.set('seed', s); seed.set(s); refresh();
-  };
+  const newSeed = reseed(ctx, seed, () => refresh());
   actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), seed.el);
 
   const readout = document.createElement('div');

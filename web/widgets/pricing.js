@@ -5,7 +5,7 @@
 // The numbers come from the lazily loaded market module.
 import { fmtInt } from '../chart.js';
 import { LineChart } from '../charts/line.js';
-import { button, fmt, errorLine, redrawer, smallMultiples, keyInput } from './controls.js';
+import { button, fmt, errorLine, redrawer, smallMultiples, keyInput, reseed } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas, priceGrid } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
@@ -50,10 +50,7 @@ export async function mount(ctx) {
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
   const { controls } = keyControls(ctx, schema, () => refresh(), [values, ['eps', 'ε (epsilon)'], ['draws', 'Draws', { text: (d) => fmtInt(+d) }]]);
   const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
-  const newSeed = () => {
-    const s = crypto.getRandomValues(new Uint32Array(1))[0];
-    ctx.set('seed', s); seed.set(s); refresh();
-  };
+  const newSeed = reseed(ctx, seed, () => refresh());
   const addBuyer = () => {
     if (v.values.length >= 40) return;
     ctx.set('values', [...v.values, 1]); values.set(v.values); refresh();

@@ -1,4 +1,15 @@
--- Generated from lecture.Migrations by `go generate ./lecture/`; do not edit.
+-- The lecture database, step 1: sessions, activities, answers, releases and
+-- the guess counter. Why each table looks as it does:
+--   - sessions keeps only a SHA-256 of the instructor token, so a copy of the
+--     database does not hand out instructor rights.
+--   - submissions has one row per (session, activity, student): an upsert on
+--     that key is what makes PUT idempotent.
+--   - releases is also the privacy ledger: the ε a session has spent is the sum
+--     of its releases' ε, so a release and its charge are written by one
+--     statement and can never disagree.
+--   - guesses counts failed join-code lookups per client address and time
+--     window; on Workers nothing survives in memory, so the rate limit must
+--     live here.
 CREATE TABLE IF NOT EXISTS sessions (
   code TEXT PRIMARY KEY,
   token_hash BLOB NOT NULL,
