@@ -124,3 +124,5 @@ bench-web: site
 	node scripts/audit-bench.mjs dist
 	@echo "--- page load (first paint, first chart, slider live; longest tasks), cold and warm, localhost and slow 4G + 4x CPU; Lighthouse mobile"
 	node scripts/perf-bench.mjs dist 3
+	@echo "--- sampling machine: press to first ball, cold and warm, localhost and slow 4G + 4x CPU"
+	node scripts/machine-bench.mjs dist 3

@@ -74,7 +74,7 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
     `FPS with ${log[0].inFlight}–${log[log.length - 1].inFlight} balls in flight: median ${fps[fps.length >> 1].toFixed(1)}, ` +
     `min ${fps[0].toFixed(1)} over ${log.length} s (software WebGL: ${info.software}, canvas scale ${info.scale.toFixed(2)})`);
   const pressed = Number(await page.locator('#machine-host').getAttribute('data-pressed-at'));
-  console.log(`machine: first ball released ${Math.round(info.origin + info.first - pressed)} ms after the press (iframe clock); press → iframe navigation ${Math.round(info.origin - pressed)} ms; then page script ${Math.round(info.script)}, module compiled ${Math.round(info.compiled)}, ` +
+  console.log(`machine: first ball drawn ${Math.round(info.origin + info.first - pressed)} ms after the press (iframe clock); press → iframe navigation ${Math.round(info.origin - pressed)} ms; then page script ${Math.round(info.script)}, module compiled ${Math.round(info.compiled)}, ` +
     `first frame ${Math.round(info.ready)}, first ball ${Math.round(info.first)}`);
   await page.locator('#machine-host').screenshot({ path: path.join(shots, 'machine-2000.png') });
   assert.deepEqual(errors, []);

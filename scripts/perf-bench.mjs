@@ -23,7 +23,19 @@ import { serve } from '../e2e/web/server.mjs';
 import { launch, chromiumPath } from '../e2e/web/browser.mjs';
 
 // Lighthouse's mobile "slow 4G" (its DevTools throttling preset) and 4× CPU.
-const SLOW4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
+export const SLOW4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
+
+/** throttle(cdp, on) turns slow 4G and a 4× slower CPU on or off for the CDP session's page. */
+export async function throttle(cdp, on) {
+  if (on) {
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', SLOW4G);
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+  } else {
+    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
+  }
+}
 
 // Runs in the page before its scripts: watches for the first chart frame and
 // for long tasks.
@@ -44,11 +56,7 @@ function probe() {
 
 async function measure(page, url, throttled) {
   const cdp = await page.context().newCDPSession(page);
-  if (throttled) {
-    await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', SLOW4G);
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
-  }
+  if (throttled) await throttle(cdp, true);
   await page.goto(url);
   await page.waitForFunction(() => document.body.dataset.lessonReady && document.body.classList.contains('engine-ready'), null, { timeout: 120000 });
   // Let the load's last tasks finish, then count the slider's on their own.
@@ -74,10 +82,7 @@ async function measure(page, url, throttled) {
       ?? Math.max(at('dpplay-interactive'), at('dpplay-engine-ready'));
     return { fcp_ms: fcp, chart_ms: window.__bench.chart, live_ms: live, slider_task_ms: window.__bench.longest };
   });
-  if (throttled) {
-    await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 0, downloadThroughput: -1, uploadThroughput: -1 });
-  }
+  if (throttled) await throttle(cdp, false);
   await cdp.detach();
   r.load_task_ms = loadTask;
   for (const k of Object.keys(r)) r[k] = Math.round(r[k]);
@@ -105,7 +110,8 @@ async function loads(browser, url, throttled) {
 
 const median = (xs) => { const s = xs.filter(Number.isFinite).sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
 
-function medians(runs) {
+/** medians(runs) is, for each figure of runs[i].cold and runs[i].warm, its median over the runs. */
+export function medians(runs) {
   const out = {};
   for (const kind of ['cold', 'warm']) {
     out[kind] = {};

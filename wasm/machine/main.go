@@ -12,10 +12,11 @@
 //	{type: "pause", paused?}   (no paused: toggle)
 //	{type: "step"} {type: "reset"} {type: "speed", speed} {type: "motion", fallTime}
 //
-// and receives reports through globalThis.dpplayMachineReport(msg):
+// It starts with the settings of globalThis.dpplayMachineConfig (a config
+// message) and sends reports through globalThis.dpplayMachineReport(msg):
 // {type: "ready"}, {type: "state", lanes, inFlight, paused} (a few times a
-// second while something changes), {type: "firstBall"} when the first ball
-// of a configuration is released, {type: "fps", fps, frames, inFlight} every
+// second while something changes), {type: "firstBall"} while drawing the
+// first frame that shows a ball of a configuration, {type: "fps", fps, frames, inFlight} every
 // second (frames drawn in that second, so the budget can be measured), and
 // {type: "error", message}.
 //
@@ -109,6 +110,27 @@ func defaultConfig() machine.Config {
 	}
 }
 
+// readConfig returns cfg with the fields that the config message v sets.
+func readConfig(cfg machine.Config, v js.Value) machine.Config {
+	if ms := v.Get("mechanisms"); ms.Type() == js.TypeObject {
+		cfg.Mechanisms = nil
+		for i := 0; i < ms.Length() && i < 3; i++ {
+			cfg.Mechanisms = append(cfg.Mechanisms, ms.Index(i).String())
+		}
+	}
+	if s := floats(v.Get("scores")); s != nil {
+		cfg.Scores = s
+	}
+	cfg.Epsilon = num(v, "epsilon", cfg.Epsilon)
+	cfg.Sensitivity = num(v, "sensitivity", cfg.Sensitivity)
+	cfg.Speed = num(v, "speed", cfg.Speed)
+	cfg.FallTime = num(v, "fallTime", cfg.FallTime)
+	if s := num(v, "seed", float64(cfg.Seed)); s >= 0 && s <= 1<<53 {
+		cfg.Seed = uint64(s)
+	}
+	return cfg
+}
+
 func (g *game) configure(cfg machine.Config) error {
 	m, err := machine.New(cfg)
 	if err != nil {
@@ -129,24 +151,7 @@ func (g *game) configure(cfg machine.Config) error {
 func (g *game) command(v js.Value) error {
 	switch v.Get("type").String() {
 	case "config":
-		cfg := g.m.Config()
-		if ms := v.Get("mechanisms"); ms.Type() == js.TypeObject {
-			cfg.Mechanisms = nil
-			for i := 0; i < ms.Length() && i < 3; i++ {
-				cfg.Mechanisms = append(cfg.Mechanisms, ms.Index(i).String())
-			}
-		}
-		if s := floats(v.Get("scores")); s != nil {
-			cfg.Scores = s
-		}
-		cfg.Epsilon = num(v, "epsilon", cfg.Epsilon)
-		cfg.Sensitivity = num(v, "sensitivity", cfg.Sensitivity)
-		cfg.Speed = num(v, "speed", cfg.Speed)
-		cfg.FallTime = num(v, "fallTime", cfg.FallTime)
-		if s := num(v, "seed", float64(cfg.Seed)); s >= 0 && s <= 1<<53 {
-			cfg.Seed = uint64(s)
-		}
-		return g.configure(cfg)
+		return g.configure(readConfig(g.m.Config(), v))
 	case "pause":
 		p := v.Get("paused")
 		if p.Type() == js.TypeBoolean {
@@ -187,10 +192,6 @@ func (g *game) Update() error {
 		break
 	}
 	g.m.Advance(1.0 / float64(ebiten.TPS()))
-	if !g.first && g.m.Lanes[0].Released > 0 {
-		g.first = true
-		report(map[string]any{"type": "firstBall"})
-	}
 	g.sendState(false)
 	return nil
 }
@@ -285,6 +286,11 @@ func (g *game) Draw(screen *ebiten.Image) {
 	if len(g.idx) > 0 {
 		screen.DrawTriangles(g.verts, g.idx, g.ball, nil)
 	}
+	// The first frame that shows a ball, falling or (reduced motion) landed.
+	if !g.first && g.m.Lanes[0].Released > 0 {
+		g.first = true
+		report(map[string]any{"type": "firstBall"})
+	}
 }
 
 func (g *game) Layout(outsideWidth, outsideHeight int) (int, int) {
@@ -311,8 +317,18 @@ func ballImage(d int) *ebiten.Image {
 
 func main() {
 	g := &game{cmds: make(chan js.Value, 256), since: time.Now(), scale: 1}
-	if err := g.configure(defaultConfig()); err != nil {
-		panic(err)
+	// The host's settings, read before the first frame so the exact
+	// probabilities (which take a moment for report noisy max) are worked
+	// out once rather than for a default first.
+	cfg := defaultConfig()
+	if v := js.Global().Get("dpplayMachineConfig"); v.Type() == js.TypeObject {
+		cfg = readConfig(cfg, v)
+	}
+	if err := g.configure(cfg); err != nil {
+		report(map[string]any{"type": "error", "message": err.Error()})
+		if err := g.configure(defaultConfig()); err != nil {
+			panic(err)
+		}
 	}
 	g.ball = ballImage(7)
 	api := js.Global().Get("Object").New()
