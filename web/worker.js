@@ -22,35 +22,41 @@ async function load({ name, url, bytes }) {
   const response = await pending;
   timing.response = performance.now();
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  let loaded = 0;
-  let last = 0;
-  const reader = response.body.getReader();
-  // Count bytes as they arrive and hand them on, so compilation still
-  // streams while the page shows progress.
-  const counted = new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) {
-        postMessage({ type: 'progress', name, loaded, total: bytes });
-        controller.close();
-        return;
-      }
-      loaded += value.byteLength;
-      if (loaded - last > 65536) {
-        last = loaded;
-        postMessage({ type: 'progress', name, loaded, total: bytes });
-      }
-      controller.enqueue(value);
-    },
-  });
+  // Progress is counted on a copy of the body while the compiler streams
+  // the response itself: a Response the page built would have no URL, and
+  // Chromium keeps compiled code (its wasm code cache) only for a response
+  // with a URL from the HTTP cache or Cache Storage. The stream gives
+  // decompressed bytes, counted against the module's size as built (bytes).
+  // (A failed download rejects the compile as well.)
+  const counting = countProgress(response.clone().body, (loaded) => postMessage({ type: 'progress', name, loaded, total: bytes }))
+    .catch(() => {});
   const go = new Go();
   const started = new Promise((resolve) => ready.set(name, resolve));
-  const { instance } = await WebAssembly.instantiateStreaming(
-    new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }), go.importObject);
+  const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
   timing.compiled = performance.now();
+  // The last progress message goes before the ready message.
+  await counting;
   go.run(instance);
   await started;
   timing.ready = performance.now();
+}
+
+// countProgress reads body to its end and calls report with the bytes read
+// so far after every 64 KB or more, and once at the end.
+async function countProgress(body, report) {
+  const reader = body.getReader();
+  let loaded = 0;
+  let last = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    loaded += value.byteLength;
+    if (loaded - last > 65536) {
+      last = loaded;
+      report(loaded);
+    }
+  }
+  report(loaded);
 }
 
 function transferables(result) {
