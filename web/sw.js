@@ -15,6 +15,7 @@ const ASSETS = ["__DPPLAY_ASSETS__"];
 const EXTRAS = ["__DPPLAY_EXTRAS__"];
 const CACHE = `dpplay-${VERSION}`;
 const KEEP = 'dpplay-keep-every-lesson';
+importScripts('countbytes.js');
 
 self.addEventListener('install', (event) => {
   event.waitUntil((async () => {
@@ -48,24 +49,20 @@ async function store(files) {
 
 // storeEach(files, report) caches the files one by one (those already
 // fetched stay cached if a later one fails) and calls report(loaded) with
-// the decompressed bytes read so far: the response goes to the cache while
-// its clone is read to count.
+// the decompressed bytes read so far, every 64 KB.
 async function storeEach(files, report) {
   const cache = await caches.open(CACHE);
-  let loaded = 0;
+  let done = 0;
   for (const f of files) {
     const req = new Request(f, { cache: 'no-cache' });
     const res = await fetch(req);
     if (!res.ok) throw new Error(`${f}: HTTP ${res.status}`);
-    const putting = cache.put(req, res.clone());
-    const reader = res.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      loaded += value.byteLength;
-      report(loaded);
-    }
+    const copy = res.clone();
+    const putting = cache.put(req, res);
+    let loaded = 0;
+    await countBytes(copy.body, (n) => { loaded = n; report(done + n); }, 65536);
     await putting;
+    done += loaded;
   }
 }
 
@@ -83,12 +80,7 @@ self.addEventListener('message', (event) => {
       try {
         const files = await missing(await caches.open(CACHE), EXTRAS);
         tell({ type: 'start', missing: files });
-        let last = 0;
-        await storeEach(files, (loaded) => {
-          if (loaded - last < 65536) return;
-          last = loaded;
-          tell({ type: 'progress', loaded });
-        });
+        await storeEach(files, (loaded) => tell({ type: 'progress', loaded }));
         await (await caches.open(KEEP)).put('every-lesson', new Response('yes'));
         tell({ type: 'cached' });
       } catch (err) {

@@ -18,17 +18,14 @@ async function load({ name, url, bytes }) {
   timing.start = performance.now();
   // Start the download first; loading Go's glue script overlaps with it.
   const pending = fetch(url);
-  if (typeof Go === 'undefined') importScripts('wasm_exec.js');
+  if (typeof Go === 'undefined') importScripts('wasm_exec.js', 'countbytes.js');
   const response = await pending;
   timing.response = performance.now();
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  // Progress is counted on a copy of the body while the compiler streams
-  // the response itself: a Response the page built would have no URL, and
-  // Chromium keeps compiled code (its wasm code cache) only for a response
-  // with a URL from the HTTP cache or Cache Storage. The stream gives
-  // decompressed bytes, counted against the module's size as built (bytes).
-  // (A failed download rejects the compile as well.)
-  const counting = countProgress(response.clone().body, (loaded) => postMessage({ type: 'progress', name, loaded, total: bytes }))
+  // Progress is counted on a clone while the compiler streams the response
+  // itself (countbytes.js says why); bytes is the module's size as built.
+  // A failed download rejects the compile as well.
+  const counting = countBytes(response.clone().body, (loaded) => postMessage({ type: 'progress', name, loaded, total: bytes }), 65536)
     .catch(() => {});
   const go = new Go();
   const started = new Promise((resolve) => ready.set(name, resolve));
@@ -39,24 +36,6 @@ async function load({ name, url, bytes }) {
   go.run(instance);
   await started;
   timing.ready = performance.now();
-}
-
-// countProgress reads body to its end and calls report with the bytes read
-// so far after every 64 KB or more, and once at the end.
-async function countProgress(body, report) {
-  const reader = body.getReader();
-  let loaded = 0;
-  let last = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    loaded += value.byteLength;
-    if (loaded - last > 65536) {
-      last = loaded;
-      report(loaded);
-    }
-  }
-  report(loaded);
 }
 
 function transferables(result) {
