@@ -17,7 +17,7 @@
 // and Chromium's cache of compiled wasm outlive the page, as in a reader's
 // browser), per visit (first, second, third): core_compile_ms;
 // machine_compile_ms and machine_ready_ms, from the sampling machine page's
-// start to its compiled module and to its first frame (its start-up calls
+// start to its compiled module and to its ready message (its start-up calls
 // many functions, each compiled on first call unless the cache has it). V8
 // caches a module only once enough of its code has been optimized: the
 // machine's is, a lesson's use of core is not,

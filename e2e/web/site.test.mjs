@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { ready } from './browser.mjs';
-import { harness, shots, siteIndex } from './harness.mjs';
+import { harness, shots, siteIndex, dist } from './harness.mjs';
+import { serve } from './server.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
 const index = siteIndex();
@@ -425,6 +426,43 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('over a slow gzipping server the engine\'s progress counts the module\'s bytes to the end, reaching 100% only with the last', async () => {
+  const server = await serve(dist, '/dpplay/', { pages: true });
+  const context = await web.browser.newContext();
+  // Every message the page's worker sends, as the page receives it.
+  await context.addInitScript(() => {
+    const W = window.Worker;
+    window.workerLog = [];
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (e) => window.workerLog.push({ type: e.data.type, name: e.data.name, loaded: e.data.loaded, total: e.data.total }));
+      }
+    };
+  });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 2 * 1024 * 1024, uploadThroughput: 1024 * 1024 });
+    const res = page.waitForResponse((r) => r.url().endsWith('wasm/core.wasm'));
+    await page.goto(server.url + '#/what-dp-promises');
+    assert.equal((await (await res).allHeaders())['content-encoding'], 'gzip', 'the server gzips the module');
+    await page.waitForFunction(() => document.body.classList.contains('engine-ready'), null, { timeout: 60000 });
+    const log = (await page.evaluate(() => window.workerLog)).filter((m) => m.name === 'core');
+    const progress = log.filter((m) => m.type === 'progress');
+    const last = progress.at(-1);
+    assert.equal(last.total, index.wasm.core.bytes);
+    assert.equal(last.loaded, last.total, 'the last message counts every byte of the module as built');
+    assert.ok(progress.slice(0, -1).every((m) => m.loaded < m.total), 'no earlier message reads 100%');
+    assert.ok(progress.filter((m) => m.loaded / m.total > 0.1 && m.loaded / m.total < 0.9).length >= 5, `the bar moves in steps: ${progress.map((m) => (m.loaded / m.total).toFixed(2))}`);
+    assert.deepEqual(log.map((m) => m.type).slice(-1), ['ready'], 'ready comes after the last progress');
+  } finally {
+    await context.close();
+    await server.close();
+  }
 });
 
 test(`first load of lesson 1 is under ${BUDGET_BYTES} bytes gzipped`, async () => {
