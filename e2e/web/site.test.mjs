@@ -399,6 +399,11 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   const button = page.getByRole('button', { name: `Make every lesson available offline (${extrasMB} MB)` });
   await button.waitFor();
   assert.equal(await page.locator('.offline-offer').evaluate((e) => e.scrollWidth <= e.clientWidth + 1 && document.documentElement.scrollWidth <= 390), true, 'fits at 390 px');
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    const axe = await new AxeBuilder({ page }).include('.offline-offer').analyze();
+    assert.deepEqual(axe.violations.map((v) => v.id), [], `axe on the offer (${scheme})`);
+  }
   for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'light'], [1280, 'dark']]) {
     await page.setViewportSize({ width, height: 844 });
     await page.emulateMedia({ colorScheme: scheme });
