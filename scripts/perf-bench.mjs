@@ -12,7 +12,8 @@
 //                  50 ms; 0 means none)
 //   slider_task_ms the longest main-thread task during five slider moves
 //   compile_ms     the worker's compile and instantiation of the core
-//                  module, from its response to the instance
+//                  module, from its response's headers to the instance
+//                  (the compile streams, so a slow download counts too)
 // then, in an on-disk profile (code_cache: the HTTP cache, Cache Storage
 // and Chromium's cache of compiled wasm outlive the page, as in a reader's
 // browser), per visit (first, second, third): core_compile_ms;
