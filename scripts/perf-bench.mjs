@@ -11,6 +11,17 @@
 //                  (PerformanceObserver "longtask", which reports tasks over
 //                  50 ms; 0 means none)
 //   slider_task_ms the longest main-thread task during five slider moves
+//   compile_ms     the worker's compile and instantiation of the core
+//                  module, from its response's headers to the instance
+//                  (the compile streams, so a slow download counts too)
+// then, in an on-disk profile (code_cache: the HTTP cache, Cache Storage
+// and Chromium's cache of compiled wasm outlive the page, as in a reader's
+// browser), per visit (first, second, third): core_compile_ms;
+// machine_compile_ms and machine_ready_ms, from the sampling machine page's
+// start to its compiled module and to its ready message (its start-up calls
+// many functions, each compiled on first call unless the cache has it). V8
+// caches a module only once enough of its code has been optimized: the
+// machine's is, a lesson's use of core is not,
 // then Lighthouse (mobile, simulated throttling) scores, all four categories,
 // for the root and lesson 1. (scripts/bundle-size.mjs measures the slider to
 // the painted chart at 10,000 draws.)
@@ -20,7 +31,8 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import { serve } from '../e2e/web/server.mjs';
-import { launch, chromiumPath } from '../e2e/web/browser.mjs';
+import fs from 'node:fs';
+import { launch, launchProfile, chromiumPath } from '../e2e/web/browser.mjs';
 
 // Lighthouse's mobile "slow 4G" (its DevTools throttling preset) and 4× CPU.
 export const SLOW4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -80,7 +92,9 @@ async function measure(page, url, throttled) {
     // Live: the widgets are mounted and the engine answers (whichever is later).
     const live = performance.getEntriesByName('dpplay-live')[0]?.startTime
       ?? Math.max(at('dpplay-interactive'), at('dpplay-engine-ready'));
-    return { fcp_ms: fcp, chart_ms: window.__bench.chart, live_ms: live, slider_task_ms: window.__bench.longest };
+    const t = performance.getEntriesByName('dpplay-engine-ready')[0]?.detail;
+    return { fcp_ms: fcp, chart_ms: window.__bench.chart, live_ms: live, slider_task_ms: window.__bench.longest,
+      compile_ms: t ? t.compiled - t.response : NaN };
   });
   if (throttled) await throttle(cdp, false);
   await cdp.detach();
@@ -106,6 +120,44 @@ async function loads(browser, url, throttled) {
   const warm = await measure(page2, url, throttled);
   await context.close();
   return { cold, warm };
+}
+
+/**
+ * codeCache(url, machineBytes) visits lesson 1 and then the sampling machine
+ * three times each in a fresh on-disk profile and returns their compile
+ * and start-up times (ms) per visit.
+ */
+export async function codeCache(url, machineBytes) {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-bench-'));
+  const context = await launchProfile(dir);
+  const out = { core_compile_ms: [], machine_compile_ms: [], machine_ready_ms: [] };
+  try {
+    for (let i = 0; i < 3; i++) {
+      const page = await context.newPage();
+      await page.goto(`${url}#/what-dp-promises`);
+      await page.waitForFunction(() => document.body.classList.contains('engine-ready'), null, { timeout: 120000 });
+      const t = await page.evaluate(() => performance.getEntriesByName('dpplay-engine-ready')[0].detail);
+      out.core_compile_ms.push(Math.round(t.compiled - t.response));
+      await page.evaluate(() => navigator.serviceWorker?.ready);
+      // V8 writes its cache a while after the module's code is optimized.
+      await page.waitForTimeout(4000);
+      await page.close();
+    }
+    for (let i = 0; i < 3; i++) {
+      const page = await context.newPage();
+      await page.goto(`${url}machine.html#bytes=${machineBytes}`);
+      await page.waitForFunction(() => document.body.classList.contains('running'), null, { timeout: 120000 });
+      const s = await page.evaluate(() => window.machineStats);
+      out.machine_compile_ms.push(Math.round(s.compiledAt - s.loadStart));
+      out.machine_ready_ms.push(Math.round(s.readyAt - s.loadStart));
+      await page.waitForTimeout(4000);
+      await page.close();
+    }
+  } finally {
+    await context.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
 }
 
 const median = (xs) => { const s = xs.filter(Number.isFinite).sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
@@ -160,6 +212,7 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   } finally {
     await browser.close();
   }
+  out.code_cache = await codeCache(server.url, fs.statSync(path.join(dir, 'wasm', 'machine.wasm')).size);
   try {
     out.lighthouse_mobile = {
       root: await lighthouseScores(server.url),

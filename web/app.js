@@ -483,7 +483,7 @@ showLesson(location.hash, false).catch(reportError);
 // Register the service worker after the first load, so precaching the site
 // for offline use never competes with the first lesson's download.
 if ('serviceWorker' in navigator && /^https?:$/.test(location.protocol)) {
-  const register = () => navigator.serviceWorker.register('sw.js').catch(() => {});
+  const register = () => import('./offline.js').then((m) => m.register()).catch(() => {});
   if (document.readyState === 'complete') register();
   else window.addEventListener('load', register, { once: true });
 }

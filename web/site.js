@@ -64,6 +64,8 @@ export function decorateLanding(root, index) {
       location.reload();
     });
   }
+  // The offer to keep every lesson offline, where the service worker left some out.
+  if (/^https?:$/.test(location.protocol)) import('./offline.js').then((m) => m.offerOffline(root, index)).catch(() => {});
   const last = lastLesson();
   const link = $('#continue-link', root);
   const lesson = last && index.lessons.concat(index.pages || []).find((l) => l.slug === last.slug);

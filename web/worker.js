@@ -18,36 +18,21 @@ async function load({ name, url, bytes }) {
   timing.start = performance.now();
   // Start the download first; loading Go's glue script overlaps with it.
   const pending = fetch(url);
-  if (typeof Go === 'undefined') importScripts('wasm_exec.js');
+  if (typeof Go === 'undefined') importScripts('wasm_exec.js', 'countbytes.js');
   const response = await pending;
   timing.response = performance.now();
   if (!response.ok) throw new Error(`${url}: HTTP ${response.status}`);
-  let loaded = 0;
-  let last = 0;
-  const reader = response.body.getReader();
-  // Count bytes as they arrive and hand them on, so compilation still
-  // streams while the page shows progress.
-  const counted = new ReadableStream({
-    async pull(controller) {
-      const { done, value } = await reader.read();
-      if (done) {
-        postMessage({ type: 'progress', name, loaded, total: bytes });
-        controller.close();
-        return;
-      }
-      loaded += value.byteLength;
-      if (loaded - last > 65536) {
-        last = loaded;
-        postMessage({ type: 'progress', name, loaded, total: bytes });
-      }
-      controller.enqueue(value);
-    },
-  });
+  // Progress is counted on a clone while the compiler streams the response
+  // itself (countbytes.js says why); bytes is the module's size as built.
+  // A failed download rejects the compile as well.
+  const counting = countBytes(response.clone().body, (loaded) => postMessage({ type: 'progress', name, loaded, total: bytes }), 65536)
+    .catch(() => {});
   const go = new Go();
   const started = new Promise((resolve) => ready.set(name, resolve));
-  const { instance } = await WebAssembly.instantiateStreaming(
-    new Response(counted, { headers: { 'Content-Type': 'application/wasm' } }), go.importObject);
+  const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
   timing.compiled = performance.now();
+  // The last progress message goes before the ready message.
+  await counting;
   go.run(instance);
   await started;
   timing.ready = performance.now();

@@ -6,14 +6,27 @@ import { existsSync } from 'node:fs';
 
 export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
-export async function launch() {
+const options = () => {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found: run scripts/setup.sh`);
-  return chromium.launch({
+  return {
     executablePath: chromiumPath,
     headless: true,
     args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
+  };
+};
+
+export async function launch() {
+  return chromium.launch(options());
+}
+
+/**
+ * launchProfile(dir, opts) is a browser context on the on-disk profile dir,
+ * as a reader's browser keeps one: its caches (the HTTP cache, Cache
+ * Storage, compiled code) outlive a page. launch()'s contexts are in memory.
+ */
+export async function launchProfile(dir, opts = {}) {
+  return chromium.launchPersistentContext(dir, { ...options(), ...opts });
 }
 
 /** watch(page) collects console errors and uncaught exceptions. */

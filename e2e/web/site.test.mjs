@@ -5,7 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, harness, shots, siteIndex } from './harness.mjs';
+import { axe, harness, shots, siteIndex, dist } from './harness.mjs';
+import { serve } from './server.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
 const index = siteIndex();
@@ -329,6 +330,138 @@ test('works offline after the first visit (service worker)', async () => {
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+/** controlled(page) waits until the service worker has installed and controls page. */
+function controlled(page) {
+  return page.evaluate(async () => {
+    await navigator.serviceWorker.ready;
+    if (!navigator.serviceWorker.controller) {
+      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
+    }
+  });
+}
+
+/** cachedFiles(page) lists the files in the site's service-worker caches, relative to the site. */
+function cachedFiles(page) {
+  return page.evaluate(async () => {
+    const base = new URL('./', location.href).href;
+    const files = new Set();
+    for (const key of await caches.keys()) {
+      if (!key.startsWith('dpplay-') || key === 'dpplay-keep-every-lesson') continue;
+      for (const req of await (await caches.open(key)).keys()) files.add(req.url.slice(base.length));
+    }
+    return [...files].sort();
+  });
+}
+
+// Save-Data as Chromium reports it to a page (navigator.connection); the
+// page chooses the service worker's precache.
+const saveData = () => Object.defineProperty(Navigator.prototype, 'connection', {
+  configurable: true,
+  get: () => ({ saveData: true, effectiveType: '4g', addEventListener() {}, removeEventListener() {} }),
+});
+const extras = index.offline.map((f) => f.file);
+const extrasMB = (index.offline.reduce((n, f) => n + f.gzip, 0) / 1e6).toFixed(1);
+
+test('without Save-Data the first visit precaches every lesson, and the landing page offers nothing', async () => {
+  assert.ok(extras.length >= 3, 'the index lists the lessons\' own modules');
+  const { context, page, errors } = await open('', { sw: 'allow' });
+  await controlled(page);
+  const cached = await cachedFiles(page);
+  for (const f of ['', 'index.html', 'app.js', 'wasm/core.wasm', ...extras]) assert.ok(cached.includes(f), `${f || './'} is precached`);
+  await page.reload();
+  await page.waitForFunction(() => document.body.classList.contains('engine-ready'));
+  await page.waitForTimeout(500);
+  assert.equal(await page.locator('.offline-offer').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('on Save-Data the first visit precaches the shell and core only; the landing page\'s button caches every lesson', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 390, height: 844 }, serviceWorkers: 'allow' });
+  await context.addInitScript(saveData);
+  const { page, errors } = await open('', { context });
+  await controlled(page);
+  const cached = await cachedFiles(page);
+  for (const f of ['', 'index.html', 'app.js', 'wasm/core.wasm', 'wasm_exec.js', 'search.json']) assert.ok(cached.includes(f), `${f || './'} is precached`);
+  for (const f of extras) assert.ok(!cached.includes(f), `${f} is not precached on Save-Data`);
+  // The lighter precache is the page's choice: cellular and slow links count too.
+  assert.deepEqual(await page.evaluate(async () => {
+    const { metered } = await import('./offline.js');
+    return [{ saveData: true }, { type: 'cellular' }, { effectiveType: '3g' }, { effectiveType: '2g' }, { effectiveType: '4g', type: 'wifi' }, null].map((c) => metered(c));
+  }), [true, true, true, true, false, false]);
+  const button = page.getByRole('button', { name: `Make every lesson available offline (${extrasMB} MB)` });
+  await button.waitFor();
+  assert.equal(await page.locator('.offline-offer').evaluate((e) => e.scrollWidth <= e.clientWidth + 1 && document.documentElement.scrollWidth <= 390), true, 'fits at 390 px');
+  for (const scheme of ['light', 'dark']) {
+    await page.emulateMedia({ colorScheme: scheme });
+    await axe(page, `the offer (${scheme})`, '.offline-offer');
+  }
+  for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'light'], [1280, 'dark']]) {
+    await page.setViewportSize({ width, height: 844 });
+    await page.emulateMedia({ colorScheme: scheme });
+    await page.locator('.offline-offer').screenshot({ path: path.join(shots, `offline-offer-${width}-${scheme}.png`) });
+  }
+  // Watch the bar: it moves, and reads 100% only once everything is cached.
+  await page.evaluate(() => {
+    const bar = document.querySelector('.offline-offer progress');
+    window.offlineBar = [];
+    new MutationObserver(() => window.offlineBar.push(bar.hidden ? 'hidden' : bar.value)).observe(bar, { attributes: true });
+  });
+  await button.click();
+  await page.locator('.offline-status', { hasText: 'Every lesson is now available offline on this device.' }).waitFor({ timeout: 60000 });
+  const bar = await page.evaluate(() => window.offlineBar);
+  assert.ok(bar.some((v) => v > 0 && v < 100), `the bar moves: ${bar}`);
+  assert.equal(await button.count(), 0, 'the button is gone');
+  await page.locator('.offline-offer').screenshot({ path: path.join(shots, 'offline-offer-done-1280-dark.png') });
+  const after = await cachedFiles(page);
+  for (const f of extras) assert.ok(after.includes(f), `${f} is cached after the button`);
+  // Lessons never opened online work offline now.
+  await context.setOffline(true);
+  await page.goto(web.server.url + '#/private-pricing');
+  await ready(page, 'private-pricing');
+  await page.waitForFunction(() => Number(document.querySelector('#w-price')?.dataset.renders) > 0, null, { timeout: 20000 });
+  assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('over a slow gzipping server the engine\'s progress counts the module\'s bytes to the end, reaching 100% only with the last', async () => {
+  const server = await serve(dist, '/dpplay/', { pages: true });
+  const context = await web.browser.newContext();
+  // Every message the page's worker sends, as the page receives it.
+  await context.addInitScript(() => {
+    const W = window.Worker;
+    window.workerLog = [];
+    window.Worker = class extends W {
+      constructor(...a) {
+        super(...a);
+        this.addEventListener('message', (e) => window.workerLog.push({ type: e.data.type, name: e.data.name, loaded: e.data.loaded, total: e.data.total }));
+      }
+    };
+  });
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 2 * 1024 * 1024, uploadThroughput: 1024 * 1024 });
+    const res = page.waitForResponse((r) => r.url().endsWith('wasm/core.wasm'));
+    await page.goto(server.url + '#/what-dp-promises');
+    assert.equal((await (await res).allHeaders())['content-encoding'], 'gzip', 'the server gzips the module');
+    await page.waitForFunction(() => document.body.classList.contains('engine-ready'), null, { timeout: 60000 });
+    const log = (await page.evaluate(() => window.workerLog)).filter((m) => m.name === 'core');
+    const progress = log.filter((m) => m.type === 'progress');
+    const last = progress.at(-1);
+    assert.equal(last.total, index.wasm.core.bytes);
+    assert.equal(last.loaded, last.total, 'the last message counts every byte of the module as built');
+    assert.ok(progress.slice(0, -1).every((m) => m.loaded < m.total), 'no earlier message reads 100%');
+    assert.ok(progress.filter((m) => m.loaded / m.total > 0.1 && m.loaded / m.total < 0.9).length >= 5, `the bar moves in steps: ${progress.map((m) => (m.loaded / m.total).toFixed(2))}`);
+    assert.deepEqual(log.map((m) => m.type).slice(-1), ['ready'], 'ready comes after the last progress');
+  } finally {
+    await context.close();
+    await server.close();
+  }
 });
 
 test(`first load of lesson 1 is under ${BUDGET_BYTES} bytes gzipped`, async () => {

@@ -8,6 +8,7 @@ package site
 
 import (
 	"bytes"
+	"compress/gzip"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
@@ -56,6 +57,7 @@ const (
 	preloadMark  = "<!--dpplay:preload-->"
 	versionMark  = "__DPPLAY_VERSION__"
 	assetsMark   = `["__DPPLAY_ASSETS__"]`
+	extrasMark   = `["__DPPLAY_EXTRAS__"]`
 )
 
 // Build writes the site into o.Out.
@@ -122,11 +124,19 @@ func Build(o Options) (Result, error) {
 		File  string `json:"file"`
 		Bytes int    `json:"bytes"`
 	}
+	// Offline lists the lessons' own modules with their gzipped sizes, for
+	// the page's offer to keep every lesson offline where the service worker
+	// precaches only the shell and core (web/offline.js).
+	type offlineFile struct {
+		File string `json:"file"`
+		Gzip int    `json:"gzip"`
+	}
 	index := struct {
 		Lessons []*Lesson           `json:"lessons"`
 		Pages   []*Lesson           `json:"pages,omitempty"`
 		Wasm    map[string]wasmInfo `json:"wasm"`
-	}{Lessons: lessons, Pages: pages, Wasm: map[string]wasmInfo{}}
+		Offline []offlineFile       `json:"offline"`
+	}{Lessons: lessons, Pages: pages, Wasm: map[string]wasmInfo{}, Offline: []offlineFile{}}
 	for name, p := range o.Wasm {
 		b, err := os.ReadFile(p)
 		if err != nil {
@@ -135,7 +145,11 @@ func Build(o Options) (Result, error) {
 		out := "wasm/" + name + ".wasm"
 		files[out] = b
 		index.Wasm[name] = wasmInfo{File: out, Bytes: len(b)}
+		if lessonModule(out) {
+			index.Offline = append(index.Offline, offlineFile{File: out, Gzip: gzipSize(b)})
+		}
 	}
+	sort.Slice(index.Offline, func(i, j int) bool { return index.Offline[i].File < index.Offline[j].File })
 	for _, l := range all {
 		files["lessons/"+l.Slug+".html"] = []byte(l.HTML)
 	}
@@ -200,17 +214,25 @@ func Build(o Options) (Result, error) {
 	}
 	version := hex.EncodeToString(h.Sum(nil))[:12]
 	assets := []string{"./"}
+	extras := []string{}
 	for _, n := range names {
-		if !lazyModule(n) {
+		switch {
+		case lessonModule(n):
+			extras = append(extras, n)
+		case !lazyModule(n):
 			assets = append(assets, n)
 		}
 	}
 	assetsJSON, _ := json.Marshal(assets)
-	if !bytes.Contains(sw, []byte(versionMark)) || !bytes.Contains(sw, []byte(assetsMark)) {
-		return Result{}, fmt.Errorf("web/sw.js lacks %s or %s", versionMark, assetsMark)
+	extrasJSON, _ := json.Marshal(extras)
+	for _, m := range []string{versionMark, assetsMark, extrasMark} {
+		if !bytes.Contains(sw, []byte(m)) {
+			return Result{}, fmt.Errorf("web/sw.js lacks %s", m)
+		}
 	}
 	sw = bytes.Replace(sw, []byte(versionMark), []byte(version), 1)
 	sw = bytes.Replace(sw, []byte(assetsMark), assetsJSON, 1)
+	sw = bytes.Replace(sw, []byte(extrasMark), extrasJSON, 1)
 	files["sw.js"] = sw
 	files[marker] = []byte("built by dpplay site; deleted and rebuilt by the next build\n")
 
@@ -275,6 +297,32 @@ func prepareOut(out string) error {
 		}
 	}
 	return nil
+}
+
+// lessonModule reports whether a built file is a lesson's own WebAssembly
+// module other than core. The service worker precaches them with the shell,
+// except on a first visit over a metered or Save-Data connection, where it
+// precaches the shell and core only and the page offers the rest.
+func lessonModule(name string) bool {
+	return strings.HasPrefix(name, "wasm/") && strings.HasSuffix(name, ".wasm") && name != "wasm/core.wasm" && !lazyModule(name)
+}
+
+// gzipSize is the length of b gzipped at the default level, as a server
+// that compresses on the fly sends it.
+func gzipSize(b []byte) int {
+	var n countWriter
+	w, _ := gzip.NewWriterLevel(&n, gzip.DefaultCompression)
+	w.Write(b)
+	w.Close()
+	return int(n)
+}
+
+// countWriter counts the bytes written to it.
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) {
+	*c += countWriter(len(p))
+	return len(p), nil
 }
 
 // lazyModule reports whether a built file is one of the optional extras,

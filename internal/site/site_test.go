@@ -263,18 +263,19 @@ func TestBuild(t *testing.T) {
 		"lessons/02-b.md":          "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nText.\n",
 		"lessons/README.md":        "not a lesson",
 		"web/index.html":           "<head><!--dpplay:preload--></head><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--></main><!--dpplay:index--><script>'__DPPLAY_CORE_FILE__'</script>",
-		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"];",
+		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"]; const E=[\"__DPPLAY_EXTRAS__\"];",
 		"web/app.js":               "// app",
 		"web/widgets/w.js":         "import { x } from './helper.js';",
 		"web/widgets/helper.js":    "export const x = 1;",
 		"web/widgets/unused.js":    "",
 		"build/core.wasm":          "\x00asm",
 		"build/figures.wasm":       "\x00asm figures",
+		"build/data.wasm":          "\x00asm data data data data",
 		"go/lib/wasm/wasm_exec.js": "// go",
 	})
 	out := filepath.Join(dir, "dist")
 	opt := Options{Lessons: filepath.Join(dir, "lessons"), Web: filepath.Join(dir, "web"), Out: out,
-		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm"), "figures": filepath.Join(dir, "build/figures.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js")}
+		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm"), "figures": filepath.Join(dir, "build/figures.wasm"), "data": filepath.Join(dir, "build/data.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js")}
 	res, err := Build(opt)
 	if err != nil {
 		t.Fatal(err)
@@ -307,6 +308,15 @@ func TestBuild(t *testing.T) {
 	// on first use: they are several MB each.
 	if strings.Contains(sw, "figures.wasm") {
 		t.Errorf("sw.js precaches a lazy module: %s", sw)
+	}
+	// A lesson's own module is precached apart from the shell (EXTRAS), so
+	// that a metered first visit can leave it out; the page's index gives
+	// its gzipped size for the offer to cache it.
+	if !strings.Contains(sw, `const E=["wasm/data.wasm"];`) || strings.Contains(sw, `"wasm/data.wasm","`) {
+		t.Errorf("sw.js does not list data.wasm as the only extra: %s", sw)
+	}
+	if m := regexp.MustCompile(`"offline":\[\{"file":"wasm/data.wasm","gzip":(\d+)\}\]`).FindStringSubmatch(index); m == nil || m[1] == "0" {
+		t.Errorf("index lacks data.wasm's gzipped size: %s", index)
 	}
 	read("wasm/figures.wasm")
 	read("lessons/a.html")
