@@ -57,9 +57,10 @@ const articles = new Map();
 // showLesson for that lesson takes it over.
 let early = window.dpplayEarlyLesson || null;
 {
-  // The root's article is the landing page, kept under the slug ''.
+  // The root's article is the landing page, kept under the slug ''. The head
+  // may be putting the early lesson in its place, block by block.
   const inline = $('#lesson article.lesson');
-  if (inline) articles.set(inline.dataset.slug, inline.outerHTML);
+  if (inline && inline.dataset.slug !== early?.slug) articles.set(inline.dataset.slug, inline.outerHTML);
   if (early?.landing) articles.set('', early.landing);
 }
 
@@ -74,6 +75,12 @@ async function lessonHTML(slug) {
     articles.set(slug, await res.text());
   }
   return articles.get(slug);
+}
+
+/** dropEarly stops the head's early lesson, if still going: the page shows something else or has taken it over. */
+function dropEarly() {
+  if (early) early.taken = true;
+  early = null;
 }
 
 async function showLesson(hash, focus) {
@@ -94,9 +101,9 @@ async function showLesson(hash, focus) {
   }
   const html = await lessonHTML(slug);
   if (call !== state.shown) return;
-  const shown = early && early.slug === slug && early.shown;
-  if (early) early.taken = true;
-  early = null;
+  const shown = early?.slug === slug && await early.shown;
+  if (call !== state.shown) return;
+  dropEarly();
   if (!shown) $('#lesson').innerHTML = html;
   document.documentElement.classList.remove('lesson-route');
   for (const w of state.widgets) w.controller?.destroy?.();
@@ -153,6 +160,7 @@ function showHome(call, focus) {
   state.slug = '';
   state.widgets = [];
   state.active = null;
+  dropEarly();
   $('#lesson').innerHTML = articles.get('');
   document.documentElement.classList.remove('lesson-route');
   document.title = 'dpplay — a differential privacy playground';

@@ -51,6 +51,34 @@ test('the root is a landing page with the lesson map; it keeps the address, and 
   await context.close();
 });
 
+test('leaving a lesson link before its lesson arrives keeps the page left for; the lesson then comes back whole', async () => {
+  const slug = index.lessons[2].slug;
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await context.route(`**/lessons/${slug}.html`, async (route) => { await held; await route.continue(); });
+  const { page, errors } = await open(`#/${slug}`, { context });
+  await page.click('.brand');
+  await ready(page, 'home');
+  const arrived = page.waitForResponse((r) => r.url().endsWith(`/lessons/${slug}.html`));
+  release();
+  await arrived;
+  // The head's script would put the lesson in from here, a few blocks a frame.
+  await page.waitForTimeout(500);
+  assert.match(await page.locator('h1').textContent(), /Learn differential privacy/, 'the landing page stays');
+  await page.click(`.map-title a[href="#/${slug}"]`);
+  await ready(page, slug);
+  const html = fs.readFileSync(path.join(dist, 'lessons', `${slug}.html`), 'utf8');
+  const blocks = await page.evaluate((h) => {
+    const t = document.createElement('template');
+    t.innerHTML = h;
+    return t.content.firstElementChild.children.length;
+  }, html);
+  assert.equal(await page.locator('#lesson article.lesson > *').count(), blocks, 'every block of the lesson');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('predictions and exercises are remembered on the device and progress shows on the landing page and in the list', async () => {
   const slug = 'exponential-mechanism';
   const lesson = index.lessons.find((l) => l.slug === slug);
