@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The page's load figures in Debian's Chromium, with dist/ served as GitHub
-// Pages serves it (gzip, max-age=600): for the root page, cold (a fresh
+// Pages serves it (gzip, max-age=600): for lesson 1, cold (a fresh
 // profile) and warm (the same profile again, the service worker installed),
 // on localhost and with slow 4G plus a 4× slower CPU (CDP throttling, the
 // values Lighthouse's mobile preset uses), it prints
@@ -23,7 +23,8 @@
 // caches a module only once enough of its code has been optimized: the
 // machine's is, a lesson's use of core is not,
 // then Lighthouse (mobile, simulated throttling) scores, all four categories,
-// for the root and lesson 1. (scripts/bundle-size.mjs measures the slider to
+// for the root and lesson 1, and the performance score and total blocking
+// time of every other lesson. (scripts/bundle-size.mjs measures the slider to
 // the painted chart at 10,000 draws.)
 // Usage: node scripts/perf-bench.mjs [dist] [runs]  (prints JSON)
 // Timings are figures, never pass/fail.
@@ -218,6 +219,14 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
       root: await lighthouseScores(server.url),
       lesson1: await lighthouseScores(`${server.url}#/what-dp-promises`),
     };
+    // Every other lesson's performance score and total blocking time.
+    const site = JSON.parse(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')
+      .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+    out.lighthouse_mobile.lessons = {};
+    for (const { slug } of site.lessons.slice(1)) {
+      const { performance, tbt_ms } = await lighthouseScores(`${server.url}#/${slug}`);
+      out.lighthouse_mobile.lessons[slug] = { performance, tbt_ms };
+    }
   } finally {
     await server.close();
   }

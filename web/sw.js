@@ -104,8 +104,10 @@ self.addEventListener('fetch', (event) => {
       const res = await fetch(req);
       // Modules left out of the precache (figures, machine, and on a
       // metered connection the lessons' own) are kept after their first
-      // use, so that they work offline too.
-      if (res.ok && url.pathname.endsWith('.wasm')) await cache.put(req, res.clone());
+      // use, so that they work offline too. The page gets the response at
+      // once, so its progress bar and streaming compile start with the
+      // download rather than after it.
+      if (res.ok && url.pathname.endsWith('.wasm')) event.waitUntil(cache.put(req, res.clone()));
       return res;
     } catch (err) {
       if (req.mode === 'navigate') {

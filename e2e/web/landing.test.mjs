@@ -13,6 +13,13 @@ const index = siteIndex();
 const web = harness(['index.html', 'dist/ is missing: run make site']);
 const open = web.open;
 
+/** blocks(page, html) is how many blocks the article in a lesson's HTML has. */
+const blocks = (page, html) => page.evaluate((h) => {
+  const t = document.createElement('template');
+  t.innerHTML = h;
+  return t.content.firstElementChild.children.length;
+}, html);
+
 const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
 test('the root is a landing page with the lesson map; it keeps the address, and the logo leads back to it', async () => {
@@ -37,11 +44,15 @@ test('the root is a landing page with the lesson map; it keeps the address, and 
       await context.close();
     }
   }
-  // A lesson link: the head's script fetches the lesson, app.js takes it over
-  // without a second request, and the landing page it hid comes back intact.
+  // A lesson link: the head's script fetches the lesson and puts it on the
+  // page group by group, app.js takes it over without a second request, and
+  // the landing page it hid comes back intact.
   const { context, page, requests } = await open(`#/${index.lessons[2].slug}`);
   await ready(page, index.lessons[2].slug);
   assert.equal(requests.filter((u) => u.endsWith(`/lessons/${index.lessons[2].slug}.html`)).length, 1, 'the linked lesson is fetched once');
+  const html = fs.readFileSync(path.join(dist, 'lessons', `${index.lessons[2].slug}.html`), 'utf8');
+  assert.ok(html.split('<!--dpplay-chunk-->').length > 2, 'the build marks groups of blocks');
+  assert.equal(await page.locator('#lesson article.lesson > *').count(), await blocks(page, html), 'every block of the lesson');
   assert.equal(await page.evaluate(() => document.documentElement.classList.contains('lesson-route')), false);
   await page.click('.brand');
   await ready(page, 'home');
@@ -69,12 +80,7 @@ test('leaving a lesson link before its lesson arrives keeps the page left for; t
   await page.click(`.map-title a[href="#/${slug}"]`);
   await ready(page, slug);
   const html = fs.readFileSync(path.join(dist, 'lessons', `${slug}.html`), 'utf8');
-  const blocks = await page.evaluate((h) => {
-    const t = document.createElement('template');
-    t.innerHTML = h;
-    return t.content.firstElementChild.children.length;
-  }, html);
-  assert.equal(await page.locator('#lesson article.lesson > *').count(), blocks, 'every block of the lesson');
+  assert.equal(await page.locator('#lesson article.lesson > *').count(), await blocks(page, html), 'every block of the lesson');
   assert.deepEqual(errors, []);
   await context.close();
 });
