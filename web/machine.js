@@ -13,6 +13,8 @@
 // container.dataset.firstBallMs holds the time from the press to the first
 // ball (for the e2e test's timing report).
 
+import { el } from './dom.js';
+
 const NAMES = {
   'exponential': 'Exponential mechanism',
   'report-noisy-max-laplace': 'Report noisy max (Laplace)',
@@ -46,13 +48,6 @@ function moduleBytes() {
   } catch {
     return 0;
   }
-}
-
-function el(tag, attrs = {}, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
 }
 
 /**

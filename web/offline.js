@@ -4,6 +4,7 @@
 // landing page, a button that caches every lesson's module, with its
 // download size (gzipped, from the build's index) and a progress bar.
 // Loaded after the page's first load: nothing here is on the critical path.
+import { el } from './dom.js';
 
 /**
  * metered(connection) reports whether the Network Information API says the
@@ -27,13 +28,6 @@ let view = null; // the offer on screen: {note, button, bar, status}
 let job = null; // while the service worker caches: {total, loaded}
 let listening = false;
 const waiting = []; // resolve functions of status requests
-
-function el(tag, attrs = {}, text) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 function onMessage(event, index) {
   const m = event.data;
