@@ -36,6 +36,7 @@ import os from 'node:os';
 import { serve } from '../e2e/web/server.mjs';
 import fs from 'node:fs';
 import { launch, launchProfile, chromiumPath } from '../e2e/web/browser.mjs';
+import { siteIndex } from '../e2e/web/harness.mjs';
 
 // Lighthouse's mobile "slow 4G" (its DevTools throttling preset) and 4× CPU.
 export const SLOW4G = { offline: false, latency: 562.5, downloadThroughput: (1474.56 * 1024) / 8, uploadThroughput: (675 * 1024) / 8 };
@@ -126,18 +127,18 @@ async function loads(browser, url, throttled) {
 }
 
 /**
- * codeCache(url, machineBytes) visits lesson 1 and then the sampling machine
- * three times each in a fresh on-disk profile and returns their compile
- * and start-up times (ms) per visit.
+ * codeCache(url, lesson, machineBytes) visits the site's lesson and then the
+ * sampling machine three times each in a fresh on-disk profile and returns
+ * their compile and start-up times (ms) per visit.
  */
-export async function codeCache(url, machineBytes) {
+export async function codeCache(url, lesson, machineBytes) {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-bench-'));
   const context = await launchProfile(dir);
   const out = { core_compile_ms: [], machine_compile_ms: [], machine_ready_ms: [] };
   try {
     for (let i = 0; i < 3; i++) {
       const page = await context.newPage();
-      await page.goto(`${url}#/what-dp-promises`);
+      await page.goto(`${url}#/${lesson}`);
       await page.waitForFunction(() => document.body.classList.contains('engine-ready'), null, { timeout: 120000 });
       const t = await page.evaluate(() => performance.getEntriesByName('dpplay-engine-ready')[0].detail);
       out.core_compile_ms.push(Math.round(t.compiled - t.response));
@@ -202,6 +203,8 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const dir = path.resolve(process.argv[2] || 'dist');
   const runs = Number(process.argv[3] || 3);
   const server = await serve(dir, '/dpplay/', { pages: true });
+  const { lessons } = siteIndex(dir);
+  const lesson1 = `${server.url}#/${lessons[0].slug}`;
   const browser = await launch();
   // The machine may be shared: the load average says how busy it was.
   const out = { runs, loadavg_start: os.loadavg().map((x) => +x.toFixed(2)) };
@@ -209,23 +212,21 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
     for (const [name, throttled] of [['localhost', false], ['slow4g_cpu4x', true]]) {
       const rs = [];
       // Lesson 1 (the root is a landing page without a widget).
-      for (let i = 0; i < (throttled ? Math.min(runs, 2) : runs); i++) rs.push(await loads(browser, `${server.url}#/what-dp-promises`, throttled));
+      for (let i = 0; i < (throttled ? Math.min(runs, 2) : runs); i++) rs.push(await loads(browser, lesson1, throttled));
       out[name] = medians(rs);
     }
   } finally {
     await browser.close();
   }
-  out.code_cache = await codeCache(server.url, fs.statSync(path.join(dir, 'wasm', 'machine.wasm')).size);
+  out.code_cache = await codeCache(server.url, lessons[0].slug, fs.statSync(path.join(dir, 'wasm', 'machine.wasm')).size);
   try {
     out.lighthouse_mobile = {
       root: await lighthouseScores(server.url),
-      lesson1: await lighthouseScores(`${server.url}#/what-dp-promises`),
+      lesson1: await lighthouseScores(lesson1),
     };
     // Every other lesson's performance score and total blocking time.
-    const site = JSON.parse(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')
-      .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
     out.lighthouse_mobile.lessons = {};
-    for (const { slug } of site.lessons.slice(1)) {
+    for (const { slug } of lessons.slice(1)) {
       const { performance, tbt_ms } = await lighthouseScores(`${server.url}#/${slug}`);
       out.lighthouse_mobile.lessons[slug] = { performance, tbt_ms };
     }

@@ -14,8 +14,8 @@ export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '
 export const dist = process.env.DIST || path.join(root, 'dist');
 export const shots = path.join(root, 'e2e', 'screenshots');
 
-/** siteIndex() is the site's index (lessons, pages, wasm modules) that the build writes into dist/index.html. */
-export const siteIndex = () => JSON.parse(fs.readFileSync(path.join(dist, 'index.html'), 'utf8')
+/** siteIndex(dir) is the site's index (lessons, pages, wasm modules) that the build writes into dir/index.html (dir: dist/). */
+export const siteIndex = (dir = dist) => JSON.parse(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')
   .match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
 
 /**
