@@ -32,8 +32,9 @@ type jsParam struct {
 var jsKinds = map[widget.Kind]string{widget.Number: "number", widget.Int: "int", widget.Enum: "enum", widget.List: "list", widget.Text: "text"}
 
 // toJS returns p as the page's schema entry: ranges on numbers and lists
-// and the significant digits the URL keeps of them, the default as the value the page holds (a number, a string, an array of
-// numbers or null for no list), and a text's characters as a pattern.
+// and the significant digits the URL keeps of them, the default as the value
+// the page holds (a number, a string, an array of numbers or null for no
+// list), and a text's characters as a pattern.
 func toJS(p widget.Param) (jsParam, error) {
 	j := jsParam{Type: jsKinds[p.Kind], Label: p.Label, Values: p.Values, Digits: p.URLDigits(), Default: p.Default}
 	if p.Kind == widget.Number || p.Kind == widget.Int || p.Kind == widget.List {
