@@ -334,6 +334,14 @@ function wireExercises() {
 const presentButton = $('#present-button');
 const keysDialog = $('#keys-dialog');
 
+// A widget can grow after it was fitted (the audit's first result arrives
+// with its lazily loaded module), so the presented widget's parts are watched
+// and a widget that no longer fits is fitted again.
+const grown = new ResizeObserver(() => {
+  const fig = document.querySelector('figure.widget.is-presented');
+  if (fig?.dataset.fitted && fig.scrollHeight > fig.clientHeight + 1) fitToScreen(fig);
+});
+
 function setPresenting(on) {
   const w = state.active || state.widgets[0];
   document.body.classList.toggle('presenting', on);
@@ -342,6 +350,7 @@ function setPresenting(on) {
   if (on && document.fullscreenEnabled && !document.fullscreenElement) document.documentElement.requestFullscreen?.().catch(() => {});
   if (!on && document.fullscreenElement) document.exitFullscreen?.().catch(() => {});
   for (const f of document.querySelectorAll('figure.widget.is-presented')) f.classList.remove('is-presented');
+  grown.disconnect();
   presentButton.setAttribute('aria-pressed', String(on));
   document.documentElement.style.removeProperty('font-size');
   if (on && w) {
@@ -350,6 +359,7 @@ function setPresenting(on) {
     w.fig.setAttribute('tabindex', '-1');
     w.fig.focus({ preventScroll: true });
     fitToScreen(w.fig);
+    for (const part of w.fig.children) grown.observe(part);
   } else if (w) {
     w.fig.scrollIntoView({ block: 'start' });
   }

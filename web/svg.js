@@ -21,8 +21,9 @@ export function escapeHTML(s) {
 }
 
 /**
- * frame(chart, host, title, ...classes) fills host with chart.svgBox and
- * chart.details (a collapsed data table named after title), and calls
+ * frame(chart, host, title, ...classes) fills host with chart.svgBox and,
+ * unless title is empty, chart.details (a collapsed data table named after
+ * title; a chart whose numbers are in a table beside it has none), and calls
  * chart.render() whenever the box's pixel width (chart.width) or its font
  * size (chart.fs, in px; presentation mode changes the root's) changes.
  * Both are read in a ResizeObserver callback, after layout and before any
@@ -32,10 +33,13 @@ export function frame(chart, host, title, ...classes) {
   host.classList.add('chart', ...classes);
   chart.svgBox = document.createElement('div');
   chart.svgBox.className = 'chart-svg';
-  chart.details = document.createElement('details');
-  chart.details.className = 'data-table';
-  chart.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
-  host.append(chart.svgBox, chart.details);
+  host.append(chart.svgBox);
+  if (title) {
+    chart.details = document.createElement('details');
+    chart.details.className = 'data-table';
+    chart.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
+    host.append(chart.details);
+  }
   chart.width = 0;
   chart.fs = 16;
   chart.data = null;

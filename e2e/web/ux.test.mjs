@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe as audit, harness, shots, siteIndex } from './harness.mjs';
+import { axe as audit, harness, idle, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -163,6 +163,11 @@ test('bar charts name their axes, and the number column says whether it is exact
 test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is the largest text; ] changes lesson and + nudges ε', async () => {
   const sizes = [];
   const { context, page, errors } = await open(`#/${slugs[0]}`, { width: 1920, height: 1080 });
+  // The audit module is held until the auditor's widget has been fitted
+  // without its first result, which then makes it taller.
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await context.route('**/wasm/audit.wasm*', async (route) => { await held; await route.continue(); });
   await ready(page, slugs[0]);
   await page.locator('#lesson-title').focus();
   await page.keyboard.press('f');
@@ -173,6 +178,15 @@ test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is 
     }
     assert.ok(await page.evaluate(() => document.body.classList.contains('presenting')), `${slug}: not presenting`);
     await page.waitForFunction(() => document.querySelector('figure.widget.is-presented')?.dataset.fitted, null, { timeout: 30000 });
+    if (slug === 'check-a-mechanism') {
+      assert.equal(await page.locator('figure.widget.is-presented').getAttribute('data-renders'), null, 'the audit ran before its module was released');
+      release();
+    }
+    await idle(page, 'figure.widget.is-presented');
+    await page.waitForFunction(() => {
+      const fig = document.querySelector('figure.widget.is-presented');
+      return fig.dataset.fitted && fig.scrollHeight - fig.clientHeight <= 1;
+    }, null, { timeout: 10000 }).catch(() => {});
     const r = await page.evaluate(() => {
       const fig = document.querySelector('figure.widget.is-presented');
       const box = fig.querySelector('.slider-box');

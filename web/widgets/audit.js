@@ -7,6 +7,7 @@
 // The score and any error are the student's text: they reach the page only
 // through textContent.
 import { LineChart } from '../charts/line.js';
+import { frame } from '../svg.js';
 import { logSlider, select, radios, button, refresher, fmt, tableRegion, keyInput } from './controls.js';
 import { schemas, auditMechanisms } from '../gen/widgets.js';
 
@@ -51,39 +52,50 @@ function textInput(ctx, id, label, value, hint, onChange) {
 }
 
 /**
- * pairChart draws the worst pair's two output distributions side by side
+ * PairChart draws the worst pair's two output distributions side by side
  * (a bar for P(o | x), a hatched bar for P(o | x′)) above their log-ratios
- * ln P(o | x) − ln P(o | x′) against the band ±ε. The numbers are in the
- * pair table, which is the chart's text alternative.
+ * ln P(o | x) − ln P(o | x′) against the band ±ε. Its sizes are in units of
+ * the box's font size, so presentation mode's smaller root font shortens it.
+ * The numbers are in the pair table, which is the chart's text alternative.
  */
-function pairChart(host, p, q, ratios, eps, worst) {
-  const W = Math.max(280, host.clientWidth || 600), fs = 15, sm = fs * 0.85, left = 44, right = W - 10;
-  const top1 = 40, h1 = 120, top2 = top1 + h1 + 44, h2 = 130, H = top2 + h2 + 28;
-  const slot = (right - left) / p.length, bw = Math.min(slot * 0.34, 46);
-  const span = Math.max(eps, ...ratios.map(Math.abs)) * 1.2;
-  const py = (v) => top2 + h2 * (0.5 - v / (2 * span));
-  const parts = [
-    '<defs><pattern id="audit-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="var(--surface)"/><rect width="3" height="6" fill="var(--mark)"/></pattern></defs>',
-    `<rect x="${left}" y="6" width="14" height="14" fill="var(--bar)"/><text x="${left + 20}" y="18" font-size="${sm}">P(o | x)</text>`,
-    `<rect x="${left + 110}" y="6" width="14" height="14" fill="url(#audit-hatch)" stroke="var(--mark)"/><text x="${left + 130}" y="18" font-size="${sm}">P(o | x′)</text>`,
-    `<line x1="${left}" x2="${right}" y1="${top1 + h1}" y2="${top1 + h1}" stroke="currentColor" stroke-opacity="0.4"/>`,
-    `<rect class="band" x="${left}" y="${py(eps)}" width="${right - left}" height="${py(-eps) - py(eps)}"/>`,
-    `<text class="axis-label" x="${left}" y="${top2 - 12}" font-size="${sm}">ln P(o | x) − ln P(o | x′); shaded: ±ε</text>`,
-  ];
-  for (const v of [-eps, 0, eps]) {
-    parts.push(`<line x1="${left}" x2="${right}" y1="${py(v)}" y2="${py(v)}" class="${v ? 'band-edge' : ''}" stroke="currentColor" stroke-opacity="${v ? 1 : 0.4}"/>`,
-      `<text x="${left - 6}" y="${py(v) + 5}" text-anchor="end" font-size="${sm}">${v ? (v > 0 ? '+ε' : '−ε') : '0'}</text>`);
+class PairChart {
+  constructor(host) { frame(this, host, '', 'band-chart'); }
+
+  /** update({p, q, ratios, eps, worst}) draws a pair. */
+  update(data) { this.data = data; this.render(); }
+
+  render() {
+    if (!this.data || !this.width) return;
+    const { p, q, ratios, eps, worst } = this.data;
+    const W = Math.max(280, this.width), fs = this.fs, sm = fs * 0.85, left = fs * 3, right = W - fs * 0.7;
+    const top1 = fs * 2.7, h1 = fs * 8, top2 = top1 + h1 + fs * 2.9, h2 = fs * 8.7, H = top2 + h2 + fs * 1.9;
+    const slot = (right - left) / p.length, bw = Math.min(slot * 0.34, fs * 3), d = fs * 0.47;
+    const span = Math.max(eps, ...ratios.map(Math.abs)) * 1.2;
+    const py = (v) => top2 + h2 * (0.5 - v / (2 * span));
+    const key = fs * 0.93;
+    const parts = [
+      '<defs><pattern id="audit-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="var(--surface)"/><rect width="3" height="6" fill="var(--mark)"/></pattern></defs>',
+      `<rect x="${left}" y="${fs * 0.4}" width="${key}" height="${key}" fill="var(--bar)"/><text x="${left + fs * 1.3}" y="${fs * 1.2}" font-size="${sm}">P(o | x)</text>`,
+      `<rect x="${left + fs * 7.3}" y="${fs * 0.4}" width="${key}" height="${key}" fill="url(#audit-hatch)" stroke="var(--mark)"/><text x="${left + fs * 8.7}" y="${fs * 1.2}" font-size="${sm}">P(o | x′)</text>`,
+      `<line x1="${left}" x2="${right}" y1="${top1 + h1}" y2="${top1 + h1}" stroke="currentColor" stroke-opacity="0.4"/>`,
+      `<rect class="band" x="${left}" y="${py(eps)}" width="${right - left}" height="${py(-eps) - py(eps)}"/>`,
+      `<text class="axis-label" x="${left}" y="${top2 - fs * 0.8}" font-size="${sm}">ln P(o | x) − ln P(o | x′); shaded: ±ε</text>`,
+    ];
+    for (const v of [-eps, 0, eps]) {
+      parts.push(`<line x1="${left}" x2="${right}" y1="${py(v)}" y2="${py(v)}" class="${v ? 'band-edge' : ''}" stroke="currentColor" stroke-opacity="${v ? 1 : 0.4}"/>`,
+        `<text x="${left - fs * 0.4}" y="${py(v) + fs * 0.33}" text-anchor="end" font-size="${sm}">${v ? (v > 0 ? '+ε' : '−ε') : '0'}</text>`);
+    }
+    ratios.forEach((r, i) => {
+      const X = left + slot * (i + 0.5), out = Math.abs(r) > eps * (1 + 1e-9);
+      const hp = h1 * p[i], hq = h1 * q[i];
+      parts.push(`<rect x="${X - bw - 1}" y="${top1 + h1 - hp}" width="${bw}" height="${hp}" fill="var(--bar)"/>`,
+        `<rect x="${X + 1}" y="${top1 + h1 - hq}" width="${bw}" height="${hq}" fill="url(#audit-hatch)" stroke="var(--mark)"/>`,
+        `<text x="${X}" y="${top1 + h1 + fs * 1.07}" text-anchor="middle" font-size="${sm}"${i === worst ? ' font-weight="700"' : ''}>option ${i}</text>`,
+        `<path class="exact${out ? ' out' : ''}" d="M${X} ${py(r) - d}l${d} ${d}l${-d} ${d}l${-d} ${-d}Z"/>`);
+      if (out) parts.push(`<text class="breach-label" x="${X + fs * 0.67}" y="${py(r) + fs * 0.33}" font-size="${sm}">${fmt(r, 3)}</text>`);
+    });
+    this.svgBox.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="The worst pair's two output distributions and their log-ratios against the band plus or minus ε">${parts.join('')}</svg>`;
   }
-  ratios.forEach((r, i) => {
-    const X = left + slot * (i + 0.5), out = Math.abs(r) > eps * (1 + 1e-9);
-    const hp = h1 * p[i], hq = h1 * q[i];
-    parts.push(`<rect x="${X - bw - 1}" y="${top1 + h1 - hp}" width="${bw}" height="${hp}" fill="var(--bar)"/>`,
-      `<rect x="${X + 1}" y="${top1 + h1 - hq}" width="${bw}" height="${hq}" fill="url(#audit-hatch)" stroke="var(--mark)"/>`,
-      `<text x="${X}" y="${top1 + h1 + 16}" text-anchor="middle" font-size="${sm}"${i === worst ? ' font-weight="700"' : ''}>option ${i}</text>`,
-      `<path class="exact${out ? ' out' : ''}" d="M${X} ${py(r) - 7}l7 7l-7 7l-7 -7Z"/>`);
-    if (out) parts.push(`<text class="breach-label" x="${X + 10}" y="${py(r) + 5}" font-size="${sm}">${fmt(r, 3)}</text>`);
-  });
-  host.innerHTML = `<svg width="${W}" height="${H}" viewBox="0 0 ${W} ${H}" role="img" aria-label="The worst pair's two output distributions and their log-ratios against the band plus or minus ε">${parts.join('')}</svg>`;
 }
 
 export async function mount(ctx) {
@@ -119,10 +131,14 @@ export async function mount(ctx) {
   error.setAttribute('role', 'alert');
   const pair = tableRegion('The worst pair of neighbouring data sets');
   const band = document.createElement('div');
-  band.className = 'chart band-chart';
+  const pairChart = new PairChart(band);
   const growthHost = document.createElement('div');
   const growth = new LineChart(growthHost, { title: 'Worst loss against the largest count m of the universe', xLabel: 'largest count m', yLabel: 'worst loss', describe: (d) => d.note });
-  body.append(gallery, galleryNote, controls, progress, verdict, error, pair, band, growthHost);
+  // Presented on a wide screen, the two charts stand side by side.
+  const charts = document.createElement('div');
+  charts.className = 'present-pair';
+  charts.append(band, growthHost);
+  body.append(gallery, galleryNote, controls, progress, verdict, error, pair, charts);
 
   const load = (cfg) => {
     const next = { mech: cfg.mechanism, score: cfg.score, sens: cfg.sensitivity, eps: cfg.epsilon, k: cfg.candidates, m: cfg.maxCount, nb: cfg.neighbours };
@@ -162,7 +178,7 @@ export async function mount(ctx) {
       pair.querySelector('p').textContent = `Worst output: ${res.description}.`;
       band.hidden = !res.p.length;
       if (res.p.length) {
-        pairChart(band, Array.from(res.p), Array.from(res.q), Array.from(res.logRatio), v.eps, res.output);
+        pairChart.update({ p: Array.from(res.p), q: Array.from(res.q), ratios: Array.from(res.logRatio), eps: v.eps, worst: res.output });
       }
       const g = await bridge.call('audit', 'growth', { ...cfg, maxCount: Math.max(v.m, 8) });
       const xs = Array.from(g.counts);
