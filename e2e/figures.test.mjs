@@ -12,6 +12,7 @@ import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { serve } from './web/server.mjs';
 import { launch, watch, ready } from './web/browser.mjs';
+import { idle } from './web/harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.DIST || path.join(root, 'dist');
@@ -93,6 +94,7 @@ test('every chart of every lesson exports the same figure as dpplay figures', as
     const widgets = await page.locator('figure.widget[data-figures]:not([data-figures=""])').evaluateAll((els) => els.map((e) => ({ id: e.dataset.id, figures: e.dataset.figures.split(',') })));
     for (const w of widgets) {
       const fig = page.locator(`figure.widget[data-id="${w.id}"]`);
+      await idle(page, `figure.widget[data-id="${w.id}"]`);
       await fig.locator('.export-figure .export-button').waitFor({ timeout: 10000 });
       for (const name of w.figures) {
         const got = await exportOnce(page, fig, 'svg', w.figures.length > 1 ? name : '');

@@ -45,7 +45,7 @@ bridge.onStatus((msg) => {
 bridge.load('core');
 
 // ---- Lessons and widgets --------------------------------------------------
-const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '', section: '', loading: false };
+const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '', section: '', loading: false, near: null, picked: false };
 let uidCount = 0;
 
 // Lesson articles as first rendered, so that showing a lesson again (a new
@@ -107,6 +107,7 @@ async function showLesson(hash, focus) {
   if (!shown) $('#lesson').innerHTML = html;
   document.documentElement.classList.remove('lesson-route');
   for (const w of state.widgets) w.controller?.destroy?.();
+  state.near?.disconnect();
   state.slug = slug;
   state.widgets = [];
   state.active = null;
@@ -121,16 +122,15 @@ async function showLesson(hash, focus) {
   wireExercises();
   restoreLesson(slug, reveal);
   markProgress(index);
-  const figures = [...document.querySelectorAll('#lesson figure.widget')];
-  // Mounts finish in any order; keep the widgets in reading order so that
-  // "active", n and p do not depend on which wasm call returned first.
-  const mounted = await Promise.all(figures.map((fig) => mountWidget(fig, params)));
-  if (call !== state.shown) {
-    for (const w of mounted) w?.controller?.destroy?.();
-    return;
-  }
-  state.widgets = mounted.filter(Boolean);
-  state.active = state.widgets.find((w) => w.controller?.draw) || state.widgets[0] || null;
+  // One slot per widget, in reading order, so that "active", n and p do not
+  // depend on which mount finished first; a slot gets its schema, values and
+  // controller when its widget mounts.
+  state.widgets = [...document.querySelectorAll('#lesson figure.widget')]
+    .map((fig) => ({ id: fig.dataset.id, fig, schema: {}, values: {}, controller: null, mounting: null }));
+  state.picked = false;
+  await mountNear(state.widgets, params, call);
+  if (call !== state.shown) return;
+  pickActive();
   showNotes();
   writeURL();
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
@@ -157,6 +157,7 @@ function markLive() {
 function showHome(call, focus) {
   clearTimeout(state.writeTimer);
   for (const w of state.widgets) w.controller?.destroy?.();
+  state.near?.disconnect();
   state.slug = '';
   state.widgets = [];
   state.active = null;
@@ -174,6 +175,62 @@ function showHome(call, focus) {
   state.loading = false;
   document.body.dataset.lessonReady = 'home';
   if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');
+}
+
+/**
+ * mountNear(slots, params, call) mounts the widgets that are on or near the
+ * screen, those the link sets values for and those without a pre-rendered
+ * drawing, and resolves when they are mounted. Every other widget keeps its
+ * pre-rendered drawing (inert, and the same picture) until it comes within a
+ * screen of the viewport: mounting builds and lays out a widget's live
+ * controls and charts, which is most of the main thread's work in opening a
+ * lesson.
+ */
+async function mountNear(slots, params, call) {
+  state.near?.disconnect();
+  const now = (w) => document.hidden || !recording(w.fig) || [...params.keys()].some((k) => k.startsWith(`${w.id}.`));
+  const bySlot = new Map(slots.map((w) => [w.fig, w]));
+  let first;
+  const seen = new Promise((resolve) => { first = resolve; });
+  const near = state.near = new IntersectionObserver((entries) => {
+    const started = [];
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      near.unobserve(e.target);
+      started.push(mountSlot(bySlot.get(e.target), params, call));
+    }
+    first(started);
+  }, { rootMargin: '100% 0px' });
+  const eager = [];
+  for (const w of slots) {
+    if (now(w)) eager.push(mountSlot(w, params, call));
+    else near.observe(w.fig);
+  }
+  // The observer's first report says which widgets are near the screen.
+  const visible = eager.length === slots.length ? [] : await seen;
+  await Promise.all(eager.concat(visible));
+}
+
+/** mountSlot(w, params, call) mounts slot w's widget once, and fills the slot. */
+function mountSlot(w, params, call) {
+  state.near?.unobserve(w.fig);
+  w.mounting ||= mountWidget(w.fig, params).then((m) => {
+    if (call !== state.shown) return m?.controller?.destroy?.();
+    if (m) Object.assign(w, m);
+    pickActive();
+    // The URL holds every mounted widget's state, which an exported figure
+    // reads; write it before the widget's Export button appears.
+    if (!state.loading) writeURL();
+  });
+  return w.mounting;
+}
+
+/**
+ * pickActive makes the first widget with a draw action the one the keys
+ * act on, until the reader picks one (focus, a click, n or p).
+ */
+function pickActive() {
+  if (!state.picked) state.active = state.widgets.find((w) => w.controller?.draw) || state.widgets[0] || null;
 }
 
 async function mountWidget(fig, params) {
@@ -197,8 +254,10 @@ async function mountWidget(fig, params) {
   const exported = fig.dataset.figures ? import('./export.js').then((m) => m.attachExport(fig)) : Promise.resolve();
   // Beside it, "Download table (CSV)" for the widget's data tables.
   exported.catch(() => {}).then(() => import('./tablecsv.js')).then((m) => m.attachTableCSV(fig)).catch(() => {});
-  fig.addEventListener('focusin', () => { state.active = w; });
-  fig.addEventListener('pointerdown', () => { state.active = w; });
+  const slot = () => state.widgets.find((x) => x.fig === fig);
+  const pick = () => { state.active = slot() || state.active; state.picked = true; };
+  fig.addEventListener('focusin', pick);
+  fig.addEventListener('pointerdown', pick);
   return w;
 }
 
@@ -393,6 +452,7 @@ function moveActive(dir) {
   if (!state.widgets.length) return;
   const i = Math.max(0, state.widgets.indexOf(state.active));
   state.active = state.widgets[(i + dir + state.widgets.length) % state.widgets.length];
+  state.picked = true;
   if (document.body.classList.contains('presenting')) setPresenting(true);
   else state.active.fig.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
 }

@@ -65,11 +65,27 @@ export function harness(...need) {
 /** renders(page, sel) is how many redraws the widget sel has finished. */
 export const renders = async (page, sel) => +(await page.locator(sel).getAttribute('data-renders'));
 
-/** idle(page, sel, timeout) waits until the widget sel has drawn and is not busy. */
-export const idle = (page, sel, timeout = 30000) => page.waitForFunction((s) => {
-  const el = document.querySelector(s);
-  return el && el.dataset.renders && !el.dataset.busy;
-}, sel, { timeout });
+/**
+ * live(page, sel, timeout) scrolls the widget sel into view and waits until it
+ * has mounted: a widget away from the screen keeps its pre-rendered, inert
+ * drawing until it comes near (app.js: mountNear).
+ */
+export async function live(page, sel, timeout = 30000) {
+  await page.locator(sel).first().scrollIntoViewIfNeeded();
+  await page.waitForFunction((s) => {
+    const body = document.querySelector(`${s} .widget-body`);
+    return body && !body.hasAttribute('aria-busy');
+  }, sel, { timeout });
+}
+
+/** idle(page, sel, timeout) brings the widget sel live and waits until it has drawn and is not busy. */
+export async function idle(page, sel, timeout = 30000) {
+  await live(page, sel, timeout);
+  await page.waitForFunction((s) => {
+    const el = document.querySelector(s);
+    return el && el.dataset.renders && !el.dataset.busy;
+  }, sel, { timeout });
+}
 
 /** rerendered(page, sel, n, timeout) waits until the widget sel has finished a redraw after its n-th. */
 export const rerendered = (page, sel, n, timeout = 30000) => page.waitForFunction(([s, k]) => {

@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, ready } from './browser.mjs';
-import { harness, dist, siteIndex } from './harness.mjs';
+import { harness, dist, live, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 // Every lesson with a pre-rendered widget.
@@ -92,6 +92,7 @@ test('the lesson mounts from the recording before the engine, and goes live with
   await page.route('**/wasm/core.wasm', async (route) => { await held; await route.continue(); });
   await page.goto(`${web.server.url}#/${index.lessons[0].slug}`);
   await page.waitForFunction(() => document.body.dataset.lessonReady);
+  await live(page, 'figure.widget');
   const before = await page.evaluate(() => {
     const fig = document.querySelector('figure.widget');
     return {

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, harness, shots, siteIndex, dist } from './harness.mjs';
+import { axe, harness, live, shots, siteIndex, dist } from './harness.mjs';
 import { serve } from './server.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
@@ -46,6 +46,7 @@ test('every lesson loads under /dpplay/ with no console errors and no axe violat
 test('moving ε with the keyboard changes the chart and its data table; reload reproduces them', async () => {
   const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
+  await live(page, w);
   const table0 = await tableText(page, w);
   const desc0 = await chartDesc(page, w);
   const slider = page.locator(`${w} input[type=range]`);
@@ -105,7 +106,10 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
   const check = async (page, slug, widget) => {
     await ready(page, slug);
     assert.equal(await page.locator('#lesson article.lesson').getAttribute('data-slug'), slug, 'the lesson shown');
-    if (widget) await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.renders) > 0, widget);
+    if (widget) {
+      await live(page, widget);
+      await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.renders) > 0, widget);
+    }
     const notes = page.locator('#url-notes');
     assert.ok(await notes.isVisible(), 'a note is shown');
     const text = await notes.textContent();
@@ -193,6 +197,7 @@ test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
 test('in a focused data table, ←/→ and Space scroll the table and leave the widget alone', async () => {
   const { context, page, errors } = await open('#/report-noisy-max', { width: 360, height: 800, lesson: 'report-noisy-max' });
   const status = () => page.locator('#w-rnm .draw-status').textContent();
+  await live(page, '#w-rnm');
   const before = await status();
   const hash = await page.evaluate(() => location.hash);
   const wrap = page.locator('#w-rnm .data-table').first();
@@ -323,9 +328,11 @@ test('works offline after the first visit (service worker)', async () => {
   // Lessons never opened online, whose modules load on demand, work too.
   await page.locator('#lesson-nav a[data-slug="small-database"]').click();
   await ready(page, 'small-database');
+  await live(page, '#w-sdb');
   await page.waitForFunction(() => Number(document.querySelector('#w-sdb')?.dataset.renders) > 0, null, { timeout: 20000 });
   await page.locator('#lesson-nav a[data-slug="private-pricing"]').click();
   await ready(page, 'private-pricing');
+  await live(page, '#w-price');
   await page.waitForFunction(() => Number(document.querySelector('#w-price')?.dataset.renders) > 0, null, { timeout: 20000 });
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
   assert.deepEqual(errors, []);
@@ -421,6 +428,7 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   await context.setOffline(true);
   await page.goto(web.server.url + '#/private-pricing');
   await ready(page, 'private-pricing');
+  await live(page, '#w-price');
   await page.waitForFunction(() => Number(document.querySelector('#w-price')?.dataset.renders) > 0, null, { timeout: 20000 });
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
   assert.deepEqual(errors, []);

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, harness } from './harness.mjs';
+import { axe, harness, live } from './harness.mjs';
 
 const slug = 'small-database';
 const web = harness([path.join('lessons', `${slug}.html`), 'dist/ has no lesson 8: run make site']);
@@ -17,7 +17,11 @@ async function open(hash) {
   await idle(o.page, '#w-sdb');
   return o;
 }
-const idle = (page, sel) => page.waitForFunction((s) => !document.querySelector(s).dataset.busy, sel, { timeout: 20000 });
+/** idle(page, sel) brings the widget sel live and waits until it is not busy. */
+async function idle(page, sel) {
+  await live(page, sel);
+  await page.waitForFunction((s) => !document.querySelector(s).dataset.busy, sel, { timeout: 20000 });
+}
 const stage = (page) => page.locator('#w-sdb').getAttribute('data-stage');
 const button = (page, sel, name) => page.locator(`${sel} button`, { hasText: name }).first();
 

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe as audit, harness, idle, shots, siteIndex } from './harness.mjs';
+import { axe as audit, harness, idle, live, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -32,6 +32,7 @@ test('phones at 360 and 390 px: every widget\'s slider and its chart are on scre
         .filter((f) => f.querySelector('.control-slider') && f.querySelector('.chart-svg svg, .machine-host'))
         .map((f) => f.id));
       for (const id of ids) {
+        await live(page, `#${id}`);
         // A student finds the slider, then scrolls down to the chart.
         await page.locator(`#${id} .control-slider input[type=range]`).first().scrollIntoViewIfNeeded();
         await page.locator(`#${id} :is(.chart-svg svg, .machine-host)`).first().evaluate((c) => c.scrollIntoView({ block: 'end' }));
@@ -85,6 +86,7 @@ test('a phone\'s slider dock and number boxes pass axe in light and dark', async
     for (const [width, slug] of [[360, 'report-noisy-max'], [390, 'laplace-from-exponential']]) {
       const { context, page, errors } = await open(`#/${slug}`, { width, height: 800, scheme });
       await ready(page, slug);
+      await live(page, 'figure.widget');
       assert.ok(await page.locator('.slider-dock .control-slider').count() >= 1, 'no slider dock on a phone');
       await axe(page, `${slug} at ${width}px (${scheme})`);
       assert.deepEqual(errors, []);
@@ -96,6 +98,7 @@ test('a phone\'s slider dock and number boxes pass axe in light and dark', async
 test('typed ε: the number box and the slider move together and write the URL; the slider lands on round values', async () => {
   const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
+  await live(page, w);
   const box = page.locator(`${w} .slider-box`);
   const slider = page.locator(`${w} input[type=range]`);
   // The box has the slider's visible label as its name.
