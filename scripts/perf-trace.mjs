@@ -30,6 +30,9 @@ try {
   await page.evaluate(() => performance.mark('bench-slider'));
   await page.evaluate(async () => {
     const fig = document.querySelector('#lesson figure.widget');
+    // A widget off screen keeps its pre-rendered drawing until it comes near.
+    fig?.scrollIntoView();
+    for (let t0 = performance.now(); fig?.querySelector('.widget-body[aria-busy]') && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 10));
     const slider = fig?.querySelector('input[type=range]');
     for (let i = 0; slider && i < 5; i++) {
       const before = fig.dataset.renders;
