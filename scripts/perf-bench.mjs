@@ -118,7 +118,7 @@ async function measure(page, url, throttled) {
 }
 
 /** loads(browser, url, throttled) measures a cold load, then a warm one in the same profile. */
-export async function loads(browser, url, throttled) {
+async function loads(browser, url, throttled) {
   const context = await browser.newContext({ viewport: throttled ? { width: 412, height: 823 } : { width: 1280, height: 900 } });
   await context.addInitScript(probe);
   const page = await context.newPage();

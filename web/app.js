@@ -14,7 +14,8 @@
 // unique ids, and ctx.announce(text) for screen readers.
 import { getBridge } from './core.js';
 import { parseHash, formatHash, encode } from './state.js';
-import { mountWidget as mount } from './mount.js';
+import { mountWidget as mount, linkChanges } from './mount.js';
+import { schemas } from './gen/widgets.js';
 import { recording, replaying } from './prerendered.js';
 import { savePrediction, saveExercise, saveLast } from './progress.js';
 import { markProgress, decorateLanding, restoreLesson, setupTheme, setupShare, setupScrollMemory, restoreScroll, setupSearch } from './site.js';
@@ -45,7 +46,7 @@ bridge.onStatus((msg) => {
 bridge.load('core');
 
 // ---- Lessons and widgets --------------------------------------------------
-const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '', section: '', loading: false, near: null, picked: false };
+const state = { slug: '', widgets: [], active: null, notes: [], writeTimer: 0, shown: 0, hash: '', section: '', loading: false, near: null, rest: null, picked: false };
 let uidCount = 0;
 
 // Lesson articles as first rendered, so that showing a lesson again (a new
@@ -87,6 +88,8 @@ async function showLesson(hash, focus) {
   // A newer call (the hash changed again while this one waited) wins: this
   // one stops at its next await rather than overwrite the newer lesson.
   const call = ++state.shown;
+  state.near?.disconnect();
+  state.rest = null;
   state.hash = location.hash;
   state.loading = true;
   let { slug, params, notes } = parseHash(hash);
@@ -107,7 +110,6 @@ async function showLesson(hash, focus) {
   if (!shown) $('#lesson').innerHTML = html;
   document.documentElement.classList.remove('lesson-route');
   for (const w of state.widgets) w.controller?.destroy?.();
-  state.near?.disconnect();
   state.slug = slug;
   state.widgets = [];
   state.active = null;
@@ -128,17 +130,17 @@ async function showLesson(hash, focus) {
   state.widgets = [...document.querySelectorAll('#lesson figure.widget')]
     .map((fig) => ({ id: fig.dataset.id, fig, schema: {}, values: {}, controller: null, mounting: null }));
   state.picked = false;
+  // Scrolled where the reader will be before choosing the widgets near the
+  // screen; again after, as a widget without a pre-rendered drawing changes
+  // height when it mounts.
+  placeScroll(focus);
   await mountNear(state.widgets, params, call);
   if (call !== state.shown) return;
   pickActive();
   showNotes();
   writeURL();
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
-  if (!restoreScroll()) {
-    const target = state.section && document.getElementById(state.section);
-    if (target) target.scrollIntoView({ block: 'start' });
-    else if (focus) scrollTo(0, 0);
-  }
+  placeScroll(focus);
   state.section = '';
   state.loading = false;
   document.body.dataset.lessonReady = slug;
@@ -147,8 +149,17 @@ async function showLesson(hash, focus) {
   markLive();
 }
 
-// The first moment the lesson's controls answer: its widgets are mounted
-// (from the build's recording, before the engine) and the engine is ready.
+/** placeScroll(focus) scrolls to where the reader left the lesson, else to the section the link names, else (focus: a new lesson) to the top. */
+function placeScroll(focus) {
+  if (restoreScroll()) return;
+  const target = state.section && document.getElementById(state.section);
+  if (target) target.scrollIntoView({ block: 'start' });
+  else if (focus) scrollTo(0, 0);
+}
+
+// The first moment the lesson's controls answer: the widgets on or near the
+// screen are mounted (from the build's recording, before the engine) and the
+// engine is ready.
 function markLive() {
   if (document.body.classList.contains('engine-ready') && document.body.dataset.lessonReady &&
     !performance.getEntriesByName('dpplay-live').length) performance.mark('dpplay-live');
@@ -157,7 +168,7 @@ function markLive() {
 function showHome(call, focus) {
   clearTimeout(state.writeTimer);
   for (const w of state.widgets) w.controller?.destroy?.();
-  state.near?.disconnect();
+  grown.disconnect();
   state.slug = '';
   state.widgets = [];
   state.active = null;
@@ -179,16 +190,19 @@ function showHome(call, focus) {
 
 /**
  * mountNear(slots, params, call) mounts the widgets that are on or near the
- * screen, those the link sets values for and those without a pre-rendered
- * drawing, and resolves when they are mounted. Every other widget keeps its
- * pre-rendered drawing (inert, and the same picture) until it comes within a
- * screen of the viewport: mounting builds and lays out a widget's live
- * controls and charts, which is most of the main thread's work in opening a
- * lesson.
+ * screen, those the link sets to other than their opening values and those
+ * without a pre-rendered drawing, and resolves when they are mounted. Every
+ * other widget keeps its pre-rendered drawing (inert, and the same picture)
+ * until it comes within a screen of the viewport, or until the reader first
+ * presses a key (Tab would skip an inert widget), after which the rest mount
+ * one per idle period. Mounting builds and lays out a widget's live controls
+ * and charts, which is most of the main thread's work in opening a lesson.
+ * A hidden page mounts every widget at once: the observer reports nothing
+ * until the page is shown.
  */
 async function mountNear(slots, params, call) {
-  state.near?.disconnect();
-  const now = (w) => document.hidden || !recording(w.fig) || [...params.keys()].some((k) => k.startsWith(`${w.id}.`));
+  const now = (w) => document.hidden || !w.fig.querySelector(':scope > script.widget-calls') ||
+    linkChanges(w.fig, schemas[w.fig.dataset.widget] || {}, params);
   const bySlot = new Map(slots.map((w) => [w.fig, w]));
   let first;
   const seen = new Promise((resolve) => { first = resolve; });
@@ -206,10 +220,21 @@ async function mountNear(slots, params, call) {
     if (now(w)) eager.push(mountSlot(w, params, call));
     else near.observe(w.fig);
   }
+  state.rest = () => {
+    state.rest = null;
+    const next = () => {
+      const w = slots.find((x) => !x.mounting);
+      if (w && call === state.shown) mountSlot(w, params, call).finally(() => whenIdle(next));
+    };
+    whenIdle(next);
+  };
   // The observer's first report says which widgets are near the screen.
   const visible = eager.length === slots.length ? [] : await seen;
   await Promise.all(eager.concat(visible));
 }
+
+const whenIdle = (f) => (window.requestIdleCallback ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 50));
+document.addEventListener('keydown', () => state.rest?.(), { capture: true });
 
 /** mountSlot(w, params, call) mounts slot w's widget once, and fills the slot. */
 function mountSlot(w, params, call) {
@@ -221,7 +246,7 @@ function mountSlot(w, params, call) {
     // The URL holds every mounted widget's state, which an exported figure
     // reads; write it before the widget's Export button appears.
     if (!state.loading) writeURL();
-  });
+  }).catch(reportError);
   return w.mounting;
 }
 
@@ -241,6 +266,8 @@ async function mountWidget(fig, params) {
     mod = await import(`./widgets/${name}.js`);
   } catch (err) {
     body.textContent = `This widget could not be loaded (${err.message}).`;
+    body.removeAttribute('aria-busy');
+    body.removeAttribute('inert');
     return null;
   }
   // The build's recording of the opening state's engine calls answers them
@@ -271,7 +298,10 @@ function writeURL() {
   // its hashchange: writing now would replace it with the old lesson's.
   if (location.hash !== state.hash || !state.slug) return;
   const params = new Map();
+  const linked = parseHash(location.hash).params;
   for (const w of state.widgets) {
+    // A widget not mounted yet keeps what the link said of it.
+    if (!w.controller) for (const [k, v] of linked) if (k.startsWith(`${w.id}.`)) params.set(k, v);
     for (const [key, spec] of Object.entries(w.schema)) {
       const v = encode(spec, w.values[key]);
       if (v !== null) params.set(`${w.id}.${key}`, v);
@@ -394,11 +424,20 @@ const presentButton = $('#present-button');
 const keysDialog = $('#keys-dialog');
 
 // A widget can grow after it was fitted (the audit's first result arrives
-// with its lazily loaded module), so the presented widget's parts are watched
-// and a widget that no longer fits is fitted again.
+// with its lazily loaded module; a widget mounts on its pre-rendered
+// drawing), so the presented widget's parts are watched, and one that still
+// does not fit a moment later (a progress bar comes and goes) is fitted again
+// from the full size.
+let regrow = 0;
 const grown = new ResizeObserver(() => {
-  const fig = document.querySelector('figure.widget.is-presented');
-  if (fig?.dataset.fitted && fig.scrollHeight > fig.clientHeight + 1) fitToScreen(fig);
+  clearTimeout(regrow);
+  regrow = setTimeout(() => {
+    const fig = document.querySelector('figure.widget.is-presented');
+    if (fig?.dataset.fitted && fig.scrollHeight > fig.clientHeight + 1) {
+      document.documentElement.style.removeProperty('font-size');
+      fitToScreen(fig);
+    }
+  }, 250);
 });
 
 function setPresenting(on) {
@@ -413,6 +452,7 @@ function setPresenting(on) {
   presentButton.setAttribute('aria-pressed', String(on));
   document.documentElement.style.removeProperty('font-size');
   if (on && w) {
+    state.picked = true;
     w.fig.classList.add('is-presented');
     w.fig.scrollTop = 0;
     w.fig.setAttribute('tabindex', '-1');
@@ -463,7 +503,7 @@ document.addEventListener('fullscreenchange', () => {
 
 /** nudge(d) moves the active widget's first slider (its ε) d positions, as its arrow keys would. */
 function nudge(d) {
-  const input = state.active?.fig.querySelector('.control-slider input[type=range]');
+  const input = state.active?.controller && state.active.fig.querySelector('.control-slider input[type=range]');
   if (!input) return false;
   const next = Math.min(Math.max(+input.value + d, 0), +input.max);
   if (next !== +input.value) {

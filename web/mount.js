@@ -10,19 +10,46 @@ import { coerce, encode } from './state.js';
  * URL's Map "id.key" → raw value), notes (where clamping notes go), bridge,
  * uid(name) → a unique id, onSet() (a value changed: the URL should follow).
  */
+/** opening(fig, schema) is a widget's opening values: its lesson block's, else its schema's defaults. */
+export function opening(fig, schema) {
+  const lessonParams = JSON.parse(fig.dataset.params || '{}');
+  return Object.fromEntries(Object.entries(schema).map(([key, spec]) => [key, coerce(spec, lessonParams[key], key, [])]));
+}
+
+/**
+ * linkChanges(fig, schema, params) says whether the link (params, the URL's
+ * Map "id.key" → raw value) sets any of the widget's values to other than its
+ * opening one, or says of it what the page must correct or drop with a note
+ * (an unknown key, a value out of range or not in the URL's own form): such a
+ * widget is not what its pre-rendered drawing shows.
+ */
+export function linkChanges(fig, schema, params) {
+  const base = opening(fig, schema);
+  const prefix = `${fig.dataset.id}.`;
+  for (const [k, raw] of params) {
+    if (!k.startsWith(prefix)) continue;
+    const key = k.slice(prefix.length);
+    const spec = schema[key];
+    if (!spec) return true;
+    const refused = [];
+    const v = encode(spec, coerce({ ...spec, default: base[key] }, raw, key, refused));
+    if (refused.length || v !== raw || v !== encode(spec, base[key])) return true;
+  }
+  return false;
+}
+
 export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet }) {
   const name = fig.dataset.widget;
   const id = fig.dataset.id;
   const body = fig.querySelector('.widget-body');
   const lessonParams = JSON.parse(fig.dataset.params || '{}');
-  const values = {};
   const schema = mod.schema || {};
+  const values = opening(fig, schema);
   const title = fig.querySelector('.widget-title')?.textContent || name;
   for (const [key, spec] of Object.entries(schema)) {
-    const base = coerce(spec, lessonParams[key], key, []);
     const raw = params.get(`${id}.${key}`);
     const label = `${title}: ${spec.label || key}`;
-    values[key] = raw === undefined ? base : coerce({ ...spec, default: base, label }, raw, label, notes);
+    if (raw !== undefined) values[key] = coerce({ ...spec, default: values[key], label }, raw, label, notes);
   }
   const live = document.createElement('p');
   live.className = 'visually-hidden';

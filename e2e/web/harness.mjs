@@ -78,6 +78,17 @@ export async function live(page, sel, timeout = 30000) {
   }, sel, { timeout });
 }
 
+/**
+ * everyLive(page) presses a key, on which the page mounts every widget still
+ * showing its pre-rendered drawing (a keyboard reader would Tab past an inert
+ * one), and waits until all are mounted and none is busy.
+ */
+export async function everyLive(page, timeout = 30000) {
+  await page.keyboard.press('Shift');
+  await page.waitForFunction(() => !document.querySelector('#lesson .widget-body[aria-busy]') &&
+    ![...document.querySelectorAll('figure.widget')].some((f) => f.dataset.busy), null, { timeout });
+}
+
 /** idle(page, sel, timeout) brings the widget sel live and waits until it has drawn and is not busy. */
 export async function idle(page, sel, timeout = 30000) {
   await live(page, sel, timeout);

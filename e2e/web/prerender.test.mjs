@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, ready } from './browser.mjs';
-import { harness, dist, live, siteIndex } from './harness.mjs';
+import { harness, dist, everyLive, live, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 // Every lesson with a pre-rendered widget.
@@ -61,7 +61,7 @@ for (const width of [1280, 390]) {
       // Only the figures the build pre-rendered are compared.
       await p1.goto(`${web.server.url}#/${slug}`);
       await ready(p1, slug);
-      await p1.waitForFunction(() => ![...document.querySelectorAll('figure.widget')].some((f) => f.dataset.busy));
+      await everyLive(p1);
       const live = await p1.evaluate(() => {
         const pre = new Set([...document.querySelectorAll('figure.widget > script.widget-calls')].map((s) => s.parentElement));
         for (const f of pre) f.classList.add('was-pre');

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, harness, live, shots, siteIndex, dist } from './harness.mjs';
+import { axe, everyLive, harness, live, shots, siteIndex, dist } from './harness.mjs';
 import { serve } from './server.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
@@ -27,6 +27,7 @@ test('every lesson loads under /dpplay/ with no console errors and no axe violat
     for (const scheme of ['light', 'dark']) {
       const { context, page, errors, outside } = await open(`#/${slug}`, { scheme });
       await ready(page, slug);
+      await everyLive(page);
       await axe(page, `${slug} (${scheme})`);
       assert.deepEqual(errors, [], `console errors on ${slug}`);
       assert.deepEqual(outside, [], 'requests outside the sub-path');

@@ -67,7 +67,7 @@ class PairChart {
   render() {
     if (!this.data || !this.width) return;
     const { p, q, ratios, eps, worst } = this.data;
-    const W = Math.max(280, this.width), fs = this.fs, sm = fs * 0.85, left = fs * 3, right = W - fs * 0.7;
+    const W = this.width, fs = this.fs, sm = fs * 0.85, left = fs * 3, right = W - fs * 0.7;
     const top1 = fs * 2.7, h1 = fs * 8, top2 = top1 + h1 + fs * 2.9, h2 = fs * 8.7, H = top2 + h2 + fs * 1.9;
     const slot = (right - left) / p.length, bw = Math.min(slot * 0.34, fs * 3), d = fs * 0.47;
     const span = Math.max(eps, ...ratios.map(Math.abs)) * 1.2;
@@ -134,7 +134,7 @@ export async function mount(ctx) {
   const pairChart = new PairChart(band);
   const growthHost = document.createElement('div');
   const growth = new LineChart(growthHost, { title: 'Worst loss against the largest count m of the universe', xLabel: 'largest count m', yLabel: 'worst loss', describe: (d) => d.note });
-  // Presented on a wide screen, the two charts stand side by side.
+  // Presented on a screen wide enough, the two charts stand side by side.
   const charts = document.createElement('div');
   charts.className = 'present-pair';
   charts.append(band, growthHost);
