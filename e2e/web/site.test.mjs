@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, everyLive, harness, live, shots, siteIndex, dist } from './harness.mjs';
+import { axe, everyLive, harness, idle, live, shots, siteIndex, dist } from './harness.mjs';
 import { serve } from './server.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
@@ -107,10 +107,7 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
   const check = async (page, slug, widget) => {
     await ready(page, slug);
     assert.equal(await page.locator('#lesson article.lesson').getAttribute('data-slug'), slug, 'the lesson shown');
-    if (widget) {
-      await live(page, widget);
-      await page.waitForFunction((sel) => Number(document.querySelector(sel)?.dataset.renders) > 0, widget);
-    }
+    if (widget) await idle(page, widget);
     const notes = page.locator('#url-notes');
     assert.ok(await notes.isVisible(), 'a note is shown');
     const text = await notes.textContent();
@@ -329,12 +326,10 @@ test('works offline after the first visit (service worker)', async () => {
   // Lessons never opened online, whose modules load on demand, work too.
   await page.locator('#lesson-nav a[data-slug="small-database"]').click();
   await ready(page, 'small-database');
-  await live(page, '#w-sdb');
-  await page.waitForFunction(() => Number(document.querySelector('#w-sdb')?.dataset.renders) > 0, null, { timeout: 20000 });
+  await idle(page, '#w-sdb', 20000);
   await page.locator('#lesson-nav a[data-slug="private-pricing"]').click();
   await ready(page, 'private-pricing');
-  await live(page, '#w-price');
-  await page.waitForFunction(() => Number(document.querySelector('#w-price')?.dataset.renders) > 0, null, { timeout: 20000 });
+  await idle(page, '#w-price', 20000);
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
@@ -429,8 +424,7 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   await context.setOffline(true);
   await page.goto(web.server.url + '#/private-pricing');
   await ready(page, 'private-pricing');
-  await live(page, '#w-price');
-  await page.waitForFunction(() => Number(document.querySelector('#w-price')?.dataset.renders) > 0, null, { timeout: 20000 });
+  await idle(page, '#w-price', 20000);
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
