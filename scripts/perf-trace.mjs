@@ -8,6 +8,7 @@
 import path from 'node:path';
 import { serve } from '../e2e/web/server.mjs';
 import { launch } from '../e2e/web/browser.mjs';
+import { firstWidgetLive } from './perf-bench.mjs';
 
 const dir = path.resolve(process.argv[2] || 'dist');
 const hash = process.argv[3] ?? '#/what-dp-promises';
@@ -27,12 +28,10 @@ try {
   });
   await page.goto(server.url + hash);
   await page.waitForFunction(() => document.body.dataset.lessonReady && document.body.classList.contains('engine-ready'), null, { timeout: 120000 });
+  await page.evaluate(firstWidgetLive);
+  await page.evaluate(() => performance.mark('bench-slider'));
   await page.evaluate(async () => {
     const fig = document.querySelector('#lesson figure.widget');
-    // A widget off screen keeps its pre-rendered drawing until it comes near.
-    fig?.scrollIntoView();
-    for (let t0 = performance.now(); fig?.querySelector('.widget-body[aria-busy]') && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 10));
-    performance.mark('bench-slider');
     const slider = fig?.querySelector('input[type=range]');
     for (let i = 0; slider && i < 5; i++) {
       const before = fig.dataset.renders;

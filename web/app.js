@@ -16,7 +16,7 @@ import { getBridge } from './core.js';
 import { parseHash, formatHash, encode } from './state.js';
 import { mountWidget as mount, linkChanges } from './mount.js';
 import { schemas } from './gen/widgets.js';
-import { recording, replaying } from './prerendered.js';
+import { recorded, recording, replaying } from './prerendered.js';
 import { savePrediction, saveExercise, saveLast } from './progress.js';
 import { markProgress, decorateLanding, restoreLesson, setupTheme, setupShare, setupScrollMemory, restoreScroll, setupSearch } from './site.js';
 
@@ -201,7 +201,7 @@ function showHome(call, focus) {
  * until the page is shown.
  */
 async function mountNear(slots, params, call) {
-  const now = (w) => document.hidden || !w.fig.querySelector(':scope > script.widget-calls') ||
+  const now = (w) => document.hidden || !recorded(w.fig) ||
     linkChanges(w.fig, schemas[w.fig.dataset.widget] || {}, params);
   const bySlot = new Map(slots.map((w) => [w.fig, w]));
   let first;

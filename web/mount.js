@@ -4,16 +4,12 @@
 // the HTML the build writes is what the page draws.
 import { coerce, encode } from './state.js';
 
-/**
- * mountWidget(fig, mod, opts) mounts widget module mod into figure fig and
- * returns {id, name, fig, schema, values, controller}. opts: params (the
- * URL's Map "id.key" → raw value), notes (where clamping notes go), bridge,
- * uid(name) → a unique id, onSet() (a value changed: the URL should follow).
- */
-/** opening(fig, schema) is a widget's opening values: its lesson block's, else its schema's defaults. */
-export function opening(fig, schema) {
-  const lessonParams = JSON.parse(fig.dataset.params || '{}');
-  return Object.fromEntries(Object.entries(schema).map(([key, spec]) => [key, coerce(spec, lessonParams[key], key, [])]));
+/** lessonParams(fig) is the parameters the lesson's widget block gives figure fig. */
+const lessonParams = (fig) => JSON.parse(fig.dataset.params || '{}');
+
+/** opening(schema, given) is a widget's opening values: given's (its lesson block's), else its schema's defaults. */
+function opening(schema, given) {
+  return Object.fromEntries(Object.entries(schema).map(([key, spec]) => [key, coerce(spec, given[key], key, [])]));
 }
 
 /**
@@ -24,7 +20,7 @@ export function opening(fig, schema) {
  * widget is not what its pre-rendered drawing shows.
  */
 export function linkChanges(fig, schema, params) {
-  const base = opening(fig, schema);
+  const base = opening(schema, lessonParams(fig));
   const prefix = `${fig.dataset.id}.`;
   for (const [k, raw] of params) {
     if (!k.startsWith(prefix)) continue;
@@ -38,13 +34,19 @@ export function linkChanges(fig, schema, params) {
   return false;
 }
 
+/**
+ * mountWidget(fig, mod, opts) mounts widget module mod into figure fig and
+ * returns {id, name, fig, schema, values, controller}. opts: params (the
+ * URL's Map "id.key" → raw value), notes (where clamping notes go), bridge,
+ * uid(name) → a unique id, onSet() (a value changed: the URL should follow).
+ */
 export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet }) {
   const name = fig.dataset.widget;
   const id = fig.dataset.id;
   const body = fig.querySelector('.widget-body');
-  const lessonParams = JSON.parse(fig.dataset.params || '{}');
+  const given = lessonParams(fig);
   const schema = mod.schema || {};
-  const values = opening(fig, schema);
+  const values = opening(schema, given);
   const title = fig.querySelector('.widget-title')?.textContent || name;
   for (const [key, spec] of Object.entries(schema)) {
     const raw = params.get(`${id}.${key}`);
@@ -57,7 +59,7 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
   fig.append(live);
   const w = { id, name, fig, schema, values, controller: null };
   const ctx = {
-    id, fig, body, values, bridge, params: lessonParams,
+    id, fig, body, values, bridge, params: given,
     title,
     // What is in memory is what the URL says: a valid value is stored as a
     // reload of the URL written from it would read it (encoded, then

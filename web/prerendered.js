@@ -42,9 +42,12 @@ export function unpack(v) {
 /** callKey(module, fn, args) names one bridge call: equal keys, equal results. */
 export const callKey = (module, fn, args) => `${module}.${fn} ${JSON.stringify(pack(args ?? null))}`;
 
+/** recorded(fig) is the script element holding a figure's recorded calls, or null: the build pre-rendered it. */
+export const recorded = (fig) => fig.querySelector(':scope > script.widget-calls');
+
 /** recording(fig) reads a figure's recorded calls as a Map key → packed result, or null. */
 export function recording(fig) {
-  const el = fig.querySelector(':scope > script.widget-calls');
+  const el = recorded(fig);
   if (!el) return null;
   try {
     return new Map(JSON.parse(el.textContent));
