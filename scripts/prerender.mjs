@@ -103,13 +103,19 @@ function recorder() {
   const calls = new Map();
   return {
     calls,
+    pending: 0,
     async call(name, fn, args) {
-      const api = await engine(name);
-      if (typeof api?.[fn] !== 'function') throw new Error(`no function ${name}.${fn}`);
-      const result = pack(api[fn](args));
-      if (result && result.error) throw new Error(result.error);
-      calls.set(callKey(name, fn, args), result);
-      return unpack(result);
+      this.pending++;
+      try {
+        const api = await engine(name);
+        if (typeof api?.[fn] !== 'function') throw new Error(`no function ${name}.${fn}`);
+        const result = pack(api[fn](args));
+        if (result && result.error) throw new Error(result.error);
+        calls.set(callKey(name, fn, args), result);
+        return unpack(result);
+      } finally {
+        this.pending--;
+      }
     },
     load: (name) => engine(name).then(() => {}),
     onStatus() {},
@@ -119,6 +125,19 @@ function recorder() {
 
 // ---- Pre-rendering ----------------------------------------------------------
 const settle = () => new Promise((r) => setTimeout(r, 0));
+
+/**
+ * quiet(bridge) waits until the widget has no engine call under way through
+ * a few turns of the event loop: a mount may draw its first state after
+ * calls it does not await (the auditor loads its module and audits after
+ * mount returns), and the drawing is what the page shows once they answer.
+ */
+async function quiet(bridge) {
+  for (let still = 0; still < 3; ) {
+    await settle();
+    still = bridge.pending ? 0 : still + 1;
+  }
+}
 
 /** draw(fig, mod, which) mounts a copy of fig in layout which; returns its body and the calls. */
 async function draw(lessonDoc, fig, mod, which) {
@@ -130,7 +149,7 @@ async function draw(lessonDoc, fig, mod, which) {
   let n = 0;
   try {
     await mountWidget(copy, mod, { params: new Map(), notes: [], bridge, uid: () => ++n, onSet() {} });
-    await settle();
+    await quiet(bridge);
   } finally {
     copy.replaceWith(fig);
   }
@@ -147,12 +166,15 @@ async function prerenderFigure(lessonDoc, fig) {
   const wide = await draw(lessonDoc, fig, mod, 'wide');
   const narrow = await draw(lessonDoc, fig, mod, 'narrow');
   if (/failed to start/.test(wide.body.textContent)) throw new Error(wide.body.textContent);
-  const boxes = [...wide.body.querySelectorAll('.chart-svg')];
-  const others = [...narrow.body.querySelectorAll('.chart-svg')];
-  // A widget whose mount leaves a chart undrawn (it waits for something
-  // else) is left to the engine: half a drawing would jump.
+  // The charts on show: a hidden one (a later step of a walk-through) is
+  // drawn by the engine when the reader gets there.
+  const shown = (body) => [...body.querySelectorAll('.chart-svg')].filter((b) => !b.closest('[hidden]'));
+  const boxes = shown(wide.body);
+  const others = shown(narrow.body);
+  // A widget whose mount leaves a chart on show undrawn (it waits for
+  // something else) is left to the engine: half a drawing would jump.
   const drawn = (b) => b.querySelector(':scope > svg');
-  if (!boxes.length || boxes.length !== others.length || !boxes.every(drawn) || !others.every(drawn)) {
+  if (boxes.length !== others.length || !boxes.every(drawn) || !others.every(drawn)) {
     process.stderr.write(`prerender: ${name} (${fig.dataset.id}): mount leaves a chart undrawn; left to the engine\n`);
     return;
   }
@@ -162,8 +184,10 @@ async function prerenderFigure(lessonDoc, fig) {
     const panel = inPanel(box);
     box.classList.add('pre');
     if (panel) box.classList.add('pre-panel');
-    // The narrow copy's ids must not repeat the wide one's.
+    // The narrow copy's ids must not repeat the wide one's, and its fills
+    // must name its own patterns: the wide drawing is hidden at that width.
     for (const e of [alt, ...alt.querySelectorAll('[id]')]) if (e.id) e.id += '-n';
+    for (const e of alt.querySelectorAll('[fill^="url(#"]')) e.setAttribute('fill', e.getAttribute('fill').replace(/\)$/, '-n)'));
     if (alt.getAttribute('aria-labelledby')) alt.setAttribute('aria-labelledby', alt.getAttribute('aria-labelledby').split(' ').map((x) => `${x}-n`).join(' '));
     for (const [s, cls, l] of [[svg, 'pre-wide', LAYOUTS.wide], [alt, 'pre-narrow', LAYOUTS.narrow]]) {
       const w = +s.getAttribute('width'), h = +s.getAttribute('height');

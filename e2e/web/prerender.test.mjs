@@ -21,12 +21,15 @@ const web = harness();
 
 // charts(selector) runs in the page: each chart box's shown SVG as
 // {w: box width, h: drawn height, viewBox, inner: its content with sorted
-// attributes, without ids and without an empty class (linkedom, which the
-// build draws with, does not write class="")}.
+// attributes, without ids, with a fill's pattern named as the wide drawing
+// names it (the build suffixes the narrow drawing's ids with -n), and without
+// an empty class (linkedom, which the build draws with, does not write
+// class="")}. A chart in a hidden part of a widget is not on show.
 function charts(sel) {
+  const value = (a) => (a.name === 'fill' ? a.value.replace(/-n\)$/, ')') : a.value);
   const canon = (n) => (n.nodeType === 3 ? n.data : n.nodeType !== 1 ? '' : `<${n.localName}${[...n.attributes]
-    .filter((a) => !/^(id|aria-labelledby|aria-describedby)$/.test(a.name) && !(a.name === 'class' && !a.value)).map((a) => ` ${a.name}="${a.value}"`).sort().join('')}>${[...n.childNodes].map(canon).join('')}</${n.localName}>`);
-  return [...document.querySelectorAll(sel)].map((box) => {
+    .filter((a) => !/^(id|aria-labelledby|aria-describedby)$/.test(a.name) && !(a.name === 'class' && !a.value)).map((a) => ` ${a.name}="${value(a)}"`).sort().join('')}>${[...n.childNodes].map(canon).join('')}</${n.localName}>`);
+  return [...document.querySelectorAll(sel)].filter((box) => !box.closest('[hidden]')).map((box) => {
     const svg = [...box.querySelectorAll(':scope > svg')].find((s) => getComputedStyle(s).display !== 'none');
     if (!svg) return null;
     return { w: box.clientWidth, h: Math.round(svg.getBoundingClientRect().height), viewBox: svg.getAttribute('viewBox'), inner: [...svg.childNodes].map(canon).join('') };

@@ -146,8 +146,11 @@ export async function mount(ctx) {
     mech.set(v.mech); score.set(v.score); sens.set(v.sens); eps.set(v.eps); k.set(v.k); m.set(v.m); nb.set(v.nb);
     refresh();
   };
-  // The audit module (about 1.8 MB gzipped) loads after the lesson is up,
-  // so mount does not wait for it; the gallery and the first audit follow.
+  // The first audit is the build's (scripts/prerender.mjs waits for it), so
+  // the page draws it from the recording and the audit module (about 1.8 MB
+  // gzipped) loads only when the reader reaches for the controls.
+  const warm = () => bridge.load('audit').catch(() => {});
+  for (const type of ['pointerover', 'focusin']) body.addEventListener(type, warm, { once: true });
   (async () => {
     const { examples } = await bridge.call('audit', 'gallery', {});
     let pick = examples[0];
