@@ -73,6 +73,8 @@ class PairChart {
     const span = Math.max(eps, ...ratios.map(Math.abs)) * 1.2;
     const py = (v) => top2 + h2 * (0.5 - v / (2 * span));
     const key = fs * 0.93;
+    // A slot too narrow for "option 3" is labelled "3".
+    const name = (i) => (slot >= fs * 4.5 ? `option ${i}` : String(i));
     const parts = [
       '<defs><pattern id="audit-hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="6" height="6" fill="var(--surface)"/><rect width="3" height="6" fill="var(--mark)"/></pattern></defs>',
       `<rect x="${left}" y="${fs * 0.4}" width="${key}" height="${key}" fill="var(--bar)"/><text x="${left + fs * 1.3}" y="${fs * 1.2}" font-size="${sm}">P(o | x)</text>`,
@@ -90,7 +92,7 @@ class PairChart {
       const hp = h1 * p[i], hq = h1 * q[i];
       parts.push(`<rect x="${X - bw - 1}" y="${top1 + h1 - hp}" width="${bw}" height="${hp}" fill="var(--bar)"/>`,
         `<rect x="${X + 1}" y="${top1 + h1 - hq}" width="${bw}" height="${hq}" fill="url(#audit-hatch)" stroke="var(--mark)"/>`,
-        `<text x="${X}" y="${top1 + h1 + fs * 1.07}" text-anchor="middle" font-size="${sm}"${i === worst ? ' font-weight="700"' : ''}>option ${i}</text>`,
+        `<text x="${X}" y="${top1 + h1 + fs * 1.07}" text-anchor="middle" font-size="${sm}"${i === worst ? ' font-weight="700"' : ''}>${name(i)}</text>`,
         `<path class="exact${out ? ' out' : ''}" d="M${X} ${py(r) - d}l${d} ${d}l${-d} ${d}l${-d} ${-d}Z"/>`);
       if (out) parts.push(`<text class="breach-label" x="${X + fs * 0.67}" y="${py(r) + fs * 0.33}" font-size="${sm}">${fmt(r, 3)}</text>`);
     });
