@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './web/browser.mjs';
-import { harness, dist, shots } from './web/harness.mjs';
+import { harness, dist, shots, live } from './web/harness.mjs';
 
 const web = harness(
   [path.join('wasm', 'machine.wasm'), `${dist}/wasm/machine.wasm is missing: build the site with the machine module (docs/figures.md)`],
@@ -23,8 +23,8 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
 
   // Lesson 1's machine widget (meeting days; exponential mechanism beside
   // report noisy max with Laplace noise). Name its host for the checks below.
+  await live(page, 'figure.widget[data-id="machine"]');
   const host = page.locator('figure.widget[data-id="machine"] .machine-host');
-  await host.waitFor({ state: 'attached', timeout: 10000 });
   await host.evaluate((el) => { el.id = 'machine-host'; });
   await host.scrollIntoViewIfNeeded();
   await page.evaluate(() => { window.machine = document.getElementById('machine-host').machine; });

@@ -96,31 +96,56 @@ function engine(name) {
 }
 
 const { mountWidget } = await import(pathToFileURL(path.join(web, 'mount.js')).href);
-const { callKey, pack, unpack } = await import(pathToFileURL(path.join(web, 'prerendered.js')).href);
+const { callKey, pack, unpack, replaying } = await import(pathToFileURL(path.join(web, 'prerendered.js')).href);
 
-/** recorder() is a bridge that runs calls in the engine (as worker.js does) and keeps them. */
+/**
+ * recorder() is a bridge that runs calls in the engine (as worker.js does)
+ * and keeps them; pending counts the calls and module loads under way.
+ */
 function recorder() {
   const calls = new Map();
+  let pending = 0;
+  const track = async (p) => {
+    pending++;
+    try {
+      return await p;
+    } finally {
+      pending--;
+    }
+  };
   return {
     calls,
-    pending: 0,
-    async call(name, fn, args) {
-      this.pending++;
-      try {
-        const api = await engine(name);
-        if (typeof api?.[fn] !== 'function') throw new Error(`no function ${name}.${fn}`);
-        const result = pack(api[fn](args));
-        if (result && result.error) throw new Error(result.error);
-        calls.set(callKey(name, fn, args), result);
-        return unpack(result);
-      } finally {
-        this.pending--;
-      }
-    },
-    load: (name) => engine(name).then(() => {}),
+    get pending() { return pending; },
+    call: (name, fn, args) => track(engine(name).then((api) => {
+      if (typeof api?.[fn] !== 'function') throw new Error(`no function ${name}.${fn}`);
+      const result = pack(api[fn](args));
+      if (result && result.error) throw new Error(result.error);
+      calls.set(callKey(name, fn, args), result);
+      return unpack(result);
+    })),
+    load: (name) => track(engine(name).then(() => {})),
     onStatus() {},
     offStatus() {},
   };
+}
+
+/**
+ * replayer(calls) is the page's bridge before its engine has started: it
+ * answers from the recording (replaying), and lists in misses the calls it
+ * could not answer, which fail.
+ */
+function replayer(calls) {
+  const misses = [];
+  const engineless = {
+    call(name, fn, args) {
+      misses.push(callKey(name, fn, args));
+      return Promise.reject(new Error('not recorded'));
+    },
+    load: async () => {},
+    onStatus() {},
+    offStatus() {},
+  };
+  return { misses, ...replaying(engineless, calls), pending: 0 };
 }
 
 // ---- Pre-rendering ----------------------------------------------------------
@@ -142,13 +167,15 @@ async function quiet(bridge) {
   }
 }
 
-/** draw(fig, mod, which) mounts a copy of fig in layout which; returns its body and the calls. */
-async function draw(lessonDoc, fig, mod, which) {
+/**
+ * draw(fig, mod, which, bridge) mounts a copy of fig in layout which, with
+ * engine calls through bridge, and returns the copy's widget body.
+ */
+async function draw(lessonDoc, fig, mod, which, bridge) {
   layout = LAYOUTS[which];
   const copy = fig.cloneNode(true);
   // The widget may look for its neighbours in the lesson: mount it in place.
   fig.replaceWith(copy);
-  const bridge = recorder();
   let n = 0;
   try {
     await mountWidget(copy, mod, { params: new Map(), notes: [], bridge, uid: () => ++n, onSet() {} });
@@ -159,16 +186,71 @@ async function draw(lessonDoc, fig, mod, which) {
   if (copy.querySelector('.widget-body > .widget-error, .widget-error:not(:empty)')?.textContent) {
     throw new Error(copy.querySelector('.widget-error').textContent);
   }
-  return { body: copy.querySelector('.widget-body'), calls: bridge.calls };
+  reflect(copy);
+  return copy.querySelector('.widget-body');
+}
+
+/**
+ * reflect(root) writes as attributes what linkedom keeps as plain
+ * properties and a browser reads from the markup: a label's htmlFor, and a
+ * meter's or progress bar's numbers.
+ */
+function reflect(root) {
+  for (const e of root.querySelectorAll('label')) if (Object.hasOwn(e, 'htmlFor')) e.setAttribute('for', e.htmlFor);
+  for (const e of root.querySelectorAll('meter, progress')) {
+    for (const k of ['min', 'max', 'low', 'high', 'optimum', 'value']) if (Object.hasOwn(e, k)) e.setAttribute(k, String(e[k]));
+  }
+}
+
+/**
+ * suffixIds(svg) renames the ids in svg (a second drawing of a chart) with
+ * -n, so that they do not repeat the first drawing's, and points its own
+ * references (url(#id), href="#id", aria-labelledby) at the renamed ids: the
+ * first drawing is hidden at the second's width.
+ */
+function suffixIds(svg) {
+  const renamed = new Set();
+  for (const e of [svg, ...svg.querySelectorAll('[id]')]) {
+    if (e.id) {
+      renamed.add(e.id);
+      e.id += '-n';
+    }
+  }
+  const ref = (id) => (renamed.has(id) ? `${id}-n` : id);
+  for (const e of [svg, ...svg.querySelectorAll('*')]) {
+    for (const { name, value } of [...e.attributes]) {
+      let v = value.replace(/url\(#([^)]+)\)/g, (_, id) => `url(#${ref(id)})`);
+      if (/^(aria-labelledby|aria-describedby)$/.test(name)) v = v.split(' ').map(ref).join(' ');
+      if (/^(href|xlink:href)$/.test(name) && v.startsWith('#')) v = `#${ref(v.slice(1))}`;
+      if (v !== value) e.setAttribute(name, v);
+    }
+  }
 }
 
 async function prerenderFigure(lessonDoc, fig) {
   const name = fig.dataset.widget;
   const mod = await import(pathToFileURL(path.join(web, 'widgets', `${name}.js`)).href);
   if (typeof mod.mount !== 'function') return;
-  const wide = await draw(lessonDoc, fig, mod, 'wide');
-  const narrow = await draw(lessonDoc, fig, mod, 'narrow');
+  const rec = recorder();
+  const wide = { body: await draw(lessonDoc, fig, mod, 'wide', rec) };
+  const narrow = { body: await draw(lessonDoc, fig, mod, 'narrow', rec) };
   if (/failed to start/.test(wide.body.textContent)) throw new Error(wide.body.textContent);
+  // A call that opens state in the engine (a run, a loaded table) returns a
+  // handle: replayed, it would name a run the reader's engine never opened.
+  if ([...rec.calls.values()].some((r) => r && typeof r === 'object' && 'handle' in r)) {
+    process.stderr.write(`prerender: ${name} (${fig.dataset.id}): its calls open state in the engine; left to the engine\n`);
+    return;
+  }
+  // The page must mount from the recording alone, at either width: calls
+  // that depend on more than the widget's state (a timing) would miss it.
+  for (const which of ['wide', 'narrow']) {
+    const r = replayer(rec.calls);
+    await draw(lessonDoc, fig, mod, which, r).catch(() => {});
+    if (r.misses.length) {
+      process.stderr.write(`prerender: ${name} (${fig.dataset.id}): replay at the ${which} width asks what was not recorded (${r.misses[0]}); left to the engine\n`);
+      return;
+    }
+  }
   // The charts on show: a hidden one (a later step of a walk-through) is
   // drawn by the engine when the reader gets there.
   const shown = (body) => [...body.querySelectorAll('.chart-svg')].filter((b) => !b.closest('[hidden]'));
@@ -187,11 +269,7 @@ async function prerenderFigure(lessonDoc, fig) {
     const panel = inPanel(box);
     box.classList.add('pre');
     if (panel) box.classList.add('pre-panel');
-    // The narrow copy's ids must not repeat the wide one's, and its fills
-    // must name its own patterns: the wide drawing is hidden at that width.
-    for (const e of [alt, ...alt.querySelectorAll('[id]')]) if (e.id) e.id += '-n';
-    for (const e of alt.querySelectorAll('[fill^="url(#"]')) e.setAttribute('fill', e.getAttribute('fill').replace(/\)$/, '-n)'));
-    if (alt.getAttribute('aria-labelledby')) alt.setAttribute('aria-labelledby', alt.getAttribute('aria-labelledby').split(' ').map((x) => `${x}-n`).join(' '));
+    suffixIds(alt);
     for (const [s, cls, l] of [[svg, 'pre-wide', LAYOUTS.wide], [alt, 'pre-narrow', LAYOUTS.narrow]]) {
       const w = +s.getAttribute('width'), h = +s.getAttribute('height');
       s.setAttribute('class', `${s.getAttribute('class') || ''} ${cls}`.trim());
@@ -204,7 +282,7 @@ async function prerenderFigure(lessonDoc, fig) {
     }
     box.append(alt);
   });
-  const calls = JSON.stringify([...wide.calls]);
+  const calls = JSON.stringify([...rec.calls]);
   if (calls.length > MAX_RECORDING) {
     process.stderr.write(`prerender: ${name} (${fig.dataset.id}): recording of ${calls.length} bytes left to the engine\n`);
     return;

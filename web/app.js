@@ -423,8 +423,8 @@ function wireExercises() {
 const presentButton = $('#present-button');
 const keysDialog = $('#keys-dialog');
 
-// A widget can grow after it was fitted (the audit's first result arrives
-// with its lazily loaded module; a widget mounts on its pre-rendered
+// A widget can grow after it was fitted (a result with more rows, as the
+// auditor's with more candidates; a widget mounts on its pre-rendered
 // drawing), so the presented widget's parts are watched, and one that still
 // does not fit a moment later (a progress bar comes and goes) is fitted again
 // from the full size.

@@ -13,9 +13,9 @@ import { watch, ready } from './browser.mjs';
 import { harness, dist, everyLive, live, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
-// Every lesson with a pre-rendered widget.
+// Every lesson with a pre-rendered chart.
 const slugs = index.lessons.map((l) => l.slug)
-  .filter((s) => fs.readFileSync(path.join(dist, 'lessons', `${s}.html`), 'utf8').includes('data-prerendered'));
+  .filter((s) => fs.readFileSync(path.join(dist, 'lessons', `${s}.html`), 'utf8').includes('pre-wide'));
 
 const web = harness();
 

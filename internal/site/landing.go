@@ -178,6 +178,8 @@ var (
 	reSecName = regexp.MustCompile(`(<section\b[^>]*?) aria-labelledby="[^"]*"`)
 	reHidden  = regexp.MustCompile(`(<div class="reveal" [^>]*?) hidden>`)
 	reRadio   = regexp.MustCompile(`<label class="choice"><input type="radio"([^>]*) data-correct="(true|false)">`)
+	// A widget's body, pre-rendered (its class after other attributes) or not.
+	reWidgetBody = regexp.MustCompile(`<div ((?:[^>]*? )?)class="widget-body"`)
 )
 
 // Handout renders every lesson on one printable page (handout.html): the
@@ -217,7 +219,7 @@ func Handout(shell string, lessons []*Lesson) string {
 			}
 			return `<label class="choice"><input type="radio"` + s[1] + ` disabled>`
 		})
-		a = strings.ReplaceAll(a, `<div class="widget-body"`, `<p class="handout-widget">Interactive: open <a href="./#/`+l.Slug+`">the lesson</a> to use it.</p><div class="widget-body" hidden`)
+		a = reWidgetBody.ReplaceAllString(a, `<p class="handout-widget">Interactive: open <a href="./#/`+l.Slug+`">the lesson</a> to use it.</p><div hidden ${1}class="widget-body"`)
 		b.WriteString(a)
 	}
 	return strings.Replace(shell, handoutMark, b.String(), 1)

@@ -92,7 +92,15 @@ func TestSearchIndex(t *testing.T) {
 }
 
 func TestHandout(t *testing.T) {
-	h := Handout("<main><!--dpplay:handout--></main>", []*Lesson{mustLesson(t, first), mustLesson(t, second)})
+	pre := mustLesson(t, second)
+	// The build's pre-render writes a widget's opening state, controls and
+	// all, into its body, with the class after other attributes.
+	pre.HTML += `<figure class="widget"><div data-prerendered="" inert="" class="widget-body"><button type="button">Start</button></div></figure>` +
+		`<figure class="widget"><div class="widget-body" aria-busy="true"></div></figure>`
+	h := Handout("<main><!--dpplay:handout--></main>", []*Lesson{mustLesson(t, first), pre})
+	if n := len(regexp.MustCompile(`<div hidden [^>]*class="widget-body"`).FindAllString(h, -1)); n != 2 || strings.Count(h, `class="handout-widget"`) != 2 {
+		t.Errorf("%d of 2 widget bodies hidden, %d pointers to the lesson", n, strings.Count(h, `class="handout-widget"`))
+	}
 	if strings.Contains(h, "reveal-button") || regexp.MustCompile(`class="reveal"[^>]* hidden`).MatchString(h) {
 		t.Error("the handout keeps a Reveal button or a hidden explanation")
 	}
