@@ -191,7 +191,9 @@ function showHome(call, focus) {
 /**
  * mountNear(slots, params, call) mounts the widgets that are on or near the
  * screen, those the link sets to other than their opening values and those
- * without a pre-rendered drawing, and resolves when they are mounted. Every
+ * above the screen's bottom without a pre-rendered drawing (such a widget
+ * changes height when it mounts; below the reader, that moves nothing they
+ * see), and resolves when they are mounted. Every
  * other widget keeps its pre-rendered drawing (inert, and the same picture)
  * until it comes within a screen of the viewport, or until the reader first
  * presses a key (Tab would skip an inert widget), after which the rest mount
@@ -201,7 +203,7 @@ function showHome(call, focus) {
  * until the page is shown.
  */
 async function mountNear(slots, params, call) {
-  const now = (w) => document.hidden || !recorded(w.fig) ||
+  const now = (w) => document.hidden || (!recorded(w.fig) && w.fig.getBoundingClientRect().top < innerHeight) ||
     linkChanges(w.fig, schemas[w.fig.dataset.widget] || {}, params);
   const bySlot = new Map(slots.map((w) => [w.fig, w]));
   let first;

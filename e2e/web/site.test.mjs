@@ -140,8 +140,13 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
     // ... and by hashchange on a page already open (from another lesson, so the change is seen).
     const away = slug === 'report-noisy-max' ? 'exponential-mechanism' : 'report-noisy-max';
     // lessonReady is cleared first: the previous case may have left it at
-    // `away` already, and ready() would not wait for this navigation.
-    const go = (h) => page.evaluate((x) => { delete document.body.dataset.lessonReady; location.hash = x; }, h);
+    // `away` already, and ready() would not wait for this navigation. A
+    // hash already in place fires no hashchange, so it is left as it is.
+    const go = (h) => page.evaluate((x) => {
+      if (location.hash === x) return;
+      delete document.body.dataset.lessonReady;
+      location.hash = x;
+    }, h);
     await go(`#/${away}`);
     await ready(page, away);
     await go(hash);
@@ -195,7 +200,8 @@ test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
 test('in a focused data table, ←/→ and Space scroll the table and leave the widget alone', async () => {
   const { context, page, errors } = await open('#/report-noisy-max', { width: 360, height: 800, lesson: 'report-noisy-max' });
   const status = () => page.locator('#w-rnm .draw-status').textContent();
-  await live(page, '#w-rnm');
+  // Every widget mounted first: a later mount writes its state into the URL.
+  await everyLive(page);
   const before = await status();
   const hash = await page.evaluate(() => location.hash);
   const wrap = page.locator('#w-rnm .data-table').first();
@@ -292,6 +298,7 @@ test('every exercise says ✗ to its wrong example and ✓ to its right one; pre
 
 test('the budget accountant refuses overspending, and Gumbel noise matches the exponential mechanism', async () => {
   const { context, page, errors } = await open('#/report-noisy-max', { lesson: 'report-noisy-max' });
+  await live(page, '#w-budget');
   const all = page.locator('#w-budget button', { hasText: 'Publish all' });
   await all.click();
   await page.waitForFunction(() => document.querySelectorAll('#w-budget .ledger li.ok').length === 1);

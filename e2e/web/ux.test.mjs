@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe as audit, harness, idle, live, shots, siteIndex } from './harness.mjs';
+import { axe as audit, everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -51,7 +51,8 @@ test('phones at 360 and 390 px: every widget\'s slider and its chart are on scre
         assert.ok(r.cTop >= r.sBottom - 1 && r.cBottom <= r.h + 1, `${where}: chart ${Math.round(r.cTop)}..${Math.round(r.cBottom)} not on screen with the slider`);
         measured.push(`${slug}#${id}@${width}: slider ${Math.round(r.sTop)}, chart ${Math.round(r.cTop)}..${Math.round(r.cBottom)}`);
       }
-      // Every drop-down's chosen text fits its box.
+      // Every drop-down's chosen text fits its box, in every widget mounted.
+      await everyLive(page);
       const cut = await page.locator('figure.widget .controls select, figure.widget .slider-dock select').evaluateAll((ss) => {
         const ctx = document.createElement('canvas').getContext('2d');
         return ss.filter((s) => s.offsetParent).flatMap((s) => {
