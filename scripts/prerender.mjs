@@ -116,14 +116,14 @@ function recorder() {
   return {
     calls,
     get pending() { return pending; },
-    call: (name, fn, args) => track(engine(name).then((api) => {
+    call: (name, fn, args) => track(Promise.resolve(name).then(engine).then((api) => {
       if (typeof api?.[fn] !== 'function') throw new Error(`no function ${name}.${fn}`);
       const result = pack(api[fn](args));
       if (result && result.error) throw new Error(result.error);
       calls.set(callKey(name, fn, args), result);
       return unpack(result);
     })),
-    load: (name) => track(engine(name).then(() => {})),
+    load: (name) => track(Promise.resolve(name).then(engine).then(() => {})),
     onStatus() {},
     offStatus() {},
   };
@@ -186,8 +186,10 @@ async function draw(lessonDoc, fig, mod, which, bridge) {
   if (copy.querySelector('.widget-body > .widget-error, .widget-error:not(:empty)')?.textContent) {
     throw new Error(copy.querySelector('.widget-error').textContent);
   }
+  const body = copy.querySelector('.widget-body');
+  if (/failed to start/.test(body.textContent)) throw new Error(body.textContent);
   reflect(copy);
-  return copy.querySelector('.widget-body');
+  return body;
 }
 
 /**
@@ -234,9 +236,8 @@ async function prerenderFigure(lessonDoc, fig) {
   const rec = recorder();
   const wide = { body: await draw(lessonDoc, fig, mod, 'wide', rec) };
   const narrow = { body: await draw(lessonDoc, fig, mod, 'narrow', rec) };
-  if (/failed to start/.test(wide.body.textContent)) throw new Error(wide.body.textContent);
-  // A call that opens state in the engine (a run, a loaded table) returns a
-  // handle: replayed, it would name a run the reader's engine never opened.
+  // A call that opens state in the engine (a SmallDB run) returns a handle:
+  // replayed, it would name a run the reader's engine never opened.
   if ([...rec.calls.values()].some((r) => r && typeof r === 'object' && 'handle' in r)) {
     process.stderr.write(`prerender: ${name} (${fig.dataset.id}): its calls open state in the engine; left to the engine\n`);
     return;
@@ -245,9 +246,9 @@ async function prerenderFigure(lessonDoc, fig) {
   // that depend on more than the widget's state (a timing) would miss it.
   for (const which of ['wide', 'narrow']) {
     const r = replayer(rec.calls);
-    await draw(lessonDoc, fig, mod, which, r).catch(() => {});
-    if (r.misses.length) {
-      process.stderr.write(`prerender: ${name} (${fig.dataset.id}): replay at the ${which} width asks what was not recorded (${r.misses[0]}); left to the engine\n`);
+    const failed = await draw(lessonDoc, fig, mod, which, r).then(() => '', (err) => err.message);
+    if (r.misses.length || failed) {
+      process.stderr.write(`prerender: ${name} (${fig.dataset.id}): replay at the ${which} width ${r.misses.length ? `asks what was not recorded (${r.misses[0]})` : `fails (${failed})`}; left to the engine\n`);
       return;
     }
   }

@@ -129,6 +129,8 @@ async function showLesson(hash, focus) {
   // controller when its widget mounts.
   state.widgets = [...document.querySelectorAll('#lesson figure.widget')]
     .map((fig) => ({ id: fig.dataset.id, fig, schema: {}, values: {}, controller: null, mounting: null }));
+  keepAbove.disconnect();
+  for (const w of state.widgets) keepAbove.observe(w.fig);
   state.picked = false;
   // Scrolled where the reader will be before choosing the widgets near the
   // screen; again after, as a widget without a pre-rendered drawing changes
@@ -251,6 +253,22 @@ function mountSlot(w, params, call) {
   }).catch(reportError);
   return w.mounting;
 }
+
+// A browser that does not anchor the scroll (Safari) would move what the
+// reader is reading when a widget above them changes height (it mounts, or
+// draws a longer result): scroll by as much. Where the browser anchors, it
+// has done so already.
+const heights = new WeakMap();
+const anchors = () => [document.documentElement, document.body].every((e) => getComputedStyle(e).overflowAnchor === 'auto');
+const keepAbove = new ResizeObserver((entries) => {
+  let by = 0;
+  for (const { target } of entries) {
+    const h = target.offsetHeight, before = heights.get(target);
+    heights.set(target, h);
+    if (before !== undefined && h !== before && target.getBoundingClientRect().bottom - (h - before) <= 0) by += h - before;
+  }
+  if (by && !anchors()) scrollBy(0, by);
+});
 
 /**
  * pickActive makes the first widget with a draw action the one the keys

@@ -125,3 +125,43 @@ test('the lesson mounts from the recording before the engine, and goes live with
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('no recording holds engine state: SmallDB, whose first call opens a run, keeps its placeholder', () => {
+  const html = fs.readFileSync(path.join(dist, 'lessons', 'small-database.html'), 'utf8');
+  assert.match(html, /<figure [^>]*id="w-sdb"/);
+  assert.doesNotMatch(html.slice(html.indexOf('id="w-sdb"')).split('</figure>')[0], /widget-calls/);
+  for (const { slug } of index.lessons) {
+    const doc = fs.readFileSync(path.join(dist, 'lessons', `${slug}.html`), 'utf8');
+    for (const [, json] of doc.matchAll(/<script class="widget-calls" type="application\/json">([\s\S]*?)<\/script>/g)) {
+      for (const [key, result] of JSON.parse(json)) assert.ok(!(result && typeof result === 'object' && 'handle' in result), `${slug}: ${key} returns a handle`);
+    }
+  }
+});
+
+test('a widget without a pre-rendered drawing waits below the screen; mounted above the reader, it moves nothing they read', async () => {
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
+  // As in a browser that does not anchor the scroll (Safari).
+  await context.addInitScript(() => document.addEventListener('DOMContentLoaded', () => {
+    document.documentElement.style.overflowAnchor = 'none';
+    document.body.style.overflowAnchor = 'none';
+  }));
+  const page = await context.newPage();
+  const errors = watch(page);
+  await page.goto(`${web.server.url}#/small-database`);
+  await ready(page, 'small-database');
+  const busy = () => page.evaluate(() => document.querySelector('#w-sdb .widget-body').hasAttribute('aria-busy'));
+  assert.equal(await busy(), true, 'SmallDB, below the screen, mounted at load');
+  // Jump far below it, then press a key: the rest mount, SmallDB above the reader.
+  const heading = page.locator('#how-fast-is-exact');
+  await heading.evaluate((h) => h.scrollIntoView({ block: 'center' }));
+  await page.waitForTimeout(300);
+  const before = await heading.evaluate((h) => h.getBoundingClientRect().top);
+  const height = await page.evaluate(() => document.querySelector('#w-sdb').offsetHeight);
+  await everyLive(page);
+  await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.renders);
+  assert.ok(await page.evaluate((h) => document.querySelector('#w-sdb').offsetHeight - h > 100, height), 'SmallDB did not grow as it mounted');
+  const after = await heading.evaluate((h) => h.getBoundingClientRect().top);
+  assert.ok(Math.abs(after - before) <= 2, `the heading moved from ${before} to ${after}`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
