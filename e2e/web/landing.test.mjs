@@ -266,6 +266,9 @@ test('the course handout has every lesson, answers shown and no buttons; it prin
   const { context, page, errors } = await open('handout.html', { width: 1280 });
   assert.equal(await page.locator('article.lesson').count(), index.lessons.length);
   assert.equal(await page.locator('button:visible, .reveal-button').count(), 0, 'no buttons');
+  // Each widget points to its lesson; the build's drawings stay in the lessons.
+  assert.equal(await page.locator('.handout-widget').count(), await page.locator('figure.widget').count());
+  assert.equal(await page.locator('[data-prerendered], script.widget-calls').count(), 0, 'pre-rendered widgets in the handout');
   assert.equal(await page.locator('.reveal[hidden]').count(), 0, 'every explanation shown');
   const predicts = index.lessons.reduce((s, l) => s + (l.predicts || 0), 0);
   assert.equal(await page.locator('.choice.is-correct').count(), predicts, 'each prediction marks its answer');

@@ -80,6 +80,13 @@ func Build(o Options) (Result, error) {
 			}
 		}
 	}
+	// The handout points to each widget instead of drawing it: it takes the
+	// lessons as written, before the pre-render fills their widgets.
+	written := make([]*Lesson, len(lessons))
+	for i, l := range lessons {
+		c := *l
+		written[i] = &c
+	}
 	if o.Prerender != "" {
 		if err := prerender(o, lessons); err != nil {
 			return Result{}, err
@@ -162,7 +169,7 @@ func Build(o Options) (Result, error) {
 		if !bytes.Contains(shell, []byte(handoutMark)) {
 			return Result{}, fmt.Errorf("web/handout.html lacks the marker %s", handoutMark)
 		}
-		files["handout.html"] = []byte(Handout(string(shell), lessons))
+		files["handout.html"] = []byte(Handout(string(shell), written))
 	}
 	indexJSON, err := json.Marshal(index)
 	if err != nil {
