@@ -152,8 +152,8 @@ function replayer(calls) {
 const settle = () => new Promise((r) => setTimeout(r, 0));
 
 /**
- * quiet(bridge) waits until the widget has no engine call under way through
- * a few turns of the event loop: a mount may draw its first state after
+ * quiet(bridge) waits until the widget has no engine call or module load
+ * under way through a few turns of the event loop: a mount may draw its first state after
  * calls it does not await (the auditor loads its module and audits after
  * mount returns), and the drawing is what the page shows once they answer.
  * A widget still calling after a minute is left to the engine.
