@@ -153,10 +153,11 @@ const settle = () => new Promise((r) => setTimeout(r, 0));
 
 /**
  * quiet(bridge) waits until the widget has no engine call or module load
- * under way through a few turns of the event loop: a mount may draw its first state after
- * calls it does not await (the auditor loads its module and audits after
- * mount returns), and the drawing is what the page shows once they answer.
- * A widget still calling after a minute is left to the engine.
+ * under way through a few turns of the event loop: a mount may draw its
+ * first state after calls it does not await (the auditor loads its module
+ * and audits after mount returns), and the drawing is what the page shows
+ * once they answer. A widget still calling after a minute is left to the
+ * engine.
  */
 async function quiet(bridge) {
   const deadline = performance.now() + 60000;
@@ -234,8 +235,8 @@ async function prerenderFigure(lessonDoc, fig) {
   const mod = await import(pathToFileURL(path.join(web, 'widgets', `${name}.js`)).href);
   if (typeof mod.mount !== 'function') return;
   const rec = recorder();
-  const wide = { body: await draw(lessonDoc, fig, mod, 'wide', rec) };
-  const narrow = { body: await draw(lessonDoc, fig, mod, 'narrow', rec) };
+  const wide = await draw(lessonDoc, fig, mod, 'wide', rec);
+  const narrow = await draw(lessonDoc, fig, mod, 'narrow', rec);
   // A call that opens state in the engine (a SmallDB run) returns a handle:
   // replayed, it would name a run the reader's engine never opened.
   if ([...rec.calls.values()].some((r) => r && typeof r === 'object' && 'handle' in r)) {
@@ -255,8 +256,8 @@ async function prerenderFigure(lessonDoc, fig) {
   // The charts on show: a hidden one (a later step of a walk-through) is
   // drawn by the engine when the reader gets there.
   const shown = (body) => [...body.querySelectorAll('.chart-svg')].filter((b) => !b.closest('[hidden]'));
-  const boxes = shown(wide.body);
-  const others = shown(narrow.body);
+  const boxes = shown(wide);
+  const others = shown(narrow);
   // A widget whose mount leaves a chart on show undrawn (it waits for
   // something else) is left to the engine: half a drawing would jump.
   const drawn = (b) => b.querySelector(':scope > svg');
@@ -291,12 +292,12 @@ async function prerenderFigure(lessonDoc, fig) {
   // linkedom writes some empty SVG elements without their end tag; write
   // the charts out ourselves.
   const svgs = [];
-  for (const svg of wide.body.querySelectorAll('svg')) {
+  for (const svg of wide.querySelectorAll('svg')) {
     svgs.push(markup(svg));
     svg.replaceWith(lessonDoc.createComment(`dpplay-svg-${svgs.length - 1}`));
   }
   const body = fig.querySelector('.widget-body');
-  body.innerHTML = wide.body.innerHTML.replace(/<!--dpplay-svg-(\d+)-->/g, (_, i) => svgs[+i]);
+  body.innerHTML = wide.innerHTML.replace(/<!--dpplay-svg-(\d+)-->/g, (_, i) => svgs[+i]);
   body.setAttribute('inert', '');
   body.dataset.prerendered = '';
   const script = lessonDoc.createElement('script');

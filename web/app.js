@@ -171,6 +171,7 @@ function showHome(call, focus) {
   clearTimeout(state.writeTimer);
   for (const w of state.widgets) w.controller?.destroy?.();
   grown.disconnect();
+  keepAbove.disconnect();
   state.slug = '';
   state.widgets = [];
   state.active = null;

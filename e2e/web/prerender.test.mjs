@@ -21,12 +21,12 @@ const web = harness();
 
 // charts(selector) runs in the page: each chart box's shown SVG as
 // {w: box width, h: drawn height, viewBox, inner: its content with sorted
-// attributes, without ids, with a fill's pattern named as the wide drawing
+// attributes, without ids, with each url(#id) named as the wide drawing
 // names it (the build suffixes the narrow drawing's ids with -n), and without
 // an empty class (linkedom, which the build draws with, does not write
 // class="")}. A chart in a hidden part of a widget is not on show.
 function charts(sel) {
-  const value = (a) => (a.name === 'fill' ? a.value.replace(/-n\)$/, ')') : a.value);
+  const value = (a) => a.value.replace(/url\(#([^)]*)-n\)/g, 'url(#$1)');
   const canon = (n) => (n.nodeType === 3 ? n.data : n.nodeType !== 1 ? '' : `<${n.localName}${[...n.attributes]
     .filter((a) => !/^(id|aria-labelledby|aria-describedby)$/.test(a.name) && !(a.name === 'class' && !a.value)).map((a) => ` ${a.name}="${value(a)}"`).sort().join('')}>${[...n.childNodes].map(canon).join('')}</${n.localName}>`);
   return [...document.querySelectorAll(sel)].filter((box) => !box.closest('[hidden]')).map((box) => {
