@@ -264,8 +264,10 @@ func TestBuild(t *testing.T) {
 		"lessons/README.md":        "not a lesson",
 		"web/index.html":           "<head><!--dpplay:preload--></head><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--></main><!--dpplay:index--><script>'__DPPLAY_CORE_FILE__'</script>",
 		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"]; const E=[\"__DPPLAY_EXTRAS__\"];",
-		"web/app.js":               "// app",
-		"web/widgets/w.js":         "import { x } from './helper.js';",
+		"web/app.js":               "import { s } from './start.js';",
+		"web/start.js":             "import { c } from './charts/c.js';",
+		"web/charts/c.js":          "export const c = 1;",
+		"web/widgets/w.js":         "import { x } from './helper.js';\nimport { c } from '../charts/c.js';",
 		"web/widgets/helper.js":    "export const x = 1;",
 		"web/widgets/unused.js":    "",
 		"build/core.wasm":          "\x00asm",
@@ -292,10 +294,14 @@ func TestBuild(t *testing.T) {
 	}
 	index := read("index.html")
 	for _, want := range []string{`href="#/a"`, `href="#/b"`, `data-slug="a"`, `"file":"wasm/core.wasm"`,
+		`<link rel="modulepreload" href="app.js">`, `<link rel="modulepreload" href="start.js">`, `<link rel="modulepreload" href="charts/c.js">`,
 		`<link rel="modulepreload" href="widgets/w.js">`, `<link rel="modulepreload" href="widgets/helper.js">`, `'wasm/core.wasm'`} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %s:\n%s", want, index)
 		}
+	}
+	if n := strings.Count(index, `href="charts/c.js"`); n != 1 || strings.Contains(index, "unused.js") {
+		t.Errorf("index.html preloads charts/c.js %d times (want 1) or preloads a module nothing imports:\n%s", n, index)
 	}
 	if strings.Contains(index, "<!--dpplay:") || strings.Contains(index, `href="/`) || strings.Contains(index, `src="/`) {
 		t.Errorf("index.html keeps a marker or has an absolute URL (breaks sub-path hosting)")
