@@ -30,7 +30,7 @@ try {
   await page.goto(server.url + '#/exponential-mechanism');
   await ready(page, 'exponential-mechanism');
   const out = await page.evaluate(async (n) => {
-    const { getBridge } = await import('./core.js');
+    const { getBridge } = await import('./engine.js');
     const bridge = getBridge();
     const t0 = performance.now();
     await bridge.load('synth');

@@ -2,7 +2,7 @@
 // index (lessons, pages, wasm modules) from the shell, the one bridge to the
 // engine, and the state of the lesson on screen: its widget slots in reading
 // order, the one the keys act on, and the notes the link earned.
-import { getBridge } from './core.js';
+import { getBridge } from './engine.js';
 
 export const index = JSON.parse(document.getElementById('site-index').textContent);
 export const bridge = getBridge(index);

@@ -15,7 +15,7 @@
 // Requests are URL hashes (figures.ParseRequest, docs/figures.md); pageSpec
 // turns the page's own hash (#/slug?id.key=value…) into one for a widget.
 
-import { getBridge } from './core.js';
+import { getBridge } from './engine.js';
 import { save } from './download.js';
 
 export const FORMATS = ['svg', 'png', 'pdf'];
