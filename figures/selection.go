@@ -73,7 +73,7 @@ func histogram(v Values) ([]*Figure, error) {
 }
 
 // barWidth is the thickness of a bar in a horizontal chart, in rows: the
-// page's bar height over its row height (web/chart.js).
+// page's bar height over its row height (web/charts/bars.js).
 const barWidth = 0.56
 
 // noisyMaxMechanisms are the report-noisy-max widget's panels, in the

@@ -5,7 +5,7 @@
 // OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t). Draws are real seeded runs of the
 // mechanism; the threshold, the exact tail and the CDFs come from core/mech.
 import { LineChart } from '../charts/line.js';
-import { fmtInt } from '../chart.js';
+import { fmtInt } from '../svg.js';
 import { fmt, tableRegion, batchControls, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 

@@ -3,7 +3,7 @@
 // (n·ε each, by sequential composition). core/account keeps the ledger and
 // refuses any charge that would overspend; the URL holds the sequence of
 // charges, which is replayed through the accountant on every change.
-import { escapeHTML } from '../chart.js';
+import { escapeHTML } from '../svg.js';
 import { button, refresher, fmt } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';

@@ -2,7 +2,8 @@
 // (mech.NewDiscreteLaplace, Canonne–Kamath–Steinke 2020) adds integer noise
 // drawn with integer arithmetic only; the page shows its exact PMF against a
 // histogram of seeded draws.
-import { BarChart, fmtInt } from '../chart.js';
+import { BarChart } from '../charts/bars.js';
+import { fmtInt } from '../svg.js';
 import { fmt, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';

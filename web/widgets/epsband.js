@@ -4,7 +4,8 @@
 // below: each outcome's log-ratio ln(P[x]/P[x′]) against the ±ε band, exact
 // and estimated from the draws with an interval. The "broken" switch weighs
 // by exp(ε·u/Δ) while still claiming ε, and the band is breached.
-import { BarChart, fmtInt } from '../chart.js';
+import { BarChart } from '../charts/bars.js';
+import { fmtInt } from '../svg.js';
 import { BandChart } from '../charts/band.js';
 import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 import { schemas, poll } from '../gen/widgets.js';

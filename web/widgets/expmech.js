@@ -3,7 +3,8 @@
 // seeded draws; ε, Δ, the data set, the scores and the parametrisation are
 // all controls, and the URL holds every one of them plus the seed and the
 // number of batches drawn, so a link reproduces the histogram bit for bit.
-import { BarChart, fmtInt, pct } from '../chart.js';
+import { BarChart } from '../charts/bars.js';
+import { fmtInt, pct } from '../svg.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, batchControls, reseed } from './controls.js';
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';

@@ -3,7 +3,7 @@
 // chart overlays a histogram of seeded draws, the exponential mechanism's
 // density and the Laplace mechanism's density, and the readout puts the ε
 // the general theorem certifies next to the exact loss on neighbours.
-import { fmtInt } from '../chart.js';
+import { fmtInt } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect, reseed } from './controls.js';
 import { schemas } from '../gen/widgets.js';

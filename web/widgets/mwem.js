@@ -5,7 +5,7 @@
 // multiplicatively. The run is replayed from its seed up to round t on every
 // change (a round takes microseconds), so the URL reproduces it. Beside it,
 // SmallDB's exact expected error at the same ε, from the same module.
-import { escapeHTML } from '../chart.js';
+import { escapeHTML } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox, keyInput } from './controls.js';
 import { shapeSelects, niceQuery } from './smalldb.js';

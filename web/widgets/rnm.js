@@ -2,7 +2,8 @@
 // with the exponential mechanism. Each panel shows core's exact output
 // probabilities and a histogram of seeded runs of the mechanism itself (the
 // noisy scores are really drawn; nothing is sampled from the exact table).
-import { BarChart, fmtInt } from '../chart.js';
+import { BarChart } from '../charts/bars.js';
+import { fmtInt } from '../svg.js';
 import { fmt, panel, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas, datasets } from '../gen/widgets.js';
