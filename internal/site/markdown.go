@@ -145,7 +145,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 	switch kind {
 	case "widget":
 		if name == "" {
-			return "", r.errorf(ln-1, "```widget needs a name, e.g. ```widget expmech")
+			return "", r.errorf(ln-1, "```widget needs a name, e.g. ```widget exponential-mechanism")
 		}
 		headLines, body := splitBlock(lines, true)
 		h, err := parseHeader(headLines)

@@ -79,7 +79,7 @@ Some **bold**, *emphasis*, ` + "`code`" + `, a [link](#x) and <script>alert(1)</
 |---|---:|
 | a | 1 |
 
-` + "```widget expmech" + `
+` + "```widget exponential-mechanism" + `
 id: w1
 title: A widget
 eps: 0.5
@@ -107,7 +107,7 @@ How many?
 ` + "```" + `
 
 ` + "```exercise" + `
-check: rnm.something
+check: report-noisy-max.something
 example-right: 1
 example-wrong: 2
 ---
@@ -129,8 +129,8 @@ func TestParseLesson(t *testing.T) {
 	if l.Slug != "test-lesson" || l.Order != 3 || l.Minutes != 10 || len(l.Objectives) != 2 {
 		t.Errorf("front matter parsed as %+v", l)
 	}
-	if strings.Join(l.Widgets, ",") != "expmech,rnm" {
-		t.Errorf("widgets = %v, want expmech (widget block) and rnm (exercise check)", l.Widgets)
+	if strings.Join(l.Widgets, ",") != "exponential-mechanism,report-noisy-max" {
+		t.Errorf("widgets = %v, want exponential-mechanism (widget block) and report-noisy-max (exercise check)", l.Widgets)
 	}
 	h := l.HTML
 	for _, want := range []string{
@@ -140,7 +140,7 @@ func TestParseLesson(t *testing.T) {
 		`&lt;script&gt;alert(1)&lt;/script&gt;`,
 		`<li>item one continues here</li>`,
 		`<td class="num">1</td>`,
-		`data-widget="expmech" data-id="w1"`,
+		`data-widget="exponential-mechanism" data-id="w1"`,
 		`<h3 class="widget-title" id="w-w1-title">A widget</h3>`,
 		`<figcaption><p>The caption.</p>`,
 		`data-correct="true"> <span>yes</span>`,

@@ -9,7 +9,7 @@ import { keyControls } from './keycontrols.js';
 import { schemas, datasets } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
-export const schema = schemas.rnm;
+export const schema = schemas['report-noisy-max'];
 
 export const panels = [
   { mechanism: 'exponential', title: 'Exponential mechanism', detail: 'weights exp(ε·u/(2Δ))' },

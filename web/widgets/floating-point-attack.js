@@ -7,7 +7,7 @@ import { fmt, tableRegion, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
-export const schema = schemas.floatattack;
+export const schema = schemas['floating-point-attack'];
 
 export async function mount(ctx) {
   const v = ctx.values;

@@ -9,7 +9,7 @@ import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyIn
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
-export const schema = schemas.expmech;
+export const schema = schemas['exponential-mechanism'];
 
 /** mechanismEpsilon returns the ε of the ε/(2Δ) form for the widget's values, converting the article's ε in core. */
 async function mechanismEpsilon(bridge, v) {
@@ -131,7 +131,7 @@ export async function mount(ctx) {
       bridge.call('core', 'draws', { ...req, slot: ctx.id, seed: v.seed, n }),
     ]);
     error.textContent = '';
-    formula.innerHTML = formulas.expmech[v.form] + ' <span class="formula-values"></span>';
+    formula.innerHTML = formulas['exponential-mechanism'][v.form] + ' <span class="formula-values"></span>';
     formula.lastChild.textContent = v.form === 'dp'
       ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
       : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;

@@ -12,7 +12,7 @@ import { schemas, poll } from '../gen/widgets.js';
 
 const { days: DAYS, others: OTHERS } = poll;
 
-export const schema = schemas.epsband;
+export const schema = schemas['epsilon-band'];
 
 const scoresWith = (ana) => OTHERS.map((c, i) => c + (ana[i] ? 1 : 0));
 

@@ -8,7 +8,7 @@ import { fmt, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
-export const schema = schemas.dlaplace;
+export const schema = schemas['discrete-laplace'];
 
 export async function mount(ctx) {
   const v = ctx.values;

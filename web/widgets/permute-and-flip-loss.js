@@ -8,7 +8,7 @@ import { keyControls } from './keycontrols.js';
 import { schemas, lossSets, lossCurves as curves, lossGrid as grid } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
-export const schema = schemas.pfloss;
+export const schema = schemas['permute-and-flip-loss'];
 
 /** lossesAt computes the four exact losses for one data set and a list of ε. */
 async function lossesAt(bridge, d, eps) {

@@ -8,7 +8,7 @@ import { LineChart } from '../charts/line.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect, reseed } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
-export const schema = schemas.laplaceem;
+export const schema = schemas['laplace-from-exponential'];
 
 const RANGES = { wide: [-1000, 1000], bounded: [0, 100] };
 
