@@ -1,4 +1,4 @@
-// Lesson 5: the accuracy theorem for the exponential mechanism. |R|
+// The accuracy theorem for the exponential mechanism. |R|
 // candidates with scores spread evenly from 10 down to 0 (Δ = 1, a single
 // best candidate); the page draws the exact and the empirical distribution
 // of the achieved score against the theorem's threshold

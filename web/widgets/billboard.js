@@ -1,4 +1,4 @@
-// Lesson 10: allocation by billboard prices under joint differential
+// Allocation by billboard prices under joint differential
 // privacy (core/market.Allocate on the 300-buyer tea market). The student
 // steps through the rounds: posted prices, the true demand (private, shown
 // for teaching), the noisy demand the billboard implies, and one buyer's own

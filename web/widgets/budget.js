@@ -1,4 +1,4 @@
-// Lesson 2: the privacy budget. The student spends a fixed budget either on
+// The privacy budget. The student spends a fixed budget either on
 // report-noisy-max selections (ε each) or on publishing all n noisy scores
 // (n·ε each, by sequential composition). core/account keeps the ledger and
 // refuses any charge that would overspend; the URL holds the sequence of

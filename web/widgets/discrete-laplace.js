@@ -1,7 +1,7 @@
-// Lesson 7: the fix. The exact discrete Laplace mechanism
-// (mech.NewDiscreteLaplace, Canonne–Kamath–Steinke 2020) adds integer noise
-// drawn with integer arithmetic only; the page shows its exact PMF against a
-// histogram of seeded draws.
+// The exact discrete Laplace mechanism (mech.NewDiscreteLaplace,
+// Canonne–Kamath–Steinke 2020), the fix for the floating-point attack: it
+// adds integer noise drawn with integer arithmetic only; the page shows its
+// exact PMF against a histogram of seeded draws.
 import { BarChart } from '../charts/bars.js';
 import { fmtInt } from '../svg.js';
 import { fmt, batchControls, errorLine, redrawer } from './controls.js';

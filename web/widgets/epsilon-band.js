@@ -1,4 +1,4 @@
-// Lesson 3: what ε promises. The exponential mechanism runs on two
+// What ε promises, on neighbours. The exponential mechanism runs on two
 // neighbouring data sets, x and x′, that differ only in Ana's answer to the
 // meeting poll. Side by side: both output distributions (exact and drawn);
 // below: each outcome's log-ratio ln(P[x]/P[x′]) against the ±ε band, exact

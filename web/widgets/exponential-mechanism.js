@@ -1,4 +1,4 @@
-// Lesson 1: the exponential mechanism on a finite candidate set. The page
+// The exponential mechanism on a finite candidate set. The page
 // shows the exact probabilities computed by core/mech next to a histogram of
 // seeded draws; ε, Δ, the data set, the scores and the parametrisation are
 // all controls, and the URL holds every one of them plus the seed and the

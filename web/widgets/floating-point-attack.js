@@ -1,4 +1,4 @@
-// Lesson 7: Mironov's attack on the textbook floating-point Laplace sampler.
+// Mironov's attack on the textbook floating-point Laplace sampler.
 // The page runs mech.Laplace (q + b·S·(−ln U) in doubles) at the true count
 // q, seeded, and asks core of every output whether the neighbouring count
 // q + 1 could ever have produced that exact double.

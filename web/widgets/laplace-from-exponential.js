@@ -1,4 +1,4 @@
-// Lesson 4: the Laplace mechanism recovered from the exponential mechanism.
+// The Laplace mechanism recovered from the exponential mechanism.
 // Score u(x, r) = −2·|q(x) − r| on a range, continuous or on a grid; the
 // chart overlays a histogram of seeded draws, the exponential mechanism's
 // density and the Laplace mechanism's density, and the readout puts the ε

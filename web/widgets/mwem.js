@@ -1,4 +1,4 @@
-// Lesson 8: MWEM (Hardt, Ligett and McSherry 2012) on the same medical table
+// MWEM (Hardt, Ligett and McSherry 2012) on the same medical table
 // and the same ε as SmallDB, one round at a time. Each round spends ε/(2T)
 // choosing the worst-answered query with the exponential mechanism and
 // ε/(2T) measuring it with Laplace noise, then reweights the estimate

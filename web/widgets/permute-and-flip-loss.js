@@ -1,4 +1,4 @@
-// Lesson 6: expected score loss OPT − E[u(output)] against ε for four ways
+// Expected score loss OPT − E[u(output)] against ε for four ways
 // of selecting the best candidate. Every number is exact: core computes each
 // mechanism's output probabilities (numerical integration for Laplace noise)
 // and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.

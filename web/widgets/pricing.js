@@ -1,4 +1,4 @@
-// Lesson 9: pricing a digital good with the exponential mechanism on
+// Pricing a digital good with the exponential mechanism on
 // revenue (McSherry–Talwar). Buyers' values are edited as a list; the page
 // shows the revenue curve, the exact price distribution with seeded draws,
 // and expected revenue against ε beside the accuracy theorem's guarantee.

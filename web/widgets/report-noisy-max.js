@@ -1,4 +1,4 @@
-// Lesson 2: report noisy max with three noise distributions side by side
+// Report noisy max with three noise distributions side by side
 // with the exponential mechanism. Each panel shows core's exact output
 // probabilities and a histogram of seeded runs of the mechanism itself (the
 // noisy scores are really drawn; nothing is sampled from the exact table).

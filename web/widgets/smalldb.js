@@ -1,4 +1,4 @@
-// Lesson 8: SmallDB (Blum, Ligett and Roth; the notes' Algorithm 4) on the
+// SmallDB (Blum, Ligett and Roth; the notes' Algorithm 4) on the
 // medical table, one stage at a time. The Go stepper in the lazily loaded
 // synth module does the work; this page asks it to score for about 40 ms a
 // call, so a progress bar moves and Cancel simply stops calling. Before
