@@ -10,8 +10,6 @@ import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas['laplace-from-exponential'];
 
-const RANGES = { wide: [-1000, 1000], bounded: [0, 100] };
-
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
@@ -21,7 +19,7 @@ export async function mount(ctx) {
   const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
   const range = radios({
     name: ctx.uid('range'), legend: 'Output range', value: v.range,
-    options: [['wide', 'Wide: [−1000, 1000], the whole line in effect'], ['bounded', 'Bounded: [0, 100]']],
+    options: [['wide', 'Wide: the whole line in effect (at least [−1000, 1000])'], ['bounded', 'Bounded: [0, 100]']],
     onChange: (x) => { ctx.set('range', x); refresh(); },
   });
   const mode = radios({
@@ -61,9 +59,8 @@ export async function mount(ctx) {
   body.append(controls, actions, readout, error, chartHost);
 
   const refresh = redrawer(ctx, error, async () => {
-    const [lo, hi] = RANGES[v.range];
     const r = await bridge.call('core', 'laplaceEM', {
-      value: v.q, sensitivity: v.dq, epsilon: v.eps, lo, hi, spacing: v.mode === 'grid' ? v.h : 0,
+      value: v.q, sensitivity: v.dq, epsilon: v.eps, range: v.range, spacing: v.mode === 'grid' ? v.h : 0,
       tight: v.run === 'tight', seed: v.seed, draws: +v.draws,
     });
     error.textContent = '';
@@ -77,8 +74,9 @@ export async function mount(ctx) {
       bars: +v.draws > 0 ? { label: `${fmtInt(+v.draws)} draws (exponential mechanism)`, edges: Array.from(r.edges), heights: Array.from(r.density) } : null,
       marker: v.q, markerLabel: `q(x) = ${fmt(v.q)}`,
     });
-    const over = r.loss > v.eps * (1 + 1e-9);
-    readout.innerHTML = `<p>Noise of the exponential mechanism on the line: scale 2Δq/ε<sub>run</sub> = <strong>${fmt(r.emScale)}</strong>; the Laplace mechanism's: Δq/ε = <strong>${fmt(r.scale)}</strong>.</p>`
+    const over = r.overEpsilon;
+    const end = (x) => (x < 0 ? '−' : '') + fmtInt(Math.abs(x));
+    readout.innerHTML = `<p>Outputs in [${end(r.lo)}, ${end(r.hi)}]. Noise of the exponential mechanism on the line: scale 2Δq/ε<sub>run</sub> = <strong>${fmt(r.emScale)}</strong>; the Laplace mechanism's: Δq/ε = <strong>${fmt(r.scale)}</strong>.</p>`
       + `<p>The general theorem certifies ε<sub>run</sub> = <strong>${fmt(r.certified)}</strong>. The exact privacy loss against the neighbours q(x) ± Δq: <strong class="${over ? 'breach' : ''}">${fmt(r.loss, 4)}</strong>${over ? ` — more than the ε = ${fmt(v.eps)} the Laplace mechanism would give` : ''}.</p>`;
     ctx.announce(`Certified ${fmt(r.certified)}, real loss ${fmt(r.loss, 3)}.`);
   });
