@@ -107,6 +107,9 @@ test('lesson 10: the stepper advances rounds and reaches the final allocation', 
   assert.deepEqual(head.slice(-3), ['Over', 'Mean', 'P(over)']);
   for (const c of await round.locator('tbody tr td:last-child').allTextContents()) assert.match(c, /^\d{1,3}%$/);
   assert.match(await round.locator('.hint').textContent(), /jointly private, and it can exceed the supply/);
+  // The totals use every buyer's demand: labelled as no private release, with the payment rule stated.
+  assert.match(await round.locator('caption').textContent(), /every buyer's demand, yours included: not a jointly private release/);
+  assert.match(await round.locator('.hint').textContent(), /pays that round's price.*shown for teaching, not released/);
   const final = await page.locator('#w-board .laplace-readout').textContent();
   const m = final.match(/which is (\d+)% of the best possible/);
   assert.ok(m && +m[1] > 0 && +m[1] <= 100, `welfare share in (0, 100]: ${final}`);
