@@ -48,7 +48,7 @@ func TestQuotedWhatDPPromises(t *testing.T) {
 	exerciseAccepts(t, slug, "Largest posterior", post(math.Log(3)), 0.5, 3, post(1))
 	quoted(t, slug, fmt.Sprintf("[%.4f, \"That is e/(1 + e), the bound at ε = 1", post(1)))
 	// The Laplace mechanism, defined where the exercise first needs it.
-	quoted(t, slug, "The **Laplace mechanism** publishes $q(x) + Y$, where the noise $Y$ has density proportional to $e^{-|y|/b}$ with scale $b = \\Delta/\\varepsilon$; it is ε-private")
+	quoted(t, slug, "The **Laplace mechanism** publishes $q(x) + Y$, where the noise $Y$ has density proportional to $e^{-|y|/b}$ with scale $b = \\Delta/\\varepsilon$; it is ε-private for the neighbour notion its Δ was computed under")
 }
 
 // The glossary's exercise: three 0.5-private releases on the same data.

@@ -124,7 +124,7 @@ func TestReadingLength(t *testing.T) {
 
 func TestStatedMinutes(t *testing.T) {
 	for slug, src := range lessonFiles(t) {
-		if slug == "glossary" || rePage.MatchString(reFrontMatter.FindString(src)) {
+		if rePage.MatchString(reFrontMatter.FindString(src)) {
 			continue
 		}
 		est := estimatedMinutes(src)

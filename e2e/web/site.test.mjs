@@ -282,16 +282,16 @@ test('every exercise says ✗ to its wrong example and ✓ to its right one; pre
     assert.ok(await pr.locator('.reveal').isVisible());
     assert.match(await pr.locator('.verdict').textContent(), /right/);
   }
-  // A wrong ε gets a hint in the right direction, computed by the core.
+  // A likely mistake, typed to the precision asked, gets its own message.
   await page.locator(`#lesson-nav a[data-slug="exponential-mechanism"]`).click();
   await ready(page, 'exponential-mechanism');
   const ex = page.locator('section.exercise').first();
-  await ex.locator('input').fill('0.3');
+  await ex.locator('input').fill('0.512');
   await ex.locator('button').click();
-  await page.waitForFunction(() => /larger ε/.test(document.querySelector('section.exercise .exercise-result').textContent));
-  await ex.locator('input').fill('5');
+  await page.waitForFunction(() => /the exponent has a 2 underneath/.test(document.querySelector('section.exercise .exercise-result').textContent));
+  await ex.locator('input').fill('4.193');
   await ex.locator('button').click();
-  await page.waitForFunction(() => /smaller ε/.test(document.querySelector('section.exercise .exercise-result').textContent));
+  await page.waitForFunction(() => /leaves out the logarithm/.test(document.querySelector('section.exercise .exercise-result').textContent));
   assert.deepEqual(errors, []);
   await context.close();
 });
