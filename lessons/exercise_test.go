@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/dpplay/dpplay/app/number"
 )
 
 // exercise is the header of one ```exercise block.
@@ -71,8 +73,7 @@ func TestExerciseFeedback(t *testing.T) {
 			if _, ok := e.raw["answer"]; !ok {
 				continue
 			}
-			r, _ := strconv.ParseFloat(e.raw["example-right"], 64)
-			w, _ := strconv.ParseFloat(e.raw["example-wrong"], 64)
+			r, w := typed(t, e.raw["example-right"]), typed(t, e.raw["example-wrong"])
 			if !e.accepts(r) || e.accepts(w) {
 				t.Errorf("%s exercise %d: right example %v accepted %v, wrong %v accepted %v", slug, i+1, r, e.accepts(r), w, e.accepts(w))
 			}
@@ -84,6 +85,17 @@ func TestExerciseFeedback(t *testing.T) {
 			}
 		}
 	}
+}
+
+// typed is the value of s read as a person types it (app/number.Typed,
+// the rule the page applies to an answer: "3/4" and "0,75" are 0.75).
+func typed(t *testing.T, s string) float64 {
+	t.Helper()
+	r, err := number.Typed(s)
+	if err != nil {
+		t.Errorf("%q: %v", s, err)
+	}
+	return r.Value
 }
 
 // exerciseAccepts fails t unless the lesson's exercise with the given label
