@@ -80,7 +80,7 @@ func TestQuotedBillboard(t *testing.T) {
 	quoted(t, slug,
 		fmt.Sprintf("At T = 64 ($L = %d$) and ε = 1 that is a scale of %.0f against %.0f", tree.Levels, tree.NoiseScale, run.NoiseScale),
 		fmt.Sprintf("noise has a standard deviation of about %s buyers with the tree against %s with one release per round", thousands(tens(run.TreeNoiseSD)), thousands(tens(run.PerRoundNoiseSD))),
-		fmt.Sprintf("and %s with the tree at T = 64", share(tree)))
+		fmt.Sprintf("(and %s with the tree at T = 64)", share(tree)))
 	for _, rounds := range []int{16, 32, 64, 128} {
 		if r := billboard(t, rounds, 1, "auto"); r.Counter != market.CounterPerRound {
 			t.Errorf("T = %d: auto picks %s, the lesson says one release per round for every setting", rounds, r.Counter)
@@ -97,7 +97,7 @@ func TestQuotedBillboard(t *testing.T) {
 		counts(noiseless.Allocated, "hand out %d, %d and %d"),
 		counts(run.Allocated, "%d, %d, %d against 40 each"),
 		counts(noiseless.Allocated, "%d, %d, %d with no noise"),
-		fmt.Sprintf("Its welfare at the default settings is %.1f, but that number counts %d copies of coffee", run.Welfare, run.OverAllocation[1]),
+		fmt.Sprintf("The allocation's welfare at the default settings is %.1f, but that number counts %d copies of coffee", run.Welfare, run.OverAllocation[1]),
 		fmt.Sprintf("the repaired welfare, %.2f against an optimum of %.2f, that is %s", run.FeasibleWelfare, run.OptimalWelfare, share1(run)),
 		fmt.Sprintf("The repaired share (%s, not private) is below that of prices at 0 (%s)", share1(run), share(billboard(t, 1, 1, "auto"))),
 		fmt.Sprintf("the noisy prices (%s) do worse than no prices at all", share1(run)))
@@ -122,7 +122,7 @@ func TestQuotedBillboard(t *testing.T) {
 		fmt.Sprintf("prices at 0 (%s)", share(billboard(t, 1, 1, "auto"))),
 		fmt.Sprintf("Without noise the share is %s at T = 64", share(noiseless)),
 		fmt.Sprintf("ε = 10 (%s)", share(billboard(t, 64, 10, "auto"))),
-		fmt.Sprintf("grows with $T$: %s at T = 16, %s at T = 128", share(billboard(t, 16, 1, "auto")), share(billboard(t, 128, 1, "auto"))),
+		fmt.Sprintf("grows with $T$ and the share falls: %s at T = 16, %s at T = 128", share(billboard(t, 16, 1, "auto")), share(billboard(t, 128, 1, "auto"))),
 		fmt.Sprintf("T = 16 (%s)", share(billboard(t, 16, 1, "auto"))))
 	if share(noiseless) != share(billboard(t, 64, 10, "auto")) {
 		t.Errorf("without noise %s, at ε = 10 %s; the lesson says they are the same", share(noiseless), share(billboard(t, 64, 10, "auto")))
