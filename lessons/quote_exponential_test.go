@@ -12,8 +12,8 @@ import (
 
 var meeting = []float64{21, 27, 25, 12, 18}
 
-// probs is the exponential mechanism's exact distribution, as the expmech
-// widget asks the bridge for it.
+// probs is the exponential mechanism's exact distribution, as the
+// exponential-mechanism widget asks the engine for it.
 func probs(t *testing.T, scores, measure []float64, eps, delta float64) []float64 {
 	t.Helper()
 	p, err := selection.New().Probabilities(selection.Request{

@@ -4,7 +4,7 @@
 // for teaching), the noisy demand the billboard implies, and one buyer's own
 // choices; at the end, the allocation with welfare against the optimum,
 // over-demand, and the ε charged.
-import { fmtInt } from '../chart.js';
+import { fmtInt } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, stepper, actionsRow } from './controls.js';
 import { schemas } from '../gen/widgets.js';

@@ -4,7 +4,7 @@
 // call, so a progress bar moves and Cancel simply stops calling. Before
 // scoring, the page predicts the time from a trial run of the same instance
 // and, above ASK_MS, asks first and offers MWEM instead.
-import { fmtInt, escapeHTML } from '../chart.js';
+import { fmtInt, escapeHTML } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
