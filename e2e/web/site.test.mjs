@@ -296,6 +296,34 @@ test('every exercise says ✗ to its wrong example and ✓ to its right one; pre
   await context.close();
 });
 
+test('a typed answer is read as people type it, the value as read is shown, and unreadable text is not marked wrong', async () => {
+  const { context, page, errors } = await open('#/mwem', { lesson: 'mwem' });
+  const ex = page.locator('section.exercise').first();
+  const answer = async (text, result) => {
+    await ex.locator('input').fill(text);
+    await ex.locator('button').click();
+    await page.waitForFunction(([el, re]) => new RegExp(re).test(el.querySelector('.exercise-result').textContent), [await ex.elementHandle(), result.source]);
+    return { read: await ex.locator('.exercise-read').textContent(), verdict: await ex.locator('.exercise-result').getAttribute('class') };
+  };
+  // A decimal comma: read as 0.083, which is a listed mistake with its own message.
+  let r = await answer('0,083', /^✗ That is T\/\(εn\)/);
+  assert.equal(r.read, 'Read as 0.083. A comma is read as a decimal point.');
+  // A fraction and an expression are right, and the value as read is shown.
+  r = await answer('20/120', /^✓ Right/);
+  assert.equal(r.read, 'Read as 0.1666666667.');
+  r = await answer(' 2*10 / (1*120) ', /^✓ Right/);
+  assert.equal(r.read, 'Read as 0.1666666667.');
+  // Typed as read: no reading shown.
+  r = await answer('0.167', /^✓ Right/);
+  assert.equal(r.read, '');
+  // Unreadable: said so, neither ✓ nor ✗, and not styled as wrong.
+  r = await answer('about a sixth', /^Not a number I can read\./);
+  assert.equal(r.verdict, 'exercise-result');
+  assert.equal(r.read, '');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the budget accountant refuses overspending, and Gumbel noise matches the exponential mechanism', async () => {
   const { context, page, errors } = await open('#/report-noisy-max', { lesson: 'report-noisy-max' });
   await live(page, '#w-budget');
