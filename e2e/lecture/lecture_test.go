@@ -198,7 +198,7 @@ func TestServe(t *testing.T) {
 			t.Errorf("API reply: %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 		}
 	})
-	lecturetest.Run(t, s.url)
+	lecturetest.Run(t, s.url, nil)
 	s.stop(syscall.SIGTERM)
 	if leaks := lecturetest.Leaks(s.log.String()); leaks != nil {
 		t.Errorf("the server's log contains submitted values %q", leaks)
@@ -450,7 +450,7 @@ func TestWorker(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") == "" {
 		t.Errorf("CORS preflight: %v %+v", err, resp)
 	}
-	lecturetest.Run(t, w.base)
+	lecturetest.Run(t, w.base, nil)
 	// The burst of concurrent guesses runs after the suite, on the keep-alive
 	// connections the suite left behind (under wrangler dev's proxy, that
 	// order lost GETs: docs/lecture.md, "Go on Workers").

@@ -1,0 +1,62 @@
+package lecture
+
+import (
+	"sync"
+	"time"
+)
+
+// buckets is a token bucket per client key: each holds up to burst tokens
+// and gains rate a second. It lives in memory: under `dpplay serve` one
+// process sees every request, and on Workers each isolate's long-lived
+// instance keeps its own (a best effort there; Cloudflare's own rate
+// limiting rules are the stronger tool). Keys unseen for a minute are
+// dropped, and at most maxKeys are kept, so a flood of addresses cannot
+// grow it without bound.
+type buckets struct {
+	rate, burst float64
+	now         func() time.Time
+
+	mu     sync.Mutex
+	keys   map[string]*bucket
+	pruned time.Time
+}
+
+type bucket struct {
+	tokens float64
+	at     time.Time
+}
+
+const maxKeys = 100_000
+
+func newBuckets(rate, burst float64, now func() time.Time) *buckets {
+	return &buckets{rate: rate, burst: burst, now: now, keys: map[string]*bucket{}}
+}
+
+// take removes cost tokens from key's bucket and reports whether it held
+// at least one token before (a cost larger than what is left takes the
+// bucket below zero, so a large reply is paid for by the reads after it).
+func (b *buckets) take(key string, cost float64) bool {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	now := b.now()
+	if now.Sub(b.pruned) > time.Minute || len(b.keys) >= maxKeys {
+		for k, x := range b.keys {
+			if now.Sub(x.at) > time.Minute || len(b.keys) >= maxKeys {
+				delete(b.keys, k)
+			}
+		}
+		b.pruned = now
+	}
+	x := b.keys[key]
+	if x == nil {
+		x = &bucket{tokens: b.burst, at: now}
+		b.keys[key] = x
+	}
+	x.tokens = min(b.burst, x.tokens+now.Sub(x.at).Seconds()*b.rate)
+	x.at = now
+	if x.tokens < 1 {
+		return false
+	}
+	x.tokens -= cost
+	return true
+}
