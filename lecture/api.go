@@ -47,10 +47,10 @@ type Door struct {
 // ActivityInfo is the public view of an activity: its definition, how many
 // students have answered, and its releases. Never an answer.
 type ActivityInfo struct {
-	ID           int64          `json:"id"`
-	Spec         Spec           `json:"spec"`
-	Closed       bool           `json:"closed"`
-	Participants int            `json:"participants"`
+	ID           int64 `json:"id"`
+	Spec         Spec  `json:"spec"`
+	Closed       bool  `json:"closed"`
+	Participants int   `json:"participants"`
 	// Releases are the activity's newest ShownReleases releases, oldest
 	// first (only on the reply for one activity).
 	Releases []*ReleaseInfo `json:"releases,omitempty"`

@@ -3,9 +3,9 @@ package serve
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	"compress/gzip"
 	"context"
+	"fmt"
 	"io"
 	"net"
 	"net/http"
