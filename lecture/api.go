@@ -376,7 +376,7 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	if err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ? AND student = ?`, []any{&on}, s.code, student); err != nil {
 		return 0, nil, err
 	}
-	if on == 0 {
+	if on == 0 && h.opts.JoinLimit > 0 {
 		n, err := h.count(ctx, "join:"+s.code+":"+ClientKey(h.opts.ClientIP(r)), h.window(JoinWindow), JoinWindow)
 		if err != nil {
 			return 0, nil, err

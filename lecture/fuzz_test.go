@@ -3,6 +3,7 @@ package lecture
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"math"
 	"net/http"
 	"net/http/httptest"
@@ -213,6 +214,82 @@ func FuzzLedgerCSV(f *testing.F) {
 		}
 		if got := drop(rows[1][4]); got != drop(prompt) {
 			t.Fatalf("prompt %q came back as %q", prompt, rows[1][4])
+		}
+	})
+}
+
+// FuzzUnits: an accepted ε is a whole number of units, at least one, and
+// the ε the units stand for is the number read, to 10⁻¹²; charging never
+// rounds a number down to nothing.
+func FuzzUnits(f *testing.F) {
+	for _, x := range []float64{0.1, 0.30000000000000004, 3, 1e-6, 1e-9, 5e-324, 1e-17, 0.0000015, 10, 100, -1, math.Inf(1), math.NaN()} {
+		f.Add(x)
+	}
+	f.Fuzz(func(t *testing.T, x float64) {
+		u, ok := Units(x)
+		if !ok {
+			return
+		}
+		if u < 1 || math.Abs(Epsilon(u)-x) > 1e-12*math.Max(1, x) {
+			t.Fatalf("Units(%v) = %d, Epsilon = %v", x, u, Epsilon(u))
+		}
+		if again, ok := Units(Epsilon(u)); !ok || again != u {
+			t.Fatalf("Units(Epsilon(%d)) = %d, %v", u, again, ok)
+		}
+	})
+}
+
+// FuzzStrictKeys: a body whose top-level object repeats a key, or has a
+// key equal to a field's name but for case, is refused, whatever the rest.
+func FuzzStrictKeys(f *testing.F) {
+	for _, s := range []string{`{"epsilon": 0.1, "epsilon": 3}`, `{"EPSILON": 3}`, `{"epsilon": 1}`, `{"a": {"b": 1, "b": 2}}`, `[{"x":1}]`, `{"epsilon": 0.1}{"epsilon": 3}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req struct {
+			Epsilon *float64 `json:"epsilon"`
+		}
+		if decode(newReq(body).r, &req, false) != nil {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(body))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return
+			}
+			k := tok.(string)
+			if seen[k] || k != "epsilon" && strings.EqualFold(k, "epsilon") {
+				t.Fatalf("%q accepted with key %q", body, k)
+			}
+			seen[k] = true
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				return
+			}
+		}
+	})
+}
+
+// FuzzClean: what Clean keeps has no control character nor bidirectional
+// override, no spaces at either end, and cleaning it again changes nothing.
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"Which day?", " a\tb\r\n", "x\x00y", "\u202eevil", "  ", "é\u2066"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := Clean(s)
+		for _, r := range c {
+			if unicode.IsControl(r) || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' {
+				t.Fatalf("Clean(%q) = %q keeps %U", s, c, r)
+			}
+		}
+		if c != strings.TrimSpace(c) || Clean(c) != c {
+			t.Fatalf("Clean(%q) = %q, not clean", s, c)
 		}
 	})
 }

@@ -660,3 +660,131 @@ func TestReleasesAreCapped(t *testing.T) {
 		t.Errorf("after the cap: %v %d releases", err, len(r.JSON["releases"].([]any)))
 	}
 }
+
+// Issue 28, finding 5: unauthenticated reads are limited per address, by
+// the size of what they fetch; past the limit a read gets 429 with
+// Retry-After, unless it carries the session's instructor token; another
+// address is not held back.
+func TestReadLimit(t *testing.T) {
+	g := &guessServer{now: time.Unix(1_800_000_000, 0)}
+	srv, c := server(t, lecture.Options{
+		ReadRate: 10,
+		ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-IP") },
+		Now:      func() time.Time { g.mu.Lock(); defer g.mu.Unlock(); return g.now },
+	})
+	g.c, g.url = c, srv.URL
+	s := c.NewSession(t, 0)
+	get := func(ip, token string) (int, string) {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/"+s.Code, nil)
+		req.Header.Set("X-Test-IP", ip)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := c.HTTP.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Retry-After")
+	}
+	got := map[int]int{}
+	for range 30 {
+		st, _ := get("10.0.0.1", "")
+		got[st]++
+	}
+	if got[200] != 20 || got[429] != 10 {
+		t.Errorf("30 reads at once against a burst of 20: %v", got)
+	}
+	if st, retry := get("10.0.0.1", ""); st != 429 || retry != "1" {
+		t.Errorf("a read past the limit: %d, Retry-After %q", st, retry)
+	}
+	if st, _ := get("10.0.0.1", s.Token); st != 200 {
+		t.Errorf("the instructor's read past the limit: %d", st)
+	}
+	if st, _ := get("10.0.0.1", "AAAAAAAAAAAAAAAAAAAAAA"); st != 429 {
+		t.Errorf("a read past the limit with a made-up token: %d", st)
+	}
+	if st, _ := get("10.0.0.2", ""); st != 200 {
+		t.Errorf("another address: %d", st)
+	}
+	g.advance(time.Second)
+	if st, _ := get("10.0.0.1", ""); st != 200 {
+		t.Errorf("a second later: %d", st)
+	}
+}
+
+// Issue 28, finding 5: a session that has seen nothing for the TTL is
+// deleted with all it holds; one in use is kept.
+func TestExpire(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	db, err := sqlitedb.Open(context.Background(), filepath.Join(t.TempDir(), "l.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h, err := lecture.New(db.Write, db.Options(lecture.Options{Now: clock, SessionTTL: 24 * time.Hour, Logf: t.Logf}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	c := lecturetest.NewClient(srv.URL)
+	old, used := c.NewSession(t, 0), c.NewSession(t, 0)
+	a := c.NewActivity(t, old, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	c.Must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
+	b := c.NewActivity(t, used, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	mu.Lock()
+	now = now.Add(20 * time.Hour)
+	mu.Unlock()
+	c.Must(t, 200, "PUT", b+"/submissions/x", "", map[string]any{"available": []int{1}})
+	mu.Lock()
+	now = now.Add(5 * time.Hour)
+	mu.Unlock()
+	if n, err := h.Expire(context.Background()); err != nil || n != 1 {
+		t.Fatalf("Expire: %d, %v; want 1", n, err)
+	}
+	c.Must(t, 404, "GET", "/api/sessions/"+old.Code, "", nil)
+	c.Must(t, 200, "GET", "/api/sessions/"+used.Code, "", nil)
+	var left int
+	if err := db.Read.QueryRow(`SELECT (SELECT COUNT(*) FROM submissions WHERE session = ?) + (SELECT COUNT(*) FROM students WHERE session = ?) + (SELECT COUNT(*) FROM activities WHERE session = ?)`,
+		old.Code, old.Code, old.Code).Scan(&left); err != nil || left != 0 {
+		t.Errorf("rows of the expired session left: %d %v", left, err)
+	}
+}
+
+// Issue 28, finding 9: requests a hostile page makes a visitor's browser
+// send (an <img>, a fetch from another origin) are refused without
+// counting as wrong codes for the visitor's address.
+func TestHostilePageGuessesDoNotCount(t *testing.T) {
+	g := newGuessServer(t, 5)
+	send := func(kv ...string) int {
+		req, _ := http.NewRequest("GET", g.url+"/api/sessions/ZZZZZZZZ", nil)
+		req.Header.Set("X-Test-IP", "10.0.0.9")
+		for i := 0; i < len(kv); i += 2 {
+			req.Header.Set(kv[i], kv[i+1])
+		}
+		resp, err := g.c.HTTP.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for range 20 {
+		if st := send("Sec-Fetch-Dest", "image", "Sec-Fetch-Site", "cross-site"); st != 404 {
+			t.Fatalf("an <img> wrong code: %d", st)
+		}
+		if st := send("Origin", "https://evil.example", "Sec-Fetch-Dest", "empty"); st != 404 {
+			t.Fatalf("a cross-origin fetch of a wrong code: %d", st)
+		}
+	}
+	got := map[int]int{}
+	for range 8 {
+		got[send()]++
+	}
+	if got[404] != 5 || got[429] != 3 {
+		t.Errorf("wrong codes of the address's own after 40 from a hostile page: %v, want the whole allowance of 5", got)
+	}
+}

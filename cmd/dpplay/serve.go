@@ -37,10 +37,15 @@ func runServe(args []string, stdout io.Writer) error {
 	fs.StringVar(&c.KeyFile, "tls-key", "", "the PEM private key of -tls-cert")
 	fs.Var(&hosts, "host", "a further host name the server answers to, e.g. laptop.local (repeatable)")
 	fs.DurationVar(&c.SessionTTL, "session-ttl", lecture.DefaultSessionTTL, "delete lecture sessions that have seen nothing for this long")
+	joins := fs.Int("join-limit", lecture.JoinLimit, "most new students one address may add to a session a minute (0: no limit, for load tests)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
 	c.Hosts = hosts
+	c.JoinLimit = *joins
+	if *joins <= 0 {
+		c.JoinLimit = -1
+	}
 	c.Key = os.Getenv("DPPLAY_INSTRUCTOR_KEY")
 	if _, err := c.Check(); err != nil {
 		return usagef("serve: %v", err)

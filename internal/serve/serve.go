@@ -48,6 +48,11 @@ type Config struct {
 	// Key is the instructor key that starting a session needs when the
 	// request does not come from this machine; "" draws one at start.
 	Key string
+
+	// JoinLimit is the most new students one address may add to a
+	// session a minute (0: lecture.JoinLimit; negative: no limit, for load
+	// tests that play a whole hall from one address).
+	JoinLimit int
 }
 
 // Check reports what is wrong with c, as a sentence for the person who
@@ -115,6 +120,7 @@ func Run(ctx context.Context, c Config, stdout io.Writer) error {
 		CreateKey:     c.Key,
 		Local:         hosts.Local,
 		SessionTTL:    c.SessionTTL,
+		JoinLimit:     c.JoinLimit,
 	}))
 	if err != nil {
 		ln.Close()

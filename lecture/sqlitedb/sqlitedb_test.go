@@ -147,12 +147,21 @@ func TestOpenMigratesAFreshDatabase(t *testing.T) {
 	}
 	want := []string{
 		"index releases_by_activity on releases: ",
-		"table activities on activities: session id kind config closed created",
+		"index sessions_by_touched on sessions: ",
+		"index students_by_client on students: ",
+		"table activities on activities: session id kind config closed created answers",
 		"table guesses on guesses: client win failures",
-		"table releases on releases: session seq activity epsilon participants result created",
-		"table sessions on sessions: code token_hash budget created roster door_open current",
-		"table students on students: session student joined",
-		"table submissions on submissions: session activity student answer updated",
+		"table releases on releases: session seq activity epsilon participants result created eps_units",
+		"table sessions on sessions: code token_hash budget created roster door_open current budget_units version touched joined addresses answers",
+		"table students on students: session student joined client",
+		"table submissions on submissions: session activity student answer updated client",
+		"trigger activities_change on activities: ",
+		"trigger activities_new on activities: ",
+		"trigger releases_new on releases: ",
+		"trigger students_gone on students: ",
+		"trigger students_join on students: ",
+		"trigger submissions_change on submissions: ",
+		"trigger submissions_gone on submissions: ",
 		"trigger submissions_join on submissions: ",
 	}
 	if !slices.Equal(got, want) {
