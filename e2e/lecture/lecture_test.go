@@ -442,7 +442,9 @@ func (w *workerDev) client() *lecturetest.Client {
 	return c
 }
 
-func (w *workerDev) setup(c *lecturetest.Client) { c.Key, c.Remote, c.HostChecked = workerKey, true, true }
+func (w *workerDev) setup(c *lecturetest.Client) {
+	c.Key, c.Remote, c.HostChecked = workerKey, true, true
+}
 
 // logText returns what the runner and workerd have written so far.
 func (w *workerDev) logText(t *testing.T) string {
