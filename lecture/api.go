@@ -184,11 +184,19 @@ func (h *Handler) getSession(ctx context.Context, r *http.Request, rawCode strin
 	if seen(r, tag) {
 		return http.StatusNotModified, notModified{tag}, nil
 	}
+	key := "s:" + s.code
+	if b := h.replies.get(key, s.version); b != nil {
+		return http.StatusOK, tagged{tag, b}, nil
+	}
 	info, err := h.sessionInfo(ctx, s)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, tagged{tag, info}, nil
+	b, err := h.replies.encode(key, s.version, info)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, tagged{tag, b}, nil
 }
 
 // sessionInfo reads the public view of s: one row per activity, each
@@ -290,11 +298,15 @@ func (h *Handler) getActivity(ctx context.Context, r *http.Request, rawCode, raw
 		return 0, nil, err
 	}
 	tag := etagOf("a", s.version)
+	if _, err := parseActivityID(rawID); err != nil {
+		return 0, nil, err
+	}
 	if seen(r, tag) {
-		if _, err := parseActivityID(rawID); err != nil {
-			return 0, nil, err
-		}
 		return http.StatusNotModified, notModified{tag}, nil
+	}
+	key := "a:" + s.code + ":" + rawID
+	if b := h.replies.get(key, s.version); b != nil {
+		return http.StatusOK, tagged{tag, b}, nil
 	}
 	id, spec, closed, n, err := h.activity(ctx, s, rawID)
 	if err != nil {
@@ -331,7 +343,11 @@ func (h *Handler) getActivity(ctx context.Context, r *http.Request, rawCode, raw
 	if err := rows.Err(); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, tagged{tag, info}, nil
+	body, err := h.replies.encode(key, s.version, info)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, tagged{tag, body}, nil
 }
 
 // clientHash is how a student's address is kept: a hash of the session and

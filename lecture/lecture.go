@@ -87,9 +87,9 @@ const (
 	// ReadRate is the cost of unauthenticated reads one address may make
 	// per second, with a burst of twice as much: a read costs 1 plus 1 per
 	// 8 KB of its reply. A hall of 1,000 phones polling every 1.5 s costs
-	// about 700 a second; a client pulling a large session's full reply as
-	// fast as it can is held to a few dozen a second.
-	ReadRate = 2000
+	// about 700 a second; a client pulling a large session's full reply
+	// (170 KB) as fast as it can is held to about 45 a second.
+	ReadRate = 1000
 )
 
 // Options configures a Handler. The zero value is the production setting.
@@ -143,6 +143,12 @@ type Options struct {
 	// Now replaces time.Now in tests of the rate-limit windows.
 	Now func() time.Time
 
+	// Memory, if not nil, is what handlers built one per request share:
+	// the read limit's counts and the replies kept for polls (the
+	// Cloudflare worker builds a handler per request in one long-lived
+	// instance). Nil gives the handler its own.
+	Memory *Memory
+
 	// Reader, if not nil, serves the read-only queries, while the db given
 	// to New takes the writes. SQLite in WAL mode lets readers run beside
 	// the one writer, so `dpplay serve` gives reads their own pool and its
@@ -162,6 +168,7 @@ type Handler struct {
 
 	wstmts, rstmts stmts
 	reads          *buckets // the read limit per address (nil: none)
+	replies        *replies // recent poll replies, by session version
 	keyHash        []byte   // SHA-256 of Options.CreateKey
 }
 
@@ -212,9 +219,14 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 		rd = db
 	}
 	sum := sha256.Sum256([]byte(opts.CreateKey))
-	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:]}
+	if opts.Memory == nil {
+		opts.Memory = NewMemory()
+	}
+	m := opts.Memory
+	m.once.Do(func() { m.reads = newBuckets(float64(opts.ReadRate), 2*float64(opts.ReadRate), opts.Now) })
+	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:], replies: &m.replies}
 	if opts.ReadRate > 0 {
-		h.reads = newBuckets(float64(opts.ReadRate), 2*float64(opts.ReadRate), opts.Now)
+		h.reads = m.reads
 	}
 	return h, nil
 }
@@ -360,6 +372,13 @@ func (h *Handler) write(w http.ResponseWriter, status int, body any) int {
 	case tagged:
 		hdr.Set("ETag", b.tag)
 		body = b.body
+	}
+	switch b := body.(type) {
+	case rawJSON:
+		hdr.Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(b)
+		return len(b)
 	case *apiError:
 		if b.retry > 0 {
 			hdr.Set("Retry-After", strconv.Itoa(b.retry))

@@ -1,6 +1,7 @@
 package lecture
 
 import (
+	"encoding/json"
 	"sync"
 	"time"
 )
@@ -59,4 +60,67 @@ func (b *buckets) take(key string, cost float64) bool {
 	}
 	x.tokens -= cost
 	return true
+}
+
+// Memory is what a handler keeps between requests (Options.Memory).
+type Memory struct {
+	once    sync.Once
+	reads   *buckets
+	replies replies
+}
+
+// NewMemory returns an empty Memory. The first handler built with it sets
+// its read limit.
+func NewMemory() *Memory { return &Memory{} }
+
+// rawJSON is a reply already encoded, newline included.
+type rawJSON []byte
+
+// replies keeps the encoded replies of recent polls, each for the session
+// version it was made at: a session's version goes up with every change a
+// poll shows, so a reply kept for the current version is the reply, and a
+// flood of polls of a large session costs one encoding per change. At most
+// maxReplies are kept; past that, any one is dropped.
+type replies struct {
+	mu sync.Mutex
+	m  map[string]keptReply
+}
+
+type keptReply struct {
+	version int64
+	body    rawJSON
+}
+
+const maxReplies = 256
+
+// get returns the reply kept for key at version, or nil.
+func (c *replies) get(key string, version int64) rawJSON {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if r, ok := c.m[key]; ok && r.version == version {
+		return r.body
+	}
+	return nil
+}
+
+// encode returns v encoded, and keeps it for key at version.
+func (c *replies) encode(key string, version int64, v any) (rawJSON, error) {
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	b = append(b, '\n')
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.m == nil {
+		c.m = map[string]keptReply{}
+	}
+	if _, ok := c.m[key]; !ok && len(c.m) >= maxReplies {
+		for k := range c.m {
+			delete(c.m, k)
+			break
+		}
+	}
+	c.m[key] = keptReply{version, b}
+	return b, nil
 }

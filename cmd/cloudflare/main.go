@@ -97,6 +97,10 @@ func serve(_ js.Value, args []js.Value) any {
 	return nil
 }
 
+// memory is what the handlers of this instance's requests share: the read
+// limit per address and the replies kept for polls.
+var memory = lecture.NewMemory()
+
 // handler builds the request's handler over db from its env variables:
 //
 //	ALLOWED_ORIGIN  the static site's origin ("" or "*": any)
@@ -142,6 +146,7 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 		}
 	}
 	return lecture.New(db, lecture.Options{
+		Memory:      memory,
 		AllowOrigin: origin,
 		GuessLimit:  guessLimit,
 		JoinLimit:   joinLimit,
