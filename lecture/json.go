@@ -10,8 +10,8 @@ import (
 	"strings"
 )
 
-// writeJSON sends body as JSON and returns the bytes sent.
-func writeJSON(w http.ResponseWriter, status int, body any) int {
+// writeJSON sends body as JSON.
+func writeJSON(w http.ResponseWriter, status int, body any) {
 	b, err := json.Marshal(body)
 	if err != nil {
 		status, b = http.StatusInternalServerError, []byte(`{"error":"internal error"}`)
@@ -19,7 +19,6 @@ func writeJSON(w http.ResponseWriter, status int, body any) int {
 	w.Header().Set("Content-Type", "application/json")
 	w.WriteHeader(status)
 	w.Write(append(b, '\n'))
-	return len(b) + 1
 }
 
 // readBody reads at most MaxBody bytes; a longer body is refused whole.

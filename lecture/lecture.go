@@ -349,14 +349,18 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		}
 	}
 	st, b := h.route(r)
-	n := h.write(w, st, b)
-	if key != "" {
-		h.reads.take(key, float64(n/8192)) // what the reply's size costs past the 1 paid
+	if t, ok := b.(tagged); ok && key != "" {
+		// What the reply's size costs past the 1 paid, before it is sent,
+		// so that concurrent reads of an address see the charge.
+		if raw, ok := t.body.(rawJSON); ok {
+			h.reads.take(key, float64(len(raw)/8192))
+		}
 	}
+	h.write(w, st, b)
 }
 
-// write sends a reply from route and returns the bytes of its body.
-func (h *Handler) write(w http.ResponseWriter, status int, body any) int {
+// write sends a reply from route.
+func (h *Handler) write(w http.ResponseWriter, status int, body any) {
 	hdr := w.Header()
 	switch b := body.(type) {
 	case *file:
@@ -364,11 +368,11 @@ func (h *Handler) write(w http.ResponseWriter, status int, body any) int {
 		hdr.Set("Content-Disposition", `attachment; filename="`+b.name+`"`)
 		w.WriteHeader(status)
 		w.Write(b.data)
-		return len(b.data)
+		return
 	case notModified:
 		hdr.Set("ETag", b.tag)
 		w.WriteHeader(http.StatusNotModified)
-		return 0
+		return
 	case tagged:
 		hdr.Set("ETag", b.tag)
 		body = b.body
@@ -378,14 +382,14 @@ func (h *Handler) write(w http.ResponseWriter, status int, body any) int {
 		hdr.Set("Content-Type", "application/json")
 		w.WriteHeader(status)
 		w.Write(b)
-		return len(b)
+		return
 	case *apiError:
 		if b.retry > 0 {
 			hdr.Set("Retry-After", strconv.Itoa(b.retry))
 		}
 		body = map[string]string{"error": b.msg}
 	}
-	return writeJSON(w, status, body)
+	writeJSON(w, status, body)
 }
 
 // checkWrite refuses a request that changes state (any method but GET,
