@@ -339,7 +339,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	key := ""
 	if r.Method == http.MethodGet && h.reads != nil {
 		key = ClientKey(h.opts.ClientIP(r))
-		if !h.reads.take(key, 1) {
+		if !h.reads.take(key) {
 			if r.Header.Get("Authorization") == "" {
 				st, b := h.fail(errReadLimited)
 				h.write(w, st, b)
@@ -353,7 +353,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// What the reply's size costs past the 1 paid, before it is sent,
 		// so that concurrent reads of an address see the charge.
 		if raw, ok := t.body.(rawJSON); ok {
-			h.reads.take(key, float64(len(raw)/8192))
+			h.reads.charge(key, float64(len(raw)/8192))
 		}
 	}
 	h.write(w, st, b)

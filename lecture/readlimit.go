@@ -33,10 +33,15 @@ func newBuckets(rate, burst float64, now func() time.Time) *buckets {
 	return &buckets{rate: rate, burst: burst, now: now, keys: map[string]*bucket{}}
 }
 
-// take removes cost tokens from key's bucket and reports whether it held
-// at least one token before (a cost larger than what is left takes the
-// bucket below zero, so a large reply is paid for by the reads after it).
-func (b *buckets) take(key string, cost float64) bool {
+// take removes one token from key's bucket if it holds one, and reports
+// whether it did.
+func (b *buckets) take(key string) bool { return b.spend(key, 1, true) }
+
+// charge removes cost tokens from key's bucket, taking it below zero if it
+// must: a large reply is paid for by the reads after it.
+func (b *buckets) charge(key string, cost float64) { b.spend(key, cost, false) }
+
+func (b *buckets) spend(key string, cost float64, ifAny bool) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	now := b.now()
@@ -55,7 +60,7 @@ func (b *buckets) take(key string, cost float64) bool {
 	}
 	x.tokens = min(b.burst, x.tokens+now.Sub(x.at).Seconds()*b.rate)
 	x.at = now
-	if x.tokens < 1 {
+	if ifAny && x.tokens < 1 {
 		return false
 	}
 	x.tokens -= cost
