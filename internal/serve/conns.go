@@ -32,7 +32,9 @@ const (
 // idle longest (new ones that have sent nothing, kept-alive ones between
 // requests), then those that have been reading a request body longest; and
 // it caps the connections of one address (lecture.ClientKey: an IPv4
-// address, or an IPv6 /48) at perAddr, closing a new one past it at once.
+// address, or an IPv6 /48) at perAddr: a new one past it takes the place of
+// that address's connection idle longest, or stuck in a body longest, and
+// is closed at once if there is neither.
 // An honest client reconnects (browsers and HTTP clients retry a kept-alive
 // connection closed under them); one holding hundreds of connections open
 // to exhaust the server's file descriptors loses them instead of keeping
@@ -47,8 +49,9 @@ type guard struct {
 
 	mu       sync.Mutex
 	conns    map[net.Conn]*connState
-	byAddr   map[string]int
-	shedding int // closed here, not yet reported closed
+	byAddr   map[string]int // open connections per address
+	shedBy   map[string]int // of those, closed here and not yet reported closed
+	shedding int            // closed here, not yet reported closed
 }
 
 // connState is what the guard knows of one connection.
@@ -63,7 +66,7 @@ type connState struct {
 func newGuard(nofile uint64) *guard {
 	high := int(min(nofile*3/4, 1<<20))
 	high = max(high, 64)
-	return &guard{high: high, perAddr: max(16, high/2), conns: map[net.Conn]*connState{}, byAddr: map[string]int{}}
+	return &guard{high: high, perAddr: max(16, high/2), conns: map[net.Conn]*connState{}, byAddr: map[string]int{}, shedBy: map[string]int{}}
 }
 
 type connKey struct{}
@@ -95,9 +98,16 @@ func (g *guard) track(c net.Conn, st http.ConnState) {
 		s = &connState{c: c, addr: addrKey(c), idleSince: time.Now()}
 		g.conns[c] = s
 		g.byAddr[s.addr]++
-		if g.byAddr[s.addr] > g.perAddr {
-			g.closeLocked(s)
-			return
+		if g.byAddr[s.addr]-g.shedBy[s.addr] > g.perAddr {
+			// The address's own connection idle longest makes room, or
+			// the one stuck in a body longest; with neither, the new one
+			// goes.
+			if old := g.oldestLocked(s); old != nil {
+				g.closeLocked(old)
+			} else {
+				g.closeLocked(s)
+				return
+			}
 		}
 		if len(g.conns)-g.shedding > g.high {
 			g.shedLocked(s)
@@ -120,8 +130,34 @@ func (g *guard) track(c net.Conn, st http.ConnState) {
 		}
 		if s.shed {
 			g.shedding--
+			if g.shedBy[s.addr]--; g.shedBy[s.addr] <= 0 {
+				delete(g.shedBy, s.addr)
+			}
 		}
 	}
+}
+
+// oldestLocked is the connection of keep's address, other than keep, idle
+// longest, or else the one reading a body longest, or nil.
+func (g *guard) oldestLocked(keep *connState) *connState {
+	var idle, body *connState
+	for _, x := range g.conns {
+		switch {
+		case x == keep || x.shed || x.addr != keep.addr:
+		case !x.idleSince.IsZero():
+			if idle == nil || x.idleSince.Before(idle.idleSince) {
+				idle = x
+			}
+		case !x.bodySince.IsZero():
+			if body == nil || x.bodySince.Before(body.bodySince) {
+				body = x
+			}
+		}
+	}
+	if idle != nil {
+		return idle
+	}
+	return body
 }
 
 func (g *guard) closeLocked(s *connState) {
@@ -130,6 +166,7 @@ func (g *guard) closeLocked(s *connState) {
 	}
 	s.shed = true
 	g.shedding++
+	g.shedBy[s.addr]++
 	s.c.Close() // the server's goroutine for it then reports StateClosed
 }
 
