@@ -456,8 +456,8 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
     if (process.env.SHOTS) {
       await tab.setViewportSize({ width: 1920, height: 1080 });
       await tab.waitForTimeout(500);
-      await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-projector-1920.png') });
-      await shoot([tab, 'lecture-projector-1920-full.png'], [students[0].p, 'lecture-phone-390.png']);
+      await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-controls-1920.png') });
+      await shoot([tab, 'lecture-controls-1920-full.png'], [students[0].p, 'lecture-phone-390.png']);
     }
     // Starting another session asks first, and says what it costs.
     await tab.goto(server.url + 'lecture.html?role=host');
@@ -610,7 +610,8 @@ test('the projector view, typed numbers, and asking before spending', { timeout:
 
     // ε typed with a comma is read as a decimal point and shown as read.
     await host.locator('#eps').fill('0,3');
-    await waitText(host, '[data-noise]', /Read as ε = 0\.3\. At ε = 0\.3 each bar/);
+    await waitText(host, '#eps-read', /^Read as 0\.3\. A comma is read as a decimal point\.$/);
+    await waitText(host, '[data-noise]', /^At ε = 0\.3 each bar/);
     await host.getByRole('button', { name: 'Release' }).click();
     await waitText(host, '[data-remaining]', /^2\.7$/);
     await waitText(proj, '[data-remaining]', /^2\.7$/);
@@ -622,7 +623,8 @@ test('the projector view, typed numbers, and asking before spending', { timeout:
     await host.getByRole('button', { name: 'Cancel' }).click();
     assert.equal(await host.locator('[data-release-confirm]').textContent(), '');
     await host.locator('#eps').fill('3 apples');
-    await waitText(host, '[data-noise]', /Not a number I can read/);
+    await waitText(host, '#eps-read', /Not a number I can read/);
+    assert.equal(await host.locator('[data-noise]').textContent(), '');
     await host.getByRole('button', { name: 'Release' }).click();
     await waitText(host, '#lecture-status', /not a number the release can use/);
     assert.equal(await host.locator('[data-remaining]').textContent(), '2.7');

@@ -238,12 +238,13 @@ function controls(s, first, auth) {
   const pruneAsk = el('div', { 'data-prune-confirm': true });
   const closeBtn = el('button', { type: 'button', 'data-close': true }, 'Close submissions');
   const again = el('button', { type: 'button', 'data-again': true }, 'Run again with fresh answers');
-  const eps = numberInput('eps', '0.5', 'eps-means');
+  const eps = numberInput('eps', '0.5', 'eps-read eps-means');
+  const epsRead = el('p', { class: 'lec-read', id: 'eps-read', 'aria-live': 'polite' });
   const means = el('p', { class: 'lec-means', id: 'eps-means', 'data-noise': true, 'aria-live': 'polite' });
-  const readEps = typedNumber(eps, means, (v) => (v > 0 && v <= 10 ? '' : 'ε must lie between 0 and 10.'));
+  const readEps = typedNumber(eps, epsRead, (v) => (v > 0 && v <= 10 ? '' : 'ε must lie between 0 and 10.'));
   const ask = el('div', { class: 'lec-confirm', 'data-release-confirm': true });
   const releaseForm = el('form', { class: 'lec-release' }, el('label', { for: 'eps' }, 'ε (epsilon) for this release'), eps,
-    el('button', { class: 'primary', type: 'submit' }, 'Release'), means, ask);
+    el('button', { class: 'primary', type: 'submit' }, 'Release'), epsRead, means, ask);
   const out = el('div', { class: 'lec-result', 'aria-live': 'polite' });
   const meter = el('meter', { class: 'lec-meter', min: '0', max: '1', value: '1', 'aria-label': 'Privacy budget left' });
   const tabs = el('nav', { class: 'lec-tabs', 'aria-label': 'Activities of this lecture' });
@@ -359,17 +360,18 @@ function controls(s, first, auth) {
     try { await auth('POST', '/current', { activity: id }); await changed(); } catch (err) { say(`Could not switch: ${err.message}`); }
   };
   // What the ε typed means for this activity, before releasing: the value
-  // as read (a comma is a decimal point), then what the server says it means.
+  // as read (a comma is a decimal point) under the box, then what the
+  // server says it means.
   let asked = '';
   const explain = async () => {
     const e = readEps();
-    if (e === null || !shown) { asked = ''; return; }
+    if (e === null || !shown) { asked = ''; means.textContent = ''; return; }
     const key = `${shown}/${e}`;
     if (key === asked) return;
     asked = key;
     try {
       const n = await noise(e);
-      if (asked === key) means.textContent = `${eps.value.trim() === String(e) ? '' : `Read as ε = ${e}. `}${n}`;
+      if (asked === key) means.textContent = n;
     } catch (err) { if (asked === key) means.textContent = err.message; }
   };
   const noise = async (e) => noiseSentence(await noiseOf(s.code, shown, e));
