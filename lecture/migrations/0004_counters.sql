@@ -38,9 +38,9 @@ UPDATE sessions SET touched = MAX(created, COALESCE((SELECT MAX(updated) FROM su
 UPDATE activities SET answers = (SELECT COUNT(*) FROM submissions s WHERE s.session = activities.session AND s.activity = activities.id);
 DROP TRIGGER IF EXISTS submissions_join;
 CREATE TRIGGER IF NOT EXISTS submissions_join AFTER INSERT ON submissions
-BEGIN INSERT INTO students (session, student, joined, client) VALUES (NEW.session, NEW.student, NEW.updated, NEW.client) ON CONFLICT (session, student) DO NOTHING; UPDATE activities SET answers = answers + 1 WHERE session = NEW.session AND id = NEW.activity; UPDATE sessions SET answers = answers + 1, version = version + 1, touched = NEW.updated WHERE code = NEW.session; END;
+BEGIN INSERT INTO students (session, student, joined, client) VALUES (NEW.session, NEW.student, NEW.updated, NEW.client) ON CONFLICT (session, student) DO NOTHING; UPDATE activities SET answers = answers + 1 WHERE session = NEW.session AND id = NEW.activity; UPDATE sessions SET answers = answers + 1, version = version + 1, touched = MAX(touched, NEW.updated) WHERE code = NEW.session; END;
 CREATE TRIGGER IF NOT EXISTS submissions_change AFTER UPDATE ON submissions
-BEGIN UPDATE sessions SET touched = NEW.updated WHERE code = NEW.session; END;
+BEGIN UPDATE sessions SET touched = MAX(touched, NEW.updated) WHERE code = NEW.session; END;
 CREATE TRIGGER IF NOT EXISTS submissions_gone AFTER DELETE ON submissions
 BEGIN UPDATE activities SET answers = answers - 1 WHERE session = OLD.session AND id = OLD.activity; UPDATE sessions SET answers = answers - 1, version = version + 1 WHERE code = OLD.session; END;
 CREATE TRIGGER IF NOT EXISTS students_join AFTER INSERT ON students
@@ -48,8 +48,8 @@ BEGIN UPDATE sessions SET joined = joined + 1, version = version + 1, addresses 
 CREATE TRIGGER IF NOT EXISTS students_gone AFTER DELETE ON students
 BEGIN UPDATE sessions SET joined = joined - 1, version = version + 1, addresses = addresses - NOT EXISTS (SELECT 1 FROM students WHERE session = OLD.session AND client = OLD.client) WHERE code = OLD.session; END;
 CREATE TRIGGER IF NOT EXISTS activities_new AFTER INSERT ON activities
-BEGIN UPDATE sessions SET version = version + 1, touched = NEW.created WHERE code = NEW.session; END;
+BEGIN UPDATE sessions SET version = version + 1, touched = MAX(touched, NEW.created) WHERE code = NEW.session; END;
 CREATE TRIGGER IF NOT EXISTS activities_change AFTER UPDATE OF closed ON activities
 BEGIN UPDATE sessions SET version = version + 1 WHERE code = NEW.session; END;
 CREATE TRIGGER IF NOT EXISTS releases_new AFTER INSERT ON releases
-BEGIN UPDATE sessions SET version = version + 1, touched = NEW.created WHERE code = NEW.session; END;
+BEGIN UPDATE sessions SET version = version + 1, touched = MAX(touched, NEW.created) WHERE code = NEW.session; END;
