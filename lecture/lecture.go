@@ -5,7 +5,7 @@
 //
 // It is a plain net/http handler over database/sql with one schema (Schema)
 // and one code path for both storage back ends: an SQLite file under
-// `dpplay serve` and Cloudflare D1 under cmd/worker. Every request does its
+// `dpplay serve` and Cloudflare D1 under cmd/cloudflare. Every request does its
 // work in the database and keeps nothing in memory between requests, because
 // on Workers each request may run in a fresh instance. D1 has no interactive
 // transactions, so every state change is a single SQL statement whose WHERE
