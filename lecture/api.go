@@ -533,14 +533,21 @@ func (h *Handler) prune(ctx context.Context, r *http.Request, rawCode string) (i
 	if err != nil {
 		return 0, nil, err
 	}
-	res, err := h.exec(ctx, h.db, `DELETE FROM students WHERE session = ? AND NOT EXISTS
+	// The rows deleted are counted from RETURNING: D1's count of changes
+	// includes those its triggers make.
+	rows, err := h.query(ctx, h.db, `DELETE FROM students WHERE session = ? AND NOT EXISTS
   (SELECT 1 FROM submissions u JOIN activities a ON a.session = u.session AND a.id = u.activity
-   WHERE u.session = students.session AND u.student = students.student AND a.closed = 0)`, s.code)
+   WHERE u.session = students.session AND u.student = students.student AND a.closed = 0)
+RETURNING student`, s.code)
 	if err != nil {
 		return 0, nil, err
 	}
-	removed, err := res.RowsAffected()
-	if err != nil {
+	var removed int64
+	for rows.Next() {
+		removed++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
 		return 0, nil, err
 	}
 	if _, err := h.exec(ctx, h.db, `DELETE FROM submissions WHERE session = ?
