@@ -54,7 +54,7 @@ func exercises(t *testing.T, slug string) []exercise {
 }
 
 // accepts says whether the page's check takes x for an exercise: the rule
-// web/app.js and web/widgets/answer.js apply,
+// web/exercises.js and web/widgets/answer.js apply,
 // |x − answer| ≤ tolerance·max(1, |answer|).
 func (e exercise) accepts(x float64) bool {
 	return math.Abs(x-e.answer) <= e.tolerance*math.Max(1, math.Abs(e.answer))

@@ -12,8 +12,8 @@ import (
 
 var meeting = []float64{21, 27, 25, 12, 18}
 
-// probs is the exponential mechanism's exact distribution, as the expmech
-// widget asks the bridge for it.
+// probs is the exponential mechanism's exact distribution, as the
+// exponential-mechanism widget asks the engine for it.
 func probs(t *testing.T, scores, measure []float64, eps, delta float64) []float64 {
 	t.Helper()
 	p, err := selection.New().Probabilities(selection.Request{
@@ -61,7 +61,7 @@ func TestQuotedAdult(t *testing.T) {
 	if raw[0] < 1-1e-6 {
 		t.Errorf("raw counts at ε = 0.01 pick Married-civ-spouse with %g, not essentially every time", raw[0])
 	}
-	// The exercise (expmech.shareAt, target 0.9 ± 0.01): the ε whose
+	// The exercise (exponential-mechanism.shareAt, target 0.9 ± 0.01): the ε whose
 	// probability is 0.89 and 0.91, rounded as the instructor notes give them.
 	thousandths := make([]float64, len(counts))
 	for i, c := range counts {

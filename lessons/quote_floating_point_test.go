@@ -8,7 +8,7 @@ import (
 	"github.com/dpplay/dpplay/app/selection"
 )
 
-// The floatattack widget's runs (seed 1, 1,000 draws, Δ = 1) and the
+// The floating-point-attack widget's runs (seed 1, 1,000 draws, Δ = 1) and the
 // discrete Laplace exercise, through the bridge.
 func TestQuotedFloatingPoint(t *testing.T) {
 	const slug = "floating-point"

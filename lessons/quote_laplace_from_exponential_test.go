@@ -9,8 +9,8 @@ import (
 	"github.com/dpplay/dpplay/lecture"
 )
 
-// laplaceEM runs the laplaceem widget's computation; wide is its
-// "whole line in effect" range [−1000, 1000], bounded is [0, 100].
+// laplaceEM runs the laplace-from-exponential widget's computation; wide is
+// its "whole line in effect" range [−1000, 1000], bounded is [0, 100].
 func laplaceEM(t *testing.T, q, h float64, bounded, tight bool) selection.LaplaceEM {
 	t.Helper()
 	lo, hi := -1000.0, 1000.0

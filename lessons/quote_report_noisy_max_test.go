@@ -9,7 +9,7 @@ import (
 )
 
 // The predict reveal: how often each of the four panels picks Tuesday on
-// the meeting scores at ε = 1 (the rnm widget's exact probabilities).
+// the meeting scores at ε = 1 (the report-noisy-max widget's exact probabilities).
 func TestQuotedReportNoisyMax(t *testing.T) {
 	share := map[string]float64{}
 	for _, m := range []string{"exponential", "report-noisy-max-laplace", "report-noisy-max-gumbel", "permute-and-flip"} {

@@ -8,7 +8,7 @@ import (
 	"github.com/dpplay/dpplay/app/selection"
 )
 
-// Ana's two polls as the epsband widget builds them: the other eleven
+// Ana's two polls as the epsilon-band widget builds them: the other eleven
 // students' counts (5, 6, 6, 3, 4) plus Ana's days, x: Thursday only,
 // x′: every day but Thursday; seed 3, one batch of 10,000 draws.
 var anaX, anaY = []float64{5, 6, 6, 4, 4}, []float64{6, 7, 7, 3, 5}

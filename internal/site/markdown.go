@@ -145,7 +145,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 	switch kind {
 	case "widget":
 		if name == "" {
-			return "", r.errorf(ln-1, "```widget needs a name, e.g. ```widget expmech")
+			return "", r.errorf(ln-1, "```widget needs a name, e.g. ```widget exponential-mechanism")
 		}
 		headLines, body := splitBlock(lines, true)
 		h, err := parseHeader(headLines)
@@ -250,7 +250,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 var reChoice = regexp.MustCompile(`^\s*-\s+\[([ xX])\]\s+(.*)$`)
 
 // predict renders a predict-then-reveal question as a radio group and a
-// hidden explanation; web/app.js wires the Reveal button.
+// hidden explanation; web/predict.js wires the Reveal button.
 func (r *renderer) predict(lines []string, ln int) (string, error) {
 	q, reveal := splitBlock(lines, true)
 	var prompt []string

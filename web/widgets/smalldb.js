@@ -1,10 +1,10 @@
-// Lesson 8: SmallDB (Blum, Ligett and Roth; the notes' Algorithm 4) on the
+// SmallDB (Blum, Ligett and Roth; the notes' Algorithm 4) on the
 // medical table, one stage at a time. The Go stepper in the lazily loaded
 // synth module does the work; this page asks it to score for about 40 ms a
 // call, so a progress bar moves and Cancel simply stops calling. Before
 // scoring, the page predicts the time from a trial run of the same instance
 // and, above ASK_MS, asks first and offers MWEM instead.
-import { fmtInt, escapeHTML } from '../chart.js';
+import { fmtInt, escapeHTML } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';

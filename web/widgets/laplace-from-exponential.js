@@ -1,14 +1,14 @@
-// Lesson 4: the Laplace mechanism recovered from the exponential mechanism.
+// The Laplace mechanism recovered from the exponential mechanism.
 // Score u(x, r) = −2·|q(x) − r| on a range, continuous or on a grid; the
 // chart overlays a histogram of seeded draws, the exponential mechanism's
 // density and the Laplace mechanism's density, and the readout puts the ε
 // the general theorem certifies next to the exact loss on neighbours.
-import { fmtInt } from '../chart.js';
+import { fmtInt } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, epsSlider, controlsBox, keyInput, keySelect, reseed } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
-export const schema = schemas.laplaceem;
+export const schema = schemas['laplace-from-exponential'];
 
 const RANGES = { wide: [-1000, 1000], bounded: [0, 100] };
 

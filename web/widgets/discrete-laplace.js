@@ -1,13 +1,14 @@
-// Lesson 7: the fix. The exact discrete Laplace mechanism
-// (mech.NewDiscreteLaplace, Canonne–Kamath–Steinke 2020) adds integer noise
-// drawn with integer arithmetic only; the page shows its exact PMF against a
-// histogram of seeded draws.
-import { BarChart, fmtInt } from '../chart.js';
+// The exact discrete Laplace mechanism (mech.NewDiscreteLaplace,
+// Canonne–Kamath–Steinke 2020), the fix for the floating-point attack: it
+// adds integer noise drawn with integer arithmetic only; the page shows its
+// exact PMF against a histogram of seeded draws.
+import { BarChart } from '../charts/bars.js';
+import { fmtInt } from '../svg.js';
 import { fmt, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
-export const schema = schemas.dlaplace;
+export const schema = schemas['discrete-laplace'];
 
 export async function mount(ctx) {
   const v = ctx.values;

@@ -1,14 +1,15 @@
-// Lesson 2: report noisy max with three noise distributions side by side
+// Report noisy max with three noise distributions side by side
 // with the exponential mechanism. Each panel shows core's exact output
 // probabilities and a histogram of seeded runs of the mechanism itself (the
 // noisy scores are really drawn; nothing is sampled from the exact table).
-import { BarChart, fmtInt } from '../chart.js';
+import { BarChart } from '../charts/bars.js';
+import { fmtInt } from '../svg.js';
 import { fmt, panel, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas, datasets } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
-export const schema = schemas.rnm;
+export const schema = schemas['report-noisy-max'];
 
 export const panels = [
   { mechanism: 'exponential', title: 'Exponential mechanism', detail: 'weights exp(ε·u/(2Δ))' },

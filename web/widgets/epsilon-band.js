@@ -1,17 +1,18 @@
-// Lesson 3: what ε promises. The exponential mechanism runs on two
+// What ε promises, on neighbours. The exponential mechanism runs on two
 // neighbouring data sets, x and x′, that differ only in Ana's answer to the
 // meeting poll. Side by side: both output distributions (exact and drawn);
 // below: each outcome's log-ratio ln(P[x]/P[x′]) against the ±ε band, exact
 // and estimated from the draws with an interval. The "broken" switch weighs
 // by exp(ε·u/Δ) while still claiming ε, and the band is breached.
-import { BarChart, fmtInt } from '../chart.js';
+import { BarChart } from '../charts/bars.js';
+import { fmtInt } from '../svg.js';
 import { BandChart } from '../charts/band.js';
 import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
 import { schemas, poll } from '../gen/widgets.js';
 
 const { days: DAYS, others: OTHERS } = poll;
 
-export const schema = schemas.epsband;
+export const schema = schemas['epsilon-band'];
 
 const scoresWith = (ana) => OTHERS.map((c, i) => c + (ana[i] ? 1 : 0));
 

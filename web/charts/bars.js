@@ -4,19 +4,9 @@
 // probability computed by the Go core. The chart redraws at the real pixel
 // width of its container, so text stays legible from a phone to a projector.
 
-import { el, escapeHTML, frame } from './svg.js';
-
-export { escapeHTML };
+import { el, escapeHTML, fmtInt, frame, pct } from '../svg.js';
 
 let chartCount = 0;
-
-export const pct = (v, digits = 1) => Number.isFinite(v) ? (100 * v).toFixed(digits) + '%' : '–';
-/**
- * fmtInt(v) is v rounded to an integer with commas between groups of three
- * digits (12,345). It does not call toLocaleString: Chromium's first call
- * loads its number-format data, about 50 ms on the main thread at page load.
- */
-export const fmtInt = (v) => String(Math.round(v)).replace(/\B(?=(\d{3})+$)/g, ',');
 
 function niceMax(v) {
   if (!(v > 0)) return 1;

@@ -1,4 +1,4 @@
-// Lesson 6: expected score loss OPT − E[u(output)] against ε for four ways
+// Expected score loss OPT − E[u(output)] against ε for four ways
 // of selecting the best candidate. Every number is exact: core computes each
 // mechanism's output probabilities (numerical integration for Laplace noise)
 // and mech.ExpectedLoss turns them into a loss. Nothing here is sampled.
@@ -8,7 +8,7 @@ import { keyControls } from './keycontrols.js';
 import { schemas, lossSets, lossCurves as curves, lossGrid as grid } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
-export const schema = schemas.pfloss;
+export const schema = schemas['permute-and-flip-loss'];
 
 /** lossesAt computes the four exact losses for one data set and a list of ε. */
 async function lossesAt(bridge, d, eps) {

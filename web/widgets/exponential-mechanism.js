@@ -1,14 +1,15 @@
-// Lesson 1: the exponential mechanism on a finite candidate set. The page
+// The exponential mechanism on a finite candidate set. The page
 // shows the exact probabilities computed by core/mech next to a histogram of
 // seeded draws; ε, Δ, the data set, the scores and the parametrisation are
 // all controls, and the URL holds every one of them plus the seed and the
 // number of batches drawn, so a link reproduces the histogram bit for bit.
-import { BarChart, fmtInt, pct } from '../chart.js';
+import { BarChart } from '../charts/bars.js';
+import { fmtInt, pct } from '../svg.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, batchControls, reseed } from './controls.js';
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
-export const schema = schemas.expmech;
+export const schema = schemas['exponential-mechanism'];
 
 /** mechanismEpsilon returns the ε of the ε/(2Δ) form for the widget's values, converting the article's ε in core. */
 async function mechanismEpsilon(bridge, v) {
@@ -130,7 +131,7 @@ export async function mount(ctx) {
       bridge.call('core', 'draws', { ...req, slot: ctx.id, seed: v.seed, n }),
     ]);
     error.textContent = '';
-    formula.innerHTML = formulas.expmech[v.form] + ' <span class="formula-values"></span>';
+    formula.innerHTML = formulas['exponential-mechanism'][v.form] + ' <span class="formula-values"></span>';
     formula.lastChild.textContent = v.form === 'dp'
       ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
       : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;

@@ -1,4 +1,6 @@
-// The page's side of the bridge to the Go core running in web/worker.js.
+// The page's client of the engine: the Web Worker (web/worker.js) that loads
+// the Go WebAssembly modules (core, and synth, market, audit… when a widget
+// first calls them) and runs their methods off the main thread.
 // bridge.call('core', 'probabilities', {...}) returns a promise of the Go
 // method's result object; a result with an `error` field rejects with a
 // BridgeError whose message is core's validation message.

@@ -3,7 +3,6 @@ package selection
 import (
 	"errors"
 	"slices"
-	"strings"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/mech"
@@ -67,9 +66,9 @@ func TestDrawsSeedChangeOnSameSlot(t *testing.T) {
 	}
 }
 
-// TestDrawsMatchProbabilities checks the bridge's counts against its own
+// TestDrawsMatchProbabilities checks the streams' counts against their own
 // exact probabilities, and that the same test rejects the probabilities of a
-// different ε (a bridge that mixed up its parameters).
+// different ε (a cache that mixed up its parameters).
 func TestDrawsMatchProbabilities(t *testing.T) {
 	const n = 20000
 	for _, name := range mech.Names() {
@@ -127,32 +126,5 @@ func TestDrawsRejectsBadInput(t *testing.T) {
 		if !errors.As(err, &ve) {
 			t.Errorf("%s: got %v, want a *validate.Error", tt.name, err)
 		}
-	}
-}
-
-func TestAccount(t *testing.T) {
-	charges := []Charge{{"argmax", 0.5, 0}, {"argmax", 0.5, 0}, {"one more", 0.1, 0}}
-	l, err := Account(1, 0, charges)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if !slices.Equal(l.Accepted, []bool{true, true, false}) {
-		t.Errorf("accepted %v, want the third refused", l.Accepted)
-	}
-	if l.SpentEpsilon != 1 || l.RemainingEpsilon != 0 {
-		t.Errorf("spent %v remaining %v, want 1 and 0", l.SpentEpsilon, l.RemainingEpsilon)
-	}
-	if l.Errors[2] == "" || !strings.Contains(l.Errors[2], "budget") {
-		t.Errorf("refusal message %q does not mention the budget", l.Errors[2])
-	}
-	if _, err := Account(-1, 0, nil); err == nil {
-		t.Error("a negative budget was accepted")
-	}
-}
-
-func TestFromArticle(t *testing.T) {
-	eps, err := FromArticle(0.25, 2)
-	if err != nil || eps != 1 {
-		t.Errorf("FromArticle(0.25, 2) = %v, %v; want 1", eps, err)
 	}
 }
