@@ -294,10 +294,10 @@ test('phones: the primary control and the chart share one screen; the action row
       if (r.first) assert.ok(r.span <= r.screen - r.top, `${slug}#${id}: primary control and chart span ${Math.round(r.span)}px, more than a ${r.screen - Math.round(r.top)}px screen`);
     }
     // The action row: every label on one line, on the line of its control.
-    const broken = await page.locator('.export-figure .fig-field:not([hidden])').evaluateAll((fs) => fs.flatMap((f) => {
-      const l = f.querySelector('label').getBoundingClientRect(), c = f.querySelector('select').getBoundingClientRect();
-      const lh = parseFloat(getComputedStyle(f.querySelector('label')).lineHeight) || 20;
-      return l.height > lh * 1.2 || l.bottom < c.top || l.top > c.bottom ? [`${f.textContent.trim().slice(0, 40)}: label ${Math.round(l.top)}–${Math.round(l.bottom)}, control ${Math.round(c.top)}–${Math.round(c.bottom)}`] : [];
+    const broken = await page.locator('.export-figure label').evaluateAll((ls) => ls.filter((l) => l.getClientRects().length).flatMap((l) => {
+      const b = l.getBoundingClientRect(), c = document.getElementById(l.htmlFor).getBoundingClientRect();
+      const lh = parseFloat(getComputedStyle(l).lineHeight) || 1.55 * parseFloat(getComputedStyle(l).fontSize);
+      return b.height > lh * 1.2 || b.bottom < c.top || b.top > c.bottom ? [`${l.textContent}: label ${Math.round(b.top)}–${Math.round(b.bottom)}, control ${Math.round(c.top)}–${Math.round(c.bottom)}`] : [];
     }));
     assert.deepEqual(broken, [], `${slug}: the action row breaks a label from its control`);
   }
