@@ -313,12 +313,13 @@ test('no sideways scroll and no axe violation in the widgets at 360, 390, 1280 a
       for (const slug of slugs) {
         await go(page, `#/${slug}`, 'figure.widget');
         await everyLive(page);
-        await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+        // Every disclosure open for the checks, then as the page had them for the screenshots.
+        await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.dataset.wasOpen = d.open ? '1' : ''; d.open = true; }));
         const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
         assert.ok(overflow <= 0, `${slug} at ${width}px (${scheme}) scrolls sideways by ${overflow}px`);
         if (width !== 1280 || scheme === 'dark') await axe(page, `${slug} widgets at ${width}px (${scheme})`, 'figure.widget');
         if (scheme === 'light' && width !== 360 && ['laplace-from-exponential', 'report-noisy-max', 'exponential-mechanism', 'private-pricing'].includes(slug)) {
-          await page.evaluate(() => document.querySelectorAll('details.more-settings, details.data-table').forEach((d) => { d.open = false; }));
+          await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = d.dataset.wasOpen === '1'; }));
           await page.locator('figure.widget').first().evaluate((f) => f.scrollIntoView({ block: 'start' }));
           await page.waitForTimeout(100);
           await page.screenshot({ path: path.join(shots, `widgets-${slug}-${width}.png`) });
