@@ -638,14 +638,20 @@ func TestParallelAddsParts(t *testing.T) {
 func TestValidation(t *testing.T) {
 	good, _ := Lyu(1, 1, 1, 1)
 	for name, f := range map[string]func() error{
-		"lengths":   func() error { _, err := good.SVT.Loss([]float64{1}, []float64{1, 2}); return err },
-		"NaN":       func() error { _, err := good.SVT.Loss([]float64{math.NaN()}, []float64{1}); return err },
-		"huge":      func() error { _, err := good.SVT.Loss([]float64{1e9}, []float64{1}); return err },
-		"patterns":  func() error { _, err := (SVT{ThresholdScale: 1, QueryScale: 1}).Loss(make([]float64, 30), make([]float64, 30)); return err },
-		"scale":     func() error { _, err := (SVT{ThresholdScale: 0}).Loss([]float64{1}, []float64{1}); return err },
-		"variant":   func() error { _, err := Lyu(7, 1, 1, 1); return err },
-		"geometric": func() error { _, err := (TruncatedGeometric{Epsilon: 0.1, N: 5}).Loss([]float64{7}, []float64{1}); return err },
-		"noise":     func() error { _, err := (NoisyMax{Scale: -1}).Loss([]float64{1}, []float64{1}); return err },
+		"lengths": func() error { _, err := good.SVT.Loss([]float64{1}, []float64{1, 2}); return err },
+		"NaN":     func() error { _, err := good.SVT.Loss([]float64{math.NaN()}, []float64{1}); return err },
+		"huge":    func() error { _, err := good.SVT.Loss([]float64{1e9}, []float64{1}); return err },
+		"patterns": func() error {
+			_, err := (SVT{ThresholdScale: 1, QueryScale: 1}).Loss(make([]float64, 30), make([]float64, 30))
+			return err
+		},
+		"scale":   func() error { _, err := (SVT{ThresholdScale: 0}).Loss([]float64{1}, []float64{1}); return err },
+		"variant": func() error { _, err := Lyu(7, 1, 1, 1); return err },
+		"geometric": func() error {
+			_, err := (TruncatedGeometric{Epsilon: 0.1, N: 5}).Loss([]float64{7}, []float64{1})
+			return err
+		},
+		"noise": func() error { _, err := (NoisyMax{Scale: -1}).Loss([]float64{1}, []float64{1}); return err },
 	} {
 		if f() == nil {
 			t.Errorf("%s: no error", name)
