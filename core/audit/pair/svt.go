@@ -293,8 +293,11 @@ func (m SVT) Loss(x, y []float64) (Loss, error) {
 		}
 		lp[i], lq[i], relErr = a, b, math.Max(relErr, math.Max(ea, eb))
 	}
-	return discreteLoss(lp, lq, relErr, func(i int) string { return PatternText(patterns[i], n) },
-		"every ⊤/⊥ pattern's probability in closed form (integral over the threshold noise of products of Laplace distribution functions)"), nil
+	method := "every ⊤/⊥ pattern's probability in closed form (integral over the threshold noise of products of Laplace distribution functions)"
+	if m.QueryScale == 0 {
+		method = "every ⊤/⊥ pattern's probability in closed form (the threshold noise's mass on the interval that gives the pattern)"
+	}
+	return discreteLoss(lp, lq, relErr, func(i int) string { return PatternText(patterns[i], n) }, method), nil
 }
 
 // freshLoss: the released values are independent of the pattern given the
@@ -383,7 +386,7 @@ const SupTolerance = 1e-9
 func (m SVT) noisyLoss(x, y []float64, patterns []string) (Loss, error) {
 	n := len(x)
 	l := Loss{Up: math.Inf(-1), Down: math.Inf(-1),
-		Method: "pattern probabilities in closed form; for each pattern with ⊤ answers, the supremum over the released values by a Lipschitz branch-and-bound search (error stated)"}
+		Method: "pattern probabilities in closed form; for each pattern with ⊤ answers, the supremum over the released values by a branch-and-bound search with certified error"}
 	for _, p := range patterns {
 		if !strings.Contains(p, "T") {
 			a, ea, err := m.logPattern(x, p)
