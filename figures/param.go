@@ -6,6 +6,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/number"
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -17,7 +18,8 @@ type Values struct {
 	list map[string][]float64
 }
 
-// resolve reads every param from raw (or its default), checking its range.
+// resolve reads every param from raw (or its default), checking its range;
+// numbers follow the link grammar (number.Link).
 // Keys of raw that are not params are ignored: a page link carries other
 // widgets' settings too.
 func resolve(params []widget.Param, raw map[string]string) (Values, error) {
@@ -31,8 +33,8 @@ func resolve(params []widget.Param, raw map[string]string) (Values, error) {
 		v.text[p.Key] = s
 		switch p.Kind {
 		case widget.Number, widget.Int:
-			x, err := strconv.ParseFloat(s, 64)
-			if err != nil || math.IsNaN(x) || math.IsInf(x, 0) {
+			x, ok := number.Link(s)
+			if !ok {
 				return v, validate.Errorf(p.Key, "is not a number: %q", s)
 			}
 			if p.Kind == widget.Int && x != math.Trunc(x) {
@@ -42,7 +44,7 @@ func resolve(params []widget.Param, raw map[string]string) (Values, error) {
 				return v, validate.Errorf(p.Key, "must be in [%v, %v], got %v", p.Min, p.Max, x)
 			}
 			if p.Digits > 0 {
-				x = widget.RoundSig(x, p.Digits)
+				x = number.RoundSig(x, p.Digits)
 				v.text[p.Key] = strconv.FormatFloat(x, 'g', -1, 64)
 			}
 			v.num[p.Key] = x
@@ -68,8 +70,8 @@ func resolve(params []widget.Param, raw map[string]string) (Values, error) {
 			}
 			xs := make([]float64, len(parts))
 			for i, t := range parts {
-				x, err := strconv.ParseFloat(strings.TrimSpace(t), 64)
-				if err != nil || !(x >= p.Min && x <= p.Max) {
+				x, ok := number.Link(t)
+				if !ok || x < p.Min || x > p.Max {
 					return v, validate.Errorf(fmt.Sprintf("%s[%d]", p.Key, i), "must be a number in [%v, %v], got %q", p.Min, p.Max, t)
 				}
 				xs[i] = x

@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/number"
 	synthapp "github.com/dpplay/dpplay/app/synth"
-	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/synth"
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -50,7 +50,7 @@ func init() {
 
 // synthNum formats x as the page's fmt does: three significant digits,
 // String(+x.toPrecision(3)).
-func synthNum(x float64) string { return strconv.FormatFloat(widget.RoundSig(x, 3), 'g', -1, 64) }
+func synthNum(x float64) string { return strconv.FormatFloat(number.RoundSig(x, 3), 'g', -1, 64) }
 
 // synthNiceQuery spells a query's name as the page does (niceQuery in
 // smalldb.js).
@@ -134,7 +134,7 @@ func synthLevelBins(errors, probs []float64) (edges, heights []float64, width fl
 	nb := int(math.Floor(top/width)) + 1
 	edges = make([]float64, nb+1)
 	for i := range edges {
-		edges[i] = widget.RoundSig(float64(i)*width, 10)
+		edges[i] = number.RoundSig(float64(i)*width, 10)
 	}
 	heights = make([]float64, nb)
 	for i, e := range errors {

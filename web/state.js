@@ -4,6 +4,8 @@
 // default) and a visible note says what was changed. Nothing in a hash can
 // crash the page.
 
+import { readLink } from './number.js';
+
 // A hash longer than this is cut (at the last "&" before the limit) with a
 // note: no lesson link comes near it, and it bounds the work one link can ask for.
 export const MAX_HASH = 16000;
@@ -87,18 +89,21 @@ const round = (spec, v) => (spec.digits ? +v.toPrecision(spec.digits) : v);
 /**
  * coerce(spec, raw, name, notes) turns a URL or lesson value into a valid
  * value of the schema entry spec, pushing a note when it had to change it.
+ * Numbers follow the link grammar (number.js, readLink: decimal only).
  * Kinds: number {min, max, digits}, int {min, max, digits}, enum {values},
  * list {min, max, minLength, maxLength, digits} (comma-separated numbers),
  * text {maxLength, pattern}.
  */
 export function coerce(spec, raw, name, notes) {
   const label = spec.label || name;
-  if (raw === undefined || raw === null || raw === '') return spec.default;
+  if (raw === undefined || raw === null) return spec.default;
+  raw = String(raw).replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '');
+  if (raw === '') return spec.default;
   switch (spec.type) {
     case 'number':
     case 'int': {
-      let v = Number(raw);
-      if (!Number.isFinite(v)) {
+      let v = readLink(raw);
+      if (v === null) {
         notes.push(`${label}: ${shown(String(raw))} is not a number, so the default ${shown(spec.default)} is used.`);
         return spec.default;
       }
@@ -116,8 +121,8 @@ export function coerce(spec, raw, name, notes) {
       return spec.default;
     case 'list': {
       const parts = String(raw).split(',').slice(0, (spec.maxLength || 100) + 1);
-      const xs = parts.map(Number);
-      if (parts.length > (spec.maxLength || 100) || parts.length < (spec.minLength || 1) || xs.some((v) => !Number.isFinite(v))) {
+      const xs = parts.map(readLink);
+      if (parts.length > (spec.maxLength || 100) || parts.length < (spec.minLength || 1) || xs.some((v) => v === null)) {
         notes.push(`${label}: the list was not ${spec.minLength || 1}–${spec.maxLength || 100} numbers, so the default is used.`);
         return spec.default;
       }

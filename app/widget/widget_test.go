@@ -6,33 +6,6 @@ import (
 	"testing"
 )
 
-func TestRoundSigAsToPrecision(t *testing.T) {
-	for _, c := range []struct {
-		x      float64
-		digits int
-		want   float64
-	}{
-		{250.5, 3, 251}, {-250.5, 3, -251}, {50.125, 4, 50.13}, {0.125, 2, 0.13}, {2.5, 1, 3},
-		{2.505, 3, 2.5}, // the double is just below 2.505
-		{1.2345678, 3, 1.23}, {1.2355, 3, 1.24}, {0, 3, 0}, {4294967295, 3, 4290000000},
-	} {
-		if got := RoundSig(c.x, c.digits); got != c.want {
-			t.Errorf("RoundSig(%v, %d) = %v, want %v", c.x, c.digits, got, c.want)
-		}
-	}
-}
-
-func TestFormatAsJavaScript(t *testing.T) {
-	for x, want := range map[float64]string{
-		4294967295: "4294967295", 1e21: "1e+21", 1.5e22: "1.5e+22", 1e-7: "1e-7", 0.000001: "0.000001",
-		-2.5e-9: "-2.5e-9", 0: "0", 1e6: "1000000", 0.1: "0.1", -20: "-20",
-	} {
-		if got := Format(x); got != want {
-			t.Errorf("Format(%v) = %q, want %q", x, got, want)
-		}
-	}
-}
-
 // The page's note for the docs' example, and what Coerce leaves alone.
 func TestCoerce(t *testing.T) {
 	got, notes := Coerce("expmech", "meet.", map[string]string{"eps": "50", "seed": "1e10", "data": "nope", "other": "x", "step": ""})

@@ -3,6 +3,7 @@ package site
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -191,6 +192,24 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 	}
 }
 
+// linkPieces are what randomLinkValue joins: numbers in the forms other
+// readers accept and the link grammar refuses (hexadecimal, binary, octal,
+// underscores, spaces, non-ASCII digits, Infinity), exponents, signs, long
+// digit runs and list separators.
+var linkPieces = []string{
+	"0", "1", "5", "0.5", ".5", "5.", "123", "1e3", "1E-7", "e", "e+", "-", "+", "--", ".", ",", ", ", "|",
+	"0x10", "0X1P-2", "0b11", "0o7", "1_0", " ", "\t", "\u00a0", "\u3000", "٣", "５", "Infinity", "NaN",
+	"0.30000000000000004", strings.Repeat("9", 30), strings.Repeat("0", 30) + "1", "1e400", "1e-400", "%", "1,5",
+}
+
+func randomLinkValue(r *rand.Rand) string {
+	var b strings.Builder
+	for n := 1 + r.IntN(4); n > 0; n-- {
+		b.WriteString(linkPieces[r.IntN(len(linkPieces))])
+	}
+	return b.String()
+}
+
 // The page's clamp rule (web/state.js coerce) applied in Node to the
 // module's schemas and package widget's Coerce agree on every widget's keys:
 // the same value and the same note for values out of range, not numbers,
@@ -198,7 +217,9 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 // entries with more digits than the URL keeps, and texts with other
 // characters. The value the page holds is the one its URL writes (encode),
 // digit for digit. A wrong range, default, enum value, list length, digits
-// or pattern in the module changes the page's answer.
+// or pattern in the module changes the page's answer. Number and list keys
+// also get random strings: both read numbers with the one link grammar
+// (web/number.js readLink, number.Link).
 func TestWidgetsModuleClampsAsGo(t *testing.T) {
 	node, err := exec.LookPath("node")
 	if err != nil {
@@ -213,13 +234,18 @@ func TestWidgetsModuleClampsAsGo(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	for name, b := range map[string][]byte{"widgets.mjs": mod, "state.mjs": state} {
+	numbers, err := os.ReadFile("../../web/number.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, b := range map[string][]byte{"widgets.mjs": mod, "state.mjs": state, "number.js": numbers} {
 		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	type probe struct{ Widget, Key, Raw string }
 	var probes []probe
+	rng := rand.New(rand.NewPCG(3, 4))
 	for _, w := range widget.WithSchema() {
 		for _, p := range widget.Schema(w) {
 			raws := []string{"", p.Default, "nope"}
@@ -237,6 +263,11 @@ func TestWidgetsModuleClampsAsGo(t *testing.T) {
 			case widget.Text:
 				raws = append(raws, "ahha", "count[r] + 1", "ABC")
 			}
+			if p.Kind != widget.Enum && p.Kind != widget.Text {
+				for range 60 {
+					raws = append(raws, randomLinkValue(rng))
+				}
+			}
 			for _, r := range raws {
 				probes = append(probes, probe{w, p.Key, r})
 			}
@@ -245,7 +276,8 @@ func TestWidgetsModuleClampsAsGo(t *testing.T) {
 	in, _ := json.Marshal(probes)
 	script := `import { schemas } from './widgets.mjs';
 import { coerce, encode } from './state.mjs';
-const probes = JSON.parse(process.argv[2]);
+import { readFileSync } from 'node:fs';
+const probes = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
   const spec = { ...schemas[Widget][Key], label: Widget + '.' + Key };
   const notes = [];
@@ -255,7 +287,10 @@ console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
 	if err := os.WriteFile(filepath.Join(dir, "probe.mjs"), []byte(script), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	cmd := exec.Command(node, filepath.Join(dir, "probe.mjs"), string(in))
+	if err := os.WriteFile(filepath.Join(dir, "probes.json"), in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "probe.mjs"), filepath.Join(dir, "probes.json"))
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()

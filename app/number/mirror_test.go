@@ -1,0 +1,157 @@
+package number
+
+import (
+	"encoding/json"
+	"math"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// pieces are what the random strings are made of: the characters and words
+// each rule treats specially, and ones that other number readers accept
+// (hexadecimal, underscores, non-ASCII digits and spaces, Infinity).
+var pieces = []string{
+	"0", "1", "2", "3", "5", "7", "9", "00", "123", "999", "1234", "4503599627370497",
+	"12345678901234567890123456789", strings.Repeat("9", 400),
+	".", ",", ",000", ",567", ".567", ",5", ".5", "e", "E", "e-", "e+", "e3", "e-400", "e400",
+	"+", "-", "−", "–", "*", "**", "×", "·", "⋅", "/", "÷", "^", "%", "(", ")",
+	" ", "  ", "\t", "\n", "\u00a0", "\u2009", "\u202f", "\u3000",
+	"π", "pi", "PI", "√", "exp", "ln", "log", "sqrt", "sin", "x", "0x", "0X1P-2", "0b", "_",
+	"Infinity", "NaN", "٣", "５", "½", "∞", "<", "&", "'",
+}
+
+// randomNumber is digits in groups of random length joined by points and
+// commas, with an exponent sometimes: what the separator rule decides on.
+func randomNumber(r *rand.Rand) string {
+	var b strings.Builder
+	for n := 1 + r.IntN(4); n > 0; n-- {
+		b.WriteString("1234567890"[:r.IntN(5)])
+		if n > 1 {
+			b.WriteByte(".,"[r.IntN(2)])
+		}
+	}
+	if r.IntN(4) == 0 {
+		b.WriteString([]string{"e5", "e-3", "E+2", "e"}[r.IntN(4)])
+	}
+	return b.String()
+}
+
+func randomText(r *rand.Rand) string {
+	var b strings.Builder
+	for n := 1 + r.IntN(8); n > 0; n-- {
+		b.WriteString(pieces[r.IntN(len(pieces))])
+	}
+	return b.String()
+}
+
+// transcendental reports whether s may call exp, ln or pow, whose last bit
+// may differ between Go's math and JavaScript's Math.
+func transcendental(s string) bool {
+	s = strings.ToLower(s)
+	return strings.Contains(s, "exp") || strings.Contains(s, "ln") || strings.Contains(s, "log") || strings.Contains(s, "^") || strings.Contains(s, "**")
+}
+
+// web/number.js in Node and this package read the same strings the same
+// way: the corpus of the tests above, every piece and pair of pieces, and
+// thousands of random strings. Link's values are equal; Typed's errors,
+// notes and shown values are equal, and its values equal to the last bit
+// except where exp, ln or a power may round differently: Go's math.Pow
+// differs from V8's by up to about 30 ulps on large results, so there the
+// values agree to 12 digits.
+func TestMirrorJS(t *testing.T) {
+	node, err := exec.LookPath("node")
+	if err != nil {
+		t.Skip("node is not installed; make test installs it")
+	}
+	src, err := os.ReadFile("../../web/number.js")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	script := `import { readLink, readTyped } from './number.mjs';
+import { readFileSync } from 'node:fs';
+const inputs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+console.log(JSON.stringify(inputs.map((s) => {
+  const l = readLink(s);
+  const t = readTyped(s);
+  return { link: l === null ? null : String(l), linkOK: l !== null, ok: t.ok, value: t.ok ? String(t.value) : '', read: t.read ?? '', note: t.note ?? '', message: t.message ?? '' };
+})));`
+	for name, b := range map[string][]byte{"number.mjs": src, "probe.mjs": []byte(script)} {
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	inputs := []string{"", "0,3", "1/16", "4/e", "exp(0.401)", "12.5%", "2π", "1,234.5", "1.234,5", "1,234,567", "1,000", "-2^2", "√2", "log 2", "1e999", "ln 0", "0/0", "0.30000000000000004", "1e-400", "0x10", "1_0", "0b11", "0X1P-2", strings.Repeat("(", 40) + "1" + strings.Repeat(")", 40)}
+	for _, p := range pieces {
+		inputs = append(inputs, p)
+		for _, q := range pieces {
+			inputs = append(inputs, p+q)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 20000 {
+		inputs = append(inputs, randomText(r), randomNumber(r))
+	}
+	in, _ := json.Marshal(inputs)
+	file := filepath.Join(dir, "inputs.json")
+	if err := os.WriteFile(file, in, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(node, filepath.Join(dir, "probe.mjs"), file)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("node: %v\n%s", err, stderr.String())
+	}
+	var page []struct {
+		Link                       *string
+		LinkOK, OK                 bool
+		Value, Read, Note, Message string
+	}
+	if err := json.Unmarshal(out, &page); err != nil || len(page) != len(inputs) {
+		t.Fatalf("node's answer: %v (%d of %d)", err, len(page), len(inputs))
+	}
+	read := 0
+	for i, s := range inputs {
+		p := page[i]
+		x, ok := Link(s)
+		if ok != p.LinkOK || ok && Format(x) != *p.Link {
+			t.Errorf("link %q: Go %v %v, page %v", s, Format(x), ok, p.Link)
+		}
+		rd, err := Typed(s)
+		if (err == nil) != p.OK {
+			t.Errorf("typed %q: Go %+v %v, page %+v", s, rd, err, p)
+			continue
+		}
+		if err != nil {
+			if err.Error() != p.Message {
+				t.Errorf("typed %q: Go says %q, the page %q", s, err, p.Message)
+			}
+			continue
+		}
+		read++
+		if rd.Note != p.Note {
+			t.Errorf("typed %q: Go notes %q, the page %q", s, rd.Note, p.Note)
+		}
+		v, ok := Link(p.Value)
+		if !ok {
+			t.Errorf("typed %q: the page's value %q", s, p.Value)
+			continue
+		}
+		if v == rd.Value && rd.Read == p.Read {
+			continue
+		}
+		if !transcendental(s) || math.Abs(v-rd.Value) > 1e-12*math.Abs(rd.Value) {
+			t.Errorf("typed %q: Go %v (%s), the page %v (%s)", s, rd.Value, rd.Read, v, p.Read)
+		}
+	}
+	t.Logf("%d strings, %d read as numbers", len(inputs), read)
+	if read < len(inputs)/20 {
+		t.Errorf("only %d of %d strings were numbers: the test covers too little", read, len(inputs))
+	}
+}
