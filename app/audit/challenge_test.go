@@ -1,8 +1,11 @@
 package audit
 
 import (
+	"slices"
 	"testing"
 
+	"github.com/dpplay/dpplay/app/audit/sparse"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/audit"
 )
 
@@ -37,6 +40,23 @@ func TestChallenges(t *testing.T) {
 		}
 		if _, err := c.Try(c.AnswerX, c.AnswerY, 3); err == nil {
 			t.Errorf("%s: candidate 3 accepted", c.ID)
+		}
+	}
+}
+
+// The challenge widget's schema offers exactly the challenges of both
+// lessons.
+func TestChallengeSchema(t *testing.T) {
+	var want []string
+	for _, c := range sparse.Challenges() {
+		want = append(want, c.ID)
+	}
+	for _, c := range Challenges() {
+		want = append(want, c.ID)
+	}
+	for _, p := range widget.Schema("challenge") {
+		if p.Key == "which" && !slices.Equal(p.Values, want) {
+			t.Errorf("schema values %v, challenges %v", p.Values, want)
 		}
 	}
 }

@@ -195,25 +195,18 @@ func NewAudit(k int, eps float64, c int, t float64, x, y []float64) (Audit, erro
 	if err != nil {
 		return Audit{}, err
 	}
-	l, err := v.SVT.Loss(x, y)
+	l, tab, err := v.SVT.Compare(x, y)
 	if err != nil {
 		return Audit{}, err
 	}
 	a := Audit{Variant: v, Loss: l.Value(), Err: l.Err, Unbounded: l.Unbounded(), Worst: l.Worst()}
 	a.Holds = a.Loss <= v.Claim*(1+1e-9)
-	patterns, lp, _, err := v.SVT.Distribution(x)
-	if err != nil {
-		return Audit{}, err
-	}
-	_, lq, _, err := v.SVT.Distribution(y)
-	if err != nil {
-		return Audit{}, err
-	}
-	for i, p := range patterns {
-		if math.IsInf(lp[i], -1) && math.IsInf(lq[i], -1) {
+	for i, p := range tab.Patterns {
+		lp, lq := tab.LogP[i], tab.LogQ[i]
+		if math.IsInf(lp, -1) && math.IsInf(lq, -1) {
 			continue
 		}
-		a.Rows = append(a.Rows, Row{Output: pair.PatternText(p, len(x)), P: math.Exp(lp[i]), Q: math.Exp(lq[i]), LogRatio: logRatio(lp[i], lq[i])})
+		a.Rows = append(a.Rows, Row{Output: pair.PatternText(p, len(x)), P: math.Exp(lp), Q: math.Exp(lq), LogRatio: logRatio(lp, lq)})
 	}
 	sort.SliceStable(a.Rows, func(i, j int) bool { return math.Abs(a.Rows[i].LogRatio) > math.Abs(a.Rows[j].LogRatio) })
 	if len(a.Rows) > MaxRows {
@@ -312,26 +305,20 @@ func (c Challenge) Try(x, y []float64, output string) (Attempt, error) {
 	if err := checkPattern(v.SVT, output, len(x)); err != nil {
 		return Attempt{}, err
 	}
-	patterns, lp, _, err := v.SVT.Distribution(x)
+	lp, err := v.SVT.LogProbability(x, output)
 	if err != nil {
 		return Attempt{}, err
 	}
-	_, lq, _, err := v.SVT.Distribution(y)
+	lq, err := v.SVT.LogProbability(y, output)
 	if err != nil {
 		return Attempt{}, err
 	}
-	for i, p := range patterns {
-		if p == output {
-			r := logRatio(lp[i], lq[i])
-			a := Attempt{LogP: lp[i], LogQ: lq[i], Loss: math.Abs(r), Output: pair.PatternText(p, len(x))}
-			if math.IsInf(lp[i], -1) && math.IsInf(lq[i], -1) {
-				return Attempt{}, validate.Errorf("output", "%s is impossible under both inputs", a.Output)
-			}
-			a.Breaks = a.Loss > c.Epsilon*(1+1e-9)
-			return a, nil
-		}
+	a := Attempt{LogP: lp, LogQ: lq, Loss: math.Abs(logRatio(lp, lq)), Output: pair.PatternText(output, len(x))}
+	if math.IsInf(lp, -1) && math.IsInf(lq, -1) {
+		return Attempt{}, validate.Errorf("output", "%s is impossible under both inputs", a.Output)
 	}
-	return Attempt{}, validate.Errorf("output", "%q is not an output of this variant", output)
+	a.Breaks = a.Loss > c.Epsilon*(1+1e-9)
+	return a, nil
 }
 
 // checkPattern says whether p is an output of m on n queries.

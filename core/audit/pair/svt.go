@@ -206,6 +206,19 @@ func (m SVT) logPattern(x []float64, pattern string) (float64, float64, error) {
 	return total, relErr, nil
 }
 
+// LogProbability returns ln Pr[pattern | x] for one output pattern (the
+// released values integrated out).
+func (m SVT) LogProbability(x []float64, pattern string) (float64, error) {
+	if err := checkPair(x, x, 1, MaxQueries); err != nil {
+		return 0, err
+	}
+	if err := m.validate(len(x)); err != nil {
+		return 0, err
+	}
+	v, _, err := m.logPattern(x, pattern)
+	return v, err
+}
+
 // Distribution returns the output patterns for the answers x with their
 // log-probabilities (for ReleaseNoisy and ReleaseFresh, the probability of
 // the ⊤/⊥ pattern with the released values integrated out), and a bound on
@@ -264,62 +277,74 @@ func PatternText(p string, n int) string {
 	return s
 }
 
+// A Table holds the output patterns of a pair with their log-probabilities
+// under each input (the released values integrated out) and a bound on
+// their relative rounding error.
+type Table struct {
+	Patterns   []string
+	LogP, LogQ []float64
+	RelErr     float64
+}
+
 // Loss returns the privacy loss of the technique on the answers (x, y).
 func (m SVT) Loss(x, y []float64) (Loss, error) {
+	l, _, err := m.Compare(x, y)
+	return l, err
+}
+
+// Compare returns the privacy loss on (x, y) and the table of pattern
+// probabilities it was computed from.
+func (m SVT) Compare(x, y []float64) (Loss, Table, error) {
 	if err := checkPair(x, y, 1, MaxQueries); err != nil {
-		return Loss{}, err
+		return Loss{}, Table{}, err
 	}
 	patterns, err := m.Patterns(len(x))
 	if err != nil {
-		return Loss{}, err
+		return Loss{}, Table{}, err
 	}
-	n := len(x)
-	switch m.Release {
-	case ReleaseNoisy:
-		return m.noisyLoss(x, y, patterns)
-	case ReleaseFresh:
-		return m.freshLoss(x, y, patterns)
-	}
-	lp, lq := make([]float64, len(patterns)), make([]float64, len(patterns))
-	relErr := 0.0
+	t := Table{Patterns: patterns, LogP: make([]float64, len(patterns)), LogQ: make([]float64, len(patterns))}
 	for i, p := range patterns {
 		a, ea, err := m.logPattern(x, p)
 		if err != nil {
-			return Loss{}, err
+			return Loss{}, Table{}, err
 		}
 		b, eb, err := m.logPattern(y, p)
 		if err != nil {
-			return Loss{}, err
+			return Loss{}, Table{}, err
 		}
-		lp[i], lq[i], relErr = a, b, math.Max(relErr, math.Max(ea, eb))
+		t.LogP[i], t.LogQ[i], t.RelErr = a, b, math.Max(t.RelErr, math.Max(ea, eb))
 	}
-	method := "every ⊤/⊥ pattern's probability in closed form (integral over the threshold noise of products of Laplace distribution functions)"
-	if m.QueryScale == 0 {
-		method = "every ⊤/⊥ pattern's probability in closed form (the threshold noise's mass on the interval that gives the pattern)"
+	n := len(x)
+	var l Loss
+	switch m.Release {
+	case ReleaseNoisy:
+		l, err = m.noisyLoss(x, y, t)
+	case ReleaseFresh:
+		l = m.freshLoss(x, y, t)
+	default:
+		method := "every ⊤/⊥ pattern's probability in closed form (integral over the threshold noise of products of Laplace distribution functions)"
+		if m.QueryScale == 0 {
+			method = "every ⊤/⊥ pattern's probability in closed form (the threshold noise's mass on the interval that gives the pattern)"
+		}
+		l = discreteLoss(t.LogP, t.LogQ, t.RelErr, func(i int) string { return PatternText(patterns[i], n) }, method)
 	}
-	return discreteLoss(lp, lq, relErr, func(i int) string { return PatternText(patterns[i], n) }, method), nil
+	if err != nil {
+		return Loss{}, Table{}, err
+	}
+	return l, t, nil
 }
 
 // freshLoss: the released values are independent of the pattern given the
 // answers, so ℓ = ln Pr[s|x] − ln Pr[s|y] + Σ_{i ⊤} (|zᵢ − yᵢ| − |zᵢ − xᵢ|)/b,
 // and the sum ranges over [−Σ|xᵢ − yᵢ|/b, Σ|xᵢ − yᵢ|/b], its ends reached at
 // z = x and z = y.
-func (m SVT) freshLoss(x, y []float64, patterns []string) (Loss, error) {
+func (m SVT) freshLoss(x, y []float64, t Table) Loss {
 	n := len(x)
-	l := Loss{Up: math.Inf(-1), Down: math.Inf(-1),
+	l := Loss{Up: math.Inf(-1), Down: math.Inf(-1), Err: 2 * t.RelErr,
 		Method: "pattern probabilities in closed form, plus the closed-form supremum of the released Laplace answers' density ratio"}
 	b := m.ReleaseScale
-	relErr := 0.0
-	for _, p := range patterns {
-		a, ea, err := m.logPattern(x, p)
-		if err != nil {
-			return Loss{}, err
-		}
-		c, ec, err := m.logPattern(y, p)
-		if err != nil {
-			return Loss{}, err
-		}
-		relErr = math.Max(relErr, math.Max(ea, ec))
+	for k, p := range t.Patterns {
+		a, c := t.LogP[k], t.LogQ[k]
 		if math.IsInf(a, -1) && math.IsInf(c, -1) {
 			continue
 		}
@@ -347,8 +372,7 @@ func (m SVT) freshLoss(x, y []float64, patterns []string) (Loss, error) {
 			l.Down, l.DownAt = down, Output{Text: text + releasedText(p, y), LogP: a + logf - spread, LogQ: c + logf}
 		}
 	}
-	l.Err = 2 * relErr
-	return l, nil
+	return l
 }
 
 // releasedText lists the values released at the ⊤ queries of p.
@@ -383,21 +407,13 @@ const SupTolerance = 1e-9
 // [0, 1/b_ρ + |⊥|/b_ν]: the function of m is Lipschitz, constant below
 // every kink and converging above them, and supLipschitz finds its
 // supremum to within SupTolerance.
-func (m SVT) noisyLoss(x, y []float64, patterns []string) (Loss, error) {
+func (m SVT) noisyLoss(x, y []float64, t Table) (Loss, error) {
 	n := len(x)
 	l := Loss{Up: math.Inf(-1), Down: math.Inf(-1),
 		Method: "pattern probabilities in closed form; for each pattern with ⊤ answers, the supremum over the released values by a branch-and-bound search with certified error"}
-	for _, p := range patterns {
+	for k, p := range t.Patterns {
 		if !strings.Contains(p, "T") {
-			a, ea, err := m.logPattern(x, p)
-			if err != nil {
-				return Loss{}, err
-			}
-			c, ec, err := m.logPattern(y, p)
-			if err != nil {
-				return Loss{}, err
-			}
-			d := discreteLoss([]float64{a}, []float64{c}, math.Max(ea, ec), func(int) string { return PatternText(p, n) }, "")
+			d := discreteLoss(t.LogP[k:k+1], t.LogQ[k:k+1], t.RelErr, func(int) string { return PatternText(p, n) }, "")
 			if d.Up > l.Up {
 				l.Up, l.UpAt = d.Up, d.UpAt
 			}
