@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/dpplay/dpplay/app/audit/sparse"
+	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/audit/pair"
 )
 
@@ -30,6 +31,17 @@ func TestQuotedSVTStream(t *testing.T) {
 		fmt.Sprintf("every answer is right to within %g with probability at least 95%%", s.Exact),
 		fmt.Sprintf("answered ⊤ in %s of runs although its answer is 3", pct(s.Above[0])),
 		fmt.Sprintf("α = %.1f from the bound against %g from the exact distribution", s.Alpha, s.Exact))
+	parts := make([]string, len(svtAnswers))
+	for i, a := range svtAnswers {
+		parts[i] = fmt.Sprint(a)
+	}
+	quoted(t, svtSlug, "Ten queries arrive with answers "+strings.Join(parts, ", ")+"; AboveThreshold runs with ε = 1 and $T = 8$",
+		fmt.Sprintf("with query noise of scale %g an early query", s.QueryScale))
+	for _, p := range widget.Schema("svtstream") {
+		if want := map[string]string{"answers": strings.Join(parts, ","), "eps": "1", "c": "1", "t": "8"}[p.Key]; p.Default != want {
+			t.Errorf("svtstream's default %s is %q, the lesson's stream has %q", p.Key, p.Default, want)
+		}
+	}
 	if s.Beta != 0.05 {
 		t.Errorf("β = %v, the lesson says 0.05", s.Beta)
 	}

@@ -235,8 +235,8 @@ var schemas = map[string][]Param{
 		eps(0.05, 5, "1"),
 		{Key: "c", Kind: Int, Label: "cutoff c", Min: 1, Max: 3, Default: "1"},
 		{Key: "t", Kind: Number, Label: "threshold T", Min: -100, Max: 100, Digits: 4, Default: "1"},
-		{Key: "x", Kind: List, Label: "answers on x", Min: -100, Max: 100, MinLen: 1, MaxLen: 10, Default: "0,0,0,0,0,1,1,1,1,1"},
-		{Key: "y", Kind: List, Label: "answers on x′", Min: -100, Max: 100, MinLen: 1, MaxLen: 10, Default: "1,1,1,1,1,0,0,0,0,0"},
+		{Key: "x", Kind: List, Label: "answers on x", Min: -100, Max: 100, MinLen: 1, MaxLen: 10, Default: "0,0,0,0,0,0,0,0,0,1"},
+		{Key: "y", Kind: List, Label: "answers on x′", Min: -100, Max: 100, MinLen: 1, MaxLen: 10, Default: "1,1,1,1,1,1,1,1,1,0"},
 	},
 	"challenge": {
 		{Key: "which", Kind: Enum, Label: "challenge", Values: []string{"svt-no-noise", "svt-no-cutoff", "svt-small-noise", "gallery-twice", "gallery-gap"}, Default: "svt-no-noise"},

@@ -27,6 +27,8 @@ var figureNames = map[string][]string{
 	"truthful":  {"utility"},
 	"billboard": {"prices"},
 	"audit":     {"worst-pair", "logratio"},
+	"svtstream": {"stream"},
+	"svtaudit":  {"outputs"},
 }
 
 // Figures returns the names of the figures of a widget, or nil if it has
