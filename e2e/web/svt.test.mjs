@@ -98,6 +98,7 @@ test('a challenge: two misses, the hint, the break, remembered after a reload', 
   assert.match(await result(), /^Broken\. ⊤⊤⊥⊥ .* loss of 1\.53 > ε = 1/);
   assert.ok(await page.locator(`${W} .challenge-solved`).isVisible());
   // Reloading keeps the pair in the link and the solved mark on this device.
+  await page.waitForFunction(() => /nocutoff\.x=3/.test(location.hash));
   await page.reload();
   await idle(page, W);
   assert.ok(await page.locator(`${W} .challenge-solved`).isVisible());
