@@ -44,7 +44,7 @@ func Names(name string) []string { return charts[name].names }
 // Request asks for the figures of one widget in one lesson.
 type Request struct {
 	Lesson int               // the lesson the widget is in
-	Widget string            // the widget module: expmech, rnm, epsband, …
+	Widget string            // the widget module: exponential-mechanism, epsilon-band, …
 	ID     string            // the widget's id in its lesson; "" means Widget
 	Figure string            // one of Names(Widget), or "" for all of them
 	Title  string            // the widget's heading in its lesson (its block's title:), or ""
@@ -64,9 +64,10 @@ const MaxTitle = 120
 
 // ParseRequest reads a request from a URL hash of the form
 //
-//	#lesson=3&widget=epsband&id=band&title=…&fig=logratio&eps=2&scale=broken&width=20&height=12
+//	#lesson=3&widget=epsilon-band&id=band&title=…&fig=logratio&eps=2&scale=broken&width=20&height=12
 //
-// which is what the page's "Export figure" sends (web/export.js). Keys other
+// which is what the page's "Export figure" sends (web/export.js); a widget's
+// former name (widget=epsband) is read as its name now. Keys other
 // than lesson, widget, id, title, fig, width and height are the widget's
 // state; width and height (cm) default to 16 × 11. A title is at most
 // MaxTitle characters of printable text.
@@ -87,7 +88,7 @@ func ParseRequest(hash string) (req Request, width, height float64, err error) {
 			}
 			req.Lesson = n
 		case "widget":
-			req.Widget = v
+			req.Widget = widget.Name(v)
 		case "id":
 			req.ID = v
 		case "title":

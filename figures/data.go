@@ -60,7 +60,7 @@ type Figure struct {
 	YLabel     string
 	Categories []string // non-nil: the x axis is nominal, X holds 0, 1, …
 	// Horizontal draws a chart with Categories as the page's bar charts
-	// do (web/chart.js): the categories down the y axis, the first at the
+	// do (web/charts/bars.js): the categories down the y axis, the first at the
 	// top, and the values, shares, along the x axis in percent, from 0 to
 	// the page's rounded maximum, each row on a light track.
 	Horizontal bool

@@ -46,12 +46,28 @@ func series(t *testing.T, f *Figure, kind Kind, i int) Series {
 	return s[i]
 }
 
+// A figure request that names a widget by the abbreviation it had before
+// draws the same figures as one that names it as it is now.
+func TestParseRequestReadsFormerWidgetNames(t *testing.T) {
+	for old, now := range map[string]string{"expmech": "exponential-mechanism", "rnm": "report-noisy-max", "epsband": "epsilon-band",
+		"laplaceem": "laplace-from-exponential", "pfloss": "permute-and-flip-loss", "dlaplace": "discrete-laplace"} {
+		req, _, _, err := ParseRequest("#lesson=2&widget=" + old + "&id=x")
+		if err != nil || req.Widget != now {
+			t.Fatalf("widget=%s read as %q (%v), want %q", old, req.Widget, err, now)
+		}
+		figs, err := Build(req)
+		if err != nil || len(figs) == 0 {
+			t.Errorf("widget=%s: %d figures, %v", old, len(figs), err)
+		}
+	}
+}
+
 func TestParseRequest(t *testing.T) {
-	req, w, h, err := ParseRequest("#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&scale=broken&width=20&height=12")
+	req, w, h, err := ParseRequest("#lesson=3&widget=epsilon-band&id=band&fig=logratio&eps=2&scale=broken&width=20&height=12")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if req.Lesson != 3 || req.Widget != "epsband" || req.ID != "band" || req.Figure != "logratio" || w != 20 || h != 12 ||
+	if req.Lesson != 3 || req.Widget != "epsilon-band" || req.ID != "band" || req.Figure != "logratio" || w != 20 || h != 12 ||
 		len(req.Params) != 2 || req.Params["eps"] != "2" || req.Params["scale"] != "broken" {
 		t.Errorf("got %+v, %v × %v", req, w, h)
 	}
@@ -72,18 +88,18 @@ func TestBuildChecksParams(t *testing.T) {
 		widget, params string
 		ok             bool
 	}{
-		{"expmech", "eps=0.5&other.key=ignored&zzz=1", true},
-		{"expmech", "u=1,2,3,4,5,6,7", true},
-		{"expmech", "eps=0", false},
-		{"expmech", "eps=NaN", false},
-		{"expmech", "eps=abc", false},
-		{"expmech", "seed=-3", false},
-		{"expmech", "seed=1.5", false},
-		{"expmech", "step=100000", false},
-		{"expmech", "batch=7", false},
-		{"expmech", "data=nope", false},
-		{"expmech", "form=weird", false},
-		{"expmech", "u=1,x,3", false},
+		{"exponential-mechanism", "eps=0.5&other.key=ignored&zzz=1", true},
+		{"exponential-mechanism", "u=1,2,3,4,5,6,7", true},
+		{"exponential-mechanism", "eps=0", false},
+		{"exponential-mechanism", "eps=NaN", false},
+		{"exponential-mechanism", "eps=abc", false},
+		{"exponential-mechanism", "seed=-3", false},
+		{"exponential-mechanism", "seed=1.5", false},
+		{"exponential-mechanism", "step=100000", false},
+		{"exponential-mechanism", "batch=7", false},
+		{"exponential-mechanism", "data=nope", false},
+		{"exponential-mechanism", "form=weird", false},
+		{"exponential-mechanism", "u=1,x,3", false},
 		{"nowidget", "", false},
 	} {
 		req, _, _, err := ParseRequest("#widget=" + tc.widget + "&" + tc.params)
@@ -94,7 +110,7 @@ func TestBuildChecksParams(t *testing.T) {
 			t.Errorf("%s %q: error %v, want ok = %v", tc.widget, tc.params, err, tc.ok)
 		}
 	}
-	if _, err := Build(Request{Widget: "expmech", Figure: "nope"}); err == nil {
+	if _, err := Build(Request{Widget: "exponential-mechanism", Figure: "nope"}); err == nil {
 		t.Error("an unknown figure name was accepted")
 	}
 }
@@ -136,7 +152,7 @@ func TestEveryChartBuildsItsNames(t *testing.T) {
 // bars are seeded draws that pass a chi-square test against them; the
 // broken scale ε/Δ (probabilities of 2ε) fails the same test.
 func TestLesson1Histogram(t *testing.T) {
-	f := one(t, "expmech", "data=meeting&eps=0.5&seed=3&step=200&batch=1000")
+	f := one(t, "exponential-mechanism", "data=meeting&eps=0.5&seed=3&step=200&batch=1000")
 	bars, marks := series(t, f, Bars, 0), series(t, f, Marks, 0)
 	m, err := mech.NewExponential(mech.Config{Scores: dataSetNamed("meeting").Scores, Epsilon: 0.5, Sensitivity: 1})
 	if err != nil {
@@ -162,14 +178,14 @@ func TestLesson1Histogram(t *testing.T) {
 // The figure's draws are the page's: the first n draws of rng.Seeded(seed),
 // so a longer run extends a shorter one and the article form converts ε.
 func TestHistogramMatchesPageStream(t *testing.T) {
-	a := series(t, one(t, "expmech", "seed=5&step=1&batch=1000"), Bars, 0)
-	b := series(t, one(t, "expmech", "seed=5&step=1&batch=1000"), Bars, 0)
-	c := series(t, one(t, "expmech", "seed=6&step=1&batch=1000"), Bars, 0)
+	a := series(t, one(t, "exponential-mechanism", "seed=5&step=1&batch=1000"), Bars, 0)
+	b := series(t, one(t, "exponential-mechanism", "seed=5&step=1&batch=1000"), Bars, 0)
+	c := series(t, one(t, "exponential-mechanism", "seed=6&step=1&batch=1000"), Bars, 0)
 	if !slices.Equal(a.Counts, b.Counts) || slices.Equal(a.Counts, c.Counts) {
 		t.Errorf("seeded counts: same seed %v vs %v, other seed %v", a.Counts, b.Counts, c.Counts)
 	}
-	art := series(t, one(t, "expmech", "form=article&eps=0.25&delta=2"), Marks, 0)
-	dp := series(t, one(t, "expmech", "eps=1&delta=2"), Marks, 0)
+	art := series(t, one(t, "exponential-mechanism", "form=article&eps=0.25&delta=2"), Marks, 0)
+	dp := series(t, one(t, "exponential-mechanism", "eps=1&delta=2"), Marks, 0)
 	for i := range art.Y {
 		if art.Y[i] != dp.Y[i] {
 			t.Fatalf("article ε_a = 0.25, Δ = 2 should equal ε = 1: %v vs %v", art.Y, dp.Y)
@@ -180,7 +196,7 @@ func TestHistogramMatchesPageStream(t *testing.T) {
 // Report noisy max: each mechanism's bars pass chi-square against its own exact
 // marks, and fail against the exponential mechanism's when they differ.
 func TestLesson2Histogram(t *testing.T) {
-	f := one(t, "rnm", "eps=1&step=100&batch=1000&seed=11")
+	f := one(t, "report-noisy-max", "eps=1&step=100&batch=1000&seed=11")
 	em := series(t, f, Marks, 0)
 	for j := range noisyMaxMechanisms {
 		b, m := series(t, f, Bars, j), series(t, f, Marks, j)
@@ -241,7 +257,7 @@ func TestLesson5CDF(t *testing.T) {
 // Expected loss: the curves are core's ExpectedLoss; permute-and-flip is never
 // worse than the exponential mechanism; the loss falls as ε grows.
 func TestLesson6Loss(t *testing.T) {
-	f := one(t, "pfloss", "data=adult")
+	f := one(t, "permute-and-flip-loss", "data=adult")
 	em, pf, rnm := series(t, f, Line, 0), series(t, f, Line, 1), series(t, f, Line, 2)
 	scores := dataSetNamed("adult").Scores
 	for i, e := range em.X {
@@ -276,7 +292,7 @@ func TestRenderReproducible(t *testing.T) {
 		for _, format := range Formats() {
 			// Rasterising is slow under -race: every figure as SVG, two
 			// figures (bars and lines) in every format.
-			if format != "svg" && f.Widget != "expmech" && f.Widget != "pfloss" {
+			if format != "svg" && f.Widget != "exponential-mechanism" && f.Widget != "permute-and-flip-loss" {
 				continue
 			}
 			a, err := Render(f, format, 16, 11)
@@ -344,7 +360,7 @@ func TestSiteColours(t *testing.T) {
 // A figure drawn from a page's state shows the page's histogram: the same
 // counts as the browser bridge's seeded stream.
 func TestHistogramEqualsBridge(t *testing.T) {
-	f := one(t, "rnm", "seed=77&step=3&batch=1000")
+	f := one(t, "report-noisy-max", "seed=77&step=3&batch=1000")
 	b := selection.New()
 	for j, nm := range noisyMaxMechanisms {
 		got, err := b.Draws(nm.name, selection.Request{Mechanism: nm.name, Scores: dataSetNamed("meeting").Scores, Epsilon: 1, Sensitivity: 1}, 77, 3000)
@@ -368,7 +384,7 @@ func dataSetNamed(name string) widget.DataSet {
 // it above its own title, in place of "Lesson N ·"; a title that is too
 // long or holds control characters is refused.
 func TestRequestTitle(t *testing.T) {
-	req, _, _, err := ParseRequest("#lesson=2&widget=expmech&id=meet&title=Choosing+a+day+%3Cb%3E")
+	req, _, _, err := ParseRequest("#lesson=2&widget=exponential-mechanism&id=meet&title=Choosing+a+day+%3Cb%3E")
 	if err != nil || req.Title != "Choosing a day <b>" {
 		t.Fatalf("title %q, error %v", req.Title, err)
 	}
@@ -384,7 +400,7 @@ func TestRequestTitle(t *testing.T) {
 		t.Errorf("the heading is not the figure's title line")
 	}
 	for _, bad := range []string{"title=" + strings.Repeat("a", MaxTitle+1), "title=a%0Ab", "title=%E2%80%AE"} {
-		if _, _, _, err := ParseRequest("#widget=expmech&" + bad); err == nil {
+		if _, _, _, err := ParseRequest("#widget=exponential-mechanism&" + bad); err == nil {
 			t.Errorf("%.40s: accepted", bad)
 		}
 	}

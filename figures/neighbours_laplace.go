@@ -10,23 +10,24 @@ import (
 	"github.com/dpplay/dpplay/app/widget"
 )
 
-// Figures of the privacy-loss band on two neighbouring polls (epsband), the
-// Laplace mechanism as an exponential mechanism (laplaceem) and the exact
-// discrete Laplace mechanism (dlaplace). Each calls the application-layer
+// Figures of the privacy-loss band on two neighbouring polls (epsilon-band),
+// the Laplace mechanism as an exponential mechanism
+// (laplace-from-exponential) and the exact discrete Laplace mechanism
+// (discrete-laplace). Each calls the application-layer
 // function its widget calls, with the widget's arguments, so the figure
 // shows the page's numbers and the page's draws.
 
 func init() {
-	Register("epsband", neighbourFigures)
-	Register("laplaceem", laplaceEMDensity)
-	Register("dlaplace", discreteLaplacePMF)
+	Register("epsilon-band", neighbourFigures)
+	Register("laplace-from-exponential", laplaceEMDensity)
+	Register("discrete-laplace", discreteLaplacePMF)
 }
 
 // minus writes a number with a typographic minus sign, for titles and
 // labels.
 func minus(s string) string { return strings.ReplaceAll(s, "-", "−") }
 
-// The ε band on neighbours (web/widgets/epsband.js).
+// The ε band on neighbours (web/widgets/epsilon-band.js).
 
 // pollScores adds Ana's answer to the others' counts; like the widget, any
 // non-zero entry of her list counts as "free".
@@ -87,7 +88,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 	broken := v.Str("scale") == "broken"
 	// The slot only names the page's draw stream; a fresh bridge starts it
 	// from the seed whatever its name.
-	r, err := selection.New().CompareNeighbours("epsband", x, y, eps, 1, broken, seed, n)
+	r, err := selection.New().CompareNeighbours("epsilon-band", x, y, eps, 1, broken, seed, n)
 	if err != nil {
 		return nil, err
 	}
@@ -215,7 +216,7 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 	return []*Figure{dist, lr}, nil
 }
 
-// The Laplace mechanism as an exponential mechanism (web/widgets/laplaceem.js).
+// The Laplace mechanism as an exponential mechanism (web/widgets/laplace-from-exponential.js).
 
 // laplaceEMRanges are the widget's output ranges.
 var laplaceEMRanges = map[string][2]float64{"wide": {-1000, 1000}, "bounded": {0, 100}}
@@ -302,7 +303,7 @@ func laplaceEMDensity(v Values) ([]*Figure, error) {
 	return []*Figure{f}, nil
 }
 
-// The discrete Laplace mechanism (web/widgets/dlaplace.js).
+// The discrete Laplace mechanism (web/widgets/discrete-laplace.js).
 
 // discreteLaplaceWindow is the widget's window: about ±3σ around the
 // answer, between ±4 and ±12 integers.

@@ -54,10 +54,10 @@ func TestLesson3Neighbours(t *testing.T) {
 		{"eps=2&ax=1,0,0,0,1&ay=0,0,0,0,1&seed=9&batch=1000&step=40", 2, []float64{1, 0, 0, 0, 1}, []float64{0, 0, 0, 0, 1}, false},
 		{"eps=0.5&ax=0,1,1,0,0&ay=1,0,0,1,1&scale=broken&batch=100000&step=1&seed=0", 0.5, []float64{0, 1, 1, 0, 0}, []float64{1, 0, 0, 1, 1}, true},
 	} {
-		figs := figsOf(t, "epsband", tc.params)
+		figs := figsOf(t, "epsilon-band", tc.params)
 		dist, lr := figs["distributions"], figs["logratio"]
 		x, y := pollScores(tc.ax), pollScores(tc.ay)
-		v := mustResolve(t, "epsband", tc.params)
+		v := mustResolve(t, "epsilon-band", tc.params)
 		seed, n := v.Seed("seed"), v.Draws()
 		r, err := selection.New().CompareNeighbours("band", x, y, tc.eps, 1, tc.broken, seed, n)
 		if err != nil {
@@ -172,7 +172,7 @@ func TestLesson3Neighbours(t *testing.T) {
 // Neighbours before any draw: no bars or estimates, and the exact marks take
 // the sides' colours; lists that are not five numbers in [0, 1] are refused.
 func TestLesson3NoDraws(t *testing.T) {
-	figs := figsOf(t, "epsband", "step=0")
+	figs := figsOf(t, "epsilon-band", "step=0")
 	if len(figs["distributions"].Of(Bars)) != 0 || len(figs["logratio"].Of(ErrorBars)) != 0 {
 		t.Error("step = 0 still draws bars or estimates")
 	}
@@ -180,7 +180,7 @@ func TestLesson3NoDraws(t *testing.T) {
 		t.Errorf("without draws the two sides' marks are not told apart: %+v", m)
 	}
 	for _, bad := range []string{"ax=0,0,1", "ay=0,0,0,2,0", "ax=0,0,0,0,0,1", "scale=wrong", "eps=6", "batch=500"} {
-		req, _, _, _ := ParseRequest("#widget=epsband&" + bad)
+		req, _, _, _ := ParseRequest("#widget=epsilon-band&" + bad)
 		if _, err := Build(req); err == nil {
 			t.Errorf("%s was accepted", bad)
 		}
@@ -242,8 +242,8 @@ func TestLesson4Density(t *testing.T) {
 		{"draws=10000&seed=8&mode=grid&h=0.1&eps=0.5", []float64{1, 0.6}},
 		{"draws=10000&seed=9&mode=grid&h=7&range=bounded&q=96&eps=0.05&dq=3&run=tight", []float64{0.05, 0.13}},
 	} {
-		f := figsOf(t, "laplaceem", tc.params)["density"]
-		q := laplaceEMRequest(mustResolve(t, "laplaceem", tc.params))
+		f := figsOf(t, "laplace-from-exponential", tc.params)["density"]
+		q := laplaceEMRequest(mustResolve(t, "laplace-from-exponential", tc.params))
 		r, err := selection.LaplaceFromExponential(q)
 		if err != nil {
 			t.Fatal(err)
@@ -301,13 +301,13 @@ func TestLesson4Density(t *testing.T) {
 // is the Laplace mechanism (the two curves agree), and its exact loss is
 // ε; at ε it has half the Laplace mechanism's peak and loss ε/2.
 func TestLesson4TightIsLaplace(t *testing.T) {
-	tight := figsOf(t, "laplaceem", "run=tight&eps=0.7&draws=0")["density"].Of(Line)
+	tight := figsOf(t, "laplace-from-exponential", "run=tight&eps=0.7&draws=0")["density"].Of(Line)
 	for i := range tight[0].Y {
 		if math.Abs(tight[0].Y[i]-tight[1].Y[i]) > 1e-12*tight[1].Y[i] {
 			t.Fatalf("tight run at %v: %v, Laplace %v", tight[0].X[i], tight[0].Y[i], tight[1].Y[i])
 		}
 	}
-	f := figsOf(t, "laplaceem", "eps=0.7&draws=0")["density"]
+	f := figsOf(t, "laplace-from-exponential", "eps=0.7&draws=0")["density"]
 	general := f.Of(Line)
 	if _, top := rangeOf(general[0].Y); math.Abs(top-0.7/4) > 1e-9 {
 		t.Errorf("general run's peak %v, want ε/(4Δq) = %v", top, 0.7/4)
@@ -315,7 +315,7 @@ func TestLesson4TightIsLaplace(t *testing.T) {
 	if len(f.Of(Bars)) != 0 {
 		t.Error("draws = 0 still has a histogram")
 	}
-	r, _ := selection.LaplaceFromExponential(laplaceEMRequest(mustResolve(t, "laplaceem", "eps=0.7&draws=0")))
+	r, _ := selection.LaplaceFromExponential(laplaceEMRequest(mustResolve(t, "laplace-from-exponential", "eps=0.7&draws=0")))
 	if math.Abs(r.Loss-0.35) > 1e-9 || !strings.Contains(general[0].Name, "exact loss 0.35") {
 		t.Errorf("general run's loss %v (legend %q), want ε/2", r.Loss, general[0].Name)
 	}
@@ -352,7 +352,7 @@ func TestLesson7PMF(t *testing.T) {
 		{"value=37&eps=0.3&step=50&batch=1000&seed=3", 37, 0.3, 10, 50000, 3, nil},
 		{"value=5&eps=5&step=2&batch=10000&seed=11", 5, 5, 4, 20000, 11, nil},
 	} {
-		f := figsOf(t, "dlaplace", tc.params)["pmf"]
+		f := figsOf(t, "discrete-laplace", tc.params)["pmf"]
 		bars, marks := f.Of(Bars)[0], f.Of(Marks)[0]
 		lo, hi, half := discreteLaplaceWindow(tc.value, tc.eps)
 		if half != tc.half || len(marks.Y) != 2*half+1 || len(f.Categories) != 2*half+1 {

@@ -25,7 +25,7 @@ var Palette = [8]struct {
 	{"black", color.RGBA{0x00, 0x00, 0x00, 0xff}},
 }
 
-// The page's bar charts (web/chart.js) do not use the palette: they draw
+// The page's bar charts (web/charts/bars.js) do not use the palette: they draw
 // the share of draws in the site's bar colour on a light track, and the
 // exact value in its mark colour, --bar, --track and --mark of the light
 // theme in web/styles.css (a test keeps them in step). A series takes them

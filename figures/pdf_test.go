@@ -14,7 +14,7 @@ import (
 // and the image stream inflates to height rows of one filter byte and
 // width RGB pixels, at PDFDPI over the page's size in points.
 func TestPDFStructure(t *testing.T) {
-	f := one(t, "expmech", "")
+	f := one(t, "exponential-mechanism", "")
 	b, err := Render(f, "pdf", 16, 11)
 	if err != nil {
 		t.Fatal(err)

@@ -444,7 +444,7 @@ func (diamond) DrawGlyph(c *draw.Canvas, sty draw.GlyphStyle, pt vg.Point) {
 }
 
 // shareMax is the value axis' end in a horizontal chart, as the page picks
-// it (niceMax in web/chart.js): the first of 1%, 2%, 5%, 10%, 20%, 25%,
+// it (niceMax in web/charts/bars.js): the first of 1%, 2%, 5%, 10%, 20%, 25%,
 // 40%, 50%, 60%, 80% and 100% at or above 1.04 × the largest value.
 func shareMax(series []Series) float64 {
 	top := 0.0

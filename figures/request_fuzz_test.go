@@ -13,9 +13,9 @@ import (
 // Validate then checks the widget's state without panicking either.
 func FuzzParseRequest(f *testing.F) {
 	for _, s := range []string{
-		"#lesson=2&widget=expmech&id=meet&title=Choosing+a+meeting+day&eps=0.7&seed=42&step=3",
-		"#lesson=3&widget=rnm&title=%E2%80%AE&fig=histogram&width=4&height=60",
-		"#widget=epsband&title=a%0Ab&width=NaN&lesson=100",
+		"#lesson=2&widget=exponential-mechanism&id=meet&title=Choosing+a+meeting+day&eps=0.7&seed=42&step=3",
+		"#lesson=3&widget=report-noisy-max&title=%E2%80%AE&fig=histogram&width=4&height=60",
+		"#widget=epsilon-band&title=a%0Ab&width=NaN&lesson=100",
 		"#lesson=8&widget=smalldb&k=2.5&q=marginals:9&title=" + strings.Repeat("x", MaxTitle+1),
 		"", "#&&==&", "#%zz",
 	} {

@@ -9,14 +9,14 @@ import (
 	"github.com/dpplay/dpplay/core/mech"
 )
 
-// Figures of the finite selection widgets: expmech, rnm, accuracy and
-// pfloss.
+// Figures of the finite selection widgets: exponential-mechanism,
+// report-noisy-max, accuracy and permute-and-flip-loss.
 
 func init() {
-	Register("expmech", histogram)
-	Register("rnm", noisyMaxHistogram)
+	Register("exponential-mechanism", histogram)
+	Register("report-noisy-max", noisyMaxHistogram)
 	Register("accuracy", accuracyCDF)
-	Register("pfloss", loss)
+	Register("permute-and-flip-loss", loss)
 }
 
 // scoresOf returns the data set's scores, or the edited ones when they fit.
@@ -73,11 +73,11 @@ func histogram(v Values) ([]*Figure, error) {
 }
 
 // barWidth is the thickness of a bar in a horizontal chart, in rows: the
-// page's bar height over its row height (web/chart.js).
+// page's bar height over its row height (web/charts/bars.js).
 const barWidth = 0.56
 
 // noisyMaxMechanisms are the report-noisy-max widget's panels, in the
-// page's order, with its titles (web/widgets/rnm.js).
+// page's order, with its titles (web/widgets/report-noisy-max.js).
 var noisyMaxMechanisms = []struct{ name, label string }{
 	{mech.NameExponential, "Exponential mechanism\nweights exp(ε·u/(2Δ))"},
 	{mech.NameReportNoisyMaxLaplace, "Report noisy max, Laplace noise\nnoise scale Δ/ε"},

@@ -9,8 +9,9 @@ import (
 	"github.com/dpplay/dpplay/app/widget"
 )
 
-// loss is the pfloss widget's exact expected loss: the core's LossCurve for
-// one mechanism at one ε (Laplace 2Δ/ε is report noisy max at ε/2).
+// loss is the permute-and-flip-loss widget's exact expected loss: the
+// core's LossCurve for one mechanism at one ε (Laplace 2Δ/ε is report noisy
+// max at ε/2).
 func loss(t *testing.T, scores []float64, mechanism string, eps float64) float64 {
 	t.Helper()
 	l, err := selection.LossCurve(scores, 1, []string{mechanism}, []float64{eps})

@@ -19,7 +19,7 @@ try {
   await page.goto(`${server.url}#/check-a-mechanism`);
   await page.waitForFunction(() => document.body.dataset.lessonReady, null, { timeout: 60000 });
   const runs = await page.evaluate(async () => {
-    const { getBridge } = await import('./core.js');
+    const { getBridge } = await import('./engine.js');
     const b = getBridge();
     const cfg = { mechanism: 'exponential', score: 'count[r] - count[(r+1)%k]', sensitivity: '1', epsilon: 1, candidates: 5, maxCount: 9, neighbours: 'change-one' };
     await b.call('audit', 'gallery', {}); // the module is loaded and warm

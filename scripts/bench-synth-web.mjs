@@ -1,9 +1,9 @@
 // Times one exact SmallDB draw in Chromium, in the real page and worker:
 // k = 4 attributes of the medical table (16 points), m = 8 (490,314
 // candidates), all 24 two-way marginals. The synth module is loaded by the
-// page's bridge exactly as lesson 8 loads it; each run is a start (no time
-// probe) followed by one advance call that scores every candidate and
-// draws. Prints plain lines: the module's size, the cold first run, and the
+// page's bridge exactly as the small-database lesson loads it; each run is a
+// start (no time probe) followed by one advance call that scores every
+// candidate and draws. Prints plain lines: the module's size, the cold first run, and the
 // median of the warm runs with candidates per second. A figure, not a test.
 //
 //   node scripts/bench-synth-web.mjs [dist] [runs]
@@ -30,7 +30,7 @@ try {
   await page.goto(server.url + '#/exponential-mechanism');
   await ready(page, 'exponential-mechanism');
   const out = await page.evaluate(async (n) => {
-    const { getBridge } = await import('./core.js');
+    const { getBridge } = await import('./engine.js');
     const bridge = getBridge();
     const t0 = performance.now();
     await bridge.load('synth');

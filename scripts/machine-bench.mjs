@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 // The sampling machine's start in Debian's Chromium, with dist/ served as
 // GitHub Pages serves it (scripts/perf-bench.mjs's server, browser and
-// throttling): on lesson 2 it presses "Start the machine" and times, from the
-// press,
+// throttling): on the exponential-mechanism lesson it presses "Start the
+// machine" and times, from the press,
 //   first_ball_ms  the frame with the first ball has been drawn (the
 //                  machine page's performance mark dpplay-machine-first-ball)
 //   heard_ms       the lesson page hears of it (its status line can change)

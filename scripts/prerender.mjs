@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The site build's pre-render (`dpplay site -prerender scripts/prerender.mjs`):
 // it mounts every widget of every lesson under Node, with the page's own
-// modules (web/mount.js, web/widgets/*.js, web/chart.js …) on a linkedom
+// modules (web/mount.js, web/widgets/*.js, web/charts/bars.js …) on a linkedom
 // document, and the engine's own WebAssembly modules (core.wasm, and synth,
 // market or audit when a widget calls them) run by Go's wasm_exec.js, exactly
 // as web/worker.js runs them. For each widget it writes into the lesson's

@@ -10,12 +10,12 @@
 //
 //   import { exportFigure, attachExport, pageSpec } from './export.js';
 //   attachExport(figureElement);                        // adds the button and progress bar
-//   await exportFigure('#lesson=1&widget=expmech&id=meet&eps=1&seed=7', 'png', onProgress);
+//   await exportFigure('#lesson=1&widget=exponential-mechanism&id=meet&eps=1&seed=7', 'png', onProgress);
 //
 // Requests are URL hashes (figures.ParseRequest, docs/figures.md); pageSpec
 // turns the page's own hash (#/slug?id.key=value…) into one for a widget.
 
-import { getBridge } from './core.js';
+import { getBridge } from './engine.js';
 import { save } from './download.js';
 
 export const FORMATS = ['svg', 'png', 'pdf'];

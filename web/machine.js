@@ -1,4 +1,4 @@
-// Host-side helper for the sampling machine (lessons 1, 2 and 6). The
+// Host-side helper for the sampling machine (the machine widget). The
 // machine is a separate 2.6 MB (gzipped) WebAssembly module on its own page,
 // machine.html; nothing of it loads until the student presses "Start the
 // machine". Then this helper inserts the iframe, drives it with postMessage

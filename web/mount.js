@@ -1,7 +1,18 @@
 // Mounting one widget: its values (lesson block, then URL, validated against
-// its schema), its ctx, and its mount(ctx). The page (app.js) and the build's
-// pre-render (scripts/prerender.mjs, under Node) both mount through here, so
-// the HTML the build writes is what the page draws.
+// its schema), its ctx, and its mount(ctx). The page (web/lazymount.js) and
+// the build's pre-render (scripts/prerender.mjs, under Node) both mount
+// through here, so the HTML the build writes is what the page draws.
+//
+// A widget is an ES module web/widgets/NAME.js that exports
+//   schema: {key: {type, min, max, default, label, …}}   (see state.js: coerce)
+//   mount(ctx) → controller {draw(), reset(), step(±1)} (all optional)
+//   checks: {name({value, params, bridge}) → {ok, message}} (optional, for ```exercise check: NAME.name)
+// ctx.title is the widget's title from the lesson; use it in chart names so
+// two widgets of one kind on a page stay distinguishable to screen readers.
+// ctx gives the widget its validated values (ctx.values), ctx.set(key, value)
+// to change one (the URL follows), ctx.bridge.call(module, fn, args) to run Go
+// core functions in the worker, ctx.body to render into, ctx.uid(name) for
+// unique ids, and ctx.announce(text) for screen readers.
 import { coerce, encode } from './state.js';
 
 /** lessonParams(fig) is the parameters the lesson's widget block gives figure fig. */

@@ -42,6 +42,7 @@ const (
 // MsgUnreadable and MsgInfinite.
 type Error struct{ Message string }
 
+// Error returns the message the page shows.
 func (e *Error) Error() string { return e.Message }
 
 // Typed reads a number as a person types it, in a widget's number box, an

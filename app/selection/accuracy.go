@@ -58,7 +58,7 @@ type Accuracy struct {
 
 // AccuracyReport computes the accuracy theorem's threshold for the
 // exponential mechanism on scores, the exact probability of falling to it or
-// below, and, from draw counts per candidate (as Bridge.Draws returns them;
+// below, and, from draw counts per candidate (as Streams.Draws returns them;
 // all zero for none), the empirical distribution of the achieved score
 // (mech.EmpiricalScores).
 func AccuracyReport(scores []float64, epsilon, sensitivity, t float64, counts []float64) (Accuracy, error) {

@@ -143,7 +143,7 @@ func TestAccuracyReportDraws(t *testing.T) {
 	if a.Empirical != 0.5 {
 		t.Errorf("empirical tail %g, want 0.5 (threshold %g)", a.Empirical, a.Threshold)
 	}
-	// Draws from the bridge agree with the exact tail.
+	// Draws from the streams agree with the exact tail.
 	b := New()
 	c, err := b.Draws("acc", Request{Mechanism: mech.NameExponential, Scores: adult, Epsilon: 0.5, Sensitivity: 1}, 7, 20000)
 	if err != nil {

@@ -49,7 +49,7 @@ func TestLaplaceFromExponentialEdgeNeedsTheFactorTwo(t *testing.T) {
 	}
 }
 
-// The histogram is the sampler seen through the bridge: its counts per bin
+// The histogram is the sampler seen through the streams: its counts per bin
 // must fit the exact bin probabilities (from the CDF; everything outside the
 // window pooled into one more cell) at α = 1e-6. A sampler at the Laplace
 // mechanism's scale (tight) in place of the exponential mechanism's fails.

@@ -39,7 +39,7 @@ type Neighbours struct {
 // neighbours (mech.CheckNeighbours), and n seeded draws on each side from the
 // slot's streams, and estimates each output's log-ratio ln(PX/PY) from the
 // draws, to be compared with the ±ε band.
-func (b *Bridge) CompareNeighbours(slot string, x, y []float64, epsilon, sensitivity float64, broken bool, seed uint64, n int) (Neighbours, error) {
+func (c *Streams) CompareNeighbours(slot string, x, y []float64, epsilon, sensitivity float64, broken bool, seed uint64, n int) (Neighbours, error) {
 	var out Neighbours
 	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
 		return out, err
@@ -72,12 +72,12 @@ func (b *Bridge) CompareNeighbours(slot string, x, y []float64, epsilon, sensiti
 	req := func(s []float64) Request {
 		return Request{Mechanism: mech.NameExponential, Scores: s, Epsilon: run, Sensitivity: sensitivity}
 	}
-	if out.CountX, err = b.Draws(slot+"/x", req(x), seed, n); err != nil {
+	if out.CountX, err = c.Draws(slot+"/x", req(x), seed, n); err != nil {
 		return Neighbours{}, err
 	}
 	// The second side gets its own stream: the same seed on both sides would
 	// couple the two histograms' noise.
-	if out.CountY, err = b.Draws(slot+"/y", req(y), seed^0x5bd1e995, n); err != nil {
+	if out.CountY, err = c.Draws(slot+"/y", req(y), seed^0x5bd1e995, n); err != nil {
 		return Neighbours{}, err
 	}
 	k := len(x)

@@ -44,9 +44,9 @@ var dataSets = []DataSet{
 	},
 }
 
-// lossSets are the permute-and-flip widget's (pfloss) candidate sets: two
-// shared ones and two candidates with scores 1 and 0, whose expected losses
-// have closed forms (1/(1+e^{ε/2}) and ½e^{−ε/2}).
+// lossSets are the candidate sets of the permute-and-flip widget
+// (permute-and-flip-loss): two shared ones and two candidates with scores 1
+// and 0, whose expected losses have closed forms (1/(1+e^{ε/2}) and ½e^{−ε/2}).
 var lossSets = []DataSet{
 	dataSet("meeting"),
 	dataSet("adult"),
@@ -149,7 +149,7 @@ const (
 	PriceStep float64 = 0.01
 )
 
-// PollDays are the meeting poll of the ε-band widget (epsband), and
+// PollDays are the meeting poll of the ε-band widget (epsilon-band), and
 // PollOthers how many of the other eleven students can make each day; Ana's
 // answer is added to them.
 var (
@@ -186,7 +186,7 @@ func AuditMechanisms() []string {
 // formulas are formulas a widget shows, in TeX; the site build converts
 // them to MathML (internal/site/tex.go).
 var formulas = map[string]map[string]string{
-	"expmech": {
+	"exponential-mechanism": {
 		// The notebook's form, ε-DP, and the article's, 2ε_aΔ-DP.
 		"dp":      `\Pr[r] \propto \exp\left(\frac{\varepsilon \cdot u(r)}{2\Delta}\right)`,
 		"article": `\Pr[r] \propto \exp\left(\varepsilon \cdot q(r)\right)`,

@@ -88,7 +88,7 @@ var (
 // schemas maps a widget module (web/widgets/NAME.js) to its params, in the
 // order the page writes them into its URL.
 var schemas = map[string][]Param{
-	"expmech": {
+	"exponential-mechanism": {
 		{Key: "data", Kind: Enum, Label: "data set", Values: DataSetNames(), Default: "adult"},
 		{Key: "u", Kind: List, Label: "edited scores", Min: -1e6, Max: 1e6, MaxLen: 64},
 		// A base measure μ, one weight per candidate (fixed before the data
@@ -105,7 +105,7 @@ var schemas = map[string][]Param{
 		step(1000),
 		src(),
 	},
-	"rnm": {
+	"report-noisy-max": {
 		{Key: "data", Kind: Enum, Label: "data set", Values: DataSetNames(), Default: "meeting"},
 		eps(0.01, 20, "1"),
 		batch("1000", "10", "100", "1000", "10000"),
@@ -113,7 +113,7 @@ var schemas = map[string][]Param{
 		step(200),
 		src(),
 	},
-	"epsband": {
+	"epsilon-band": {
 		eps(0.05, 5, "1"),
 		{Key: "ax", Kind: List, Label: "Ana’s days in x", Min: 0, Max: 1, MinLen: 5, MaxLen: 5, Default: "0,0,0,1,0"},
 		{Key: "ay", Kind: List, Label: "Ana’s days in x′", Min: 0, Max: 1, MinLen: 5, MaxLen: 5, Default: "1,1,1,0,1"},
@@ -122,7 +122,7 @@ var schemas = map[string][]Param{
 		seed("3"),
 		step(100),
 	},
-	"laplaceem": {
+	"laplace-from-exponential": {
 		{Key: "q", Kind: Number, Label: "q(x)", Min: 0, Max: 100, Digits: 4, Default: "50"},
 		{Key: "dq", Kind: Number, Label: "Δq", Min: 0.1, Max: 20, Digits: 3, Default: "1"},
 		eps(0.05, 5, "1"),
@@ -141,19 +141,19 @@ var schemas = map[string][]Param{
 		seed("1"),
 		step(100),
 	},
-	"pfloss": {
+	"permute-and-flip-loss": {
 		{Key: "data", Kind: Enum, Label: "data set", Values: LossSetNames(), Default: "meeting"},
 		eps(0.05, 20, "1"),
 		src(),
 	},
-	"dlaplace": {
+	"discrete-laplace": {
 		{Key: "value", Kind: Int, Label: "true count", Min: -1000000, Max: 1000000, Default: "0"},
 		eps(0.2, 5, "1"),
 		batch("1000", "100", "1000", "10000"),
 		seed("1"),
 		step(100),
 	},
-	"floatattack": {
+	"floating-point-attack": {
 		{Key: "q", Kind: Int, Label: "true count q", Min: -1000000, Max: 1000000, Default: "0"},
 		eps(0.05, 10, "1"),
 		{Key: "draws", Kind: Enum, Label: "draws", Values: []string{"100", "1000", "5000", "20000"}, Default: "1000"},

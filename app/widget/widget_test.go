@@ -8,7 +8,7 @@ import (
 
 // The page's note for the docs' example, and what Coerce leaves alone.
 func TestCoerce(t *testing.T) {
-	got, notes := Coerce("expmech", "meet.", map[string]string{"eps": "50", "seed": "1e10", "data": "nope", "other": "x", "step": ""})
+	got, notes := Coerce("exponential-mechanism", "meet.", map[string]string{"eps": "50", "seed": "1e10", "data": "nope", "other": "x", "step": ""})
 	want := map[string]string{"eps": "20", "seed": "4294967295", "other": "x"}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("Coerce = %v, want %v", got, want)
@@ -27,7 +27,7 @@ func TestCoerce(t *testing.T) {
 // keeps (URLDigits): 8 for each list entry, a Number's Digits, an Int's
 // whole value; rounding is silent.
 func TestCoerceRoundsToURLDigits(t *testing.T) {
-	got, notes := Coerce("expmech", "", map[string]string{
+	got, notes := Coerce("exponential-mechanism", "", map[string]string{
 		"u":     "0.12345678901234567,-123456.78901234567,3",
 		"delta": "1.2345678901234567",
 		"seed":  "12345678.5",
@@ -40,6 +40,18 @@ func TestCoerceRoundsToURLDigits(t *testing.T) {
 
 // Every widget's params are well formed: unique keys, defaults that Coerce
 // keeps unchanged, enum defaults among the values.
+// Every former widget name leads to a widget that exists now.
+func TestFormerNamesNameWidgets(t *testing.T) {
+	for old, now := range formerNames {
+		if Name(old) != now || Schema(now) == nil || Schema(old) != nil {
+			t.Errorf("%s → %s: no schema under the new name, or one left under the old", old, Name(old))
+		}
+	}
+	if Name("accuracy") != "accuracy" {
+		t.Error("a name now is changed")
+	}
+}
+
 func TestSchemasWellFormed(t *testing.T) {
 	for _, w := range WithSchema() {
 		seen := map[string]bool{}

@@ -68,7 +68,7 @@ export const renders = async (page, sel) => +(await page.locator(sel).getAttribu
 /**
  * live(page, sel, timeout) scrolls the widget sel into view and waits until it
  * has mounted: a widget away from the screen keeps its pre-rendered, inert
- * drawing until it comes near (app.js: mountNear).
+ * drawing until it comes near (web/lazymount.js: mountNear).
  */
 export async function live(page, sel, timeout = 30000) {
   await page.locator(sel).first().scrollIntoViewIfNeeded();

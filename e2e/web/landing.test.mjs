@@ -45,7 +45,7 @@ test('the root is a landing page with the lesson map; it keeps the address, and 
     }
   }
   // A lesson link: the head's script fetches the lesson and puts it on the
-  // page group by group, app.js takes it over without a second request, and
+  // page group by group, the page takes it over without a second request, and
   // the landing page it hid comes back intact.
   const { context, page, requests } = await open(`#/${index.lessons[2].slug}`);
   await ready(page, index.lessons[2].slug);

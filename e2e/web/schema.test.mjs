@@ -48,7 +48,7 @@ test('the permute-and-flip chart runs over the 49-point ε grid from 0.05 to 10'
   assert.equal(grid.length, 49);
   assert.equal(grid[0], 0.05);
   assert.equal(grid[48], 10);
-  const rows = await page.locator('figure[data-widget="pfloss"] .data-table tbody tr').count();
+  const rows = await page.locator('figure[data-widget="permute-and-flip-loss"] .data-table tbody tr').count();
   assert.equal(rows, 49, 'one data-table row per ε of the grid');
   assert.deepEqual(errors, []);
   await page.close();

@@ -258,11 +258,12 @@ func Build(o Options) (Result, error) {
 	return res, nil
 }
 
-var reImport = regexp.MustCompile(`from\s+'(\./[a-z0-9_-]+\.js|\.\./gen/[a-z0-9_-]+\.js)'`)
+var reImport = regexp.MustCompile(`from\s+'(\.\.?/[a-z0-9_/-]+\.js)'`)
 
-// preloads returns modulepreload links for the first lesson's widget modules
-// and the sibling and generated modules they import, so the browser fetches
-// them in parallel instead of one import level at a time.
+// preloads returns modulepreload links for the page's entry module (app.js),
+// the first lesson's widget modules and every module they import statically,
+// so the browser fetches them all in parallel instead of one import level at
+// a time.
 func preloads(files map[string][]byte, widgets []string) string {
 	seen := map[string]bool{}
 	var b strings.Builder
@@ -277,6 +278,7 @@ func preloads(files map[string][]byte, widgets []string) string {
 			visit(path.Join(path.Dir(p), string(m[1])))
 		}
 	}
+	visit("app.js")
 	for _, w := range widgets {
 		visit("widgets/" + w + ".js")
 	}

@@ -79,7 +79,7 @@ Some **bold**, *emphasis*, ` + "`code`" + `, a [link](#x) and <script>alert(1)</
 |---|---:|
 | a | 1 |
 
-` + "```widget expmech" + `
+` + "```widget exponential-mechanism" + `
 id: w1
 title: A widget
 eps: 0.5
@@ -107,7 +107,7 @@ How many?
 ` + "```" + `
 
 ` + "```exercise" + `
-check: rnm.something
+check: report-noisy-max.something
 example-right: 1
 example-wrong: 2
 ---
@@ -129,8 +129,8 @@ func TestParseLesson(t *testing.T) {
 	if l.Slug != "test-lesson" || l.Order != 3 || l.Minutes != 10 || len(l.Objectives) != 2 {
 		t.Errorf("front matter parsed as %+v", l)
 	}
-	if strings.Join(l.Widgets, ",") != "expmech,rnm" {
-		t.Errorf("widgets = %v, want expmech (widget block) and rnm (exercise check)", l.Widgets)
+	if strings.Join(l.Widgets, ",") != "exponential-mechanism,report-noisy-max" {
+		t.Errorf("widgets = %v, want exponential-mechanism (widget block) and report-noisy-max (exercise check)", l.Widgets)
 	}
 	h := l.HTML
 	for _, want := range []string{
@@ -140,7 +140,7 @@ func TestParseLesson(t *testing.T) {
 		`&lt;script&gt;alert(1)&lt;/script&gt;`,
 		`<li>item one continues here</li>`,
 		`<td class="num">1</td>`,
-		`data-widget="expmech" data-id="w1"`,
+		`data-widget="exponential-mechanism" data-id="w1"`,
 		`<h3 class="widget-title" id="w-w1-title">A widget</h3>`,
 		`<figcaption><p>The caption.</p>`,
 		`data-correct="true"> <span>yes</span>`,
@@ -264,8 +264,10 @@ func TestBuild(t *testing.T) {
 		"lessons/README.md":        "not a lesson",
 		"web/index.html":           "<head><!--dpplay:preload--></head><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--></main><!--dpplay:index--><script>'__DPPLAY_CORE_FILE__'</script>",
 		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"]; const E=[\"__DPPLAY_EXTRAS__\"];",
-		"web/app.js":               "// app",
-		"web/widgets/w.js":         "import { x } from './helper.js';",
+		"web/app.js":               "import { s } from './start.js';",
+		"web/start.js":             "import { c } from './charts/c.js';",
+		"web/charts/c.js":          "export const c = 1;",
+		"web/widgets/w.js":         "import { x } from './helper.js';\nimport { c } from '../charts/c.js';",
 		"web/widgets/helper.js":    "export const x = 1;",
 		"web/widgets/unused.js":    "",
 		"build/core.wasm":          "\x00asm",
@@ -292,10 +294,14 @@ func TestBuild(t *testing.T) {
 	}
 	index := read("index.html")
 	for _, want := range []string{`href="#/a"`, `href="#/b"`, `data-slug="a"`, `"file":"wasm/core.wasm"`,
+		`<link rel="modulepreload" href="app.js">`, `<link rel="modulepreload" href="start.js">`, `<link rel="modulepreload" href="charts/c.js">`,
 		`<link rel="modulepreload" href="widgets/w.js">`, `<link rel="modulepreload" href="widgets/helper.js">`, `'wasm/core.wasm'`} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %s:\n%s", want, index)
 		}
+	}
+	if n := strings.Count(index, `href="charts/c.js"`); n != 1 || strings.Contains(index, "unused.js") {
+		t.Errorf("index.html preloads charts/c.js %d times (want 1) or preloads a module nothing imports:\n%s", n, index)
 	}
 	if strings.Contains(index, "<!--dpplay:") || strings.Contains(index, `href="/`) || strings.Contains(index, `src="/`) {
 		t.Errorf("index.html keeps a marker or has an absolute URL (breaks sub-path hosting)")

@@ -7,7 +7,7 @@
 // Float64Arrays, never as JSON, so encoding/json stays out of the module
 // (about 280 KB gzipped).
 //
-// Methods (see web/core.js for the page-side wrapper):
+// Methods (see web/engine.js for the page-side wrapper):
 //
 //	probabilities({mechanism, scores, measure?, epsilon, sensitivity}) → {p}
 //	draws({slot, mechanism, scores, measure?, epsilon, sensitivity, seed, n}) → {counts}
@@ -25,7 +25,8 @@ import (
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
-var b = selection.New()
+// streams keeps the page's draw streams between calls.
+var streams = selection.New()
 
 func main() { jsio.Serve("dpplay_core", "core") }
 
@@ -33,14 +34,14 @@ func main() { jsio.Serve("dpplay_core", "core") }
 // registered in files of their own beside this one.
 func init() {
 	jsio.Register("probabilities", func(a js.Value) (map[string]any, error) {
-		p, err := b.Probabilities(request(a))
+		p, err := streams.Probabilities(request(a))
 		if err != nil {
 			return nil, err
 		}
 		return map[string]any{"p": jsio.ToJS(p)}, nil
 	})
 	jsio.Register("draws", func(a js.Value) (map[string]any, error) {
-		c, err := b.Draws(a.Get("slot").String(), request(a), uint64(a.Get("seed").Float()), a.Get("n").Int())
+		c, err := streams.Draws(a.Get("slot").String(), request(a), uint64(a.Get("seed").Float()), a.Get("n").Int())
 		if err != nil {
 			return nil, err
 		}

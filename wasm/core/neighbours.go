@@ -15,7 +15,7 @@ import (
 //	    {claimed, run, px, py, logRatio, loss, countX, countY, estimate, low, high, drawn, breaches, z}
 func init() {
 	jsio.Register("neighboursCompare", func(a js.Value) (map[string]any, error) {
-		r, err := b.CompareNeighbours(a.Get("slot").String(), jsio.FromJS(a.Get("x")), jsio.FromJS(a.Get("y")),
+		r, err := streams.CompareNeighbours(a.Get("slot").String(), jsio.FromJS(a.Get("x")), jsio.FromJS(a.Get("y")),
 			a.Get("epsilon").Float(), a.Get("sensitivity").Float(), a.Get("broken").Truthy(),
 			uint64(a.Get("seed").Float()), a.Get("n").Int())
 		if err != nil {

@@ -6,7 +6,7 @@
 //	render({hash, format}) → {bytes: Uint8Array, name, mime}
 //
 // where hash is a request in the form of figures.ParseRequest:
-// "#lesson=3&widget=epsband&id=band&fig=logratio&eps=2&…", the widget's own
+// "#lesson=3&widget=epsilon-band&id=band&fig=logratio&eps=2&…", the widget's own
 // keys from the page's URL (web/export.js builds it). The bytes are those
 // `dpplay figures` writes for the same state. A module draws the charts
 // its imports register.

@@ -1,4 +1,4 @@
-// The ±ε band chart of lesson 3: for each outcome, the exact log-ratio of
+// The ±ε band chart: for each outcome, the exact log-ratio of
 // its probabilities on two neighbouring data sets (a diamond) and the
 // estimate from draws with its interval (a dot with whiskers), against a
 // shaded band from −ε to ε. A point outside the band is a breach of ε-DP and

@@ -1,5 +1,6 @@
-// Line charts in SVG for curves over a parameter (lesson 6: expected score
-// loss against ε). Like web/chart.js: an accessible name and description, a
+// Line charts in SVG for curves over a parameter (expected score loss or
+// revenue against ε, a density over a range, an error against the rounds).
+// Like charts/bars.js: an accessible name and description, a
 // data-table view of the same numbers, and a redraw at the container's real
 // pixel width. Series are told apart by colour, dash pattern and marker
 // shape, and each is named in a legend, so colour is never the only cue.

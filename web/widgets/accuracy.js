@@ -1,11 +1,11 @@
-// Lesson 5: the accuracy theorem for the exponential mechanism. |R|
+// The accuracy theorem for the exponential mechanism. |R|
 // candidates with scores spread evenly from 10 down to 0 (Δ = 1, a single
 // best candidate); the page draws the exact and the empirical distribution
 // of the achieved score against the theorem's threshold
 // OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t). Draws are real seeded runs of the
 // mechanism; the threshold, the exact tail and the CDFs come from core/mech.
 import { LineChart } from '../charts/line.js';
-import { fmtInt } from '../chart.js';
+import { fmtInt } from '../svg.js';
 import { fmt, tableRegion, batchControls, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 

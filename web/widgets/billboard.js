@@ -1,10 +1,10 @@
-// Lesson 10: allocation by billboard prices under joint differential
+// Allocation by billboard prices under joint differential
 // privacy (core/market.Allocate on the 300-buyer tea market). The student
 // steps through the rounds: posted prices, the true demand (private, shown
 // for teaching), the noisy demand the billboard implies, and one buyer's own
 // choices; at the end, the allocation with welfare against the optimum,
 // over-demand, and the ε charged.
-import { fmtInt } from '../chart.js';
+import { fmtInt } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, stepper, actionsRow } from './controls.js';
 import { schemas } from '../gen/widgets.js';
@@ -81,8 +81,8 @@ export async function mount(ctx) {
       finalBox.hidden = true;
     } else {
       const rows = r.goods.map((g, j) => `<tr><th scope="row">${g}</th><td class="num">${fmtInt(r.allocated[j])}</td><td class="num">${fmtInt(r.overAllocation[j])}</td><td class="num">${r.expectedAllocated[j].toFixed(1)}</td><td class="num">${(100 * r.overSupplyProbability[j]).toFixed(0)}%</td></tr>`).join('');
-      roundBox.innerHTML = `<h4>The allocation</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Final allocation per good"><table><thead><tr><th scope="col">Good</th><th scope="col" class="num">Handed out</th><th scope="col" class="num">Over</th><th scope="col" class="num">Mean</th><th scope="col" class="num">P(over)</th></tr></thead><tbody>${rows}</tbody></table></div>`
-        + `<p class="hint">Each buyer takes their demand in a round they draw at random: this allocation is jointly private, and it can exceed the supply of ${fmtInt(v.supply)} copies of each good. "Mean" and "P(over)" are exact over those draws, given the prices. Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>.</p>`;
+      roundBox.innerHTML = `<h4>The allocation</h4><div class="table-wrap" tabindex="0" role="region" aria-label="Final allocation per good"><table><caption>Totals over every buyer's demand, yours included: not a jointly private release</caption><thead><tr><th scope="col">Good</th><th scope="col" class="num">Handed out</th><th scope="col" class="num">Over</th><th scope="col" class="num">Mean</th><th scope="col" class="num">P(over)</th></tr></thead><tbody>${rows}</tbody></table></div>`
+        + `<p class="hint">Each buyer takes their demand in a round they draw at random and pays that round's price: this allocation is jointly private, and it can exceed the supply of ${fmtInt(v.supply)} copies of each good. The totals above add up every buyer's demand, so like the welfare they are shown for teaching, not released; "Mean" and "P(over)" are exact over the buyers' draws, given the prices. Your buyer ${b + 1} receives <strong>${goodName(r.allocation[b])}</strong>.</p>`;
       finalBox.hidden = false;
       const share = r.feasibleWelfare / r.optimalWelfare;
       let ones = 0;

@@ -1,7 +1,7 @@
 // "Run this with the class": a link that opens the live lecture's
 // instructor view (lecture.html) for the lesson's activity in a new tab. The
 // students join from their phones; see docs/lecture.md.
-import { escapeHTML } from '../chart.js';
+import { escapeHTML } from '../svg.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.classrun;

@@ -1,5 +1,5 @@
 // Small builders for labelled, keyboard-reachable controls shared by widgets.
-import { escapeHTML, fmtInt } from '../chart.js';
+import { escapeHTML, fmtInt } from '../svg.js';
 import { coerce } from '../state.js';
 
 /**

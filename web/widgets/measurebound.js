@@ -1,4 +1,4 @@
-// Lesson 5: the article's base-measure accuracy lemma for its mechanism
+// The article's base-measure accuracy lemma for its mechanism
 // exp(ε_a·q(r))·μ(r) over 101 candidates with uniform μ, on two score
 // shapes: a gentle slope (much near-optimal mass) and a needle (one good
 // candidate among poor ones). core/mech.MeasureTailBound computes the bound

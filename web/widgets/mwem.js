@@ -1,11 +1,11 @@
-// Lesson 8: MWEM (Hardt, Ligett and McSherry 2012) on the same medical table
+// MWEM (Hardt, Ligett and McSherry 2012) on the same medical table
 // and the same ε as SmallDB, one round at a time. Each round spends ε/(2T)
 // choosing the worst-answered query with the exponential mechanism and
 // ε/(2T) measuring it with Laplace noise, then reweights the estimate
 // multiplicatively. The run is replayed from its seed up to round t on every
 // change (a round takes microseconds), so the URL reproduces it. Beside it,
 // SmallDB's exact expected error at the same ε, from the same module.
-import { escapeHTML } from '../chart.js';
+import { escapeHTML } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox, keyInput } from './controls.js';
 import { shapeSelects, niceQuery } from './smalldb.js';

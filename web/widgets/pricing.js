@@ -1,9 +1,9 @@
-// Lesson 9: pricing a digital good with the exponential mechanism on
+// Pricing a digital good with the exponential mechanism on
 // revenue (McSherry–Talwar). Buyers' values are edited as a list; the page
 // shows the revenue curve, the exact price distribution with seeded draws,
 // and expected revenue against ε beside the accuracy theorem's guarantee.
 // The numbers come from the lazily loaded market module.
-import { fmtInt } from '../chart.js';
+import { fmtInt } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { button, fmt, errorLine, redrawer, smallMultiples, keyInput, reseed } from './controls.js';
 import { keyControls } from './keycontrols.js';

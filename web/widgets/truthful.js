@@ -1,4 +1,4 @@
-// Lesson 9: how little lying helps. One buyer's report is dragged from $0
+// How little lying helps. One buyer's report is dragged from $0
 // (below every price: as if they left) across the price grid; the chart is
 // their exact expected utility E[(v − p)·1[v ≥ p]] for every report, with the
 // truthful one marked, and the readout puts the largest gain next to the

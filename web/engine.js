@@ -1,0 +1,92 @@
+// The page's client of the engine: the Web Worker (web/worker.js) that loads
+// the Go WebAssembly modules (core, and synth, market, audit… when a widget
+// first calls them) and runs their methods off the main thread.
+// bridge.call('core', 'probabilities', {...}) returns a promise of the Go
+// method's result object; a result with an `error` field rejects with a
+// BridgeError whose message is core's validation message.
+
+export class BridgeError extends Error {}
+
+class Bridge {
+  constructor(index) {
+    this.index = index;
+    this.pending = new Map();
+    this.nextId = 1;
+    this.modules = new Map(); // name → promise that resolves when the module is ready
+    this.listeners = new Set();
+    // index.html may have started the worker (and the core module) already.
+    const early = globalThis.dpplayEarlyWorker;
+    this.worker = early ? early.worker : new Worker('worker.js');
+    this.worker.onmessage = (e) => this.onMessage(e.data);
+    this.worker.onerror = (e) => this.emit({ type: 'failed', name: '*', message: e.message || 'worker failed' });
+    if (early) {
+      this.track(early.loading);
+      const buffered = early.buffered;
+      early.buffered = [];
+      queueMicrotask(() => { for (const m of buffered) this.onMessage(m); });
+    }
+  }
+
+  track(name) {
+    let resolve, reject;
+    const promise = new Promise((res, rej) => { resolve = res; reject = rej; });
+    this.modules.set(name, { promise, resolve, reject });
+    return this.modules.get(name);
+  }
+
+  onMessage(msg) {
+    if (msg.type === 'result') {
+      const p = this.pending.get(msg.id);
+      this.pending.delete(msg.id);
+      if (!p) return;
+      if (msg.result && msg.result.error) p.reject(new BridgeError(msg.result.error));
+      else p.resolve(msg.result);
+      return;
+    }
+    const m = this.modules.get(msg.name);
+    if (m && msg.type === 'ready') m.resolve();
+    if (m && msg.type === 'failed') m.reject(new Error(msg.message));
+    this.emit(msg);
+  }
+
+  emit(msg) { for (const f of this.listeners) f(msg); }
+
+  /** onStatus(f) calls f with every progress, ready and failed message. */
+  onStatus(f) { this.listeners.add(f); }
+
+  /** offStatus(f) stops calling f. */
+  offStatus(f) { this.listeners.delete(f); }
+
+  /** load(name) starts loading a module once and returns its readiness promise. */
+  load(name) {
+    if (!this.modules.has(name)) {
+      const info = this.index.wasm[name];
+      const m = this.track(name);
+      // A module that failed to load (a network error) is loaded again on the next call.
+      m.promise.catch(() => { if (this.modules.get(name) === m) this.modules.delete(name); });
+      if (!info) {
+        m.reject(new Error(`no WebAssembly module named ${name}`));
+      } else {
+        this.worker.postMessage({ type: 'load', name, url: info.file, bytes: info.bytes });
+      }
+    }
+    return this.modules.get(name).promise;
+  }
+
+  /** call(name, fn, args) runs module name's method fn in the worker. */
+  async call(name, fn, args) {
+    await this.load(name);
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ type: 'call', id, name, fn, args });
+    });
+  }
+}
+
+let bridge;
+/** getBridge(index) returns the page's one bridge, creating it on first use. */
+export function getBridge(index) {
+  if (!bridge) bridge = new Bridge(index);
+  return bridge;
+}

@@ -1,0 +1,32 @@
+// The box above the lesson (#url-notes) that lists what the link asked for
+// and the page could not show as asked, or says what went wrong.
+import { $, state } from './current.js';
+
+/** showNotes lists state.notes in the box, with a Dismiss button, or hides the box when there are none. */
+export function showNotes() {
+  const box = $('#url-notes');
+  if (!state.notes.length) { box.hidden = true; box.replaceChildren(); return; }
+  box.hidden = false;
+  const h = document.createElement('p');
+  h.innerHTML = '<strong>This link asked for settings the page cannot show, so it adjusted them:</strong>';
+  const ul = document.createElement('ul');
+  for (const n of state.notes) {
+    const li = document.createElement('li');
+    li.textContent = n;
+    ul.append(li);
+  }
+  const close = document.createElement('button');
+  close.type = 'button';
+  close.className = 'link-button';
+  close.textContent = 'Dismiss';
+  close.addEventListener('click', () => { box.hidden = true; });
+  box.replaceChildren(h, ul, close);
+}
+
+/** reportError(err) shows err's message in the box (and the page, should the early lesson be hiding it). */
+export function reportError(err) {
+  document.documentElement.classList.remove('lesson-route');
+  const box = $('#url-notes');
+  box.hidden = false;
+  box.textContent = `Something went wrong: ${err.message}`;
+}
