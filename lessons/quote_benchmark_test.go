@@ -111,6 +111,6 @@ func TestQuotedBenchmarkClaims(t *testing.T) {
 	if len(other) != 3 {
 		t.Fatalf("claims other than 0.1: %v", other)
 	}
-	quoted(t, checkSlug, fmt.Sprintf("every mechanism claims ε = 0.1 but RAPPOR (%s, the ε of one report by Erlingsson et al.'s formula), one-time RAPPOR (%s) and SVT3 with SVT4 (%s, the sum of its parts)",
+	quoted(t, checkSlug, fmt.Sprintf("every mechanism claims ε = 0.1 but RAPPOR (%s, by Erlingsson et al.'s formula), one-time RAPPOR (%s) and SVT3 with SVT4 (%s, the sum of its parts)",
 		other["Rappor"], other["OneTimeRappor"], other["SVT34Parallel"]))
 }
