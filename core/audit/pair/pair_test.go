@@ -310,6 +310,14 @@ func TestMutationsChangeTheLoss(t *testing.T) {
 	half.QueryScale /= 2
 	noCut := base.SVT
 	noCut.Cutoff = 0
+	// Dwork and Roth's Sparse with its threshold no longer redrawn: the
+	// threshold keeps the scale c/ε₁ meant for c fresh draws.
+	dr, _ := Lyu(2, 0.5, 2, 1)
+	stale := dr.SVT
+	stale.Resample = false
+	if a, b := loss(dr.SVT), loss(stale); near(a, b, 1e-6) {
+		t.Errorf("threshold not redrawn: loss %v, unchanged from %v", b, a)
+	}
 	for name, m := range map[string]SVT{"query noise halved": half, "cutoff removed": noCut} {
 		if l := loss(m); !(l > l0+1e-6) {
 			t.Errorf("%s: loss %v, unchanged from %v", name, l, l0)
@@ -661,5 +669,80 @@ func TestValidation(t *testing.T) {
 	l, err := SVT{Threshold: 0, ThresholdScale: 1, QueryScale: 1, Cutoff: 1, Release: ReleaseNoisy}.Loss([]float64{-500, 500}, []float64{-499, 499})
 	if err != nil || math.IsNaN(l.Value()) {
 		t.Errorf("far answers: %v, %v", l.Value(), err)
+	}
+}
+
+// mutate returns a benchmark mechanism with its noise cut (halved, or its
+// ε raised), the bug that makes a mechanism unsound; a mechanism whose loss
+// is already unbounded gets its missing noise back instead, and its loss
+// must become finite. name says what changed.
+func mutate(t *testing.T, m Mechanism) (Mechanism, string) {
+	t.Helper()
+	switch m := m.(type) {
+	case LaplaceVector:
+		m.Scale /= 2
+		return m, "noise scale halved"
+	case TruncatedGeometric:
+		// α = 2ᵏ/(2ᵏ+1) with k = ⌈ln(2/ε)⌉: ε × 2 can leave k as it is.
+		m.Epsilon *= 4
+		return m, "ε four times larger"
+	case NoisyMax:
+		if m.Noise == Exponential && m.Value {
+			m.Value = false
+			return m, "the index released instead of the value"
+		}
+		m.Scale /= 2
+		return m, "noise scale halved"
+	case SVT:
+		if m.QueryScale == 0 {
+			m.QueryScale = m.ThresholdScale
+			return m, "query noise added"
+		}
+		m.QueryScale /= 2
+		return m, "query noise halved"
+	case RAPPOR:
+		m.F /= 2
+		return m, "permanent noise f halved"
+	case Parallel:
+		parts := make([]Mechanism, len(m.Parts))
+		name := ""
+		for i, p := range m.Parts {
+			parts[i], name = mutate(t, p)
+		}
+		return Parallel{Parts: parts}, name + " in every part"
+	}
+	t.Fatalf("no mutation for %T", m)
+	return nil, ""
+}
+
+// Every mechanism of DP-Sniper's evaluation, on its pair: cutting its
+// noise changes the exact loss (upwards, where the loss is finite), and
+// restoring the noise an unbounded one lacks makes it finite.
+func TestEveryBenchmarkMutationChangesTheLoss(t *testing.T) {
+	cases, err := Benchmark(RunDPSniperLogistic)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range cases {
+		x, y := c.Pair[0], c.Pair[1]
+		l0, err := c.M.Loss(x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mut, what := mutate(t, c.M)
+		l1, err := mut.Loss(x, y)
+		if err != nil {
+			t.Fatalf("%s, %s: %v", c.Mechanism, what, err)
+		}
+		a, b := l0.Value(), l1.Value()
+		if math.IsInf(a, 1) {
+			if math.IsInf(b, 1) {
+				t.Errorf("%s, %s: the loss stays unbounded", c.Mechanism, what)
+			}
+			continue
+		}
+		if !(b > a+1e-6) {
+			t.Errorf("%s, %s: loss %v, from %v", c.Mechanism, what, b, a)
+		}
 	}
 }
