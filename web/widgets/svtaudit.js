@@ -3,10 +3,9 @@
 // vectors (every answer moves by at most 1); Go (app/audit/sparse in the
 // svt module) computes every output's exact probability under both and the
 // largest privacy loss, with the output that reaches it.
-import { fmt } from '../svg.js';
+import { fmt, escapeHTML } from '../svg.js';
 import { epsSlider, select, refresher, tableRegion, errorLine, controlsBox } from './controls.js';
 import { typedBox, typedList } from './typedbox.js';
-import { escapeHTML } from '../chart.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.svtaudit;

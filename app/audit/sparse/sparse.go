@@ -200,29 +200,19 @@ func NewAudit(k int, eps float64, c int, t float64, x, y []float64) (Audit, erro
 		return Audit{}, err
 	}
 	a := Audit{Variant: v, Loss: l.Value(), Err: l.Err, Unbounded: l.Unbounded(), Worst: l.Worst()}
-	a.Holds = a.Loss <= v.Claim*(1+1e-9)
+	a.Holds = pair.Holds(a.Loss, v.Claim)
 	for i, p := range tab.Patterns {
 		lp, lq := tab.LogP[i], tab.LogQ[i]
 		if math.IsInf(lp, -1) && math.IsInf(lq, -1) {
 			continue
 		}
-		a.Rows = append(a.Rows, Row{Output: pair.PatternText(p, len(x)), P: math.Exp(lp), Q: math.Exp(lq), LogRatio: logRatio(lp, lq)})
+		a.Rows = append(a.Rows, Row{Output: pair.PatternText(p, len(x)), P: math.Exp(lp), Q: math.Exp(lq), LogRatio: pair.LogRatio(lp, lq)})
 	}
 	sort.SliceStable(a.Rows, func(i, j int) bool { return math.Abs(a.Rows[i].LogRatio) > math.Abs(a.Rows[j].LogRatio) })
 	if len(a.Rows) > MaxRows {
 		a.Rows = a.Rows[:MaxRows]
 	}
 	return a, nil
-}
-
-func logRatio(a, b float64) float64 {
-	switch {
-	case math.IsInf(a, -1):
-		return math.Inf(-1)
-	case math.IsInf(b, -1):
-		return math.Inf(1)
-	}
-	return a - b
 }
 
 // A Challenge asks for a neighbouring pair and one output of a broken
@@ -313,11 +303,11 @@ func (c Challenge) Try(x, y []float64, output string) (Attempt, error) {
 	if err != nil {
 		return Attempt{}, err
 	}
-	a := Attempt{LogP: lp, LogQ: lq, Loss: math.Abs(logRatio(lp, lq)), Output: pair.PatternText(output, len(x))}
+	a := Attempt{LogP: lp, LogQ: lq, Loss: math.Abs(pair.LogRatio(lp, lq)), Output: pair.PatternText(output, len(x))}
 	if math.IsInf(lp, -1) && math.IsInf(lq, -1) {
 		return Attempt{}, validate.Errorf("output", "%s is impossible under both inputs", a.Output)
 	}
-	a.Breaks = a.Loss > c.Epsilon*(1+1e-9)
+	a.Breaks = !pair.Holds(a.Loss, c.Epsilon)
 	return a, nil
 }
 

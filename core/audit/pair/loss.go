@@ -71,6 +71,24 @@ func (l Loss) Worst() Output {
 // Unbounded reports whether the loss is infinite.
 func (l Loss) Unbounded() bool { return math.IsInf(l.Value(), 1) }
 
+// LogRatio returns ln(p/q) from a = ln p and b = ln q: −Inf where p = 0
+// (a = −Inf) and +Inf where q = 0 alone, an output possible under one input
+// only.
+func LogRatio(a, b float64) float64 {
+	switch {
+	case math.IsInf(a, -1):
+		return math.Inf(-1)
+	case math.IsInf(b, -1):
+		return math.Inf(1)
+	}
+	return a - b
+}
+
+// Holds reports whether a privacy loss keeps a claim of ε: loss ≤ ε, with a
+// relative allowance of 1e-9 for the rounding of exact arithmetic done in
+// float64 (an ε-DP mechanism's exact loss of ε is computed as ε ± 1e-15).
+func Holds(loss, epsilon float64) bool { return loss <= epsilon*(1+1e-9) }
+
 // discreteLoss returns the loss of two distributions over the same
 // outputs, given as log-probabilities in the same order; text names output
 // i. Outputs impossible under both inputs are skipped.
@@ -81,12 +99,7 @@ func discreteLoss(lp, lq []float64, relErr float64, text func(i int) string, met
 		if math.IsInf(a, -1) && math.IsInf(b, -1) {
 			continue
 		}
-		d := a - b
-		if math.IsInf(a, -1) {
-			d = math.Inf(-1)
-		} else if math.IsInf(b, -1) {
-			d = math.Inf(1)
-		}
+		d := LogRatio(a, b)
 		if d > l.Up {
 			l.Up, l.UpAt = d, Output{Text: text(i), LogP: a, LogQ: b}
 		}
