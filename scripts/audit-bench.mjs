@@ -44,7 +44,7 @@ try {
   }));
   // The variants widget's opening pair: ten queries, ε = 1, c = 1, T = 1.
   const svt = await page.evaluate(async () => {
-    const { getBridge } = await import('./core.js');
+    const { getBridge } = await import('./engine.js');
     const b = getBridge();
     const x = Float64Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 1]), y = Float64Array.from([1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
     await b.call('svt', 'variants', { eps: 1, c: 1 }); // loaded and warm
