@@ -65,7 +65,7 @@ export async function mount(ctx) {
       const at = r.worstLimit ? '' : `, ${what} ${prob(Math.exp(r.worstLogP))} under x and ${prob(Math.exp(r.worstLogQ))} under x′`;
       worst.textContent = `Worst output: ${r.worst}${at}.` + (r.err > 1e-12 ? ` Exact to within ${fmt(r.err, 2)}.` : '');
       const rows = Array.from(r.rows).map((o, i) => `<tr><th scope="row">${escapeHTML(o)}</th><td class="num">${prob(r.rowP[i])}</td><td class="num">${prob(r.rowQ[i])}</td><td class="num">${Number.isFinite(r.rowLogRatio[i]) ? fmt(r.rowLogRatio[i], 4) : (r.rowLogRatio[i] > 0 ? '+∞' : '−∞')}</td></tr>`);
-      table.innerHTML = `<table><caption>The ⊤/⊥ patterns whose probabilities differ most between x and x′</caption><thead><tr><th scope="col">Output</th><th scope="col" class="num">P(o | x)</th><th scope="col" class="num">P(o | x′)</th><th scope="col" class="num">ln ratio</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+      table.innerHTML = `<table class="narrow-cells"><caption>The ⊤/⊥ patterns whose probabilities differ most between x and x′</caption><thead><tr><th scope="col">Output</th><th scope="col" class="num">P(o | x)</th><th scope="col" class="num">P(o | x′)</th><th scope="col" class="num">ln ratio</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
       ctx.announce(verdict.textContent);
     } catch (err) {
       error.textContent = err.message;

@@ -111,7 +111,7 @@ export async function mount(ctx) {
       line.textContent = `Noisy threshold T + Lap(${fmt(r.thresholdScale)}); each answer + Lap(${fmt(r.queryScale)}). Expected ⊤ answers: ${fmt(r.expectedTops)} (at most c = ${v.c}).`;
       accuracy.textContent = `Accuracy with probability 95%: the union bound promises every answer is right to within α = ${fmt(r.alpha)}; on these answers the exact distribution is right to within ${fmt(r.exact)}.`;
       const rows = v.answers.map((a, i) => `<tr><th scope="row">${i + 1}</th><td class="num">${fmt(a, 4)}</td><td class="num">${pct(above[i])}</td><td class="num">${pct(below[i])}</td><td class="num">${pct(halted[i])}</td></tr>`);
-      table.innerHTML = `<table><caption>Each query's answer and the exact probabilities of ⊤, ⊥ and not reached (T = ${fmt(v.t, 4)})</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">Answer</th><th scope="col" class="num">⊤</th><th scope="col" class="num">⊥</th><th scope="col" class="num">Not reached</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+      table.innerHTML = `<table class="narrow-cells"><caption>Each query's answer and the exact probabilities of ⊤, ⊥ and not reached (T = ${fmt(v.t, 4)})</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">Answer</th><th scope="col" class="num">⊤</th><th scope="col" class="num">⊥</th><th scope="col" class="num">Not reached</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
       ctx.announce(line.textContent);
     } catch (err) {
       error.textContent = err.message;
