@@ -1,0 +1,128 @@
+package lessons
+
+import (
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/dpplay/dpplay/app/audit/sparse"
+	"github.com/dpplay/dpplay/app/widget"
+	"github.com/dpplay/dpplay/core/audit/pair"
+)
+
+const svtSlug = "sparse-vector"
+
+// The stream widget's opening state: ε = 1, c = 1, T = 8 on its default
+// answers (app/widget's svtstream schema).
+var svtAnswers = []float64{3, 6, 2, 9, 4, 12, 5, 8, 2, 11}
+
+func TestQuotedSVTStream(t *testing.T) {
+	s, err := sparse.NewStream(svtAnswers, 1, 1, 8)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pct := func(p float64) string { return fmt.Sprintf("%.1f%%", 100*p) }
+	quoted(t, svtSlug,
+		fmt.Sprintf("query 4 (answer 9) is answered ⊤ in %s of runs, but so is query 1 (answer 3) in %s", pct(s.Above[3]), pct(s.Above[0])),
+		fmt.Sprintf("Query 2, in %s of runs, just ahead of query 4 at %s; query 6 gets %s", pct(s.Above[1]), pct(s.Above[3]), pct(s.Above[5])),
+		fmt.Sprintf("By query 10 the technique has halted in %s of runs", pct(s.Halted[9])),
+		fmt.Sprintf("it gives α = %.1f, wider than all the answers", s.Alpha),
+		fmt.Sprintf("every answer is right to within %g with probability at least 95%%", s.Exact),
+		fmt.Sprintf("answered ⊤ in %s of runs although its answer is 3", pct(s.Above[0])),
+		fmt.Sprintf("α = %.1f from the bound against %g from the exact distribution", s.Alpha, s.Exact))
+	parts := make([]string, len(svtAnswers))
+	for i, a := range svtAnswers {
+		parts[i] = fmt.Sprint(a)
+	}
+	quoted(t, svtSlug, "Ten queries arrive with answers "+strings.Join(parts, ", ")+"; AboveThreshold runs with ε = 1 and $T = 8$",
+		fmt.Sprintf("with query noise of scale %g an early query", s.QueryScale))
+	for _, p := range widget.Schema("svtstream") {
+		if want := map[string]string{"answers": strings.Join(parts, ","), "eps": "1", "c": "1", "t": "8"}[p.Key]; p.Default != want {
+			t.Errorf("svtstream's default %s is %q, the lesson's stream has %q", p.Key, p.Default, want)
+		}
+	}
+	if s.Beta != 0.05 {
+		t.Errorf("β = %v, the lesson says 0.05", s.Beta)
+	}
+}
+
+// The staircase pair: x = (0, …, 0, 1) and x′ = (1, …, 1, 0).
+func staircase(n int) (x, y []float64) {
+	x, y = make([]float64, n), make([]float64, n)
+	for i := range y {
+		y[i] = 1
+	}
+	x[n-1], y[n-1] = 1, 0
+	return x, y
+}
+
+func svtLoss(t *testing.T, k, n int) sparse.Audit {
+	t.Helper()
+	x, y := staircase(n)
+	a, err := sparse.NewAudit(k, 1, 1, 1, x, y)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}
+
+func lossCell3(l float64) string {
+	if math.IsInf(l, 1) {
+		return "∞"
+	}
+	return fmt.Sprintf("%.3f", l)
+}
+
+func TestQuotedSVTGrowth(t *testing.T) {
+	for _, n := range []int{2, 4, 6, 10} {
+		a1, a3 := svtLoss(t, 1, n), svtLoss(t, 3, n)
+		if !a1.Holds || a1.Loss >= 1 {
+			t.Errorf("n = %d: AboveThreshold loses %v", n, a1.Loss)
+		}
+		quoted(t, svtSlug, fmt.Sprintf("| %d | %s | %s |", n, lossCell3(a1.Loss), lossCell3(a3.Loss)))
+	}
+}
+
+func TestQuotedSVTVariants(t *testing.T) {
+	// The widget's opening pair is the staircase of ten queries.
+	x, y := staircase(10)
+	if got := lessonText(t, svtSlug); !strings.Contains(got, "x: 0,0,0,0,0,0,0,0,0,1 y: 1,1,1,1,1,1,1,1,1,0") {
+		t.Error("the variants widget does not open on the staircase pair")
+	}
+	cell := func(l float64) string {
+		if math.IsInf(l, 1) {
+			return "∞"
+		}
+		return fmt.Sprint(math.Round(l*1000) / 1000)
+	}
+	for k := 1; k <= 6; k++ {
+		a, err := sparse.NewAudit(k, 1, 1, 1, x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Holds != (k <= 2) {
+			t.Errorf("Algorithm %d: holds %v", k, a.Holds)
+		}
+		quoted(t, svtSlug, fmt.Sprintf("| %s | %s |", cell(a.Loss), a.Worst.Text))
+	}
+	a4 := svtLoss(t, 4, 10)
+	v4, _ := pair.Lyu(4, 1, 1, 1)
+	quoted(t, svtSlug, fmt.Sprintf("Lyu et al. prove $(1+6c)\\varepsilon/4$, %g here; the pair reaches %.3f", v4.Proven, a4.Loss))
+}
+
+// The exercise: Algorithm 1 with ε = 1 split equally and c = 3 gives each
+// query Lap(2c/ε₂) = Lap(12).
+func TestSVTExerciseScale(t *testing.T) {
+	v, err := pair.Lyu(1, 1, 3, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if v.SVT.QueryScale != 12 {
+		t.Errorf("query scale %v, the exercise's answer is 12", v.SVT.QueryScale)
+	}
+	ab, _ := pair.Lyu(1, 1, 1, 0)
+	if ab.SVT.ThresholdScale != 2 || ab.SVT.QueryScale != 4 {
+		t.Errorf("AboveThreshold at ε = 1: scales %v and %v, the lesson says 2/ε and 4/ε", ab.SVT.ThresholdScale, ab.SVT.QueryScale)
+	}
+}
