@@ -108,10 +108,16 @@ func staircase(n int) (x, y []float64) {
 	return x, y
 }
 
+// The audits' parameters: privacy ε, cutoff c and threshold T.
+const svtAuditEps, svtAuditC, svtAuditT = 1, 1, 1
+
+// svtAuditParams is how the lesson states them.
+var svtAuditParams = fmt.Sprintf("ε = %v, $c$ = %v", svtAuditEps, svtAuditC)
+
 func svtLoss(t *testing.T, k, n int) sparse.Audit {
 	t.Helper()
 	x, y := staircase(n)
-	a, err := sparse.NewAudit(k, 1, 1, 1, x, y)
+	a, err := sparse.NewAudit(k, svtAuditEps, svtAuditC, svtAuditT, x, y)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -126,6 +132,7 @@ func lossCell3(l float64) string {
 }
 
 func TestQuotedSVTGrowth(t *testing.T) {
+	quoted(t, svtSlug, fmt.Sprintf("the hardest case for the argument (%s, $T$ = %v):", svtAuditParams, svtAuditT))
 	for _, n := range []int{2, 4, 6, 10} {
 		a1, a3 := svtLoss(t, 1, n), svtLoss(t, 3, n)
 		if !a1.Holds || a1.Loss >= 1 {
@@ -148,7 +155,7 @@ func TestQuotedSVTVariants(t *testing.T) {
 		return fmt.Sprint(math.Round(l*1000) / 1000)
 	}
 	for k := 1; k <= 6; k++ {
-		a, err := sparse.NewAudit(k, 1, 1, 1, x, y)
+		a, err := sparse.NewAudit(k, svtAuditEps, svtAuditC, svtAuditT, x, y)
 		if err != nil {
 			t.Fatal(err)
 		}
