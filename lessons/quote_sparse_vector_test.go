@@ -162,8 +162,53 @@ func TestQuotedSVTVariants(t *testing.T) {
 		if a.Holds != (k <= 2) {
 			t.Errorf("Algorithm %d: holds %v", k, a.Holds)
 		}
-		quoted(t, svtSlug, fmt.Sprintf("| %s | %s |", cell(a.Loss), a.Worst.Text))
+		proved := map[bool]string{true: "ε", false: "$(1+6c)\\varepsilon/4$"}[a.Variant.Proven == svtAuditEps]
+		if math.IsInf(a.Variant.Proven, 1) {
+			proved = "∞"
+		} else if k == 4 && a.Variant.Proven != (1+6*svtAuditC)*svtAuditEps/4.0 {
+			t.Errorf("Algorithm 4: Lyu et al. prove %v", a.Variant.Proven)
+		}
+		quoted(t, svtSlug, fmt.Sprintf("| %s | %s | %s |", proved, cell(a.Loss), a.Worst.Text))
 	}
+	quoted(t, svtSlug, fmt.Sprintf("The widget audits each on the same pair, with %s and $T$ = %v.", svtAuditParams, svtAuditT))
+	// What the table says each variant does, at c = 2 so that each factor c
+	// shows: ε₁ = ε₂ = ε/2 except in Algorithm 4 (ε₁ = ε/4); Cutoff 0 is
+	// no cutoff, QueryScale 0 no query noise.
+	const eps, c = 1.0, 2
+	e1, e2 := eps/2, eps/2
+	want := map[int]pair.SVT{
+		1: {ThresholdScale: 1 / e1, QueryScale: 2 * c / e2, Cutoff: c},
+		2: {ThresholdScale: c / e1, QueryScale: 2 * c / e1, Cutoff: c, Resample: true},
+		3: {ThresholdScale: 1 / e1, QueryScale: c / e2, Cutoff: c, Release: pair.ReleaseNoisy},
+		4: {ThresholdScale: 1 / (eps / 4), QueryScale: 1 / (eps - eps/4), Cutoff: c},
+		5: {ThresholdScale: 1 / e1},
+		6: {ThresholdScale: 1 / e1, QueryScale: 1 / e2},
+	}
+	for k, w := range want {
+		v, err := pair.Lyu(k, eps, c, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := v.SVT
+		got.ReleaseScale = 0
+		if got != w {
+			t.Errorf("Algorithm %d is %+v, the lesson's table describes %+v", k, got, w)
+		}
+	}
+	// Algorithm 5 on x = (0, 1) and x′ = (1, 0): ⊥⊤ is possible under x
+	// only.
+	x5, y5 := []float64{0, 1}, []float64{1, 0}
+	v5, err := pair.Lyu(5, svtAuditEps, svtAuditC, svtAuditT)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lp, errp := v5.SVT.LogProbability(x5, "FT")
+	lq, errq := v5.SVT.LogProbability(y5, "FT")
+	if errp != nil || errq != nil || math.IsInf(lp, -1) || !math.IsInf(lq, -1) {
+		t.Errorf("Algorithm 5, ⊥⊤: log-probabilities %v (%v) on x and %v (%v) on x′", lp, errp, lq, errq)
+	}
+	quoted(t, svtSlug, fmt.Sprintf("On $x$ = (%v, %v) the noisy threshold lands there with positive probability; on the neighbour $x'$ = (%v, %v) it would need $%v < \\hat T \\le %v$",
+		x5[0], x5[1], y5[0], y5[1], y5[0], y5[1]))
 	a4 := svtLoss(t, 4, 10)
 	v4, _ := pair.Lyu(4, 1, 1, 1)
 	quoted(t, svtSlug, fmt.Sprintf("Lyu et al. prove $(1+6c)\\varepsilon/4$, %g here; the pair reaches %.3f", v4.Proven, a4.Loss))
