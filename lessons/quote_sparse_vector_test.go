@@ -228,4 +228,6 @@ func TestSVTExerciseScale(t *testing.T) {
 	if ab.SVT.ThresholdScale != 2 || ab.SVT.QueryScale != 4 {
 		t.Errorf("AboveThreshold at ε = 1: scales %v and %v, the lesson says 2/ε and 4/ε", ab.SVT.ThresholdScale, ab.SVT.QueryScale)
 	}
+	quoted(t, "glossary", fmt.Sprintf("draw $\\hat T = T + \\mathrm{Lap}(%g/\\varepsilon)$ once, add fresh $\\mathrm{Lap}(%g/\\varepsilon)$ noise to each query",
+		ab.SVT.ThresholdScale, ab.SVT.QueryScale))
 }
