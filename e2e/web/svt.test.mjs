@@ -92,8 +92,8 @@ test('a challenge: two misses, the hint, the break, remembered after a reload', 
   // The answer the hint points at: x = (3, 3, 2, 2), x′ = (2, 2, 3, 3), ⊤⊤⊥⊥.
   await page.locator(W).getByLabel('Your x (answers)').fill('3 3 2 2');
   await page.locator(W).getByLabel('Your x′ (answers)').fill('2 2 3 3');
-  for (const q of [1, 2]) await page.locator(W).getByRole('button', { name: `Query ${q}: below` }).click();
-  assert.equal(await page.locator(W).getByRole('button', { name: 'Query 1: above' }).getAttribute('aria-pressed'), 'true');
+  for (const q of [1, 2]) await page.locator(W).getByRole('button', { name: `(query ${q} below)` }).click();
+  assert.equal(await page.locator(W).getByRole('button', { name: '(query 1 above)' }).getAttribute('aria-pressed'), 'true');
   await check();
   assert.match(await result(), /^Broken\. ⊤⊤⊥⊥ .* loss of 1\.53 > ε = 1/);
   assert.ok(await page.locator(`${W} .challenge-solved`).isVisible());

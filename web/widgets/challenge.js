@@ -72,8 +72,10 @@ export async function mount(ctx) {
       const top = !halted && v.out[i] === 'T';
       b.disabled = halted;
       b.setAttribute('aria-pressed', String(top));
+      // The accessible name starts with the visible text (WCAG 2.5.3), so
+      // that a speech user can say what they see.
       b.textContent = halted ? `${i + 1}: –` : `${i + 1}: ${top ? '⊤' : '⊥'}`;
-      b.setAttribute('aria-label', halted ? `Query ${i + 1}: not reached, the technique has halted` : `Query ${i + 1}: ${top ? 'above' : 'below'}`);
+      b.setAttribute('aria-label', `${b.textContent} (query ${i + 1} ${halted ? 'not reached, the technique has halted' : top ? 'above' : 'below'})`);
       if (top) tops++;
     });
   };
