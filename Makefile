@@ -33,7 +33,7 @@ test-js:
 	$(JS_ENV) $(GO) test -count=1 ./core/...
 
 bench:
-	$(GO) test -run '^$$' -bench . -count 3 ./core/... | awk -f scripts/bench-rate.awk
+	$(GO) test -run '^$$' -bench . -count 3 ./core/... ./app/audit/sparse | awk -f scripts/bench-rate.awk
 	@echo "--- the same core benchmarks compiled to WebAssembly, in Node"
 	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB|AuditExponential5' ./core/rng ./core/mech ./core/synth ./core/audit
 	@echo "--- lazy modules (every dist/wasm module but core, loaded on demand)"

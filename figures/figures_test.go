@@ -117,9 +117,10 @@ func TestBuildChecksParams(t *testing.T) {
 
 // The charts are those of the widgets package widget lists with figures,
 // which is what the site builder gives an "Export figure" control, but the
-// auditor's, which package auditfig adds (its test checks the whole list).
+// auditor's and the sparse vector lesson's, which package auditfig adds
+// (its test checks the whole list).
 func TestChartsAreWidgetsWithFigures(t *testing.T) {
-	want := slices.DeleteFunc(widget.WithFigures(), func(w string) bool { return w == "audit" })
+	want := slices.DeleteFunc(widget.WithFigures(), func(w string) bool { return w == "audit" || w == "svtstream" || w == "svtaudit" })
 	if got := Widgets(); !slices.Equal(got, want) {
 		t.Errorf("charts for %v; package widget lists %v and the auditor's", got, want)
 	}

@@ -136,7 +136,7 @@ func TestQuotedPricing(t *testing.T) {
 	// The guarantee curve and the β form.
 	quoted(t, slug,
 		fmt.Sprintf("until ε reaches %.0f for four buyers", v.ExpectedGap*1/v.OptimalRevenue),
-		fmt.Sprintf(`reads −%s at ε = 1`, usd(-v.Threshold)))
+		fmt.Sprintf(`reads −%s at ε = 1 and β = %g`, usd(-v.Threshold), marketapp.PricingBeta))
 
 	// Truthfulness of the $4.01 buyer.
 	t1, t10 := truth(t, slides, 1, 3), truth(t, slides, 10, 3)

@@ -182,7 +182,7 @@ func TestQuotedSmallDB(t *testing.T) {
 	for _, l := range res.Levels {
 		worst1 = math.Min(worst1, l.MaxError)
 	}
-	quoted(t, slug, fmt.Sprintf("the theorem gives %.2f for $m = %d$, while SmallDB with $m = 1$ errs by %.2f every time", a50, m50, worst1))
+	quoted(t, slug, fmt.Sprintf("the theorem gives %.2f for $m = %d$, while SmallDB with $m = 1$ errs by at least %.2f in every run", a50, m50, worst1))
 
 	// Halfspaces: a finite class on {0,1}^k, so ln|Q| is not useless there.
 	quoted(t, slug, "on rows in $\\{0,1\\}^k$ they cut out at most $2^{k^2}$ different sets, so $\\ln|Q| = O(k^2)$: about $k$ times the VC dimension")

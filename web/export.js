@@ -27,7 +27,7 @@ function siteIndex() {
 }
 
 /** The module that draws a widget's figures: wasm/figures but for these. */
-const MODULES = { audit: 'auditfigures' };
+const MODULES = { audit: 'auditfigures', svtstream: 'auditfigures', svtaudit: 'auditfigures' };
 
 /** figuresModule(spec) names the module that draws a request's widget. */
 export function figuresModule(spec) {

@@ -1,13 +1,14 @@
 // The reader's progress, kept on this device only (localStorage): for each
-// lesson, the predictions revealed (with the choice made) and the exercises
-// answered (the answer typed, whether it was right, the message shown), and
-// the last lesson open, for "continue where you left off". What storage
-// holds is read back as untrusted: every field is checked, and text goes into
-// the page through textContent only.
+// lesson, the predictions revealed (with the choice made), the exercises
+// answered (the answer typed, whether it was right, the message shown) and
+// the "break it" challenges solved, and the last lesson open, for "continue
+// where you left off". What storage holds is read back as untrusted: every
+// field is checked, and text goes into the page through textContent only.
 
 const KEY = 'dpplay-progress-v1';
 const SLUG = /^[a-z0-9]+(-[a-z0-9]+)*$/;
 const BLOCK = /^(predict|ex)-\d{1,4}$/;
+const CHALLENGE = /^[a-z0-9]+(-[a-z0-9]+){0,6}$/;
 const MAX_TEXT = 600;
 
 function read() {
@@ -17,7 +18,7 @@ function read() {
   if (!raw || typeof raw !== 'object') return out;
   for (const [slug, l] of Object.entries(raw.lessons || {})) {
     if (!SLUG.test(slug) || !l || typeof l !== 'object') continue;
-    const lesson = { predicts: {}, exercises: {} };
+    const lesson = { predicts: {}, exercises: {}, challenges: {} };
     for (const [id, v] of Object.entries(l.predicts || {})) {
       if (BLOCK.test(id) && Number.isInteger(v) && v >= -1 && v < 100) lesson.predicts[id] = v;
     }
@@ -25,6 +26,9 @@ function read() {
       if (BLOCK.test(id) && v && typeof v.value === 'string' && typeof v.ok === 'boolean' && typeof v.message === 'string') {
         lesson.exercises[id] = { value: v.value.slice(0, 100), ok: v.ok, message: v.message.slice(0, MAX_TEXT) };
       }
+    }
+    for (const [id, v] of Object.entries(l.challenges || {})) {
+      if (CHALLENGE.test(id) && v === true) lesson.challenges[id] = true;
     }
     out.lessons[slug] = lesson;
   }
@@ -41,7 +45,7 @@ function write(p) {
 }
 
 function lesson(p, slug) {
-  return (p.lessons[slug] ||= { predicts: {}, exercises: {} });
+  return (p.lessons[slug] ||= { predicts: {}, exercises: {}, challenges: {} });
 }
 
 /** savePrediction records that prediction id of lesson slug was revealed with choice (-1: none chosen). */
@@ -58,6 +62,13 @@ export function saveExercise(slug, id, value, ok, message) {
   write(p);
 }
 
+/** saveChallenge records that challenge id of lesson slug was solved. */
+export function saveChallenge(slug, id) {
+  const p = read();
+  lesson(p, slug).challenges[id] = true;
+  write(p);
+}
+
 /** saveLast remembers the lesson open now and its address. */
 export function saveLast(slug, hash) {
   const p = read();
@@ -67,7 +78,7 @@ export function saveLast(slug, hash) {
 
 /** lessonProgress returns what is stored for one lesson. */
 export function lessonProgress(slug) {
-  return read().lessons[slug] || { predicts: {}, exercises: {} };
+  return read().lessons[slug] || { predicts: {}, exercises: {}, challenges: {} };
 }
 
 /** lastLesson returns {slug, hash} of the lesson last open, or null. */

@@ -228,6 +228,26 @@ var schemas = map[string][]Param{
 		{Key: "m", Kind: Int, Label: "largest count", Min: 1, Max: 60, Default: "3"},
 		{Key: "nb", Kind: Enum, Label: "neighbours", Values: []string{"change-one", "add-remove"}, Default: "change-one"},
 	},
+	"svtstream": {
+		eps(0.05, 5, "1"),
+		{Key: "c", Kind: Int, Label: "cutoff c", Min: 1, Max: 5, Default: "1"},
+		{Key: "t", Kind: Number, Label: "threshold T", Min: -100, Max: 100, Digits: 4, Default: "8"},
+		{Key: "answers", Kind: List, Label: "query answers", Min: -100, Max: 100, MinLen: 1, MaxLen: 12, Default: "3,6,2,9,4,12,5,8,2,11"},
+	},
+	"svtaudit": {
+		{Key: "alg", Kind: Enum, Label: "variant", Values: []string{"1", "2", "3", "4", "5", "6"}, Default: "1"},
+		eps(0.05, 5, "1"),
+		{Key: "c", Kind: Int, Label: "cutoff c", Min: 1, Max: 3, Default: "1"},
+		{Key: "t", Kind: Number, Label: "threshold T", Min: -100, Max: 100, Digits: 4, Default: "1"},
+		{Key: "x", Kind: List, Label: "answers on x", Min: -100, Max: 100, MinLen: 1, MaxLen: 10, Default: "0,0,0,0,0,0,0,0,0,1"},
+		{Key: "y", Kind: List, Label: "answers on x′", Min: -100, Max: 100, MinLen: 1, MaxLen: 10, Default: "1,1,1,1,1,1,1,1,1,0"},
+	},
+	"challenge": {
+		{Key: "which", Kind: Enum, Label: "challenge", Values: []string{"svt-no-noise", "svt-no-cutoff", "svt-small-noise", "gallery-twice", "gallery-gap"}, Default: "svt-no-noise"},
+		{Key: "x", Kind: List, Label: "your x", Min: -100, Max: 100, MaxLen: 10},
+		{Key: "y", Kind: List, Label: "your x′", Min: -100, Max: 100, MaxLen: 10},
+		{Key: "out", Kind: Text, Label: "your output", MaxLen: 12, Allowed: "TF0123456789"},
+	},
 	"classrun": {
 		{Key: "activity", Kind: Enum, Label: "activity", Values: []string{"meeting-day", "pricing", "histogram"}, Default: "meeting-day"},
 	},

@@ -27,6 +27,8 @@ var figureNames = map[string][]string{
 	"truthful":                 {"utility"},
 	"billboard":                {"prices"},
 	"audit":                    {"worst-pair", "logratio"},
+	"svtstream":                {"stream"},
+	"svtaudit":                 {"outputs"},
 }
 
 // formerNames maps the abbreviated names widget modules had before to their

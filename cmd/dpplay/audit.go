@@ -72,8 +72,13 @@ func runAudit(args []string, stdout io.Writer) error {
 	m := fs.Int("max-count", 3, "each count runs over 0..max-count")
 	nb := fs.String("neighbours", audit.ChangeOne, audit.AddRemove+" (one count ±1) or "+audit.ChangeOne+" (one person moves)")
 	measure := fs.String("measure", "", "optional comma-separated base measure μ of the exponential mechanism")
+	bench := fs.String("benchmark", "", "instead of an audit, the exact loss of every mechanism of a published benchmark, "+
+		"with the pair and figures its tool reports, as a JSON array: dpsniper (DP-Sniper, logistic regression), dpsniper-neural or statdp")
 	if err := parseFlags(fs, args); err != nil {
 		return err
+	}
+	if *bench != "" {
+		return printBenchmark(*bench, stdout)
 	}
 	if *score == "" {
 		return usagef("-score is required")

@@ -60,3 +60,60 @@ func TestAuditCommandUnbounded(t *testing.T) {
 		t.Errorf("got %s", out.String())
 	}
 }
+
+// -benchmark prints one object per mechanism of DP-Sniper's evaluation,
+// with exactly the keys; unbounded losses are null.
+func TestAuditBenchmark(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := run([]string{"audit", "-benchmark", "dpsniper"}, &out, &errOut); code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut.String())
+	}
+	var rows []map[string]any
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil {
+		t.Fatalf("not a JSON array: %v\n%s", err, out.String())
+	}
+	if len(rows) != 20 {
+		t.Fatalf("%d rows, want the 20 mechanisms of DP-Sniper's evaluation", len(rows))
+	}
+	keys := []string{"mechanism", "claimed_epsilon", "pair", "exact_loss", "unbounded", "dpsniper_estimate", "dpsniper_lower_bound", "method"}
+	unbounded := map[string]bool{}
+	for _, r := range rows {
+		if len(r) != len(keys) {
+			t.Errorf("%v: %d keys, want %v", r["mechanism"], len(r), keys)
+		}
+		for _, k := range keys {
+			if _, ok := r[k]; !ok {
+				t.Errorf("%v: no %q", r["mechanism"], k)
+			}
+		}
+		if r["unbounded"] == true {
+			unbounded[r["mechanism"].(string)] = true
+			if r["exact_loss"] != nil {
+				t.Errorf("%v: unbounded with exact_loss %v", r["mechanism"], r["exact_loss"])
+			}
+		} else if l, ok := r["exact_loss"].(float64); !ok || l < r["dpsniper_lower_bound"].(float64) {
+			t.Errorf("%v: exact_loss %v below the lower bound %v", r["mechanism"], r["exact_loss"], r["dpsniper_lower_bound"])
+		}
+	}
+	if len(unbounded) != 2 || !unbounded["ReportNoisyMax4"] || !unbounded["SparseVectorTechnique5"] {
+		t.Errorf("unbounded: %v", unbounded)
+	}
+	if rows[8]["mechanism"] != "SparseVectorTechnique1" || math.Abs(rows[8]["exact_loss"].(float64)-0.0878011) > 1e-6 {
+		t.Errorf("row 8: %v", rows[8])
+	}
+	out.Reset()
+	if code := run([]string{"audit", "-benchmark", "statdp"}, &out, &errOut); code != 0 {
+		t.Fatalf("statdp: exit %d: %s", code, errOut.String())
+	}
+	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 38 {
+		t.Fatalf("statdp: %d rows, %v", len(rows), err)
+	}
+	for _, r := range rows {
+		if r["mechanism"] == "SparseVectorTechnique5" && (r["statdp_estimate"] != nil || r["unbounded"] != true) {
+			t.Errorf("StatDP's infinite estimate: %v", r)
+		}
+	}
+	if code := run([]string{"audit", "-benchmark", "nope"}, &out, &errOut); code == 0 {
+		t.Error("an unknown benchmark is accepted")
+	}
+}

@@ -20,6 +20,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/dpplay/dpplay/core/audit/pair"
 	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/core/numeric"
 	"github.com/dpplay/dpplay/core/validate"
@@ -98,10 +99,8 @@ type Result struct {
 	Pairs, DataSets int64
 }
 
-// Holds reports whether a loss keeps a claim of ε: loss ≤ ε, with a
-// relative allowance of 1e-9 for the rounding of exact arithmetic done in
-// float64 (an ε-DP mechanism's exact loss of ε is computed as ε ± 1e-15).
-func Holds(loss, epsilon float64) bool { return loss <= epsilon*(1+1e-9) }
+// Holds reports whether a loss keeps a claim of ε, by pair.Holds's rule.
+func Holds(loss, epsilon float64) bool { return pair.Holds(loss, epsilon) }
 
 // Merge returns the result of two chunks together: the larger loss (the
 // first on a tie, so chunks merged in order give the same worst pair as one

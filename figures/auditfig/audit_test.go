@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	appaudit "github.com/dpplay/dpplay/app/audit"
+	"github.com/dpplay/dpplay/app/audit/sparse"
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/core/audit"
 	"github.com/dpplay/dpplay/figures"
@@ -157,5 +158,25 @@ func TestLesson11AuditStates(t *testing.T) {
 		if _, err := figures.Build(req); err == nil {
 			t.Errorf("%s: no error", hash)
 		}
+	}
+}
+
+// The sparse vector charts draw what the lesson's widgets show: the
+// stream's exact probabilities, and the variant's outputs with its loss.
+func TestSVTFigures(t *testing.T) {
+	figs, err := figures.Build(figures.Request{Widget: "svtstream"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, _ := sparse.NewStream([]float64{3, 6, 2, 9, 4, 12, 5, 8, 2, 11}, 1, 1, 8)
+	if f := figs[0]; len(f.Series) != 3 || f.Series[0].Y[3] != s.Above[3] || f.Series[2].Y[9] != s.Halted[9] {
+		t.Errorf("stream figure %+v", f.Series)
+	}
+	figs, err = figures.Build(figures.Request{Widget: "svtaudit"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f := figs[0]; !strings.Contains(f.Title, "loss 0.964") || strings.ContainsAny(f.Title+strings.Join(f.Categories, ""), "⊤⊥") {
+		t.Errorf("variant figure title %q, categories %v", f.Title, f.Categories)
 	}
 }

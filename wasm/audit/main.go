@@ -11,9 +11,12 @@
 //	     p, q, logRatio (the worst pair's distributions; selection mechanisms only)}
 //	growth({…the same config…, maxCount}) → {counts, losses}
 //	gallery() → {examples: [{id, title, mistake, fix, surprise, claim: config, other: config}]}
+//	challenges() → {challenges: [{id, title, task, hint, config, x, y}]}
+//	try({id, x, y, output}) → {logP, logQ, loss (Infinity when unbounded), unbounded, breaks}
 package main
 
 import (
+	"math"
 	"syscall/js"
 
 	auditapp "github.com/dpplay/dpplay/app/audit"
@@ -32,6 +35,19 @@ func config(a js.Value) audit.Config {
 func configJS(c audit.Config) map[string]any {
 	return map[string]any{"mechanism": c.Mechanism, "score": c.Score, "sensitivity": c.Sensitivity, "epsilon": c.Epsilon,
 		"candidates": c.Candidates, "maxCount": c.MaxCount, "neighbours": c.Neighbours}
+}
+
+// ints reads counts sent as numbers; a count that is not a whole number
+// becomes −1, which the challenge refuses.
+func ints(xs []float64) []int {
+	out := make([]int, len(xs))
+	for i, x := range xs {
+		out[i] = int(x)
+		if float64(out[i]) != x {
+			out[i] = -1
+		}
+	}
+	return out
 }
 
 func floats(xs []int) js.Value {
@@ -65,6 +81,25 @@ func init() {
 			return nil, err
 		}
 		return map[string]any{"counts": jsio.ToJS(counts), "losses": jsio.ToJS(losses)}, nil
+	})
+	jsio.Register("challenges", func(js.Value) (map[string]any, error) {
+		var out []any
+		for _, c := range auditapp.Challenges() {
+			out = append(out, map[string]any{"id": c.ID, "title": c.Title, "task": c.Task, "hint": c.Hint,
+				"config": configJS(c.Config), "x": floats(c.X), "y": floats(c.Y)})
+		}
+		return map[string]any{"challenges": out}, nil
+	})
+	jsio.Register("try", func(a js.Value) (map[string]any, error) {
+		c, err := auditapp.FindChallenge(a.Get("id").String())
+		if err != nil {
+			return nil, err
+		}
+		r, err := c.Try(ints(jsio.FromJS(a.Get("x"))), ints(jsio.FromJS(a.Get("y"))), a.Get("output").Int())
+		if err != nil {
+			return nil, err
+		}
+		return map[string]any{"logP": r.LogP, "logQ": r.LogQ, "loss": r.Loss, "unbounded": math.IsInf(r.Loss, 1), "breaks": r.Breaks}, nil
 	})
 	jsio.Register("gallery", func(js.Value) (map[string]any, error) {
 		var out []any

@@ -1,0 +1,83 @@
+// The exact auditor on Lyu, Su and Li's sparse vector variants (lesson "The
+// sparse vector technique"): pick a variant and two neighbouring answer
+// vectors (every answer moves by at most 1); Go (app/audit/sparse in the
+// svt module) computes every output's exact probability under both and the
+// largest privacy loss, with the output that reaches it.
+import { fmt, escapeHTML } from '../svg.js';
+import { epsSlider, select, refresher, tableRegion, errorLine, controlsBox } from './controls.js';
+import { typedBox, typedList } from './typedbox.js';
+import { schemas } from '../gen/widgets.js';
+
+export const schema = schemas.svtaudit;
+
+const lossText = (l) => (Number.isFinite(l) ? fmt(l, 4) : '∞');
+const prob = (p) => (p === 0 ? '0' : p < 1e-4 ? p.toExponential(2) : fmt(p, 4));
+
+export async function mount(ctx) {
+  const v = ctx.values;
+  const { body, bridge } = ctx;
+  const info = await bridge.call('svt', 'variants', { eps: v.eps, c: v.c });
+  const sources = Array.from(info.sources);
+  const variant = select({
+    id: ctx.uid('alg'), label: 'Variant', value: v.alg, wide: true,
+    options: schema.alg.values.map((k) => [k, `Algorithm ${k} (${sources[+k - 1]})`]),
+    onChange: (k) => { ctx.set('alg', k); refresh(); },
+  });
+  const eps = epsSlider(ctx, schema, 'ε (epsilon) claimed', () => refresh());
+  const list = (key, label) => typedList({ id: ctx.uid(key), label, value: v[key], min: schema[key].min, max: schema[key].max,
+    minLen: 1, maxLen: schema[key].maxLength, hint: 'Up to 10 numbers separated by spaces; neighbours differ by at most 1 in each.',
+    onChange: (xs) => { ctx.set(key, xs); refresh(); } });
+  const x = list('x', 'Answers on x');
+  const y = list('y', 'Answers on the neighbour x′');
+  const controls = controlsBox();
+  controls.append(variant.el, eps.el, x.el, y.el);
+  const more = document.createElement('details');
+  more.className = 'widget-more';
+  const summary = document.createElement('summary');
+  summary.textContent = 'Cutoff and threshold';
+  const c = typedBox({ id: ctx.uid('c'), label: 'Cutoff c', value: v.c, min: schema.c.min, max: schema.c.max, int: true,
+    onChange: (n) => { ctx.set('c', n); refresh(); } });
+  const t = typedBox({ id: ctx.uid('t'), label: 'Threshold T', value: v.t, min: schema.t.min, max: schema.t.max,
+    onChange: (n) => { ctx.set('t', n); refresh(); } });
+  const moreBox = controlsBox();
+  moreBox.append(c.el, t.el);
+  more.append(summary, moreBox);
+
+  const verdict = document.createElement('p');
+  verdict.className = 'loss-line';
+  verdict.setAttribute('role', 'status');
+  const worst = document.createElement('p');
+  worst.className = 'panel-stat';
+  const table = tableRegion('Outputs with the largest privacy loss');
+  const error = errorLine();
+  body.append(controls, more, error, verdict, worst, table);
+
+  let renders = 0;
+  const refresh = refresher(async () => {
+    try {
+      const r = await bridge.call('svt', 'audit', { algorithm: +v.alg, eps: v.eps, c: v.c, t: v.t, x: Float64Array.from(v.x), y: Float64Array.from(v.y) });
+      error.textContent = '';
+      const loss = r.unbounded ? Infinity : r.loss;
+      verdict.textContent = `${r.holds ? 'Holds' : 'Fails'}: on this pair the privacy loss is ${lossText(loss)}, ${r.holds ? 'within' : 'above'} the claimed ε = ${fmt(r.claim)}` +
+        (Number.isFinite(r.proven) && r.proven !== r.claim ? ` (Lyu et al. prove ${fmt(r.proven, 4)}).` : r.proven === Infinity ? ' (Lyu et al.: no bound holds for every stream).' : '.');
+      verdict.dataset.holds = String(r.holds);
+      const what = /released/.test(r.worst) ? 'density' : 'probability';
+      const at = r.worstLimit ? '' : `, ${what} ${prob(Math.exp(r.worstLogP))} under x and ${prob(Math.exp(r.worstLogQ))} under x′`;
+      worst.textContent = `Worst output: ${r.worst}${at}.` + (r.err > 1e-12 ? ` Exact to within ${fmt(r.err, 2)}.` : '');
+      const rows = Array.from(r.rows).map((o, i) => `<tr><th scope="row">${escapeHTML(o)}</th><td class="num">${prob(r.rowP[i])}</td><td class="num">${prob(r.rowQ[i])}</td><td class="num">${Number.isFinite(r.rowLogRatio[i]) ? fmt(r.rowLogRatio[i], 4) : (r.rowLogRatio[i] > 0 ? '+∞' : '−∞')}</td></tr>`);
+      table.innerHTML = `<table class="narrow-cells"><caption>The ⊤/⊥ patterns whose probabilities differ most between x and x′</caption><thead><tr><th scope="col">Output</th><th scope="col" class="num">P(o | x)</th><th scope="col" class="num">P(o | x′)</th><th scope="col" class="num">ln ratio</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+      ctx.announce(verdict.textContent);
+    } catch (err) {
+      error.textContent = err.message;
+    }
+    ctx.fig.dataset.renders = String(++renders);
+  }, ctx.fig);
+  await refresh();
+  return {
+    reset() {
+      for (const [key, s] of Object.entries(schema)) ctx.set(key, s.default);
+      variant.set(v.alg); eps.set(v.eps); x.set(v.x); y.set(v.y); c.set(v.c); t.set(v.t);
+      refresh();
+    },
+  };
+}
