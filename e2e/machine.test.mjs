@@ -21,8 +21,10 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
   await ready(page, 'exponential-mechanism');
   assert.ok(!requests.some((u) => /machine\.(wasm|html)/.test(u)), 'the machine must not load before the button is pressed');
 
-  // Lesson 1's machine widget (meeting days; exponential mechanism beside
-  // report noisy max with Laplace noise). Name its host for the checks below.
+  // The exponential mechanism lesson's machine widget (meeting days; the
+  // exponential mechanism beside report noisy max with Laplace noise, at
+  // scale 2Δ/ε: ε-private under the page's change-one-answer neighbours).
+  // Name its host for the checks below.
   await live(page, 'figure.widget[data-id="machine"]');
   const host = page.locator('figure.widget[data-id="machine"] .machine-host');
   await host.evaluate((el) => { el.id = 'machine-host'; });
@@ -39,7 +41,9 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
   await page.waitForFunction((n) => Number(document.getElementById('machine-host').dataset.landed) > n, a, { timeout: 20000 });
   const status = await page.locator('#machine-host .machine-status').textContent();
   assert.match(status, /Exponential mechanism: [\d,]+ balls\. Monday/);
-  assert.match(status, /Report noisy max \(Laplace\)/);
+  assert.match(status, /Report noisy max \(Laplace 2Δ\/ε\): [\d,]+ balls/);
+  assert.match(await page.locator('#machine-host iframe').getAttribute('src'), /[#&]mech=exponential%2Creport-noisy-max-laplace&factor=1%2C0\.5&/);
+  assert.match(await page.locator('figure.widget[data-id="machine"] .lane-guarantees').textContent(), /Report noisy max \(Laplace 2Δ\/ε\): ε-private for any scores, with either neighbour notion\./);
   await page.locator('#machine-host').scrollIntoViewIfNeeded();
   await page.locator('#machine-host').screenshot({ path: path.join(shots, 'machine-lesson.png') });
 

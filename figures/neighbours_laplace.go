@@ -218,21 +218,21 @@ func neighbourFigures(v Values) ([]*Figure, error) {
 
 // The Laplace mechanism as an exponential mechanism (web/widgets/laplace-from-exponential.js).
 
-// laplaceEMRanges are the widget's output ranges.
-var laplaceEMRanges = map[string][2]float64{"wide": {-1000, 1000}, "bounded": {0, 100}}
-
 // laplaceEMRequest is the widget's call of selection.LaplaceFromExponential.
-func laplaceEMRequest(v Values) selection.LaplaceEMRequest {
-	rg := laplaceEMRanges[v.Str("range")]
+func laplaceEMRequest(v Values) (selection.LaplaceEMRequest, error) {
+	lo, hi, err := selection.LaplaceEMRange(v.Str("range"), v.Float("dq"), v.Float("eps"))
+	if err != nil {
+		return selection.LaplaceEMRequest{}, err
+	}
 	spacing := 0.0
 	if v.Str("mode") == "grid" {
 		spacing = v.Float("h")
 	}
 	return selection.LaplaceEMRequest{
 		Value: v.Float("q"), Sensitivity: v.Float("dq"), Epsilon: v.Float("eps"),
-		Lo: rg[0], Hi: rg[1], Spacing: spacing, Tight: v.Str("run") == "tight",
+		Lo: lo, Hi: hi, Spacing: spacing, Tight: v.Str("run") == "tight",
 		Seed: v.Seed("seed"), Draws: v.Int("draws"),
-	}
+	}, nil
 }
 
 // laplaceEMDensity draws the exponential mechanism with score
@@ -244,7 +244,10 @@ func laplaceEMRequest(v Values) selection.LaplaceEMRequest {
 // axis. The window, q(x) ± 10·Δq/ε cut to the range, the 241 curve points
 // and the bins are the bridge's, as on the page.
 func laplaceEMDensity(v Values) ([]*Figure, error) {
-	q := laplaceEMRequest(v)
+	q, err := laplaceEMRequest(v)
+	if err != nil {
+		return nil, err
+	}
 	r, err := selection.LaplaceFromExponential(q)
 	if err != nil {
 		return nil, err

@@ -243,7 +243,10 @@ func TestLesson4Density(t *testing.T) {
 		{"draws=10000&seed=9&mode=grid&h=7&range=bounded&q=96&eps=0.05&dq=3&run=tight", []float64{0.05, 0.13}},
 	} {
 		f := figsOf(t, "laplace-from-exponential", tc.params)["density"]
-		q := laplaceEMRequest(mustResolve(t, "laplace-from-exponential", tc.params))
+		q, err := laplaceEMRequest(mustResolve(t, "laplace-from-exponential", tc.params))
+		if err != nil {
+			t.Fatal(err)
+		}
 		r, err := selection.LaplaceFromExponential(q)
 		if err != nil {
 			t.Fatal(err)
@@ -315,7 +318,11 @@ func TestLesson4TightIsLaplace(t *testing.T) {
 	if len(f.Of(Bars)) != 0 {
 		t.Error("draws = 0 still has a histogram")
 	}
-	r, _ := selection.LaplaceFromExponential(laplaceEMRequest(mustResolve(t, "laplace-from-exponential", "eps=0.7&draws=0")))
+	q, err := laplaceEMRequest(mustResolve(t, "laplace-from-exponential", "eps=0.7&draws=0"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := selection.LaplaceFromExponential(q)
 	if math.Abs(r.Loss-0.35) > 1e-9 || !strings.Contains(general[0].Name, "exact loss 0.35") {
 		t.Errorf("general run's loss %v (legend %q), want ε/2", r.Loss, general[0].Name)
 	}

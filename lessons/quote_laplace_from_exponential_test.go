@@ -9,13 +9,17 @@ import (
 	"github.com/dpplay/dpplay/lecture"
 )
 
-// laplaceEM runs the laplace-from-exponential widget's computation; wide is
-// its "whole line in effect" range [−1000, 1000], bounded is [0, 100].
+// laplaceEM runs the laplace-from-exponential widget's computation at Δq = 1
+// and ε = 1 on its range: wide ("the whole line in effect") or bounded.
 func laplaceEM(t *testing.T, q, h float64, bounded, tight bool) selection.LaplaceEM {
 	t.Helper()
-	lo, hi := -1000.0, 1000.0
+	name := "wide"
 	if bounded {
-		lo, hi = 0, 100
+		name = "bounded"
+	}
+	lo, hi, err := selection.LaplaceEMRange(name, 1, 1)
+	if err != nil {
+		t.Fatal(err)
 	}
 	r, err := selection.LaplaceFromExponential(selection.LaplaceEMRequest{
 		Value: q, Sensitivity: 1, Epsilon: 1, Lo: lo, Hi: hi, Spacing: h, Tight: tight,

@@ -77,5 +77,5 @@ func TestNeighbourNotionsNamed(t *testing.T) {
 		"the Laplace panel is ε-private only for counts with add-or-remove neighbours",
 		"Claim 3.9) is made for counting queries with *add-or-remove* neighbours")
 	quoted(t, "exponential-mechanism",
-		"ε-private only because these scores are counts and the neighbours are add-or-remove; under change-one-answer neighbours it is only 2ε-private")
+		"Its noise has scale 2Δ/ε, at which it is ε-private under this page's change-one-answer neighbours; with the scale Δ/ε that some texts use it would be only 2ε-private here")
 }

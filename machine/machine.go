@@ -29,9 +29,13 @@ const (
 )
 
 // Config describes a machine: one or two mechanisms run side by side on the
-// same scores with the same ε, Δ and seed.
+// same scores with the same Δ and seed, each at its factor times ε.
 type Config struct {
-	Mechanisms  []string // one or two of mech.Names(), e.g. exponential and report-noisy-max-laplace
+	Mechanisms []string // one or two of mech.Names(), e.g. exponential and report-noisy-max-laplace
+	// Factors[i] scales ε for lane i (1 when Factors is shorter): 0.5 runs
+	// report noisy max with Laplace noise at scale 2Δ/ε, ε-private under
+	// change-one-answer neighbours, where scale Δ/ε is only 2ε-private.
+	Factors     []float64
 	Scores      []float64
 	Epsilon     float64 // ε of the ε/(2Δ) form
 	Sensitivity float64 // Δ
@@ -85,8 +89,19 @@ func New(cfg Config) (*Machine, error) {
 	m := &Machine{cfg: cfg}
 	m.cfg.Scores = append([]float64(nil), cfg.Scores...)
 	m.cfg.Mechanisms = append([]string(nil), cfg.Mechanisms...)
-	for _, name := range cfg.Mechanisms {
-		sel, err := mech.New(name, mech.Config{Scores: m.cfg.Scores, Epsilon: cfg.Epsilon, Sensitivity: cfg.Sensitivity})
+	m.cfg.Factors = append([]float64(nil), cfg.Factors...)
+	if len(cfg.Factors) > len(cfg.Mechanisms) {
+		return nil, validate.Errorf("factors", "has %d entries for %d mechanisms", len(cfg.Factors), len(cfg.Mechanisms))
+	}
+	for i, name := range cfg.Mechanisms {
+		f := 1.0
+		if i < len(cfg.Factors) {
+			f = cfg.Factors[i]
+		}
+		if !(f > 0 && f <= 1) {
+			return nil, validate.Errorf("factors", "must be in (0, 1], got %v", f)
+		}
+		sel, err := mech.New(name, mech.Config{Scores: m.cfg.Scores, Epsilon: f * cfg.Epsilon, Sensitivity: cfg.Sensitivity})
 		if err != nil {
 			return nil, err
 		}

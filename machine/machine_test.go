@@ -93,6 +93,33 @@ func TestCountsAreTheSeededStream(t *testing.T) {
 	}
 }
 
+// A lane's factor scales its ε: report noisy max with Laplace noise at
+// factor ½ lands as the mechanism at ε/2 (scale 2Δ/ε) and fails against ε.
+func TestFactorScalesALanesEpsilon(t *testing.T) {
+	cfg := twoLanes()
+	cfg.Factors = []float64{1, 0.5}
+	m := newMachine(t, cfg)
+	m.SetSpeed(MaxSpeed)
+	run(m, 60000)
+	half, _ := mech.New(mech.NameReportNoisyMaxLaplace, mech.Config{Scores: meeting, Epsilon: cfg.Epsilon / 2, Sensitivity: 1})
+	full, _ := mech.New(mech.NameReportNoisyMaxLaplace, mech.Config{Scores: meeting, Epsilon: cfg.Epsilon, Sensitivity: 1})
+	l := m.Lanes[1]
+	for i, p := range half.Probabilities() {
+		if l.Probs[i] != p {
+			t.Fatalf("lane probabilities %v, want the mechanism's at ε/2 %v", l.Probs, half.Probabilities())
+		}
+	}
+	if r, err := stats.ChiSquare(l.Counts, half.Probabilities()); err != nil || r.PValue < pFalse {
+		t.Errorf("counts vs ε/2: p = %g (%v)", r.PValue, err)
+	}
+	if r, _ := stats.ChiSquare(l.Counts, full.Probabilities()); r.PValue >= pFalse {
+		t.Errorf("counts passed against ε too (p = %g)", r.PValue)
+	}
+	if got := m.Config().Factors; len(got) != 2 || got[1] != 0.5 {
+		t.Errorf("config factors %v", got)
+	}
+}
+
 func TestControls(t *testing.T) {
 	m := newMachine(t, twoLanes())
 	m.SetSpeed(120)
@@ -177,6 +204,9 @@ func TestNewRejectsBadConfig(t *testing.T) {
 		"too fast":         func(c *Config) { c.Speed = MaxSpeed + 1 },
 		"negative fall":    func(c *Config) { c.FallTime = -1 },
 		"too many":         func(c *Config) { c.Scores = make([]float64, MaxCandidates+1) },
+		"factor 0":         func(c *Config) { c.Factors = []float64{1, 0} },
+		"factor 2":         func(c *Config) { c.Factors = []float64{2} },
+		"three factors":    func(c *Config) { c.Factors = []float64{1, 1, 1} },
 	} {
 		c := good
 		mod(&c)

@@ -17,6 +17,7 @@
 
 import { getBridge } from './engine.js';
 import { save } from './download.js';
+import { figureRow } from './figrow.js';
 
 export const FORMATS = ['svg', 'png', 'pdf'];
 
@@ -101,26 +102,24 @@ const FIGURE_LABELS = { histogram: 'Histogram', logratio: 'Log-ratio band', dist
 
 /**
  * attachExport(fig) adds an "Export figure" control to a widget's <figure>
- * element when the site build listed figures for it (data-figures): a
- * choice of figure (when there are several) and format, the button, a
- * progress bar and a status line.
+ * element's action row (figrow.js) when the site build listed figures for
+ * it (data-figures): a choice of figure (when there are several) and
+ * format, the button, a progress bar and a status line.
  */
 export function attachExport(fig) {
   const names = (fig.dataset.figures || '').split(',').filter(Boolean);
   if (!names.length) return null;
   const id = `export-${++uid}`;
-  const box = document.createElement('div');
-  box.className = 'export-figure';
+  const box = figureRow(fig);
   const which = names.length > 1
-    ? `<label for="${id}-figure">Figure</label><select id="${id}-figure">${names.map((n) => `<option value="${n}">${FIGURE_LABELS[n] || n}</option>`).join('')}</select>`
+    ? `<span class="fig-field"><label for="${id}-figure">Figure</label><select id="${id}-figure">${names.map((n) => `<option value="${n}">${FIGURE_LABELS[n] || n}</option>`).join('')}</select></span>`
     : '';
-  box.innerHTML = `${which}<label for="${id}-format">Figure format</label>
-<select id="${id}-format"><option value="svg">SVG (vector)</option><option value="png">PNG (200 dpi)</option><option value="pdf">PDF (300 dpi)</option></select>
+  box.insertAdjacentHTML('afterbegin', `${which}<span class="fig-field"><label for="${id}-format">Figure format</label>
+<select id="${id}-format"><option value="svg">SVG (vector)</option><option value="png">PNG (200 dpi)</option><option value="pdf">PDF (300 dpi)</option></select></span>
 <button type="button" class="export-button">Export figure</button>
-<progress max="100" value="0" hidden aria-label="Loading the figure engine"></progress>
-<span class="export-status" role="status" aria-live="polite"></span>`;
-  const [select, button, bar, status] = ['select[id$="-format"]', 'button', 'progress', '.export-status'].map((s) => box.querySelector(s));
-  const figureSelect = box.querySelector('select[id$="-figure"]');
+<progress id="${id}-bar" max="100" value="0" hidden aria-label="Loading the figure engine"></progress>
+<span id="${id}-status" class="export-status" role="status" aria-live="polite"></span>`);
+  const [select, button, bar, status, figureSelect] = [`#${id}-format`, '.export-button', `#${id}-bar`, `#${id}-status`, `#${id}-figure`].map((s) => box.querySelector(s));
   button.addEventListener('click', async () => {
     button.disabled = true;
     try {
@@ -144,6 +143,5 @@ export function attachExport(fig) {
       button.disabled = false;
     }
   });
-  fig.append(box);
   return box;
 }

@@ -5,7 +5,8 @@
 // and shows the counts in a live region on the lesson page.
 //
 //   import { startMachine } from '../machine.js';
-//   const m = startMachine(container, { mechanisms: ['exponential', 'report-noisy-max-laplace'],
+//   const m = startMachine(container, { mechanisms: ['exponential', 'report-noisy-max-laplace'], factors: [1, 0.5],
+//     titles: ['Exponential mechanism', 'Report noisy max (Laplace 2Δ/ε)'],
 //     scores: [21, 27, 25, 12, 18], labels: ['Mon', …], epsilon: 1, sensitivity: 1, seed: 1, speed: 60 });
 //   m.update({ epsilon: 2 });   // after start: reconfigure (restarts the counts)
 //   m.destroy();
@@ -28,6 +29,8 @@ function hashFor(p) {
   const q = new URLSearchParams();
   q.set('controls', '0');
   if (p.mechanisms) q.set('mech', p.mechanisms.join(','));
+  if (p.factors) q.set('factor', p.factors.join(','));
+  if (p.titles) q.set('titles', p.titles.join(','));
   if (p.scores) q.set('u', p.scores.join(','));
   if (p.labels) q.set('labels', p.labels.join(','));
   for (const [k, key] of [['epsilon', 'eps'], ['sensitivity', 'delta'], ['seed', 'seed'], ['speed', 'speed']]) {
@@ -53,8 +56,10 @@ function moduleBytes() {
 /**
  * startMachine(container, params) shows a "Start the machine" button in
  * container and returns a controller {update(params), send(msg), destroy(),
- * started: Promise}. params: mechanisms (one or two names), scores, labels,
- * epsilon, sensitivity, seed, speed (balls per second per lane).
+ * started: Promise}. params: mechanisms (one or two names), factors (each
+ * lane's ε is its factor times epsilon; 1 when absent), titles (the lanes'
+ * names), scores, labels, epsilon, sensitivity, seed, speed (balls per second
+ * per lane).
  */
 export function startMachine(container, params = {}) {
   let p = { mechanisms: ['exponential', 'report-noisy-max-laplace'], speed: 60, ...params };
@@ -93,7 +98,7 @@ export function startMachine(container, params = {}) {
     if (!s.paused && now - lastStatus < 2000) return; // do not flood screen readers
     lastStatus = now;
     const labels = p.labels || [];
-    status.textContent = s.lanes.map((l) => `${NAMES[l.mechanism] || l.mechanism}: ${l.landed.toLocaleString('en-US')} balls. ` +
+    status.textContent = s.lanes.map((l, i) => `${p.titles?.[i] || NAMES[l.mechanism] || l.mechanism}: ${l.landed.toLocaleString('en-US')} balls. ` +
       l.counts.map((c, j) => `${labels[j] ?? `#${j + 1}`} ${l.landed ? (100 * c / l.landed).toFixed(1) : '0.0'}% (exact ${(100 * l.probs[j]).toFixed(1)}%)`).join(', ')).join('. ') + '.';
     container.dataset.landed = String(s.lanes[0].landed);
   }

@@ -9,17 +9,19 @@
 //   checks: {name({value, params, bridge}) → {ok, message}} (optional, for ```exercise check: NAME.name)
 // ctx.title is the widget's title from the lesson; use it in chart names so
 // two widgets of one kind on a page stay distinguishable to screen readers.
-// ctx gives the widget its validated values (ctx.values), ctx.set(key, value)
+// ctx gives the widget its validated values (ctx.values; its schema,
+// ctx.schema, and its lesson block's, ctx.params), ctx.set(key, value)
 // to change one (the URL follows), ctx.bridge.call(module, fn, args) to run Go
 // core functions in the worker, ctx.body to render into, ctx.uid(name) for
-// unique ids, and ctx.announce(text) for screen readers.
+// unique ids, ctx.announce(text) for screen readers, and ctx.note(text) to
+// say what of the link it could not show as asked (web/urlnotes.js).
 import { coerce, encode } from './state.js';
 
 /** lessonParams(fig) is the parameters the lesson's widget block gives figure fig. */
 const lessonParams = (fig) => JSON.parse(fig.dataset.params || '{}');
 
 /** opening(schema, given) is a widget's opening values: given's (its lesson block's), else its schema's defaults. */
-function opening(schema, given) {
+export function opening(schema, given) {
   return Object.fromEntries(Object.entries(schema).map(([key, spec]) => [key, coerce(spec, given[key], key, [])]));
 }
 
@@ -70,7 +72,7 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
   fig.append(live);
   const w = { id, name, fig, schema, values, controller: null };
   const ctx = {
-    id, fig, body, values, bridge, params: given,
+    id, fig, body, values, schema, bridge, params: given,
     title,
     // What is in memory is what the URL says: a valid value is stored as a
     // reload of the URL written from it would read it (encoded, then
@@ -86,6 +88,9 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
       return values[key];
     },
     uid: (s) => `${id}-${s}-${uid()}`,
+    // A change the widget had to make to what the link asked, beyond the
+    // schema's own rule, said with the page's other notes.
+    note(text) { notes.push(text); },
     announce(text) { live.textContent = text; },
   };
   // The build's drawing of the opening state (inert, scripts/prerender.mjs)

@@ -5,6 +5,7 @@
 // starts with =, +, @, a tab or a carriage return, as a candidate's name
 // from someone's CSV might) gets a leading apostrophe.
 import { save } from './download.js';
+import { figureRow } from './figrow.js';
 
 /** tableCSV(table) is the text of a CSV file with table's header and body rows. */
 export function tableCSV(table) {
@@ -24,15 +25,15 @@ const tables = (fig) => Array.from(fig.querySelectorAll('.widget-body table')).f
 const title = (t, i) => (t.querySelector('caption')?.textContent.trim() || `Table ${i + 1}`);
 
 let uid = 0;
-/** attachTableCSV(fig) adds the table chooser and the download button to a widget's <figure>. */
+/** attachTableCSV(fig) adds the table chooser and the download button to a widget's action row (figrow.js). */
 export function attachTableCSV(fig) {
   const id = `table-csv-${++uid}`;
   const box = document.createElement('span');
   box.className = 'table-csv';
-  box.innerHTML = `<label for="${id}">Data table</label><select id="${id}"></select><button type="button">Download table (CSV)</button>`;
+  box.innerHTML = `<span class="fig-field"><label for="${id}">Data table</label><select id="${id}"></select></span><button type="button">Download table (CSV)</button>`;
   const [select, button] = [box.querySelector('select'), box.querySelector('button')];
   // Beside "Export figure" when the widget has it.
-  const host = fig.querySelector('.export-figure .export-button');
+  const host = figureRow(fig).querySelector('.export-button');
   // The tables change as the widget redraws: list them whenever the choice is opened.
   const list = () => {
     const keep = select.value;
@@ -44,7 +45,7 @@ export function attachTableCSV(fig) {
     }));
     if (keep && +keep < select.options.length) select.value = keep;
     // One table needs no choice.
-    select.hidden = select.previousElementSibling.hidden = select.options.length < 2;
+    select.parentNode.hidden = select.options.length < 2;
   };
   select.addEventListener('focus', list);
   select.addEventListener('pointerdown', list);
@@ -57,12 +58,7 @@ export function attachTableCSV(fig) {
     save(tableCSV(t), name, 'text/csv;charset=utf-8');
   });
   if (host) host.after(box);
-  else {
-    const row = document.createElement('div');
-    row.className = 'export-figure';
-    row.append(box);
-    fig.append(row);
-  }
+  else figureRow(fig).append(box);
   list();
   return box;
 }

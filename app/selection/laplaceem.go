@@ -30,16 +30,22 @@ type LaplaceEMRequest struct {
 // histogram of draws as a density, and the privacy the general theorem
 // certifies next to the loss the mechanism really has on neighbours.
 type LaplaceEM struct {
-	Run       float64   // the ε the exponential mechanism runs at: ε, or 2ε when tight
-	Certified float64   // what the general theorem certifies: Run
-	Loss      float64   // the exact privacy loss over the neighbours q(x) ± Δq
-	EMScale   float64   // the exponential mechanism's noise scale on the line, 2Δq/Run
-	Scale     float64   // the Laplace mechanism's scale, Δq/ε
-	X         []float64 // where the densities are evaluated
-	EM        []float64 // the exponential mechanism's density (on a grid: probability ÷ h)
-	Laplace   []float64 // the Laplace mechanism's density
-	Edges     []float64 // histogram bin edges
-	Density   []float64 // draws per bin ÷ (draws × bin width)
+	Lo, Hi    float64 // the output range
+	Run       float64 // the ε the exponential mechanism runs at: ε, or 2ε when tight
+	Certified float64 // what the general theorem certifies: Run
+	Loss      float64 // the exact privacy loss over the neighbours q(x) ± Δq
+	// OverEpsilon says that Loss exceeds ε beyond rounding (relative 1e−9):
+	// then the mechanism is not ε-private against these neighbours. It is
+	// never so with ε in the weights (the general theorem) or, on the wide
+	// range, for the continuous mechanism at 2ε (the Laplace mechanism).
+	OverEpsilon bool
+	EMScale     float64   // the exponential mechanism's noise scale on the line, 2Δq/Run
+	Scale       float64   // the Laplace mechanism's scale, Δq/ε
+	X           []float64 // where the densities are evaluated
+	EM          []float64 // the exponential mechanism's density (on a grid: probability ÷ h)
+	Laplace     []float64 // the Laplace mechanism's density
+	Edges       []float64 // histogram bin edges
+	Density     []float64 // draws per bin ÷ (draws × bin width)
 }
 
 const (
@@ -49,6 +55,41 @@ const (
 	laplaceEMGridBins  = 121 // up to this many grid points, one bin per point
 	laplaceEMHalfWidth = 10  // the window is q ± this many Laplace scales
 )
+
+// LaplaceEMRange returns the laplace-from-exponential widget's output range
+// called name for sensitivity Δq and ε: "bounded" is [0, 100], and "wide",
+// which stands for the whole line, is [−W, W] with
+//
+//	W = max(1000, 100 + 50·Δq/ε) rounded up to a whole hundred,
+//
+// so that q(x) ∈ [0, 100] and its neighbours q(x) ± Δq lie at least 22
+// noise scales 2Δq/ε of the exponential mechanism at ε (45 of the Laplace
+// mechanism's Δq/ε) from either end. The normaliser then moves with q(x) by
+// a factor within about 1e−11 of 1, so the exact loss on this range is the
+// whole line's, ε_run/2, well within the page's 1e−9; a fixed [−1000, 1000]
+// is not, once Δq/ε nears 1000 (Δq = 20, ε = 0.05: loss 0.05125 at 2ε, for a
+// mechanism that is the Laplace mechanism, exactly 0.05-private, on the
+// line). The range depends on Δq and ε only, never on q(x), so neighbours'
+// mechanisms share it.
+func LaplaceEMRange(name string, sensitivity, epsilon float64) (lo, hi float64, err error) {
+	switch name {
+	case "bounded":
+		return 0, 100, nil
+	case "wide":
+		if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
+			return 0, 0, err
+		}
+		if err := validate.Positive("Δq (sensitivity)", sensitivity); err != nil {
+			return 0, 0, err
+		}
+		w := math.Max(1000, 100*math.Ceil(1+0.5*sensitivity/epsilon))
+		if math.IsInf(w, 0) {
+			return 0, 0, validate.Errorf("Δq/ε", "is too large for a finite range: %v", sensitivity/epsilon)
+		}
+		return -w, w, nil
+	}
+	return 0, 0, validate.Errorf("range", "must be wide or bounded, got %q", name)
+}
 
 // LaplaceFromExponential computes LaplaceEM for q. The window is
 // q ± 10·Δq/ε cut to [Lo, Hi]; on a grid the densities are probability per
@@ -86,7 +127,7 @@ func LaplaceFromExponential(q LaplaceEMRequest) (LaplaceEM, error) {
 	if err != nil {
 		return out, err
 	}
-	out = LaplaceEM{Run: run, Certified: run, EMScale: 2 * q.Sensitivity / run, Scale: lap.Scale()}
+	out = LaplaceEM{Lo: q.Lo, Hi: q.Hi, Run: run, Certified: run, EMScale: 2 * q.Sensitivity / run, Scale: lap.Scale()}
 	half := laplaceEMHalfWidth * lap.Scale()
 	wlo, whi := math.Max(q.Lo, q.Value-half), math.Min(q.Hi, q.Value+half)
 	if !(whi > wlo) {
@@ -107,6 +148,7 @@ func LaplaceFromExponential(q LaplaceEMRequest) (LaplaceEM, error) {
 	if err != nil {
 		return LaplaceEM{}, err
 	}
+	out.OverEpsilon = out.Loss > q.Epsilon*(1+1e-9)
 	return out, nil
 }
 

@@ -1,6 +1,7 @@
 package selection
 
 import (
+	"fmt"
 	"math"
 	"testing"
 
@@ -124,5 +125,54 @@ func TestLaplaceFromExponentialRefusesBadInput(t *testing.T) {
 		if _, err := LaplaceFromExponential(q); err == nil {
 			t.Errorf("%s: no error", name)
 		}
+	}
+}
+
+// At every corner of the widget's schema (q(x), Δq, ε at their ends, both
+// ranges, the line and the finest and coarsest grids, both weights), the
+// readout calls the loss more than ε only for a mechanism that is not
+// ε-private: never with ε in the weights, and never for the continuous
+// mechanism at 2ε on the wide range, which is the Laplace mechanism (there
+// the loss is ε itself). The wide range is the one the page asks for.
+func TestLaplaceFromExponentialNeverFlagsAPrivateMechanism(t *testing.T) {
+	for _, rng := range []string{"wide", "bounded"} {
+		for _, q := range []float64{0, 100} {
+			for _, dq := range []float64{0.1, 20} {
+				for _, eps := range []float64{0.05, 5} {
+					for _, h := range []float64{0, 0.1, 10} {
+						for _, tight := range []bool{false, true} {
+							lo, hi, err := LaplaceEMRange(rng, dq, eps)
+							if err != nil {
+								t.Fatal(err)
+							}
+							got, err := LaplaceFromExponential(LaplaceEMRequest{Value: q, Sensitivity: dq, Epsilon: eps, Lo: lo, Hi: hi, Spacing: h, Tight: tight})
+							if err != nil {
+								t.Fatalf("%s q=%v Δq=%v ε=%v h=%v tight=%v: %v", rng, q, dq, eps, h, tight, err)
+							}
+							where := fmt.Sprintf("%s q=%v Δq=%v ε=%v h=%v tight=%v: loss %v", rng, q, dq, eps, h, tight, got.Loss)
+							laplace := tight && rng == "wide" && h == 0
+							if (!tight || laplace) && got.OverEpsilon {
+								t.Errorf("%s: an ε-private mechanism flagged as over ε", where)
+							}
+							if laplace && math.Abs(got.Loss-eps) > 1e-9*eps {
+								t.Errorf("%s: the Laplace mechanism's loss is not ε", where)
+							}
+							if !tight && rng == "wide" && h == 0 && math.Abs(got.Loss-eps/2) > 1e-9*eps {
+								t.Errorf("%s: on the whole line in effect the loss is not ε/2", where)
+							}
+							if got.Lo != lo || got.Hi != hi || !(hi-q >= 22*2*dq/eps+dq || rng == "bounded") {
+								t.Errorf("%s: range [%v, %v] reported [%v, %v]", where, lo, hi, got.Lo, got.Hi)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	// A setting where [−1000, 1000] is too narrow to stand for the line.
+	lo, hi, _ := LaplaceEMRange("wide", 20, 0.05)
+	got, err := LaplaceFromExponential(LaplaceEMRequest{Value: 100, Sensitivity: 20, Epsilon: 0.05, Lo: lo, Hi: hi, Tight: true})
+	if err != nil || got.OverEpsilon || math.Abs(got.Loss-0.05) > 1e-12 {
+		t.Errorf("Δq = 20, ε = 0.05, q = 100 at 2ε: loss %v on [%v, %v] (over ε: %v), want 0.05; %v", got.Loss, lo, hi, got.OverEpsilon, err)
 	}
 }

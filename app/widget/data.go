@@ -98,6 +98,51 @@ func Find(sets []DataSet, name string) (DataSet, bool) {
 	return sets[i], true
 }
 
+// What the ε of a selection mechanism guarantees: for any scores of
+// sensitivity Δ under either neighbour notion, or, for report noisy max with
+// Laplace noise of scale Δ/ε, only for counts that one person moves all the
+// same way (add-or-remove neighbours); with change-one-answer neighbours or
+// other scores that noise is only 2ε-private.
+const (
+	AnyScores  = "ε-private for any scores, with either neighbour notion"
+	CountsOnly = "ε-private only for counts with add-or-remove neighbours; otherwise only 2ε-private"
+)
+
+// Selection is a selection mechanism as the widgets run it: core mechanism
+// Mechanism at Factor·ε (Laplace noise of scale 2Δ/ε is report noisy max at
+// ε/2), its name, its noise and what its ε guarantees.
+type Selection struct {
+	Mechanism string
+	Factor    float64
+	Title     string // e.g. "Report noisy max, Laplace noise"
+	Noise     string // how it draws: "noise scale Δ/ε"
+	Short     string // its name in a sampling machine's lane: "Report noisy max (Laplace Δ/ε)"
+	Guarantee string // AnyScores or CountsOnly
+}
+
+var selections = []Selection{
+	{"exponential", 1, "Exponential mechanism", "weights exp(ε·u/(2Δ))", "Exponential mechanism", AnyScores},
+	{"report-noisy-max-laplace", 1, "Report noisy max, Laplace noise", "noise scale Δ/ε", "Report noisy max (Laplace Δ/ε)", CountsOnly},
+	{"report-noisy-max-laplace", 0.5, "Report noisy max, Laplace noise", "noise scale 2Δ/ε", "Report noisy max (Laplace 2Δ/ε)", AnyScores},
+	{"report-noisy-max-gumbel", 1, "Report noisy max, Gumbel noise", "noise scale 2Δ/ε", "Report noisy max (Gumbel)", AnyScores},
+	{"permute-and-flip", 1, "Report noisy max, exponential noise", "noise scale 2Δ/ε: permute-and-flip", "Permute-and-flip", AnyScores},
+}
+
+// Selections returns the selection mechanisms the widgets run, with what
+// each one's ε guarantees.
+func Selections() []Selection { return slices.Clone(selections) }
+
+// GuaranteeOf returns what ε guarantees for mechanism run at factor·ε, or ""
+// for a pair the widgets do not run.
+func GuaranteeOf(mechanism string, factor float64) string {
+	for _, s := range selections {
+		if s.Mechanism == mechanism && s.Factor == factor {
+			return s.Guarantee
+		}
+	}
+	return ""
+}
+
 // LossCurve is one mechanism of the permute-and-flip widget's loss chart: a
 // core mechanism run at Factor·ε (Laplace noise of scale 2Δ/ε is report
 // noisy max at ε/2).
@@ -106,15 +151,14 @@ type LossCurve struct {
 	Factor    float64
 	Short     string // the chart's legend
 	Label     string // the readout's row
-	Guarantee string // the readout's guarantee
 	Claim     string // the guarantee in a figure's legend, after Label
 }
 
 var lossCurves = []LossCurve{
-	{"exponential", 1, "Exponential mechanism", "Exponential mechanism (Gumbel 2Δ/ε)", "ε-DP for any scores", "ε-DP"},
-	{"permute-and-flip", 1, "Permute-and-flip", "Permute-and-flip (exponential 2Δ/ε)", "ε-DP for any scores", "ε-DP"},
-	{"report-noisy-max-laplace", 1, "Noisy max, Laplace Δ/ε", "Noisy max, Laplace Δ/ε", "ε-DP for counts with add/remove neighbours; only 2ε in general", "ε-DP for counts, 2ε in general"},
-	{"report-noisy-max-laplace", 0.5, "Noisy max, Laplace 2Δ/ε", "Noisy max, Laplace 2Δ/ε", "ε-DP for any scores", "ε-DP"},
+	{"exponential", 1, "Exponential mechanism", "Exponential mechanism (Gumbel 2Δ/ε)", "ε-DP"},
+	{"permute-and-flip", 1, "Permute-and-flip", "Permute-and-flip (exponential 2Δ/ε)", "ε-DP"},
+	{"report-noisy-max-laplace", 1, "Noisy max, Laplace Δ/ε", "Noisy max, Laplace Δ/ε", "ε-DP for counts, 2ε in general"},
+	{"report-noisy-max-laplace", 0.5, "Noisy max, Laplace 2Δ/ε", "Noisy max, Laplace 2Δ/ε", "ε-DP"},
 }
 
 // LossCurves returns the permute-and-flip widget's four curves.

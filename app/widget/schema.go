@@ -172,6 +172,10 @@ var schemas = map[string][]Param{
 	"machine": {
 		{Key: "data", Kind: Enum, Label: "data set", Values: DataSetNames(), Default: "meeting"},
 		{Key: "second", Kind: Enum, Label: "second mechanism", Values: []string{"none", "report-noisy-max-laplace", "permute-and-flip"}, Default: "report-noisy-max-laplace"},
+		// The page's neighbour notion: with change-one-answer neighbours
+		// report noisy max runs with Laplace noise of scale 2Δ/ε, since Δ/ε
+		// is only 2ε-private there.
+		{Key: "nb", Kind: Enum, Label: "neighbours", Values: []string{"change-one", "add-remove"}, Default: "change-one"},
 		{Key: "eps", Kind: Number, Label: "ε", Min: 0.01, Max: 10, Digits: 3, Default: "1"},
 		{Key: "seed", Kind: Int, Label: "seed", Min: 0, Max: 1 << 31, Default: "7"},
 	},

@@ -119,8 +119,8 @@ func dataSets(sets []widget.DataSet) (string, error) {
 
 // widgetsModule returns the ES module of what the widgets take from package
 // widget: every widget's schema (schemas.NAME, keys in URL order), the
-// selection widgets' data sets, the permute-and-flip widget's sets, ε grid
-// and curves, the pricing widgets' price grid, the ε-band widget's poll, the
+// selection widgets' data sets, the selection mechanisms with what each
+// one's ε guarantees, the permute-and-flip widget's sets, ε grid and curves, the pricing widgets' price grid, the ε-band widget's poll, the
 // auditor's mechanisms, and widgets' formulas as MathML.
 // Every line after the comment is `export const NAME = JSON;` but the last,
 // which turns text patterns into RegExps.
@@ -167,9 +167,22 @@ func widgetsModule() ([]byte, error) {
 	}
 	var curves []jsCurve
 	for _, c := range widget.LossCurves() {
-		curves = append(curves, jsCurve{c.Mechanism, c.Factor, c.Short, c.Label, c.Guarantee})
+		curves = append(curves, jsCurve{c.Mechanism, c.Factor, c.Short, c.Label, widget.GuaranteeOf(c.Mechanism, c.Factor)})
 	}
 	export("lossCurves", marshal(curves))
+	type jsSelection struct {
+		Mechanism string  `json:"mechanism"`
+		Factor    float64 `json:"factor"`
+		Title     string  `json:"title"`
+		Noise     string  `json:"noise"`
+		Short     string  `json:"short"`
+		Guarantee string  `json:"guarantee"`
+	}
+	var sels []jsSelection
+	for _, c := range widget.Selections() {
+		sels = append(sels, jsSelection{c.Mechanism, c.Factor, c.Title, c.Noise, c.Short, c.Guarantee})
+	}
+	export("selections", marshal(sels))
 	var mechs [][2]string
 	for _, c := range widget.AuditMechanismChoices() {
 		mechs = append(mechs, [2]string{c.Value, c.Label})

@@ -168,9 +168,14 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 	}
 	for i, c := range curves {
 		w := want[i]
-		if c.Mechanism != w.Mechanism || c.Factor != w.Factor || c.Short != w.Short || c.Label != w.Label || c.Guarantee != w.Guarantee {
+		if c.Mechanism != w.Mechanism || c.Factor != w.Factor || c.Short != w.Short || c.Label != w.Label || c.Guarantee != widget.GuaranteeOf(w.Mechanism, w.Factor) || c.Guarantee == "" {
 			t.Errorf("curve %d = %+v, want %+v", i, c, w)
 		}
+	}
+	var sels []widget.Selection
+	json.Unmarshal(ex["selections"], &sels)
+	if !reflect.DeepEqual(sels, widget.Selections()) {
+		t.Errorf("selections %+v, want %+v", sels, widget.Selections())
 	}
 	var mechs [][2]string
 	json.Unmarshal(ex["auditMechanisms"], &mechs)

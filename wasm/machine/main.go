@@ -8,9 +8,11 @@
 //
 // The host calls globalThis.dpplayMachine.command(msg) with one of
 //
-//	{type: "config", mechanisms, scores, epsilon, sensitivity, seed, speed, fallTime}
+//	{type: "config", mechanisms, factors, scores, epsilon, sensitivity, seed, speed, fallTime}
 //	{type: "pause", paused?}   (no paused: toggle)
 //	{type: "step"} {type: "reset"} {type: "speed", speed} {type: "motion", fallTime}
+//
+// (factors: each lane's ε is its factor times epsilon, machine.Config).
 //
 // It starts with the settings of globalThis.dpplayMachineConfig (a config
 // message) and sends reports through globalThis.dpplayMachineReport(msg):
@@ -117,6 +119,7 @@ func readConfig(cfg machine.Config, v js.Value) machine.Config {
 		for i := 0; i < ms.Length() && i < 3; i++ {
 			cfg.Mechanisms = append(cfg.Mechanisms, ms.Index(i).String())
 		}
+		cfg.Factors = floats(v.Get("factors"))
 	}
 	if s := floats(v.Get("scores")); s != nil {
 		cfg.Scores = s

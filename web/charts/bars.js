@@ -4,15 +4,9 @@
 // probability computed by the Go core. The chart redraws at the real pixel
 // width of its container, so text stays legible from a phone to a projector.
 
-import { el, escapeHTML, fmtInt, frame, pct } from '../svg.js';
+import { el, escapeHTML, fmtInt, frame, niceAxis, pct } from '../svg.js';
 
 let chartCount = 0;
-
-function niceMax(v) {
-  if (!(v > 0)) return 1;
-  for (const m of [0.01, 0.02, 0.05, 0.1, 0.2, 0.25, 0.4, 0.5, 0.6, 0.8, 1]) if (v <= m) return m;
-  return Math.ceil(v);
-}
 
 export class BarChart {
   /**
@@ -72,13 +66,15 @@ export class BarChart {
     const right = W - valueW - 8;
     const plotW = Math.max(40, right - left);
     const all = marks.concat(bars || []);
-    const max = niceMax(Math.max(...all.filter(Number.isFinite)) * 1.04);
+    // Every value is a probability or a share: the axis ends at 100%.
+    const dataMax = Math.max(...all.filter(Number.isFinite));
+    const { top: max, step } = niceAxis(dataMax * 1.04, 1);
     const x = (v) => left + plotW * Math.min(Math.max(v / max, 0), 1);
     const H = top + rowH * categories.length + Math.round(fs * 0.5);
 
     const svg = el('svg', {
       width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img',
-      'aria-labelledby': `${this.id}-t ${this.id}-d`,
+      'aria-labelledby': `${this.id}-t ${this.id}-d`, 'data-axis-top': max, 'data-data-max': dataMax, 'data-axis-cap': 1,
     });
     svg.append(el('title', { id: `${this.id}-t` }, this.opts.title));
     svg.append(el('desc', { id: `${this.id}-d` }, this.describe()));
@@ -107,11 +103,10 @@ export class BarChart {
 
     // Grid.
     const grid = el('g', { class: 'grid', 'aria-hidden': 'true' });
-    const step = max <= 0.05 ? 0.01 : max <= 0.25 ? 0.05 : max <= 0.5 ? 0.1 : 0.25;
-    for (let t = 0; t <= max + 1e-9; t += step) {
+    for (let k = 0, t = 0; t <= max + 1e-9; t = +(++k * step).toPrecision(12)) {
       grid.append(el('line', { x1: x(t), x2: x(t), y1: top - fs * 0.3, y2: H - fs * 0.3 }));
       if (!stacked || t === 0 || Math.abs(t - max) < 1e-9 || plotW > 300) {
-        grid.append(el('text', { x: x(t), y: top - fs * 0.6, 'text-anchor': 'middle', 'font-size': small * 0.9 }, `${Math.round(t * 100)}%`));
+        grid.append(el('text', { x: x(t), y: top - fs * 0.6, 'text-anchor': 'middle', 'font-size': small * 0.9 }, `${+(t * 100).toPrecision(4)}%`));
       }
     }
     svg.append(grid);

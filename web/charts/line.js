@@ -4,7 +4,7 @@
 // data-table view of the same numbers, and a redraw at the container's real
 // pixel width. Series are told apart by colour, dash pattern and marker
 // shape, and each is named in a legend, so colour is never the only cue.
-import { el, escapeHTML, fmt, frame } from '../svg.js';
+import { el, escapeHTML, fmt, frame, niceAxis } from '../svg.js';
 
 let count = 0;
 
@@ -19,15 +19,8 @@ function marker(kind, cx, cy, r) {
   }
 }
 
-function niceTicks(max) {
-  if (!(max > 0)) return { top: 1, step: 0.25 };
-  const raw = max / 4, p = Math.pow(10, Math.floor(Math.log10(raw)));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((st) => st >= raw);
-  return { top: Math.ceil(max / step - 1e-9) * step, step };
-}
-
 function linearTicks(lo, hi) {
-  const { step } = niceTicks((hi - lo) * 0.8);
+  const { step } = niceAxis((hi - lo) * 0.8);
   const out = [];
   for (let t = Math.ceil(lo / step - 1e-9) * step; t <= hi + 1e-9 * step; t += step) out.push(+t.toPrecision(10));
   return out;
@@ -36,7 +29,8 @@ function linearTicks(lo, hi) {
 export class LineChart {
   /**
    * opts.title: accessible name; opts.xLabel, opts.yLabel: axis names;
-   * opts.logX: logarithmic x axis; opts.steps: draw step functions; opts.describe(data): the description.
+   * opts.logX: logarithmic x axis; opts.steps: draw step functions; opts.describe(data): the description;
+   * opts.yCap: the most the y axis may show (1 for a probability or a share: it ends at 100%).
    */
   constructor(host, opts) {
     this.id = `line-${++count}`;
@@ -79,10 +73,11 @@ export class LineChart {
     const x0 = lx(lo), x1 = lx(hi);
     const px = (v) => left + ((lx(v) - x0) / (x1 - x0 || 1)) * (right - left);
     const all = series.flatMap((s) => s.values).concat(bars ? bars.heights : []).filter(Number.isFinite);
-    const { top: ymax, step } = this.data.yMax ? { top: this.data.yMax, step: this.data.yMax / 4 } : niceTicks(Math.max(...all, 0) * 1.02);
+    const dataMax = Math.max(...all, 0);
+    const { top: ymax, step } = this.data.yMax ? { top: this.data.yMax, step: this.data.yMax / 4 } : niceAxis(dataMax * 1.02, this.opts.yCap);
     const py = (v) => top + plotH * (1 - Math.min(Math.max(v / ymax, 0), 1));
 
-    const svg = el('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${this.id}-t ${this.id}-d` });
+    const svg = el('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${this.id}-t ${this.id}-d`, 'data-axis-top': ymax, 'data-data-max': dataMax, ...(this.opts.yCap ? { 'data-axis-cap': this.opts.yCap } : {}) });
     svg.append(el('title', { id: `${this.id}-t` }, this.opts.title));
     svg.append(el('desc', { id: `${this.id}-d` }, this.opts.describe ? this.opts.describe(this.data) : ''));
 
@@ -104,7 +99,7 @@ export class LineChart {
     svg.append(lg);
 
     const grid = el('g', { class: 'grid', 'aria-hidden': 'true' });
-    for (let t = 0; t <= ymax + 1e-12; t += step) {
+    for (let k = 0, t = 0; t <= ymax * (1 + 1e-9); t = +(++k * step).toPrecision(12)) {
       grid.append(el('line', { x1: left, x2: right, y1: py(t), y2: py(t) }));
       grid.append(el('text', { x: left - fs * 0.4, y: py(t) + small * 0.35, 'text-anchor': 'end', 'font-size': small }, fmt(t)));
     }

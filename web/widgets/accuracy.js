@@ -6,7 +6,8 @@
 // mechanism; the threshold, the exact tail and the CDFs come from core/mech.
 import { LineChart } from '../charts/line.js';
 import { fmtInt } from '../svg.js';
-import { fmt, tableRegion, batchControls, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
+import { fmt, tableRegion, batchControls, errorLine, redrawer } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.accuracy;
@@ -19,21 +20,19 @@ export function spreadScores(n) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
-  const eps = epsSlider(ctx, schema, 'ε (epsilon)', () => refresh());
-  const n = keyInput(ctx, schema, 'n', 'Candidates |R|', () => refresh());
-  const t = keyInput(ctx, schema, 't', 't (the bound is exp(−t))', () => refresh(), { step: 0.1 });
-  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
-  controls.append(eps.el, n.el, t.el, batch.el);
+  const { batch, seed, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
+  const { els } = keyControls(ctx, schema, () => refresh(), [
+    ['eps', 'ε (epsilon)'], ['n', 'Candidates |R|'], ['t', 't (the bound is exp(−t))']], [batch, seed]);
   const error = errorLine();
   const readout = tableRegion('The accuracy bound and the probabilities it bounds');
   const host = document.createElement('div');
+  host.className = 'widget-main';
   const chart = new LineChart(host, {
     title: 'Distribution of the achieved score: share of outputs with score at most x',
-    xLabel: 'score x', yLabel: 'Pr[u(output) ≤ x]', steps: true,
+    xLabel: 'score x', yLabel: 'Pr[u(output) ≤ x]', steps: true, yCap: 1,
     describe: (d) => d.note,
   });
-  body.append(controls, actions, error, readout, host);
+  body.append(...els, actions, error, readout, host);
 
   const refresh = redrawer(ctx, error, async () => {
     const scores = Float64Array.from(spreadScores(v.n));

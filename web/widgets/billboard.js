@@ -6,7 +6,7 @@
 // over-demand, and the ε charged.
 import { fmtInt } from '../svg.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, select, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, stepper, actionsRow } from './controls.js';
+import { logSlider, select, button, fmt, errorLine, redrawer, settings, keyInput, keySelect, stepper, actionsRow } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.billboard;
@@ -16,22 +16,20 @@ export async function mount(ctx) {
   const { body, bridge } = ctx;
   let stale = true; // a setting changed: run the market again
   const rerun = (key) => (x) => { ctx.set(key, x); stale = true; refresh(); };
-  const controls = controlsBox();
   const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε for the whole price sequence', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    id: ctx.uid('eps'), key: 'eps', label: 'ε for the whole price sequence', min: schema.eps.min, max: schema.eps.max, value: v.eps,
     describe: (x) => `ε = ${x}`, onInput: rerun('eps'),
   });
   const rounds = keySelect(ctx, schema, 'rounds', 'Rounds T', (r) => r, () => { stale = true; refresh(); });
   const supply = keyInput(ctx, schema, 'supply', 'Copies of each good', () => { stale = true; refresh(); });
   const counter = select({
-    id: ctx.uid('counter'), label: 'Demand counter', value: v.counter, wide: true,
+    id: ctx.uid('counter'), key: 'counter', label: 'Demand counter', value: v.counter, wide: true,
     options: [['auto', 'Whichever is less noisy for T'], ['tree', 'Binary tree'], ['per-round', 'One release per round']],
     onChange: rerun('counter'),
   });
   const buyer = keyInput(ctx, schema, 'buyer', 'Your buyer (1–300)', () => refresh());
-  controls.append(eps.el, rounds.el, supply.el, counter.el, buyer.el);
-
-  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => { stale = true; refresh(); }, { inline: true });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => { stale = true; refresh(); });
+  const { els } = settings(ctx, [eps, rounds, supply, buyer], [counter, seed]);
   const last = () => +v.rounds + 1;
   const ctl = stepper(ctx, 't', 1, last, () => refresh());
   const { actions, status } = actionsRow(
@@ -39,16 +37,16 @@ export async function mount(ctx) {
     button('Previous round', () => ctl.step(-1), { kbd: '←' }),
     button('Go to the allocation', () => { ctx.set('t', last()); refresh(); }),
     button('Back to round 1', () => ctl.reset(), { kbd: 'r' }),
-    seed.el,
   );
   const roundBox = document.createElement('div');
-  roundBox.className = 'billboard-round';
+  roundBox.className = 'billboard-round widget-main';
   const finalBox = document.createElement('div');
-  finalBox.className = 'loss-line laplace-readout';
+  finalBox.className = 'loss-line laplace-readout widget-main';
   const error = errorLine();
   const host = document.createElement('div');
+  host.className = 'widget-main';
   const chart = new LineChart(host, { title: `${ctx.title}: posted prices in each round`, xLabel: 'round', yLabel: 'price (value units)' });
-  body.append(controls, actions, error, finalBox, roundBox, host);
+  body.append(...els, actions, error, finalBox, roundBox, host);
 
   let run = null;
   const refresh = redrawer(ctx, error, async () => {

@@ -13,8 +13,8 @@ export const schema = schemas.budget;
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const { controls } = keyControls(ctx, schema, () => refresh(), [
-    ['budget', 'Total budget (ε)'], ['eps', 'ε (epsilon) per selection'], ['n', 'Candidates n']]);
+  const { els } = keyControls(ctx, schema, () => refresh(), [
+    ['eps', 'ε (epsilon) per selection'], ['budget', 'Total budget (ε)'], ['n', 'Candidates n']]);
 
   const add = (c) => { if (v.log.length < schema.log.maxLength) { ctx.set('log', v.log + c); refresh(); } };
   const ctl = {
@@ -29,7 +29,7 @@ export async function mount(ctx) {
   actions.append(bSel, bAll, button('Undo', () => ctl.step(-1), { kbd: '←' }), button('Reset', () => ctl.reset(), { kbd: 'r' }));
 
   const meterWrap = document.createElement('div');
-  meterWrap.className = 'budget-meter';
+  meterWrap.className = 'budget-meter widget-main';
   const mid = ctx.uid('meter');
   meterWrap.innerHTML = `<label for="${mid}">Budget spent</label><meter id="${mid}" min="0" low="0.7" high="0.95" optimum="0"></meter><p class="budget-numbers"></p>`;
   const meter = meterWrap.querySelector('meter');
@@ -37,7 +37,7 @@ export async function mount(ctx) {
   const ledger = document.createElement('ol');
   ledger.className = 'ledger';
   ledger.setAttribute('aria-label', 'Ledger of charges');
-  body.append(controls, actions, meterWrap, ledger);
+  body.append(...els, actions, meterWrap, ledger);
 
   let renders = 0;
   const refresh = refresher(async () => {

@@ -1,6 +1,8 @@
 // Small builders for labelled, keyboard-reachable controls shared by widgets.
-import { escapeHTML, fmtInt } from '../svg.js';
-import { coerce } from '../state.js';
+import { escapeHTML, fmtInt, niceStep } from '../svg.js';
+import { coerce, encode } from '../state.js';
+import { readLink, readTyped } from '../number.js';
+import { opening } from '../mount.js';
 
 /**
  * logSlider is a slider over [min, max] whose positions are the round values
@@ -36,11 +38,7 @@ export function roundGrid(min, max) {
 
 /** linearGrid(min, max, step) is min, min + step, … up to max (max included). */
 export function linearGrid(min, max, step) {
-  if (!(step > 0)) {
-    const raw = (max - min) / 200;
-    const p = 10 ** Math.floor(Math.log10(raw));
-    step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
-  }
+  if (!(step > 0)) step = niceStep((max - min) / 200, [1, 2, 5]);
   const grid = [];
   for (let i = 0; min + i * step < max - step * 1e-9; i++) grid.push(round6(min + i * step));
   grid.push(max);
@@ -55,21 +53,46 @@ function nearest(grid, v, f) {
 }
 
 /**
+ * readBox(text, spec, label) reads what a person typed into the number box of
+ * schema entry spec ({type: 'number' or 'int', min, max, digits}) with the
+ * one rule for typed numbers (number.js readTyped: a lone comma is a decimal
+ * point, fractions, e, π, …), then as the page reads a link's value (state.js
+ * coerce: a whole number for an int, clamped to [min, max] with the page's
+ * note, kept to the link's digits). It returns {ok: true, value, note} or
+ * {ok: false, message}; note says how the text was read when that was not
+ * literal ("Read as 0.5. A comma is read as a decimal point.") and what was
+ * changed to fit.
+ */
+export function readBox(text, spec, label) {
+  const r = readTyped(text);
+  if (!r.ok) return { ok: false, message: r.message };
+  const notes = [];
+  if (readLink(text) !== r.value) notes.push(`Read as ${r.read}.${r.note ? ` ${r.note}` : ''}`);
+  if (spec.type === 'int' && !Number.isInteger(r.value)) notes.push(`${label}: a whole number, so ${Math.round(r.value)}.`);
+  const value = coerce(spec, String(spec.type === 'int' ? Math.round(r.value) : r.value), label, notes);
+  return { ok: true, value, note: notes.join(' ') };
+}
+
+/** shownBox(v, spec) is a value as its box shows it: at most 6 significant digits, or the spec's fewer. */
+const shownBox = (v, spec) => String(+v.toPrecision(Math.min(spec.digits || 6, 6)));
+
+/**
  * slider is a labelled range input over the positions of grid, with a number
  * box beside it bound both ways: moving the slider writes the box, and a
  * typed value moves the slider to its nearest position. A typed value is
- * read with the URL's rule (state.js coerce with opts.spec, by default a
- * number in [min, max] to opts.digits significant digits), quantised to
- * opts.step when there is one, and what coerce had to change is said under
- * the box. onInput receives every new value.
+ * read with readBox (opts.spec, by default a number in [min, max] to
+ * opts.digits significant digits), quantised to opts.step when there is
+ * one; how it was read and what had to change are said under the box, and
+ * an unreadable text is said to be so and changes nothing. onInput receives
+ * every new value.
  */
-function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, describe }, grid, f) {
+function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, describe, key }, grid, f) {
   spec = spec || { type: 'number', min, max, digits, label: label.replace(/<[^>]*>/g, '') };
   const wrap = document.createElement('div');
   wrap.className = 'control control-slider';
   wrap.innerHTML = `<label for="${id}" id="${id}-label">${label}</label>
     <div class="slider-row"><input type="range" id="${id}" min="0" max="${grid.length - 1}" step="1">
-    <input type="number" class="slider-box" id="${id}-box" inputmode="decimal" step="any" min="${min}" max="${max}" aria-labelledby="${id}-label" aria-describedby="${id}-note"></div>
+    <input type="text" class="slider-box" id="${id}-box" inputmode="decimal" autocomplete="off" spellcheck="false" aria-labelledby="${id}-label" aria-describedby="${id}-note"></div>
     <span class="slider-note hint" id="${id}-note" role="status"></span>`;
   const input = wrap.querySelector('input[type=range]');
   const box = wrap.querySelector('.slider-box');
@@ -79,10 +102,10 @@ function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, d
     current = v;
     const text = describe ? describe(v) : String(v);
     input.setAttribute('aria-valuetext', text);
-    box.value = String(+v.toPrecision(Math.min(spec.digits || 6, 6)));
+    box.value = shownBox(v, spec);
   };
   const api = {
-    el: wrap, input, box,
+    el: wrap, input, box, key,
     get value() { return current; },
     set(v) { input.value = String(nearest(grid, v, f)); show(v); },
   };
@@ -94,17 +117,16 @@ function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, d
     onInput(v);
   });
   box.addEventListener('change', () => {
-    const notes = [];
-    const raw = box.value.trim();
-    if (raw === '' || !Number.isFinite(Number(raw))) {
+    const r = readBox(box.value, spec, spec.label);
+    if (!r.ok) {
       box.setAttribute('aria-invalid', 'true');
-      note.textContent = `Type a number from ${min} to ${max}.`;
+      note.textContent = `${r.message} Type a number from ${min} to ${max}.`;
       return;
     }
-    let v = coerce(spec, raw, spec.label, notes);
+    let v = r.value;
     if (step > 0) v = round6(Math.min(Math.max(min + Math.round((v - min) / step) * step, min), max));
     box.removeAttribute('aria-invalid');
-    note.textContent = notes.join(' ');
+    note.textContent = r.note;
     api.set(v);
     onInput(v);
   });
@@ -118,7 +140,7 @@ function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, d
  * "Name: detail" shows only its name on a phone, where the whole text would be cut off, with the
  * chosen option's detail on a line under the box.
  */
-export function select({ id, label, options, value, onChange, wide }) {
+export function select({ id, label, options, value, onChange, wide, key }) {
   const wrap = document.createElement('div');
   wrap.className = wide ? 'control control-wide' : 'control';
   wrap.innerHTML = `<label for="${id}">${label}</label><select id="${id}">${options
@@ -144,33 +166,57 @@ export function select({ id, label, options, value, onChange, wide }) {
   s.value = value;
   relabel();
   s.addEventListener('change', () => { relabel(); onChange(s.value); });
-  return { el: wrap, input: s, set(v) { s.value = v; relabel(); } };
+  return { el: wrap, input: s, key, set(v) { s.value = v; relabel(); } };
 }
 
-export function numberInput({ id, label, value, min, max, step = 'any', onChange, hint, inline }) {
+/**
+ * numberInput is a labelled box for one number that reads what a person
+ * types (readBox, with spec: {type: 'number' or 'int', min, max, digits},
+ * or a function returning it when the range moves; by default a number in
+ * [min, max]). onChange(v) receives each value read;
+ * how the text was read, what was clamped, or why it could not be read is
+ * said under the box (an unreadable text changes nothing). Returns {el,
+ * input, key, set(v), say(text)}; say puts a note of the widget's own there.
+ */
+export function numberInput({ id, label, value, min, max, spec = { type: 'number', min, max }, onChange, hint, inline, key }) {
+  const specNow = typeof spec === 'function' ? spec : () => spec;
   const wrap = document.createElement('div');
   wrap.className = inline ? 'control control-inline' : 'control';
-  wrap.innerHTML = `<label for="${id}">${label}</label><input type="number" id="${id}" min="${min}" max="${max}" step="${step}" inputmode="decimal"${hint ? ` aria-describedby="${id}-hint"` : ''}>${hint ? `<span class="hint" id="${id}-hint">${hint}</span>` : ''}`;
+  wrap.innerHTML = `<label for="${id}">${label}</label><input type="text" id="${id}" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="${hint ? `${id}-hint ` : ''}${id}-note">${hint ? `<span class="hint" id="${id}-hint">${hint}</span>` : ''}<span class="hint box-note" id="${id}-note" role="status"></span>`;
   const input = wrap.querySelector('input');
+  const note = wrap.querySelector('.box-note');
+  const name = label.replace(/<[^>]*>/g, '');
   input.value = String(value);
   input.addEventListener('change', () => {
-    const v = Number(input.value);
-    if (input.value.trim() === '' || !Number.isFinite(v)) { input.setAttribute('aria-invalid', 'true'); return; }
-    const c = Math.min(Math.max(v, min), max);
+    const sp = specNow();
+    const r = readBox(input.value, sp, name);
+    if (!r.ok) {
+      input.setAttribute('aria-invalid', 'true');
+      note.textContent = `${r.message} Type a number from ${sp.min} to ${sp.max}.`;
+      return;
+    }
     input.removeAttribute('aria-invalid');
-    if (c !== v) input.value = String(c);
-    onChange(c);
+    note.textContent = r.note;
+    input.value = String(r.value);
+    onChange(r.value);
   });
-  return { el: wrap, input, set(v) { input.value = String(v); } };
+  return {
+    el: wrap, input, key,
+    set(v) { input.value = String(v); input.removeAttribute('aria-invalid'); note.textContent = ''; },
+    say(text) {
+      note.textContent = text;
+      if (text) wrap.closest('details')?.setAttribute('open', '');
+    },
+  };
 }
 
-export function radios({ name, legend, options, value, onChange }) {
+export function radios({ name, legend, options, value, onChange, key }) {
   const fs = document.createElement('fieldset');
   fs.className = 'control control-radios';
   fs.innerHTML = `<legend>${legend}</legend>` + options.map(([v, html], i) =>
     `<label class="radio"><input type="radio" name="${name}" value="${escapeHTML(v)}"${v === value ? ' checked' : ''}> <span>${html}</span></label>`).join('');
   fs.addEventListener('change', (e) => onChange(e.target.value));
-  return { el: fs, set(v) { for (const r of fs.querySelectorAll('input')) r.checked = r.value === v; } };
+  return { el: fs, key, set(v) { for (const r of fs.querySelectorAll('input')) r.checked = r.value === v; } };
 }
 
 export function button(text, onClick, { kbd, primary, label } = {}) {
@@ -279,17 +325,17 @@ export function reseed(ctx, seed, refresh) {
  * seeded batches shares (schema keys batch, seed and step): the draws-per-batch
  * select, the seed box, the Draw / Undo / Reset buttons with a status line,
  * and the controller {draw, step, reset} the page's keys call. The widget
- * places batch.el among its controls and actions below them.
+ * places batch and seed among its settings (under "More settings": they are
+ * secondary) and actions below its chart.
  */
 export function batchControls(ctx, schema, refresh, { batchLabel = 'Draws per batch' } = {}) {
   const batch = keySelect(ctx, schema, 'batch', batchLabel, (b) => fmtInt(+b), refresh);
-  const seed = keyInput(ctx, schema, 'seed', 'Seed', refresh, { inline: true });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', refresh);
   const ctl = stepper(ctx, 'step', 0, () => schema.step.max, refresh);
   const { actions, status } = actionsRow(
     button('Draw a batch', () => ctl.draw(), { kbd: 'Space', primary: true }),
     button('Undo batch', () => ctl.step(-1), { kbd: '←' }),
     button('Reset', () => ctl.reset(), { kbd: 'r' }),
-    seed.el,
   );
   return { batch, seed, ctl, actions, status };
 }
@@ -328,7 +374,7 @@ export function redrawer(ctx, error, job) {
 export function epsSlider(ctx, schema, label, refresh, key = 'eps') {
   const name = key === 'eps' ? 'ε' : key.replace(/^e(?=a$)/, 'ε_');
   return logSlider({
-    id: ctx.uid(key), label, min: schema[key].min, max: schema[key].max, value: ctx.values[key],
+    id: ctx.uid(key), key, label, min: schema[key].min, max: schema[key].max, value: ctx.values[key],
     spec: { ...schema[key], label: label.replace(/<[^>]*>/g, '') },
     describe: (x) => `${name} = ${x}`,
     onInput: (x) => { ctx.set(key, x); refresh(); },
@@ -337,16 +383,14 @@ export function epsSlider(ctx, schema, label, refresh, key = 'eps') {
 
 /**
  * keyInput(ctx, schema, key, label, refresh, opts) is the number box of a
- * widget's schema key: the key's range, whole numbers for an int key, each
- * change stored with ctx.set and redrawn. opts go to numberInput (step,
- * inline, hint).
+ * widget's schema key, read with the key's rule (readBox: its range, whole
+ * numbers for an int key, its digits), each change stored with ctx.set and
+ * redrawn. opts go to numberInput (inline, hint, spec: a narrower range).
  */
 export function keyInput(ctx, schema, key, label, refresh, opts = {}) {
-  const { type, min, max } = schema[key];
-  const int = type === 'int';
   return numberInput({
-    id: ctx.uid(key), label, value: ctx.values[key], min, max, step: int ? 1 : 'any', ...opts,
-    onChange: (x) => { ctx.set(key, int ? Math.round(x) : x); refresh(); },
+    id: ctx.uid(key), key, label, value: ctx.values[key], spec: schema[key], ...opts,
+    onChange: (x) => { ctx.set(key, x); refresh(); },
   });
 }
 
@@ -358,7 +402,7 @@ export function keyInput(ctx, schema, key, label, refresh, opts = {}) {
  */
 export function keySelect(ctx, schema, key, label, text, onChange, opts = {}) {
   return select({
-    id: ctx.uid(key), label, value: ctx.values[key], ...opts,
+    id: ctx.uid(key), key, label, value: ctx.values[key], ...opts,
     options: schema[key].values.map((x) => [x, text(x)]),
     onChange: (x) => { ctx.set(key, x); onChange(x); },
   });
@@ -386,18 +430,55 @@ export function controlsBox() {
   return controls;
 }
 
+/** MAX_SHOWN is how many controls a widget shows before "More settings". */
+export const MAX_SHOWN = 4;
+
+/**
+ * settings(ctx, shown, more) is a widget's settings: {controls, more, els}.
+ * controls is the row of the shown controls (at most MAX_SHOWN; the first is
+ * the primary one, an ε slider as a rule), and more, when more is not empty,
+ * a "More settings" disclosure holding the rest: one click away, in the tab
+ * order by its summary, their values in the link as ever. It opens by itself
+ * when the link (or the lesson) sets one of their keys (control.key) to
+ * other than its opening value, and when a box in it says something
+ * (numberInput's say).
+ * els is [controls, more] without the missing one, to append. A control is
+ * anything with an el.
+ */
+export function settings(ctx, shown, more = []) {
+  if (shown.length > MAX_SHOWN) throw new Error(`${ctx.id}: ${shown.length} controls shown; at most ${MAX_SHOWN}`);
+  const controls = controlsBox();
+  controls.append(...shown.map((c) => c.el));
+  if (!more.length) return { controls, more: null, els: [controls] };
+  const box = document.createElement('details');
+  box.className = 'more-settings';
+  const summary = document.createElement('summary');
+  summary.textContent = 'More settings';
+  const inner = controlsBox();
+  inner.append(...more.map((c) => c.el));
+  box.append(summary, inner);
+  const schema = Object.fromEntries(Object.entries(ctx.schema || {}).filter(([k]) => more.some((c) => c.key === k)));
+  const base = opening(schema, ctx.params || {});
+  box.open = Object.keys(schema).some((k) => encode(schema[k], ctx.values[k]) !== encode(schema[k], base[k]));
+  return { controls, more: box, els: [controls, box] };
+}
+
 /**
  * dock(wrap) moves a slider control, on a phone, into a bar at the top of its
  * widget that stays on screen (position: sticky) while the widget's chart is
- * in view, so moving the slider moves a chart the student can see. On a wider
+ * in view, so moving the slider moves a chart the student can see (a slider
+ * under "More settings" is not moved). On a wider
  * screen the control goes back to where the widget put it. The slider is
  * docked once it is laid out inside a widget (a ResizeObserver tells when).
  */
+const spots = new WeakMap(); // a docked slider → the comment that holds its place in the widget
+
 function dock(wrap) {
   const spot = document.createComment('slider');
   const place = () => {
     const body = (wrap.isConnected && (spot.parentNode || wrap.parentNode)?.closest?.('.widget-body')) || null;
-    if (!body) return;
+    // A slider under "More settings" stays there: the dock is for the primary ones.
+    if (!body || wrap.closest('.more-settings')) return;
     if (PHONE.matches && !spot.parentNode) {
       let bar = body.querySelector(':scope > .slider-dock');
       if (!bar) {
@@ -406,7 +487,10 @@ function dock(wrap) {
         body.prepend(bar);
       }
       wrap.replaceWith(spot);
-      bar.append(wrap);
+      // In the dock as in the widget: in document order of their places.
+      const after = [...bar.children].find((c) => spots.get(c)?.compareDocumentPosition(spot) & Node.DOCUMENT_POSITION_PRECEDING);
+      bar.insertBefore(wrap, after || null);
+      spots.set(wrap, spot);
     } else if (!PHONE.matches && spot.parentNode) {
       const bar = wrap.parentNode;
       spot.replaceWith(wrap);

@@ -13,15 +13,15 @@ export const schema = schemas['discrete-laplace'];
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const { controls } = keyControls(ctx, schema, () => refresh(), [['value', 'True count'], ['eps', 'ε (epsilon)']]);
-  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
-  controls.append(batch.el);
+  const { batch, seed, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
+  const { els } = keyControls(ctx, schema, () => refresh(), [['eps', 'ε (epsilon)'], ['value', 'True count']], [batch, seed]);
   const error = errorLine();
   const stat = document.createElement('p');
   stat.className = 'fp-stat';
   const host = document.createElement('div');
+  host.className = 'widget-main';
   const chart = new BarChart(host, { title: 'Discrete Laplace mechanism: share of draws and exact probability of each integer output', categoryLabel: 'Output' });
-  body.append(controls, actions, error, stat, host);
+  body.append(...els, actions, error, stat, host);
 
   const refresh = redrawer(ctx, error, async () => {
     const n = v.step * Number(v.batch);

@@ -7,7 +7,7 @@
 import { BarChart } from '../charts/bars.js';
 import { fmtInt } from '../svg.js';
 import { BandChart } from '../charts/band.js';
-import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, controlsBox } from './controls.js';
+import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, settings } from './controls.js';
 import { schemas, poll } from '../gen/widgets.js';
 
 const { days: DAYS, others: OTHERS } = poll;
@@ -28,15 +28,14 @@ function dayPicker(ctx, key, legend) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
   const eps = epsSlider(ctx, schema, 'Claimed ε (epsilon)', () => refresh());
   const scale = radios({
-    name: ctx.uid('scale'), legend: 'Weights', value: v.scale,
+    name: ctx.uid('scale'), key: 'scale', legend: 'Weights', value: v.scale,
     options: [['right', 'Right: exp(ε·u/(2Δ))'], ['broken', 'Broken: exp(ε·u/Δ), still claiming ε']],
     onChange: (x) => { ctx.set('scale', x); refresh(); },
   });
-  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh(), { batchLabel: 'Draws per batch (each side)' });
-  controls.append(eps.el, scale.el, batch.el);
+  const { batch, seed, ctl, actions, status } = batchControls(ctx, schema, () => refresh(), { batchLabel: 'Draws per batch (each side)' });
+  const { controls, more } = settings(ctx, [eps, scale], [batch, seed]);
 
   const days = document.createElement('div');
   days.className = 'neighbour-days';
@@ -52,7 +51,7 @@ export async function mount(ctx) {
 
 
   const verdict = document.createElement('p');
-  verdict.className = 'loss-line';
+  verdict.className = 'loss-line widget-main';
   const error = errorLine();
 
   const grid = document.createElement('div');
@@ -63,8 +62,9 @@ export async function mount(ctx) {
     return { detail: el.querySelector('.panel-detail'), chart: new BarChart(host, { title: `Output distribution on data set ${name}: share of draws and exact probability`, compact: true }) };
   });
   const bandHost = document.createElement('div');
+  bandHost.className = 'widget-main';
   const band = new BandChart(bandHost, { title: `${ctx.title}: log-ratio of each day’s probability on x and on x′, against ±ε`, yLabel: 'ln(P[x] / P[x′])' });
-  body.append(controls, days, actions, verdict, error, grid, bandHost);
+  body.append(controls, days, more, actions, verdict, error, grid, bandHost);
 
   const refresh = redrawer(ctx, error, async () => {
     const n = v.step * Number(v.batch);

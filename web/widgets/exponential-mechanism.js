@@ -5,7 +5,7 @@
 // number of batches drawn, so a link reproduces the histogram bit for bit.
 import { BarChart } from '../charts/bars.js';
 import { fmtInt, pct } from '../svg.js';
-import { logSlider, radios, button, fmt, errorLine, redrawer, controlsBox, keyInput, keySelect, batchControls, reseed } from './controls.js';
+import { logSlider, radios, button, fmt, errorLine, redrawer, settings, keyInput, keySelect, batchControls, reseed, readBox } from './controls.js';
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
@@ -41,12 +41,11 @@ export function articleEpsilon(e, delta) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
   const data = keySelect(ctx, schema, 'data', 'Candidates and scores', (n) => datasets[n].label, (x) => {
     ctx.set('u', null); ctx.set('delta', datasets[x].delta); delta.set(datasets[x].delta); buildEditor(); refresh();
   }, { wide: true });
   const form = radios({
-    name: ctx.uid('form'), legend: 'Formula on screen', value: v.form,
+    name: ctx.uid('form'), key: 'form', legend: 'Formula on screen', value: v.form,
     options: [['dp', 'Notebook: exp(ε·u/(2Δ)), ε-DP'], ['article', 'Article: exp(ε·q), 2εΔ-DP']],
     onChange: async (x) => {
       // Keep the same mechanism: only the number on the slider changes. The
@@ -62,19 +61,20 @@ export async function mount(ctx) {
     },
   });
   const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
     describe: (x) => `ε = ${fmt(x, 4)}`,
     onInput: (x) => { ctx.set('eps', x); refresh(); },
   });
   const delta = keyInput(ctx, schema, 'delta', 'Δ (sensitivity)', () => refresh());
   const { batch, seed, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
   status.before(button('New seed', reseed(ctx, seed, () => refresh())));
-  controls.append(data.el, eps.el, form.el, delta.el, batch.el);
+  const { els } = settings(ctx, [eps, data, form, delta], [batch, seed]);
 
   const formula = document.createElement('p');
   formula.className = 'formula-line';
 
   const chartHost = document.createElement('div');
+  chartHost.className = 'widget-main';
   const chart = new BarChart(chartHost, { title: `${ctx.title}: share of draws and exact probability per candidate` });
   const error = errorLine();
 
@@ -89,16 +89,19 @@ export async function mount(ctx) {
       const id = ctx.uid('u' + i);
       const row = document.createElement('div');
       row.className = 'score-row';
-      row.innerHTML = `<label for="${id}"></label><input type="number" id="${id}" step="any" inputmode="decimal">`;
+      row.innerHTML = `<label for="${id}"></label><input type="text" id="${id}" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="${id}-note"><span class="hint box-note" id="${id}-note" role="status"></span>`;
       row.querySelector('label').textContent = `u(${name})`;
       const input = row.querySelector('input');
+      const note = row.querySelector('.box-note');
       input.value = String(scores[i]);
       input.addEventListener('change', () => {
-        const x = Number(input.value);
-        if (input.value.trim() === '' || !Number.isFinite(x)) { input.setAttribute('aria-invalid', 'true'); return; }
+        const r = readBox(input.value, { type: 'number', min: schema.u.min, max: schema.u.max, digits: schema.u.digits }, `u(${name})`);
+        if (!r.ok) { input.setAttribute('aria-invalid', 'true'); note.textContent = r.message; return; }
         input.removeAttribute('aria-invalid');
+        note.textContent = r.note;
+        input.value = String(r.value);
         const u = scoresFor(v.data, v.u).slice();
-        u[i] = Math.min(Math.max(x, schema.u.min), schema.u.max);
+        u[i] = r.value;
         ctx.set('u', u);
         refresh();
       });
@@ -116,7 +119,7 @@ export async function mount(ctx) {
     onData: (d) => { own = d; data.el.style.display = d ? 'none' : ''; editor.hidden = !!d; return refresh(); },
   });
 
-  body.append(controls, ownData.el, formula, actions, error, chartHost, editor);
+  body.append(...els, ownData.el, formula, actions, error, chartHost, editor);
 
   const refresh = redrawer(ctx, error, async () => {
     const d = own ? { candidates: own.candidates, unit: own.unit } : datasets[v.data];

@@ -12,14 +12,14 @@ export const schema = schemas['floating-point-attack'];
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const { controls } = keyControls(ctx, schema, () => refresh(), [
-    ['q', 'True count q (neighbour q + 1)'], ['eps', 'ε (epsilon)'],
-    ['draws', 'Outputs to examine', { text: (d) => fmtInt(+d) }], ['seed', 'Seed']]);
+  const { els } = keyControls(ctx, schema, () => refresh(), [
+    ['eps', 'ε (epsilon)'], ['q', 'True count q (neighbour q + 1)'], ['draws', 'Outputs to examine', { text: (d) => fmtInt(+d) }]],
+  [['seed', 'Seed']]);
   const error = errorLine();
   const stat = document.createElement('p');
-  stat.className = 'fp-stat';
+  stat.className = 'fp-stat widget-main';
   const out = tableRegion('The first outputs and what each one proves');
-  body.append(controls, error, stat, out);
+  body.append(...els, error, stat, out);
 
   const refresh = redrawer(ctx, error, async () => {
     const n = Number(v.draws);

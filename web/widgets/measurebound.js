@@ -3,7 +3,8 @@
 // shapes: a gentle slope (much near-optimal mass) and a needle (one good
 // candidate among poor ones). core/mech.MeasureTailBound computes the bound
 // exp(−ε_a·t)/μ(S_t) and the exact probability it bounds.
-import { fmt, tableRegion, errorLine, redrawer, epsSlider, controlsBox, keyInput } from './controls.js';
+import { fmt, tableRegion, errorLine, redrawer } from './controls.js';
+import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.measurebound;
@@ -18,13 +19,10 @@ export const shapes = [
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const controls = controlsBox();
-  const ea = epsSlider(ctx, schema, 'ε_a (epsilon, article form exp(ε_a·q))', () => refresh(), 'ea');
-  const t = keyInput(ctx, schema, 't', 't', () => refresh(), { step: 0.01 });
-  controls.append(ea.el, t.el);
+  const { els } = keyControls(ctx, schema, () => refresh(), [['ea', 'ε_a (epsilon, article form exp(ε_a·q))'], ['t', 't']]);
   const error = errorLine();
-  const out = tableRegion('Base-measure bound for a slope and a needle');
-  body.append(controls, error, out);
+  const out = tableRegion('Base-measure bound for a slope and a needle', 'pf-readout widget-main');
+  body.append(...els, error, out);
 
   const refresh = redrawer(ctx, error, async () => {
     const rs = await Promise.all(shapes.map((s) => bridge.call('core', 'accuracyMeasureBound', {

@@ -7,7 +7,7 @@
 // SmallDB's exact expected error at the same ε, from the same module.
 import { escapeHTML } from '../svg.js';
 import { LineChart } from '../charts/line.js';
-import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, controlsBox, keyInput } from './controls.js';
+import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, settings, keyInput } from './controls.js';
 import { shapeSelects, niceQuery } from './smalldb.js';
 import { dataPanel } from './datapanel.js';
 import { schemas } from '../gen/widgets.js';
@@ -17,24 +17,23 @@ export const schema = schemas.mwem;
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge, fig } = ctx;
-  const controls = controlsBox();
   const [kSel, qSel] = shapeSelects(ctx, () => refresh());
   const epsSl = epsSlider(ctx, schema, 'ε (epsilon), the whole budget', () => refresh());
   const tSl = linearSlider({
-    id: ctx.uid('rounds'), label: 'T, the number of rounds', min: 1, max: 40, value: v.rounds, digits: 3, step: 1,
+    id: ctx.uid('rounds'), key: 'rounds', label: 'T, the number of rounds', min: 1, max: 40, value: v.rounds, digits: 3, step: 1,
     describe: (x) => `T = ${Math.round(x)}`,
     onInput: (x) => { const r = Math.round(x); if (r !== v.rounds) { ctx.set('rounds', r); ctx.set('t', Math.min(v.t, r)); refresh(); } },
   });
   const replays = select({
-    id: ctx.uid('replays'), label: 'Replays (free)', value: v.replays,
+    id: ctx.uid('replays'), key: 'replays', label: 'Replays (free)', value: v.replays,
     options: [['0', 'none'], ['10', '10 a round']], onChange: (x) => { ctx.set('replays', x); refresh(); },
   });
   const mSel = select({
-    id: ctx.uid('m'), label: 'SmallDB’s m, for the comparison', value: String(v.m),
+    id: ctx.uid('m'), key: 'm', label: 'SmallDB’s m, for the comparison', value: String(v.m),
     options: Array.from({ length: 8 }, (_, i) => [String(i + 1), `m = ${i + 1}`]), onChange: (x) => { ctx.set('m', +x); refresh(); },
   });
-  controls.append(kSel.el, qSel.el, epsSl.el, tSl.el, replays.el, mSel.el);
-  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh());
+  const { els } = settings(ctx, [epsSl, tSl, kSel, qSel], [replays, mSel, seed]);
   const setT = (t) => { ctx.set('t', Math.max(0, Math.min(t, v.rounds))); refresh(); };
   const ctl = {
     step(d) { setT(v.t + d); },
@@ -42,19 +41,19 @@ export async function mount(ctx) {
     reset() { setT(0); },
   };
   const actions = document.createElement('div');
-  actions.className = 'actions';
+  actions.className = 'actions widget-main';
   const nextBtn = button('Next round', () => ctl.step(1), { kbd: '→', primary: true });
   const allBtn = button('All rounds', () => ctl.draw(), { kbd: 'Space' });
   const backBtn = button('Back a round', () => ctl.step(-1), { kbd: '←' });
-  actions.append(nextBtn, allBtn, backBtn, button('Start over', () => ctl.reset(), { kbd: 'r' }), seed.el);
+  actions.append(nextBtn, allBtn, backBtn, button('Start over', () => ctl.reset(), { kbd: 'r' }));
 
   const error = errorLine();
   const meterId = ctx.uid('budget');
   const budget = document.createElement('div');
-  budget.className = 'budget-meter';
+  budget.className = 'budget-meter widget-main';
   budget.innerHTML = `<label for="${meterId}">Privacy budget spent</label><meter id="${meterId}" min="0" max="1" value="0"></meter><p class="budget-numbers"></p>`;
   const readout = document.createElement('div');
-  readout.className = 'loss-line';
+  readout.className = 'loss-line widget-main';
   const { grid, cell } = smallMultiples(ctx);
   const chartHost = cell('Max-error: MWEM round by round, SmallDB exactly');
   const chart = new LineChart(chartHost, {
@@ -70,7 +69,8 @@ export async function mount(ctx) {
     mode: 'bits', max: 5,
     onData: (d) => { own = d; kSel.el.style.display = d ? 'none' : ''; return refresh(); },
   });
-  body.append(controls, ownData.el, actions, error, budget, readout, grid);
+  grid.classList.add('widget-main');
+  body.append(...els, ownData.el, actions, error, budget, readout, grid);
 
   let renders = 0;
   const refresh = refresher(async () => {

@@ -24,10 +24,11 @@ async function lossesAt(bridge, d, eps) {
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const { controls, data, eps } = keyControls(ctx, schema, () => refresh(), [
-    ['data', 'Candidates and scores', { text: (n) => lossSets[n].label, wide: true }], ['eps', 'ε (epsilon) to read off']]);
+  const { els, data, eps } = keyControls(ctx, schema, () => refresh(), [
+    ['eps', 'ε (epsilon) to read off'], ['data', 'Candidates and scores', { text: (n) => lossSets[n].label, wide: true }]]);
   const error = errorLine();
   const host = document.createElement('div');
+  host.className = 'widget-main';
   const readout = tableRegion('Expected loss at the chosen ε');
   const chart = new LineChart(host, {
     title: 'Expected score loss against ε for four selection mechanisms',
@@ -44,7 +45,7 @@ export async function mount(ctx) {
       return refresh();
     },
   });
-  body.append(controls, ownData.el, error, readout, host);
+  body.append(...els, ownData.el, error, readout, host);
 
   let cache = { key: '', loss: null };
   const refresh = redrawer(ctx, error, async () => {

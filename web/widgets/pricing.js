@@ -3,9 +3,9 @@
 // shows the revenue curve, the exact price distribution with seeded draws,
 // and expected revenue against ε beside the accuracy theorem's guarantee.
 // The numbers come from the lazily loaded market module.
-import { fmtInt } from '../svg.js';
+import { fmtInt, niceStep } from '../svg.js';
 import { LineChart } from '../charts/line.js';
-import { button, fmt, errorLine, redrawer, smallMultiples, keyInput, reseed } from './controls.js';
+import { button, fmt, errorLine, redrawer, smallMultiples, keyInput, keySelect, reseed, readBox } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas, priceGrid } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
@@ -19,37 +19,55 @@ export const GRID = priceGrid;
  * smallest of 1, 2, 2.5 or 5 times a power of ten at or above the largest value.
  */
 export function gridFor(values) {
-  const top = values.reduce((a, x) => Math.max(a, x), 0.01);
-  const p = Math.pow(10, Math.floor(Math.log10(top)));
-  const maxPrice = [1, 2, 2.5, 5, 10].map((x) => x * p).find((x) => x >= top);
+  const maxPrice = niceStep(values.reduce((a, x) => Math.max(a, x), 0.01));
   return { maxPrice, step: maxPrice / 500 };
 }
 export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(2)}` : '–');
 
-/** valuesInput is a text box for a list of dollar values, shared with the truthfulness widget. */
+/**
+ * valuesInput is a text box for a list of dollar values, shared with the
+ * truthfulness widget: entries separated by commas, or by semicolons when
+ * there is one (then a comma is a decimal point, "1; 3,5"), each read with
+ * the one rule for typed numbers (an optional "$" first), kept in [0, 5] to
+ * the cent; what was read, clamped or refused is said under the box.
+ */
 export function valuesInput(ctx, onChange) {
   const wrap = document.createElement('div');
   wrap.className = 'control control-wide';
   const id = ctx.uid('values');
-  wrap.innerHTML = `<label for="${id}">Buyers’ values in dollars, comma-separated (0 to 5)</label><input id="${id}" type="text" inputmode="decimal" spellcheck="false" autocomplete="off">`;
+  const spec = ctx.schema.values;
+  wrap.innerHTML = `<label for="${id}">Buyers’ values in dollars, comma-separated (0 to 5)</label><input id="${id}" type="text" inputmode="decimal" spellcheck="false" autocomplete="off" aria-describedby="${id}-note"><span class="hint box-note" id="${id}-note" role="status"></span>`;
   const input = wrap.querySelector('input');
+  const note = wrap.querySelector('.box-note');
   const show = (vs) => { input.value = vs.map((x) => String(+x.toFixed(2))).join(', '); };
   show(ctx.values.values);
   input.addEventListener('change', () => {
-    const xs = input.value.split(',').map((s) => s.trim()).filter(Boolean).map(Number);
-    if (!xs.length || xs.length > 40 || xs.some((x) => !Number.isFinite(x) || x < 0 || x > 5)) { input.setAttribute('aria-invalid', 'true'); return; }
+    const parts = input.value.split(input.value.includes(';') ? ';' : ',').map((t) => t.trim().replace(/^\$/, '')).filter(Boolean);
+    const fail = (text) => { input.setAttribute('aria-invalid', 'true'); note.textContent = text; };
+    if (!parts.length || parts.length > spec.maxLength) return fail(`Type 1 to ${spec.maxLength} values separated by commas.`);
+    const xs = [];
+    const notes = [];
+    for (const [i, t] of parts.entries()) {
+      const r = readBox(t, { type: 'number', min: spec.min, max: spec.max }, `value ${i + 1}`);
+      if (!r.ok) return fail(`Value ${i + 1}, “${t.slice(0, 20)}”: ${r.message}`);
+      if (r.note) notes.push(r.note);
+      xs.push(Math.round(r.value * 100) / 100);
+    }
     input.removeAttribute('aria-invalid');
-    onChange(xs.map((x) => Math.round(x * 100) / 100));
+    note.textContent = notes.join(' ');
+    show(xs);
+    onChange(xs);
   });
-  return { el: wrap, set: show };
+  return { el: wrap, key: 'values', set: show };
 }
 
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
   const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
-  const { controls } = keyControls(ctx, schema, () => refresh(), [values, ['eps', 'ε (epsilon)'], ['draws', 'Draws', { text: (d) => fmtInt(+d) }]]);
-  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh(), { inline: true });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => refresh());
+  const draws = keySelect(ctx, schema, 'draws', 'Draws', (d) => fmtInt(+d), () => refresh());
+  const { els } = keyControls(ctx, schema, () => refresh(), [['eps', 'ε (epsilon)'], values], [draws, seed]);
   const newSeed = reseed(ctx, seed, () => refresh());
   const addBuyer = () => {
     if (v.values.length >= 40) return;
@@ -58,14 +76,14 @@ export async function mount(ctx) {
   const actions = document.createElement('div');
   actions.className = 'actions';
   const add = button('Add a $1 buyer', addBuyer);
-  actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), add, seed.el);
+  actions.append(button('New draws', newSeed, { kbd: 'Space', primary: true }), add);
 
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
   const error = errorLine();
   const { grid, cell } = smallMultiples(ctx);
   const revChart = new LineChart(cell('Revenue at each fixed price'), { title: 'Revenue p × (buyers with value ≥ p) at each price', xLabel: 'price ($)', yLabel: 'revenue ($)', steps: true });
-  const distChart = new LineChart(cell('The private price: exact distribution and draws'), { title: 'Probability of each price under the exponential mechanism, with the share of draws', xLabel: 'price ($)', yLabel: 'probability' });
+  const distChart = new LineChart(cell('The private price: exact distribution and draws'), { title: 'Probability of each price under the exponential mechanism, with the share of draws', xLabel: 'price ($)', yLabel: 'probability', yCap: 1 });
   const curveHost = document.createElement('div');
   const curveChart = new LineChart(curveHost, { title: `${ctx.title}: expected revenue against ε, the optimum and the theorem's guarantee`, xLabel: 'ε (log scale)', yLabel: 'revenue ($)', logX: true });
   // Own data (a column of numbers) replaces the buyers' values; the grid follows its range.
@@ -74,7 +92,8 @@ export async function mount(ctx) {
     mode: 'numbers', min: 0,
     onData: (d) => { own = d && { values: d.values, grid: gridFor(d.values) }; values.el.style.display = add.style.display = d ? 'none' : ''; return refresh(); },
   });
-  body.append(controls, ownData.el, actions, readout, error, grid, curveHost);
+  grid.classList.add('widget-main');
+  body.append(...els, ownData.el, actions, readout, error, grid, curveHost);
 
   const refresh = redrawer(ctx, error, async () => {
     const g = own ? own.grid : GRID;

@@ -6,37 +6,38 @@ import { BarChart } from '../charts/bars.js';
 import { fmtInt } from '../svg.js';
 import { fmt, panel, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
-import { schemas, datasets } from '../gen/widgets.js';
+import { schemas, datasets, selections } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 
 export const schema = schemas['report-noisy-max'];
 
-export const panels = [
-  { mechanism: 'exponential', title: 'Exponential mechanism', detail: 'weights exp(ε·u/(2Δ))' },
-  { mechanism: 'report-noisy-max-laplace', title: 'Report noisy max, Laplace noise', detail: 'noise scale Δ/ε' },
-  { mechanism: 'report-noisy-max-gumbel', title: 'Report noisy max, Gumbel noise', detail: 'noise scale 2Δ/ε' },
-  { mechanism: 'permute-and-flip', title: 'Report noisy max, exponential noise', detail: 'noise scale 2Δ/ε: permute-and-flip' },
-];
+/** panels are the four mechanisms, each run at ε, with what that ε guarantees (app/widget Selections). */
+export const panels = ['exponential', 'report-noisy-max-laplace', 'report-noisy-max-gumbel', 'permute-and-flip']
+  .map((m) => selections.find((s) => s.mechanism === m && s.factor === 1));
 
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const { controls, data } = keyControls(ctx, schema, () => refresh(), [
-    ['data', 'Candidates and scores', { text: (n) => datasets[n].label, wide: true }], ['eps', 'ε (epsilon), shared by all four']]);
-  const { batch, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
-  controls.append(batch.el);
+  const { batch, seed, ctl, actions, status } = batchControls(ctx, schema, () => refresh());
+  const { els, data } = keyControls(ctx, schema, () => refresh(), [
+    ['eps', 'ε (epsilon), the same number in all four panels'], ['data', 'Candidates and scores', { text: (n) => datasets[n].label, wide: true }]],
+  [batch, seed]);
 
   const error = errorLine();
 
   const grid = document.createElement('div');
-  grid.className = 'small-multiples';
+  grid.className = 'small-multiples widget-main';
   const charts = panels.map((pnl) => {
-    const { el, host } = panel(ctx, `${pnl.title}<span class="panel-detail">${pnl.detail}</span>`);
+    const { el, host } = panel(ctx, `${pnl.title}<span class="panel-detail">${pnl.noise}</span>`);
+    const promise = document.createElement('p');
+    promise.className = 'panel-guarantee';
+    promise.textContent = `At this ε: ${pnl.guarantee}.`;
+    el.querySelector('h4').after(promise);
     const stat = document.createElement('p');
     stat.className = 'panel-stat';
     el.insertBefore(stat, host);
     grid.append(el);
-    return { pnl, chart: new BarChart(host, { title: `${pnl.title} (${pnl.detail}): share of draws and exact probability`, compact: true }), stat };
+    return { pnl, chart: new BarChart(host, { title: `${pnl.title} (${pnl.noise}): share of draws and exact probability`, compact: true }), stat };
   });
   // Own data replaces the data set's candidates and scores (Δ = 1: one person moves one count).
   let own = null;
@@ -44,7 +45,7 @@ export async function mount(ctx) {
     mode: 'selection', max: 64,
     onData: (d) => { own = d && { candidates: d.candidates, scores: d.scores, delta: 1 }; data.el.style.display = d ? 'none' : ''; return refresh(); },
   });
-  body.append(controls, ownData.el, actions, error, grid);
+  body.append(...els, ownData.el, actions, error, grid);
 
   const refresh = redrawer(ctx, error, async () => {
     const d = own || datasets[v.data];

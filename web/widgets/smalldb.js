@@ -4,9 +4,9 @@
 // call, so a progress bar moves and Cancel simply stops calling. Before
 // scoring, the page predicts the time from a trial run of the same instance
 // and, above ASK_MS, asks first and offers MWEM instead.
-import { fmtInt, escapeHTML } from '../svg.js';
+import { fmtInt, escapeHTML, niceStep } from '../svg.js';
 import { LineChart } from '../charts/line.js';
-import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, controlsBox, keyInput } from './controls.js';
+import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, settings, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
 import { formatHash } from '../state.js';
@@ -40,7 +40,7 @@ export const ATTRIBUTES = [
  */
 export function shapeSelects(ctx, onChange) {
   return [['k', 'Attributes (columns)', ATTRIBUTES], ['q', 'Query set Q', QUERY_SETS]].map(([key, label, options]) =>
-    select({ id: ctx.uid(key), label, value: ctx.values[key], options, wide: true, onChange: (x) => { ctx.set(key, x); onChange(); } }));
+    select({ id: ctx.uid(key), key, label, value: ctx.values[key], options, wide: true, onChange: (x) => { ctx.set(key, x); onChange(); } }));
 }
 const NICE = { sex: 'male', smoker: 'smoker', lung_cancer: 'lung cancer', over_150lb: 'over 150 lb', over_50: 'over 50' };
 export const niceColumn = (c) => NICE[c] || c;
@@ -55,9 +55,7 @@ const rate = (r) => (r >= 1e6 ? `${fmt(r / 1e6, 3)} million` : fmtInt(r));
 /** binned(errors, probs) groups level probabilities into about 30 bands for the histogram behind the CDF. */
 function binned(errors, probs) {
   const top = errors[errors.length - 1] || 0.01;
-  const raw = top / 30;
-  const p = Math.pow(10, Math.floor(Math.log10(raw)));
-  const w = [1, 2, 2.5, 5, 10].map((x) => x * p).find((x) => x >= raw);
+  const w = niceStep(top / 30);
   const nb = Math.floor(top / w) + 1;
   const edges = Array.from({ length: nb + 1 }, (_, i) => +(i * w).toPrecision(10));
   const heights = new Array(nb).fill(0);
@@ -70,32 +68,31 @@ export async function mount(ctx) {
   const { body, bridge, fig } = ctx;
 
   // ---- Controls ----
-  const controls = controlsBox();
   const [kSel, qSel] = shapeSelects(ctx, () => restart());
   const mSl = linearSlider({
-    id: ctx.uid('m'), label: 'm, rows in the synthetic database', min: 1, max: 12, value: v.m, digits: 3, step: 1,
+    id: ctx.uid('m'), key: 'm', label: 'm, rows in the synthetic database', min: 1, max: 12, value: v.m, digits: 3, step: 1,
     describe: (x) => `m = ${Math.round(x)}`,
     onInput: (x) => { const r = Math.round(x); if (r !== v.m) { ctx.set('m', r); restart(); } },
   });
   const epsSl = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
     describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); changeEps(); },
   });
-  controls.append(kSel.el, qSel.el, mSl.el, epsSl.el);
-  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => restart(), { inline: true });
+  const seed = keyInput(ctx, schema, 'seed', 'Seed', () => restart());
+  const { els } = settings(ctx, [mSl, epsSl, kSel, qSel], [seed]);
 
   // ---- Stepper ----
   const stages = document.createElement('ol');
-  stages.className = 'synth-stages';
+  stages.className = 'synth-stages widget-main';
   stages.setAttribute('aria-label', 'Stages of SmallDB');
   stages.innerHTML = STAGE_TITLES.map((t, i) => `<li data-stage="${STAGES[i]}"><span class="synth-stage-num" aria-hidden="true">${i + 1}</span> ${t}</li>`).join('');
   const actions = document.createElement('div');
-  actions.className = 'actions';
+  actions.className = 'actions widget-main';
   const nextBtn = button('Next stage', () => ctl.step(1), { kbd: '→', primary: true });
   const runBtn = button('Run to the end', () => ctl.draw(), { kbd: 'Space' });
   const backBtn = button('Back', () => ctl.step(-1), { kbd: '←' });
   const resetBtn = button('Start over', () => ctl.reset(), { kbd: 'r' });
-  actions.append(nextBtn, runBtn, backBtn, resetBtn, seed.el);
+  actions.append(nextBtn, runBtn, backBtn, resetBtn);
 
   const error = errorLine();
 
@@ -147,7 +144,7 @@ export async function mount(ctx) {
   levelsText.className = 'loss-line';
   const levelsChart = plot(pLevels, levelsText, {
     title: 'SmallDB: probability that the max-error is at most x, against the share of all candidates',
-    xLabel: 'max-error x over the queries', yLabel: 'probability', steps: true, describe: (d) => d.note,
+    xLabel: 'max-error x over the queries', yLabel: 'probability', steps: true, yCap: 1, describe: (d) => d.note,
   });
   const curveText = document.createElement('p');
   curveText.className = 'panel-stat';
@@ -162,10 +159,10 @@ export async function mount(ctx) {
   pCompare.inner.append(compareText, compareTable);
 
   const grid1 = document.createElement('div');
-  grid1.className = 'small-multiples synth-grid';
+  grid1.className = 'small-multiples synth-grid widget-main';
   grid1.append(pData.el, pQueries.el, pCount.el, pScore.el);
   const grid2 = document.createElement('div');
-  grid2.className = 'synth-grid synth-grid-wide';
+  grid2.className = 'synth-grid synth-grid-wide widget-main';
   grid2.append(pLevels.el, pDraw.el, pCompare.el, pCurve.el);
   // Own data: up to five yes/no columns replace the medical table (the URL keeps only the file's fingerprint).
   let own = null;
@@ -178,7 +175,7 @@ export async function mount(ctx) {
       return restart();
     },
   });
-  body.append(controls, ownData.el, stages, actions, error, grid1, grid2);
+  body.append(...els, ownData.el, stages, actions, error, grid1, grid2);
 
   // ---- State ----
   let plan = null; // from start: data, queries, count, prediction, bounds
@@ -452,7 +449,12 @@ export async function mount(ctx) {
         // measured against; Theorem 4.5 is about SmallDB with its own m and
         // is shown as that, never as a bound on a run with another m.
         + `<p>Proposition 4.4 for this run (m = ${m}, α = √(ln|Q|/m) = ${fmt(plan.alpha)}, β = ${plan.beta}): the max-error is at most <strong>${fmt(view.prop44)}</strong> with probability at least ${1 - plan.beta}${view.prop44 >= 1 ? ', which says nothing: every error is at most 1' : ''}. Exact probability that this run exceeds it: ${fmt(view.tailProp44)}.</p>`
-        + `<p>Theorem 4.5 ${own ? `chooses m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows, this run's m,` : `is about a different run: SmallDB with its own m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows,`} and promises max-error at most α = ${fmt(view.thm45)} with probability at least ${1 - plan.beta}${view.thm45 >= 1 ? ', which says nothing' : ''}. ${own ? 'For a whole number of rows the exact form of that promise is Proposition 4.4 above.' : `It says nothing about this run, whose m is ${m}.`}</p>`;
+        + (own
+          // The theorem takes m = 4·ln|Q|/α² as it is; rounded up to whole
+          // rows, the promise that holds is Proposition 4.4 at that m, which
+          // can be a little above α (more rows, more candidates).
+          ? `<p>Theorem 4.5 for α = ${fmt(view.thm45)} asks for m = 4·ln|Q|/α² rows, rounded up here to ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong>, this run's m. At this whole m what holds is Proposition 4.4 above: max-error at most <strong>${fmt(view.prop44)}</strong> with probability at least ${1 - plan.beta}${view.prop44 > view.thm45 ? ', a little more than α, since rounding m up adds candidates' : ', within α'}${view.prop44 >= 1 ? ', which says nothing' : ''}.</p>`
+          : `<p>Theorem 4.5 is about a different run: SmallDB with its own m = ⌈4·ln|Q|/α²⌉ = <strong>${fmtInt(view.thm45Size)}</strong> rows, for which it bounds the max-error by about α = ${fmt(view.thm45)} with probability at least ${1 - plan.beta}${view.thm45 >= 1 ? ', which says nothing' : ''}. It says nothing about this run, whose m is ${m}.</p>`);
     }
     if (s >= 4 && curve) {
       const eps = Array.from(curve.epsilons);

@@ -5,7 +5,7 @@
 // bounds ε-differential privacy gives, each named by where it comes from, and
 // next to the deterministic best price, where one lie pays a lot.
 import { LineChart } from '../charts/line.js';
-import { linearSlider, fmt, errorLine, redrawer } from './controls.js';
+import { linearSlider, numberInput, fmt, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { GRID, money, valuesInput } from './pricing.js';
 import { schemas } from '../gen/widgets.js';
@@ -15,22 +15,41 @@ export const schema = schemas.truthful;
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
-  const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); refresh(); });
-  const { controls } = keyControls(ctx, schema, () => refresh(), [values, ['eps', 'ε (epsilon)'], ['buyer', 'Which buyer lies (1 = first)']]);
+  // The liar is one of the market's buyers: the box's range is 1 … the
+  // number of buyers, and a buyer past it (from a link, or after values were
+  // removed) is the last one, with the page's note.
+  const fitBuyer = () => {
+    const n = v.values.length;
+    if (v.buyer <= n) return '';
+    const text = `${ctx.title}: ${schema.buyer.label} = ${v.buyer} is outside 1 … ${n}, so ${n} is used.`;
+    ctx.set('buyer', n);
+    buyer.set(n);
+    buyer.say(text);
+    return text;
+  };
+  const values = valuesInput(ctx, (xs) => { ctx.set('values', xs); fitBuyer(); refresh(); });
+  const buyer = numberInput({
+    id: ctx.uid('buyer'), key: 'buyer', label: 'Which buyer lies (1 = first)', value: v.buyer,
+    spec: () => ({ ...schema.buyer, max: v.values.length }),
+    onChange: (x) => { ctx.set('buyer', x); refresh(); },
+  });
   const report = linearSlider({
-    id: ctx.uid('report'), label: 'Their report', min: 0, max: GRID.maxPrice, value: v.report, digits: 3, step: GRID.step,
+    id: ctx.uid('report'), key: 'report', label: 'Their report', min: 0, max: GRID.maxPrice, value: v.report, digits: 3, step: GRID.step,
     describe: (x) => money(x), onInput: (x) => { ctx.set('report', +x.toFixed(2)); refresh(); },
   });
-  controls.append(report.el);
+  const { els } = keyControls(ctx, schema, () => refresh(), [['eps', 'ε (epsilon)'], report, values, buyer]);
+  const linked = fitBuyer();
+  if (linked) ctx.note(linked);
   const readout = document.createElement('div');
   readout.className = 'loss-line laplace-readout';
   const error = errorLine();
   const host = document.createElement('div');
+  host.className = 'widget-main';
   const chart = new LineChart(host, { title: `${ctx.title}: the buyer's exact expected utility for every report`, xLabel: 'report ($)', yLabel: 'expected utility ($)' });
-  body.append(controls, readout, error, host);
+  body.append(...els, error, host, readout);
 
   const refresh = redrawer(ctx, error, async () => {
-    const b = Math.min(v.buyer, v.values.length);
+    const b = v.buyer;
     const t = await bridge.call('market', 'truth', { values: Float64Array.from(v.values), ...GRID, epsilon: v.eps, buyer: b - 1 });
     error.textContent = '';
     const reports = Array.from(t.reports), util = Array.from(t.utilities);
