@@ -45,7 +45,7 @@ export async function firstLoad(browser, url) {
 export async function sliderLatency(browser, baseURL, moves = 40) {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
-  await page.goto(`${baseURL}#/exponential-mechanism?meet.batch=10000&meet.step=1&meet.seed=5`);
+  await page.goto(`${baseURL}exponential-mechanism/#meet.batch=10000&meet.step=1&meet.seed=5`);
   await page.waitForFunction(() => document.body.dataset.lessonReady && document.body.classList.contains('engine-ready'));
   const rows = await page.evaluate(async (moves) => {
     const fig = document.querySelector('#w-meet');

@@ -155,7 +155,7 @@ export async function codeCache(url, lesson, machineBytes) {
   try {
     for (let i = 0; i < 3; i++) {
       const page = await context.newPage();
-      await page.goto(`${url}#/${lesson}`);
+      await page.goto(`${url}${lesson}/`);
       await page.waitForFunction(() => document.body.classList.contains('engine-ready'), null, { timeout: 120000 });
       const t = await page.evaluate(() => performance.getEntriesByName('dpplay-engine-ready')[0].detail);
       out.core_compile_ms.push(Math.round(t.compiled - t.response));
@@ -221,7 +221,7 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const runs = Number(process.argv[3] || 3);
   const server = await serve(dir, '/dpplay/', { pages: true });
   const { lessons } = siteIndex(dir);
-  const lesson1 = `${server.url}#/${lessons[0].slug}`;
+  const lesson1 = `${server.url}${lessons[0].slug}/`;
   const browser = await launch();
   // The machine may be shared: the load average says how busy it was.
   const out = { runs, loadavg_start: os.loadavg().map((x) => +x.toFixed(2)) };
@@ -244,7 +244,7 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
     // Every other lesson's performance score and total blocking time.
     out.lighthouse_mobile.lessons = {};
     for (const { slug } of lessons.slice(1)) {
-      const { performance, tbt_ms } = await lighthouseScores(`${server.url}#/${slug}`);
+      const { performance, tbt_ms } = await lighthouseScores(`${server.url}${slug}/`);
       out.lighthouse_mobile.lessons[slug] = { performance, tbt_ms };
     }
   } finally {

@@ -62,7 +62,7 @@ for (const width of [1280, 390]) {
       const p1 = await c1.newPage();
       const errors = watch(p1);
       // Only the figures the build pre-rendered are compared.
-      await p1.goto(`${web.server.url}#/${slug}`);
+      await p1.goto(`${web.server.url}${slug}/`);
       await ready(p1, slug);
       await everyLive(p1);
       const live = await p1.evaluate(() => {
@@ -93,7 +93,7 @@ test('the lesson mounts from the recording before the engine, and goes live with
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/wasm/core.wasm', async (route) => { await held; await route.continue(); });
-  await page.goto(`${web.server.url}#/${index.lessons[0].slug}`);
+  await page.goto(`${web.server.url}${index.lessons[0].slug}/`);
   await page.waitForFunction(() => document.body.dataset.lessonReady);
   await live(page, 'figure.widget');
   const before = await page.evaluate(() => {
@@ -147,7 +147,7 @@ test('a widget without a pre-rendered drawing waits below the screen; mounted ab
   }));
   const page = await context.newPage();
   const errors = watch(page);
-  await page.goto(`${web.server.url}#/small-database`);
+  await page.goto(`${web.server.url}small-database/`);
   await ready(page, 'small-database');
   const busy = () => page.evaluate(() => document.querySelector('#w-sdb .widget-body').hasAttribute('aria-busy'));
   assert.equal(await busy(), true, 'SmallDB, below the screen, mounted at load');

@@ -26,7 +26,7 @@ const stage = (page) => page.locator('#w-sdb').getAttribute('data-stage');
 const button = (page, sel, name) => page.locator(`${sel} button`, { hasText: name }).first();
 
 test('SmallDB: stages one by one, then a full run with progress to 100% and exact levels', async () => {
-  const { context, page, errors } = await open(`#/${slug}?sdb.m=8`);
+  const { context, page, errors } = await open(`${slug}/#sdb.m=8`);
   assert.equal(await stage(page), 'data');
   // Record every progress value the page shows.
   await page.evaluate(() => {
@@ -98,7 +98,7 @@ test('SmallDB: stages one by one, then a full run with progress to 100% and exac
 });
 
 test('SmallDB: a long run asks first, and Cancel stops it', async () => {
-  const { context, page, errors } = await open(`#/${slug}?sdb.k=5&sdb.m=8&sdb.stage=count`);
+  const { context, page, errors } = await open(`${slug}/#sdb.k=5&sdb.m=8&sdb.stage=count`);
   assert.match(await page.locator('#w-sdb').textContent(), /61,523,748/);
   await button(page, '#w-sdb', 'Run to the end').click();
   await page.waitForSelector('#w-sdb .synth-ask:not([hidden])');
@@ -120,7 +120,7 @@ test('SmallDB: a long run asks first, and Cancel stops it', async () => {
 });
 
 test('MWEM: rounds one by one and all at once, with the budget spent exactly', async () => {
-  const { context, page, errors } = await open(`#/${slug}`);
+  const { context, page, errors } = await open(`${slug}/`);
   await idle(page, '#w-mw');
   assert.match(await page.locator('#w-mw .loss-line').textContent(), /No rounds yet/);
   await button(page, '#w-mw', 'Next round').click();
