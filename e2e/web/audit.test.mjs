@@ -13,7 +13,7 @@ import { axe, harness, shots, idle as idleFor, renders as rendersOf, rerendered 
 
 const slug = 'check-a-mechanism';
 const W = '#w-check';
-const web = harness([path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]);
+const web = harness([path.join(slug, 'index.html'), `dist/ has no ${slug}: run make site`]);
 
 async function open(hash = '', opts = {}) {
   const o = await web.open(`${slug}/${hash}`, { ...opts, lesson: slug });

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { ready } from './browser.mjs';
 import { harness, idle, renders, rerendered } from './harness.mjs';
 
-const web = harness(...['private-pricing', 'billboard-prices'].map((slug) => [path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]));
+const web = harness(...['private-pricing', 'billboard-prices'].map((slug) => [path.join(slug, 'index.html'), `dist/ has no ${slug}: run make site`]));
 const open = (slug, hash = '') => web.open(`${slug}/${hash}`, { lesson: slug });
 
 // The utility chart's data table: one row per report, [report, E[utility], truthful].

@@ -329,6 +329,14 @@ test('works offline after the first visit (service worker)', async () => {
   await ready(page, 'private-pricing');
   await idle(page, '#w-price', 20000);
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
+  // A page's address opened offline, never visited online, with its state;
+  // and the start page.
+  await page.goto(`${web.server.url}billboard-prices/#board.rounds=16`);
+  await ready(page, 'billboard-prices');
+  assert.match(await page.title(), /^Billboard prices/);
+  await page.waitForFunction(() => /board\.rounds=16(&|$)/.test(location.hash));
+  await page.goto(web.server.url);
+  await ready(page, 'home');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -466,7 +474,7 @@ test('over a slow gzipping server the engine\'s progress counts the module\'s by
 });
 
 test(`first load of lesson 1 is under ${BUDGET_BYTES} bytes gzipped`, async () => {
-  const load = await firstLoad(web.browser, web.server.url);
+  const load = await firstLoad(web.browser, `${web.server.url}${slugs[0]}/`);
   const kinds = new Set(load.files.map((f) => path.extname(new URL(f.url).pathname) || '.html'));
   for (const k of ['.wasm', '.js', '.css', '.html']) assert.ok(kinds.has(k), `first load fetched no ${k}`);
   assert.ok(load.gzip < BUDGET_BYTES, `first load is ${load.gzip} bytes gzipped`);

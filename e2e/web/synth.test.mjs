@@ -10,7 +10,7 @@ import { ready } from './browser.mjs';
 import { axe, harness, live } from './harness.mjs';
 
 const slug = 'small-database';
-const web = harness([path.join('lessons', `${slug}.html`), 'dist/ has no lesson 8: run make site']);
+const web = harness([path.join(slug, 'index.html'), 'dist/ has no lesson 8: run make site']);
 
 async function open(hash) {
   const o = await web.open(hash, { lesson: slug });
