@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/dpplay/dpplay/figures"
+	"github.com/dpplay/dpplay/internal/serve"
 	"github.com/dpplay/dpplay/internal/site"
 )
 
@@ -43,6 +44,15 @@ func runSite(args []string, stdout io.Writer) error {
 	}
 	res, err := site.Build(site.Options{Lessons: *lessons, Web: *web, Out: *out, Wasm: mods, WasmExec: *wasmExec, Prerender: *pre, BaseURL: *base, Card: lessonCard})
 	if err != nil {
+		return err
+	}
+	// Brotli and gzip copies beside each file, which `dpplay serve` sends to
+	// browsers that accept them (a static host such as GitHub Pages
+	// compresses by itself and serves the copies only if asked by name).
+	// Brotli's best level for what a first visit loads.
+	if _, err := serve.Precompress(*out, func(name string) bool {
+		return !strings.HasSuffix(name, ".wasm") || name == "wasm/core.wasm"
+	}); err != nil {
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(res)
