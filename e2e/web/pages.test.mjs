@@ -169,7 +169,7 @@ test('on a lesson link the first chart is painted with the first contentful pain
 const oldLinks = [...new Set([
   ...fs.readdirSync(path.join(root, 'lessons')).filter((f) => f.endsWith('.md'))
     .flatMap((f) => [...fs.readFileSync(path.join(root, 'lessons', f), 'utf8').matchAll(/\]\((#\/[^)\s]*)\)/g)].map((m) => m[1])),
-  ...['README.md', ...fs.readdirSync(path.join(root, 'docs')).map((f) => `docs/${f}`)]
+  ...['README.md', ...fs.readdirSync(path.join(root, 'docs')).filter((f) => f.endsWith('.md')).map((f) => `docs/${f}`)]
     .flatMap((f) => [...fs.readFileSync(path.join(root, f), 'utf8').matchAll(/'(#\/[a-z0-9-]+\?[^'\s]*)'/g)].map((m) => m[1])),
   '#/what-epsilon-promises?band.eps=2&band.scale=broken', '#/about', '#/', '#/exponential-mechanism?meet.eps=0.5&meet.seed=7&meet.step=3',
   '#/report-noisy-max?rnm.eps=2&budget.log=hh',

@@ -128,7 +128,7 @@ test('SmallDB: "Try MWEM instead" opens the MWEM lesson on the same attributes, 
   await button(page, '#w-sdb', 'Try MWEM instead').click();
   await ready(page, 'mwem');
   await idle(page, '#w-mw');
-  assert.match(await page.evaluate(() => location.hash), /^#\/mwem\?.*mw\.k=5.*mw\.eps=2/);
+  assert.match(page.url(), /\/dpplay\/mwem\/#.*mw\.k=5.*mw\.eps=2/);
   assert.match(await page.locator('#w-mw').textContent(), /ε spent 0 of 2/);
   assert.equal(await page.locator('#w-mw .synth-scroll tbody tr').count(), 40, 'all 2-way marginals of 5 attributes');
   assert.deepEqual(errors, []);
