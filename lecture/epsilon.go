@@ -7,9 +7,9 @@ import (
 
 // EpsilonUnit is the quantum of the ε ledger: budgets and releases are
 // whole numbers of millionths, kept as integers, so that the check that a
-// release fits the budget is exact. Summing floating-point ε let releases
-// of 5e-324, 1e-17 and 1e-9 pass a spent budget of 3 (issue 28): each
-// vanished in the rounding of the sum or in its tolerance.
+// release fits the budget is exact. A floating-point sum would not be: a
+// release of 1e-17 vanishes in the rounding of 3 + 1e-17, so it would pass
+// a budget that is already spent.
 const EpsilonUnit = 1e-6
 
 // unitsPer is 1/EpsilonUnit.
