@@ -161,6 +161,10 @@ export async function showPage(focus) {
   writeURL();
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
   placeScroll(focus);
+  // The entry keeps its place from the start: a page left before the reader
+  // scrolls (Forward to it later) opens where it was shown, not where the
+  // page before it was.
+  saveScroll();
   state.loading = false;
   document.body.dataset.lessonReady = slug;
   if (presenting()) setPresenting(true);
@@ -206,6 +210,7 @@ async function showHome(call, focus) {
   markProgress(index);
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
   if (!restoreScroll() && call > 1) scrollTo(0, 0);
+  saveScroll();
   state.loading = false;
   document.body.dataset.lessonReady = 'home';
   if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');

@@ -61,10 +61,10 @@ func runSite(args []string, stdout io.Writer) error {
 // lessonCard draws the link preview image of lesson l (site.Options.Card):
 // its first figure at the lesson's own settings, as `dpplay figures` draws
 // it, in PNG at site.CardWidth × site.CardHeight pixels, with the figure's
-// title as its alt text; nil for a lesson or page without a figure. Of a
+// title as its alt text, and the widget's id; nil for a lesson or page without a figure. Of a
 // figure of small multiples it draws the first panel, under the figure's
 // titles: the whole grid is unreadable at a preview's size.
-func lessonCard(l *site.Lesson) ([]byte, string, error) {
+func lessonCard(l *site.Lesson) ([]byte, string, string, error) {
 	for _, u := range l.Uses {
 		if figures.Names(u.Name) == nil {
 			continue
@@ -72,7 +72,7 @@ func lessonCard(l *site.Lesson) ([]byte, string, error) {
 		req, _ := useRequest(l, u)
 		figs, err := figures.Build(req)
 		if err != nil {
-			return nil, "", fmt.Errorf("widget %s: %v", u.ID, err)
+			return nil, "", "", fmt.Errorf("widget %s: %v", u.ID, err)
 		}
 		if len(figs) == 0 {
 			continue
@@ -86,7 +86,7 @@ func lessonCard(l *site.Lesson) ([]byte, string, error) {
 		cm := func(px int) float64 { return float64(px) / figures.PNGDPI * 2.54 }
 		png, err := figures.Render(f, "png", cm(site.CardWidth), cm(site.CardHeight))
 		alt := strings.ReplaceAll(strings.TrimPrefix(f.Heading+": "+f.Title, ": "), "\n", "; ")
-		return png, "A chart from the lesson: " + alt, err
+		return png, "A chart from the lesson: " + alt, u.ID, err
 	}
-	return nil, "", nil
+	return nil, "", "", nil
 }

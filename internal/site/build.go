@@ -41,10 +41,12 @@ type Options struct {
 	// without it, see Head.HTML.
 	BaseURL string
 	// Card, if set, draws the link preview image of a lesson or page: a PNG
-	// of CardWidth × CardHeight pixels and its alt text, or nil for the
-	// site's own (icons/social.png). cmd/dpplay draws the lesson's first
-	// figure with package figures, which this package must not link.
-	Card func(l *Lesson) (png []byte, alt string, err error)
+	// of CardWidth × CardHeight pixels, its alt text and the id of the
+	// widget it draws, or nil for the site's own (icons/social.png).
+	// cmd/dpplay draws the lesson's first figure with package figures, which
+	// this package must not link. Read without JavaScript, a widget the build
+	// could not pre-render shows the card in its place (NoscriptCard).
+	Card func(l *Lesson) (png []byte, alt, id string, err error)
 }
 
 // Result summarises a build.
@@ -209,17 +211,19 @@ func Build(o Options) (Result, error) {
 	paths := []string{""}
 	for _, l := range all {
 		h := Head{Title: l.Title, Description: l.Summary, Path: PageAddress(l.Slug, ""), Image: socialImage, ImageAlt: socialAlt, Article: l.Kind != "page"}
+		content := l.HTML
 		if o.Card != nil {
-			png, alt, err := o.Card(l)
+			png, alt, id, err := o.Card(l)
 			if err != nil {
 				return Result{}, fmt.Errorf("lesson %s: its preview image: %v", l.Slug, err)
 			}
 			if png != nil {
 				h.Image, h.ImageAlt = "og/"+l.Slug+".png", alt
 				files[h.Image] = png
+				content = NoscriptCard(content, id, strings.Repeat(up, strings.Count(h.Path, "/"))+h.Image, alt)
 			}
 		}
-		files[h.Path+"index.html"] = []byte(p.page(h, l.Slug, l.HTML, pagerHTML(lessons, slices.Index(lessons, l)), l.Widgets))
+		files[h.Path+"index.html"] = []byte(p.page(h, l.Slug, content, pagerHTML(lessons, slices.Index(lessons, l)), l.Widgets))
 		paths = append(paths, h.Path)
 	}
 	if shell, ok := files["handout.html"]; ok {

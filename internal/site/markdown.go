@@ -177,7 +177,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		fmt.Fprintf(&b, "<h3 class=\"widget-title\" id=\"w-%s-title\">%s</h3>\n", id, html.EscapeString(title))
 		// Read without JavaScript, the page shows the widget's pre-rendered
 		// drawing, inert, and says why its controls do nothing.
-		b.WriteString("<noscript><p class=\"widget-noscript\">The controls need JavaScript, which is turned off: this is the widget's opening state.</p></noscript>\n")
+		b.WriteString(noscriptNote + "\n")
 		b.WriteString("<div class=\"widget-body\" aria-busy=\"true\"><p class=\"widget-loading\">Loading the interactive part…</p></div>\n")
 		if caption != "" {
 			b.WriteString("<figcaption>" + caption + "</figcaption>\n")

@@ -221,3 +221,32 @@ func (p pageShell) handout(shell string, written []*Lesson) ([]byte, error) {
 	shell = strings.Replace(shell, metaMarker, h.HTML(p.o.BaseURL, up), 1)
 	return []byte(Handout(Relocate(shell, up), lessons)), nil
 }
+
+// noscriptNote is what a widget says to a reader without JavaScript (markdown.go writes it).
+const noscriptNote = `<noscript><p class="widget-noscript">The controls need JavaScript, which is turned off: this is the widget's opening state.</p></noscript>`
+
+// unrendered is the body of a widget the build did not pre-render.
+const unrendered = `<div class="widget-body" aria-busy="true"><p class="widget-loading">`
+
+// NoscriptCard returns content with the image src (alt text alt) shown, to a
+// reader without JavaScript, in place of the widget whose id is id when the
+// build could not pre-render its drawing (its body is still the loading
+// message): the lesson's preview card draws that widget's first figure at
+// the lesson's settings. Any other content is returned as it is.
+func NoscriptCard(content, id, src, alt string) string {
+	start := strings.Index(content, `<figure class="widget" id="w-`+id+`"`)
+	if id == "" || start < 0 {
+		return content
+	}
+	note := strings.Index(content[start:], noscriptNote)
+	if note < 0 {
+		return content
+	}
+	at := start + note + len(noscriptNote)
+	if !strings.HasPrefix(strings.TrimLeft(content[at:], "\n"), unrendered) {
+		return content
+	}
+	card := `<noscript><p class="widget-noscript">The controls and the live drawing need JavaScript, which is turned off: this is the widget's opening figure.</p>` +
+		`<img class="widget-card" src="` + html.EscapeString(src) + `" alt="` + html.EscapeString(alt) + `" width="` + fmt.Sprint(CardWidth) + `" height="` + fmt.Sprint(CardHeight) + `"></noscript>`
+	return content[:start+note] + card + content[at:]
+}

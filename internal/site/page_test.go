@@ -69,3 +69,25 @@ func TestSitemapAndRobots(t *testing.T) {
 		t.Errorf("robots.txt without the site's address names a sitemap:\n%s", r)
 	}
 }
+
+func TestNoscriptCard(t *testing.T) {
+	fig := func(id, body string) string {
+		return `<figure class="widget" id="w-` + id + `" data-widget="x">` + "\n<h3>T</h3>\n" + noscriptNote + "\n" + body + "</div>\n</figure>\n"
+	}
+	bare := unrendered + "Loading the interactive part…</p>"
+	drawn := `<div data-prerendered="" inert="" class="widget-body" aria-busy="true"><svg></svg>`
+	content := fig("a", drawn) + fig("b", bare)
+	got := NoscriptCard(content, "b", "../og/l.png", `A "chart"`)
+	want := fig("a", drawn) + strings.Replace(fig("b", bare), noscriptNote,
+		`<noscript><p class="widget-noscript">The controls and the live drawing need JavaScript, which is turned off: this is the widget's opening figure.</p>`+
+			`<img class="widget-card" src="../og/l.png" alt="A &#34;chart&#34;" width="1200" height="630"></noscript>`, 1)
+	if got != want {
+		t.Errorf("an unrendered widget:\n got %q\nwant %q", got, want)
+	}
+	// A pre-rendered widget shows its own drawing; an unknown or empty id changes nothing.
+	for _, id := range []string{"a", "c", ""} {
+		if got := NoscriptCard(content, id, "../og/l.png", "A chart"); got != content {
+			t.Errorf("id %q: changed to %q", id, got)
+		}
+	}
+}

@@ -283,11 +283,11 @@ func TestBuild(t *testing.T) {
 	})
 	out := filepath.Join(dir, "dist")
 	// The first lesson has a preview image of its own; the second shows the site's.
-	card := func(l *Lesson) ([]byte, string, error) {
+	card := func(l *Lesson) ([]byte, string, string, error) {
 		if l.Slug == "a" {
-			return []byte("\x89PNG a"), "A chart of a", nil
+			return []byte("\x89PNG a"), "A chart of a", "", nil
 		}
-		return nil, "", nil
+		return nil, "", "", nil
 	}
 	opt := Options{Lessons: filepath.Join(dir, "lessons"), Web: filepath.Join(dir, "web"), Out: out,
 		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm"), "figures": filepath.Join(dir, "build/figures.wasm"), "data": filepath.Join(dir, "build/data.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js"),
