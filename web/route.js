@@ -46,8 +46,9 @@ function page(slug) {
  * reads it as markup.
  */
 function take(doc) {
+  // Removed before the import: an image inside it would start loading.
+  for (const n of doc.querySelectorAll('#lesson > article noscript')) n.remove();
   const article = document.importNode(doc.querySelector('#lesson > article'), true);
-  for (const n of article.querySelectorAll('noscript')) n.remove();
   $('#lesson').replaceChildren(article);
   $('.pager').replaceChildren(...[...doc.querySelector('.pager').childNodes].map((n) => document.importNode(n, true)));
   document.title = doc.title;
