@@ -104,8 +104,12 @@ space := $(empty) $(empty)
 node_modules/.package-lock.json: package-lock.json
 	npm ci --no-audit --no-fund --loglevel=error
 
+# The site's public address, for canonical links, link previews and
+# sitemap.xml (the Pages workflow passes its own); empty for none (docs/web.md).
+BASE_URL ?= https://dpplay.github.io/dpplay/
+
 site: $(WASM_MODULES:%=build/%.wasm) node_modules/.package-lock.json
-	$(GO) run ./cmd/dpplay site -lessons lessons -web web -out dist \
+	$(GO) run ./cmd/dpplay site -lessons lessons -web web -out dist -base-url '$(BASE_URL)' \
 	  -wasm $(subst $(space),$(comma),$(foreach m,$(WASM_MODULES),$(m)=build/$(m).wasm)) \
 	  -wasm-exec $(WASM_EXEC_DIR)/wasm_exec.js -prerender scripts/prerender.mjs
 

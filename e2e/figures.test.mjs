@@ -51,7 +51,7 @@ test('Export figure renders the widget state as SVG, PNG and PDF, identical to t
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
   const page = await context.newPage();
   const errors = watch(page);
-  await page.goto(server.url + '#/exponential-mechanism?meet.eps=0.7&meet.seed=42&meet.step=3');
+  await page.goto(server.url + 'exponential-mechanism/#meet.eps=0.7&meet.seed=42&meet.step=3');
   await ready(page, 'exponential-mechanism');
   const fig = page.locator('figure.widget[data-id="meet"]');
   await fig.locator('.export-figure .export-button').waitFor({ timeout: 10000 });
@@ -89,7 +89,7 @@ test('every chart of every lesson exports the same figure as dpplay figures', as
   let exported = 0;
   const lessonsWithCharts = new Set();
   for (const slug of slugs) {
-    await page.goto(server.url + '#/' + slug);
+    await page.goto(server.url + slug + '/');
     await ready(page, slug);
     const widgets = await page.locator('figure.widget[data-figures]:not([data-figures=""])').evaluateAll((els) => els.map((e) => ({ id: e.dataset.id, figures: e.dataset.figures.split(',') })));
     for (const w of widgets) {
@@ -120,7 +120,7 @@ test('a figure equals the page when digits rounding matters', async () => {
   const context = await browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block', acceptDownloads: true });
   const page = await context.newPage();
   const errors = watch(page);
-  const link = '#/what-epsilon-promises?band.eps=1.23456&band.seed=5&band.step=2';
+  const link = 'what-epsilon-promises/#band.eps=1.23456&band.seed=5&band.step=2';
   await page.goto(server.url + link);
   await ready(page, 'what-epsilon-promises');
   const fig = page.locator('figure.widget[data-id="band"]');

@@ -17,7 +17,7 @@ const web = harness(
 const landed = (page) => page.locator('#machine-host').getAttribute('data-landed').then(Number);
 
 test('Start the machine: counts rise, the frame rate is measured with 2,000 balls', async () => {
-  const { context, page, errors, requests } = await web.open('#/exponential-mechanism');
+  const { context, page, errors, requests } = await web.open('exponential-mechanism/');
   await ready(page, 'exponential-mechanism');
   assert.ok(!requests.some((u) => /machine\.(wasm|html)/.test(u)), 'the machine must not load before the button is pressed');
 

@@ -1,5 +1,5 @@
 // A screenshot helper for looking at a lesson while writing it (not a test):
-//   node e2e/shot.mjs '#/slug?…' 'CSS selector' WIDTH OUT.png
+//   node e2e/shot.mjs 'slug/#…' 'CSS selector' WIDTH OUT.png
 // Needs `make site`. It serves dist/ as the tests do and waits for the lesson.
 import { serve } from './web/server.mjs';
 import { launch, ready, watch } from './web/browser.mjs';

@@ -17,7 +17,7 @@ const browser = await launch();
 try {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
-  await page.goto(`${server.url}#/check-a-mechanism`);
+  await page.goto(`${server.url}check-a-mechanism/`);
   await page.waitForFunction(() => document.body.dataset.lessonReady, null, { timeout: 60000 });
   const runs = await page.evaluate(async () => {
     const { getBridge } = await import('./engine.js');

@@ -27,7 +27,7 @@ const server = await serve(dist, '/dpplay/');
 const browser = await launch();
 try {
   const page = await (await browser.newContext({ serviceWorkers: 'block' })).newPage();
-  await page.goto(server.url + '#/exponential-mechanism');
+  await page.goto(server.url + 'exponential-mechanism/');
   await ready(page, 'exponential-mechanism');
   const out = await page.evaluate(async (n) => {
     const { getBridge } = await import('./engine.js');

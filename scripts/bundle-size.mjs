@@ -4,6 +4,8 @@
 // the time from navigation until the lesson is interactive, and what moving
 // the ε slider costs with 10,000 draws (see sliderLatency).
 // Usage: node scripts/bundle-size.mjs [dist]   (prints one JSON object)
+import fs from 'node:fs';
+import path from 'node:path';
 import zlib from 'node:zlib';
 import { serve } from '../e2e/web/server.mjs';
 import { launch } from '../e2e/web/browser.mjs';
@@ -45,7 +47,7 @@ export async function firstLoad(browser, url) {
 export async function sliderLatency(browser, baseURL, moves = 40) {
   const context = await browser.newContext({ serviceWorkers: 'block' });
   const page = await context.newPage();
-  await page.goto(`${baseURL}#/exponential-mechanism?meet.batch=10000&meet.step=1&meet.seed=5`);
+  await page.goto(`${baseURL}exponential-mechanism/#meet.batch=10000&meet.step=1&meet.seed=5`);
   await page.waitForFunction(() => document.body.dataset.lessonReady && document.body.classList.contains('engine-ready'));
   const rows = await page.evaluate(async (moves) => {
     const fig = document.querySelector('#w-meet');
@@ -92,7 +94,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const server = await serve(dir, '/dpplay/');
   const browser = await launch();
   try {
-    const load = await firstLoad(browser, server.url);
+    // Lesson 1's own page: its text and pre-rendered charts come in the HTML.
+    const { lessons } = JSON.parse(fs.readFileSync(path.join(dir, 'index.html'), 'utf8').match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
+    const load = await firstLoad(browser, `${server.url}${lessons[0].slug}/`);
     const lat = await sliderLatency(browser, server.url);
     const byType = {};
     for (const f of load.files) {

@@ -97,7 +97,7 @@ const out = { machine_start: { runs, loadavg_start: os.loadavg().map((x) => +x.t
 try {
   for (const [name, throttled] of [['localhost', false], ['slow4g_cpu4x', true]]) {
     const rs = [];
-    for (let i = 0; i < (throttled ? Math.min(runs, 2) : runs); i++) rs.push(await starts(browser, `${server.url}#/${lesson}`, throttled));
+    for (let i = 0; i < (throttled ? Math.min(runs, 2) : runs); i++) rs.push(await starts(browser, `${server.url}${lesson}/`, throttled));
     out.machine_start[name] = medians(rs);
   }
 } finally {

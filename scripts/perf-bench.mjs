@@ -26,8 +26,9 @@
 // caches a module only once enough of its code has been optimized: the
 // machine's is, a lesson's use of core is not,
 // then Lighthouse (mobile, simulated throttling) scores, all four categories,
-// for the root and lesson 1, and the performance score and total blocking
-// time of every other lesson. (scripts/bundle-size.mjs measures the slider to
+// with total blocking time, largest contentful paint and layout shift, for the
+// root and every lesson's and page's own address, each with the machine's
+// load average when it ran. (scripts/bundle-size.mjs measures the slider to
 // the painted chart at 10,000 draws.)
 // Usage: node scripts/perf-bench.mjs [dist] [runs]  (prints JSON)
 // Timings are figures, never pass/fail.
@@ -155,7 +156,7 @@ export async function codeCache(url, lesson, machineBytes) {
   try {
     for (let i = 0; i < 3; i++) {
       const page = await context.newPage();
-      await page.goto(`${url}#/${lesson}`);
+      await page.goto(`${url}${lesson}/`);
       await page.waitForFunction(() => document.body.classList.contains('engine-ready'), null, { timeout: 120000 });
       const t = await page.evaluate(() => performance.getEntriesByName('dpplay-engine-ready')[0].detail);
       out.core_compile_ms.push(Math.round(t.compiled - t.response));
@@ -193,7 +194,7 @@ export function medians(runs) {
   return out;
 }
 
-async function lighthouseScores(url) {
+export async function lighthouseScores(url) {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({
@@ -210,6 +211,7 @@ async function lighthouseScores(url) {
     scores.lcp_ms = Math.round(a['largest-contentful-paint']?.numericValue);
     scores.tbt_ms = Math.round(a['total-blocking-time']?.numericValue);
     scores.cls = +(a['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3);
+    scores.load = +os.loadavg()[0].toFixed(1);
     return scores;
   } finally {
     await chrome.kill();
@@ -220,8 +222,8 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   const dir = path.resolve(process.argv[2] || 'dist');
   const runs = Number(process.argv[3] || 3);
   const server = await serve(dir, '/dpplay/', { pages: true });
-  const { lessons } = siteIndex(dir);
-  const lesson1 = `${server.url}#/${lessons[0].slug}`;
+  const { lessons, pages = [] } = siteIndex(dir);
+  const lesson1 = `${server.url}${lessons[0].slug}/`;
   const browser = await launch();
   // The machine may be shared: the load average says how busy it was.
   const out = { runs, loadavg_start: os.loadavg().map((x) => +x.toFixed(2)) };
@@ -237,16 +239,8 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   }
   out.code_cache = await codeCache(server.url, lessons[0].slug, fs.statSync(path.join(dir, 'wasm', 'machine.wasm')).size);
   try {
-    out.lighthouse_mobile = {
-      root: await lighthouseScores(server.url),
-      lesson1: await lighthouseScores(lesson1),
-    };
-    // Every other lesson's performance score and total blocking time.
-    out.lighthouse_mobile.lessons = {};
-    for (const { slug } of lessons.slice(1)) {
-      const { performance, tbt_ms } = await lighthouseScores(`${server.url}#/${slug}`);
-      out.lighthouse_mobile.lessons[slug] = { performance, tbt_ms };
-    }
+    out.lighthouse_mobile = { root: await lighthouseScores(server.url) };
+    for (const { slug } of lessons.concat(pages)) out.lighthouse_mobile[slug] = await lighthouseScores(`${server.url}${slug}/`);
   } finally {
     await server.close();
   }

@@ -11,7 +11,7 @@ import { launch } from '../e2e/web/browser.mjs';
 import { firstWidgetLive } from './perf-bench.mjs';
 
 const dir = path.resolve(process.argv[2] || 'dist');
-const hash = process.argv[3] ?? '#/what-dp-promises';
+const hash = process.argv[3] ?? 'what-dp-promises/';
 const rate = Number(process.argv[4] || 4);
 const server = await serve(dir, '/dpplay/', { pages: true });
 const browser = await launch();

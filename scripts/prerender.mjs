@@ -317,27 +317,6 @@ function markup(n) {
   return `<${n.localName}${attrs}>${[...n.childNodes].map(markup).join('')}</${n.localName}>`;
 }
 
-/**
- * markChunks(doc) puts a <!--dpplay-chunk--> comment between groups of the
- * article's blocks: a group ends with a widget or once it holds CHUNK bytes
- * of HTML. A page opened at a lesson's link parses and lays out one group per
- * frame (web/index.html), so that no single task takes the whole lesson.
- */
-const CHUNK = 16384;
-function markChunks(doc) {
-  const article = doc.querySelector('article.lesson');
-  if (!article) return;
-  let size = 0;
-  for (const block of [...article.children]) {
-    if (size >= CHUNK) {
-      article.insertBefore(doc.createComment('dpplay-chunk'), block);
-      size = 0;
-    }
-    size += block.outerHTML.length;
-    if (block.matches('figure.widget')) size = CHUNK;
-  }
-}
-
 const out = {};
 for (const { slug, html } of input.lessons) {
   const { document: lessonDoc } = parseHTML(`<!doctype html><html><body>${html}</body></html>`);
@@ -349,8 +328,10 @@ for (const { slug, html } of input.lessons) {
       process.stderr.write(`prerender: ${slug}: ${fig.dataset.widget} (${fig.dataset.id}) left to the engine: ${err.message}\n`);
     }
   }
-  markChunks(lessonDoc);
-  out[slug] = lessonDoc.body.innerHTML;
+  // A widget's link to another file of the site is written from its module's
+  // own address (import.meta.url), here the copy of web/: in the lesson's
+  // page, one level below the site's root, it is ../.
+  out[slug] = lessonDoc.body.innerHTML.split(`${pathToFileURL(web).href}/`).join('../');
 }
 fs.writeSync(1, JSON.stringify(out));
 process.exit(0);

@@ -2,10 +2,10 @@
 // bar, the lesson list, search, the theme, presentation mode and the keys,
 // shows the lesson the address names (web/route.js) and follows the address
 // as it changes, and registers the service worker once the page has loaded.
-import { parseHash } from './state.js';
+import { oldLink, parseState } from './state.js';
 import { setupTheme, setupShare, setupScrollMemory, setupSearch } from './site.js';
 import { $, bridge, index, state } from './current.js';
-import { showLesson, markLive } from './route.js';
+import { showPage, followLinks, markLive } from './route.js';
 import { mountRest } from './lazymount.js';
 import { reportError } from './urlnotes.js';
 import { setupPresenting } from './present.js';
@@ -46,27 +46,32 @@ navToggle.addEventListener('click', () => {
 $('#lesson-nav').addEventListener('click', (e) => {
   if (e.target.closest('a')) { navToggle.setAttribute('aria-expanded', 'false'); document.body.classList.remove('nav-open'); }
 });
+// The links of the top bar and the lesson list, and the icons', are written
+// for the page this document was loaded at; moving to a page at another depth
+// (go) would break them, so they are made absolute.
+for (const a of document.querySelectorAll('a[href], link[rel~="icon"], link[rel="manifest"], link[rel="apple-touch-icon"]')) {
+  if (!a.closest('#lesson, .pager') && !a.getAttribute('href').startsWith('#')) a.setAttribute('href', a.href);
+}
+followLinks();
+// Back and Forward to another page's entry show it; between entries of the
+// same page only the fragment differs, which hashchange follows.
+window.addEventListener('popstate', () => {
+  if (location.pathname !== state.path) showPage(false).catch(reportError);
+});
 window.addEventListener('hashchange', () => {
-  // Our own replaceState never fires hashchange: this is a link or the user.
-  // parseHash never throws, whatever the hash holds.
-  const { slug } = parseHash(location.hash);
-  showLesson(location.hash, slug !== state.slug).catch(reportError);
+  // Our own replaceState never fires hashchange: this is a link, the user or
+  // Back. A fragment that names an element is the browser's to scroll to.
+  if (location.pathname !== state.path || location.hash === state.hash) return;
+  const old = oldLink(location.hash);
+  if (!old && parseState(location.hash).section) state.hash = location.hash;
+  else showPage(!!old && old.slug !== state.slug).catch(reportError);
 });
 setupTheme($('#theme-button'));
 setupShare($('#share-button'), $('#share-status'));
 setupScrollMemory(() => !state.loading);
-setupSearch($('#search'), index, (slug, section) => {
-  state.section = section || '';
-  const target = `#/${slug}`;
-  if (slug === state.slug) {
-    const t = section && document.getElementById(section);
-    if (t) t.scrollIntoView({ block: 'start' }); else scrollTo(0, 0);
-  } else location.hash = target;
-  navToggle.setAttribute('aria-expanded', 'false');
-  document.body.classList.remove('nav-open');
-});
+setupSearch($('#search'), index);
 
-showLesson(location.hash, false).catch(reportError);
+showPage(false).catch(reportError);
 
 // Register the service worker after the first load, so precaching the site
 // for offline use never competes with the first lesson's download.

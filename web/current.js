@@ -1,9 +1,12 @@
 // What the page shows now, shared by the modules that change it: the site's
-// index (lessons, pages, wasm modules) from the shell, the one bridge to the
-// engine, and the state of the lesson on screen: its widget slots in reading
-// order, the one the keys act on, and the notes the link earned.
+// root and index (lessons, pages, wasm modules) from the shell, the one
+// bridge to the engine, and the state of the lesson on screen: its widget
+// slots in reading order, the one the keys act on, and the notes the link
+// earned.
 import { getBridge } from './engine.js';
 
+/** root is the site's root: the modules sit there, and every page's address is relative to it. */
+export const root = new URL('./', import.meta.url);
 export const index = JSON.parse(document.getElementById('site-index').textContent);
 export const bridge = getBridge(index);
 export const lessonsBySlug = new Map(index.lessons.concat(index.pages || []).map((l) => [l.slug, l]));
@@ -14,11 +17,11 @@ export const $ = (sel, root = document) => root.querySelector(sel);
  * widgets: one slot per widget figure, {id, fig, schema, values, controller,
  * mounting}; active: the slot the keys act on; picked: whether the reader
  * chose it; notes: what the link asked for that the page corrected; shown:
- * counts calls of showLesson, so that an older one stops; hash: the address
- * last shown or written; section: the heading a search result scrolls to;
- * loading: a lesson is being shown.
+ * counts calls of showPage, so that an older one stops; path and hash: the
+ * page's path and the fragment last shown or written; section: the element
+ * the address names, to scroll to; loading: a page is being shown.
  */
-export const state = { slug: '', widgets: [], active: null, notes: [], shown: 0, hash: '', section: '', loading: false, picked: false };
+export const state = { slug: '', widgets: [], active: null, notes: [], shown: 0, path: '', hash: '', section: '', loading: false, picked: false };
 
 /**
  * pickActive makes the first widget with a draw action the one the keys

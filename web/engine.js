@@ -16,7 +16,7 @@ class Bridge {
     this.listeners = new Set();
     // index.html may have started the worker (and the core module) already.
     const early = globalThis.dpplayEarlyWorker;
-    this.worker = early ? early.worker : new Worker('worker.js');
+    this.worker = early ? early.worker : new Worker(new URL('worker.js', import.meta.url));
     this.worker.onmessage = (e) => this.onMessage(e.data);
     this.worker.onerror = (e) => this.emit({ type: 'failed', name: '*', message: e.message || 'worker failed' });
     if (early) {

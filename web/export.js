@@ -13,7 +13,7 @@
 //   await exportFigure('#lesson=1&widget=exponential-mechanism&id=meet&eps=1&seed=7', 'png', onProgress);
 //
 // Requests are URL hashes (figures.ParseRequest, docs/figures.md); pageSpec
-// turns the page's own hash (#/slug?id.key=value…) into one for a widget.
+// turns the page's own fragment (#id.key=value…) into one for a widget.
 
 import { getBridge } from './engine.js';
 import { save } from './download.js';
@@ -55,16 +55,15 @@ export async function loadFigures(onProgress = () => {}, name = 'figures') {
 }
 
 /**
- * pageSpec(hash, fig, figure) turns the page's hash into a figure request for
- * one widget: its lesson's number from the site index, the widget module and
+ * pageSpec(hash, fig, figure) turns the page's fragment into a figure request
+ * for one widget: its lesson's number from the site index, the widget module and
  * id from its <figure> element, its heading (the figure's title, as in
  * `dpplay figures`), the figure's name, and only that widget's own keys (so
  * two widgets' settings never mix).
  */
 export function pageSpec(hash, fig, figure = '') {
-  const h = String(hash).replace(/^#/, '');
-  const [path, query = ''] = h.split('?');
-  const slug = path.replace(/^\/+|\/+$/g, '');
+  const query = String(hash).replace(/^#/, '');
+  const slug = fig.closest('article.lesson')?.dataset.slug;
   const out = new URLSearchParams();
   const { lessons } = siteIndex();
   const l = lessons.find((x) => x.slug === slug) || lessons[0];

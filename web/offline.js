@@ -19,7 +19,7 @@ export function metered(connection = navigator.connection) {
 
 /** register() registers the service worker, light on a metered connection. */
 export function register() {
-  return navigator.serviceWorker.register(metered() ? 'sw.js?lite' : 'sw.js');
+  return navigator.serviceWorker.register(new URL(metered() ? 'sw.js?lite' : 'sw.js', import.meta.url).href);
 }
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;

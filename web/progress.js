@@ -32,10 +32,13 @@ function read() {
     }
     out.lessons[slug] = lesson;
   }
+  // The last lesson's fragment, its state (#id.key=value…); one stored in
+  // the site's first form, #/slug?state, is turned into it.
   const last = raw.last;
-  if (last && typeof last.slug === 'string' && SLUG.test(last.slug) && typeof last.hash === 'string' &&
-      last.hash.startsWith(`#/${last.slug}`) && last.hash.length <= 16000) {
-    out.last = { slug: last.slug, hash: last.hash };
+  if (last && typeof last.slug === 'string' && SLUG.test(last.slug) && typeof last.hash === 'string' && last.hash.length <= 16000) {
+    const old = last.hash.startsWith(`#/${last.slug}`) && /^#\/[a-z0-9-]+(\?(.*))?$/s.exec(last.hash);
+    if (old) out.last = { slug: last.slug, hash: old[2] ? `#${old[2]}` : '' };
+    else if (last.hash === '' || (last.hash.startsWith('#') && !last.hash.startsWith('#/'))) out.last = { slug: last.slug, hash: last.hash };
   }
   return out;
 }
@@ -69,7 +72,7 @@ export function saveChallenge(slug, id) {
   write(p);
 }
 
-/** saveLast remembers the lesson open now and its address. */
+/** saveLast remembers the lesson open now and its address's fragment (its state). */
 export function saveLast(slug, hash) {
   const p = read();
   p.last = { slug, hash };
@@ -81,7 +84,7 @@ export function lessonProgress(slug) {
   return read().lessons[slug] || { predicts: {}, exercises: {}, challenges: {} };
 }
 
-/** lastLesson returns {slug, hash} of the lesson last open, or null. */
+/** lastLesson returns {slug, hash} of the lesson last open and its fragment, or null. */
 export function lastLesson() { return read().last; }
 
 /** clearProgress forgets everything stored. */

@@ -1,90 +1,144 @@
-// Showing what the address names: the landing page (no hash, or #/), or a
-// lesson or page (#/slug?id.key=value…) with its widgets mounted, its
-// questions wired and the link's values applied; a newer address wins over
-// one still loading. The marks dpplay-interactive and dpplay-live time it.
-import { parseHash } from './state.js';
-import { markProgress, decorateLanding, restoreLesson, restoreScroll } from './site.js';
-import { $, index, lessonsBySlug, state, pickActive } from './current.js';
+// Showing the page the address names: the landing page at the site's root,
+// or a lesson or page at slug/, its state in the fragment (#id.key=value…),
+// with its widgets mounted, its questions wired and the link's values
+// applied; a newer address wins over one still loading. Every page arrives
+// whole in its first response; moving to another one stays in this document:
+// go() fetches the next page, puts its lesson in place of this one and
+// pushes its address (history.pushState), and Back and Forward show the
+// pages of their entries the same way. The marks dpplay-interactive and
+// dpplay-live time it.
+import { oldLink, pageAddress, pageSlug, parseState } from './state.js';
+import { markProgress, decorateLanding, restoreLesson, restoreScroll, saveScroll } from './site.js';
+import { $, index, lessonsBySlug, root, state, pickActive } from './current.js';
 import { mountNear, stopMounting } from './lazymount.js';
 import { keepAbove } from './scrollkeep.js';
 import { cancelWrite, writeURL } from './urlsync.js';
-import { showNotes } from './urlnotes.js';
-import { renderPager } from './pager.js';
+import { showNotes, reportError } from './urlnotes.js';
 import { wirePredictions, reveal } from './predict.js';
 import { wireExercises } from './exercises.js';
 import { presenting, setPresenting, stopWatchingPresented } from './present.js';
 
-// Lesson articles as first rendered, so that showing a lesson again (a new
-// hash for the same lesson) mounts its widgets on fresh markup rather than on
-// the previous mount's.
-const articles = new Map();
-// The page's head fetches the lesson its link names and shows it as soon as
-// it arrives (index.html), keeping the landing page's HTML; the first
-// showLesson for that lesson takes it over.
-let early = window.dpplayEarlyLesson || null;
-{
-  // The root's article is the landing page, kept under the slug ''. The head
-  // may be putting the early lesson in its place, block by block.
-  const inline = $('#lesson article.lesson');
-  if (inline && inline.dataset.slug !== early?.slug) articles.set(inline.dataset.slug, inline.outerHTML);
-  if (early?.landing) articles.set('', early.landing);
-}
+// The pages fetched so far, parsed (slug → promise of a Document): showing
+// one takes a copy of its article, so that showing it again mounts its
+// widgets on fresh markup rather than on the previous mount's. The page the
+// document was loaded at shows its own article the first time.
+const pages = new Map();
+let inline = $('#lesson > article')?.dataset.slug ?? null;
 
-async function lessonHTML(slug) {
-  if (early && early.slug === slug && !articles.has(slug)) {
-    const html = await early.html;
-    if (html !== null && !articles.has(slug)) articles.set(slug, html);
+/** page(slug) is the parsed page at slug's address (fetched once; a failed fetch is tried again next time). */
+function page(slug) {
+  if (!pages.has(slug)) {
+    const url = new URL(pageAddress(slug), root);
+    const p = fetch(url).then((res) => {
+      if (!res.ok) throw new Error(`${url.pathname}: HTTP ${res.status}`);
+      return res.text();
+    }).then((html) => new DOMParser().parseFromString(html, 'text/html'));
+    p.catch(() => pages.delete(slug));
+    pages.set(slug, p);
   }
-  if (!articles.has(slug)) {
-    const res = await fetch(`lessons/${slug}.html`);
-    if (!res.ok) throw new Error(`lessons/${slug}.html: HTTP ${res.status}`);
-    articles.set(slug, await res.text());
+  return pages.get(slug);
+}
+
+/**
+ * take(doc) puts the page doc's article and the links below it in place of
+ * the ones shown, with its title and description. What only a reader without
+ * JavaScript sees (<noscript>) is left out: the parser of another document
+ * reads it as markup.
+ */
+function take(doc) {
+  // Removed before the import: an image inside it would start loading.
+  for (const n of doc.querySelectorAll('#lesson > article noscript')) n.remove();
+  const article = document.importNode(doc.querySelector('#lesson > article'), true);
+  $('#lesson').replaceChildren(article);
+  $('.pager').replaceChildren(...[...doc.querySelector('.pager').childNodes].map((n) => document.importNode(n, true)));
+  document.title = doc.title;
+  for (const sel of ['meta[name="description"]', 'link[rel="canonical"]']) {
+    const here = $(sel), there = doc.querySelector(sel);
+    if (here && there) here.replaceWith(document.importNode(there, true));
   }
-  return articles.get(slug);
 }
 
-/** dropEarly stops the head's early lesson, if still going: the page shows something else or has taken it over. */
-function dropEarly() {
-  if (early) early.taken = true;
-  early = null;
+/** isPage(url) reports whether url is a page this document can show: the site's root, or a lesson's or page's address. */
+function isPage(url) {
+  const slug = pageSlug(url, root);
+  return slug === '' || (slug !== null && lessonsBySlug.has(slug));
 }
 
-/** showLesson(hash, focus) shows what hash names; focus (a new lesson) moves focus to its title and scrolls to its top. */
-export async function showLesson(hash, focus) {
-  // A newer call (the hash changed again while this one waited) wins: this
-  // one stops at its next await rather than overwrite the newer lesson.
+/**
+ * go(url, focus) shows the page at url (a URL) in this document, as a new
+ * history entry; focus (default: true) moves focus to its title. The entry
+ * left keeps its scroll position, for Back.
+ */
+export function go(url, focus = true) {
+  saveScroll();
+  history.pushState(null, '', url);
+  return showPage(focus);
+}
+
+/**
+ * followLinks() makes a click on a link to another page of the site (or to
+ * the page shown, without a fragment) show it with go. A link to an element
+ * or a state of the page shown is a fragment, which the browser follows
+ * (hashchange); any other link, and a click asking for a new tab or window,
+ * is left to the browser.
+ */
+export function followLinks() {
+  document.addEventListener('click', (e) => {
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey || e.altKey) return;
+    const a = e.target.closest?.('a[href]');
+    if (!a || (a.target && a.target !== '_self') || a.hasAttribute('download')) return;
+    const url = new URL(a.href);
+    if (!isPage(url) || (url.pathname === location.pathname && url.hash)) return;
+    e.preventDefault();
+    go(url).catch(reportError);
+  });
+}
+
+/**
+ * showPage(focus) shows what the address names; focus (a new page) moves
+ * focus to its title and scrolls to its top unless the entry has a place
+ * to return to. A link of the first form (#/slug?state) that the head's
+ * script left, for a lesson that does not exist, shows the first lesson with
+ * a note; one set on a page already open goes to its page's address.
+ */
+export async function showPage(focus) {
+  // A newer call (the address changed again while this one waited) wins:
+  // this one stops at its next await rather than overwrite the newer page.
   const call = ++state.shown;
   stopMounting();
-  state.hash = location.hash;
   state.loading = true;
-  let { slug, params, notes } = parseHash(hash);
-  state.notes = notes;
-  // The root (no hash, or "#/") is the landing page; it keeps the address
-  // as it is.
-  if (!slug && !notes.length && !params.size && articles.has('')) return showHome(call, focus);
-  if (!lessonsBySlug.has(slug)) {
-    if (slug) state.notes.push(`There is no lesson called “${slug}”, so the first lesson is shown.`);
-    slug = index.lessons[0].slug;
-    params = new Map();
+  let notes = [];
+  let slug = pageSlug(location.href, root) ?? '';
+  const old = oldLink(location.hash);
+  if (old) {
+    notes = old.notes;
+    slug = old.slug;
+    if (slug && !lessonsBySlug.has(slug)) {
+      notes.push(`There is no lesson called “${slug}”, so the first lesson is shown.`);
+      slug = index.lessons[0].slug;
+    } else if (!slug && notes.length) slug = index.lessons[0].slug;
+    history.replaceState(history.state, '', new URL(pageAddress(slug, lessonsBySlug.has(old.slug) ? old.hash : ''), root));
   }
-  const html = await lessonHTML(slug);
-  if (call !== state.shown) return;
-  const shown = early?.slug === slug && await early.shown;
-  if (call !== state.shown) return;
-  dropEarly();
-  if (!shown) $('#lesson').innerHTML = html;
-  document.documentElement.classList.remove('lesson-route');
+  state.path = location.pathname;
+  state.hash = location.hash;
+  if (!slug) return showHome(call, focus);
+  const { params, notes: more, section } = parseState(location.hash);
+  state.notes = notes.concat(more);
+  state.section = section;
+  if (inline !== slug) {
+    const doc = await page(slug);
+    if (call !== state.shown) return;
+    take(doc);
+  }
+  inline = null;
   for (const w of state.widgets) w.controller?.destroy?.();
   state.slug = slug;
   state.widgets = [];
   state.active = null;
-  const lesson = lessonsBySlug.get(slug);
-  document.title = `${lesson.title} — dpplay`;
   for (const a of document.querySelectorAll('#lesson-nav a')) {
     if (a.dataset.slug === slug) a.setAttribute('aria-current', 'page');
     else a.removeAttribute('aria-current');
   }
-  renderPager(slug);
   wirePredictions();
   wireExercises();
   restoreLesson(slug, reveal);
@@ -108,7 +162,10 @@ export async function showLesson(hash, focus) {
   writeURL();
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
   placeScroll(focus);
-  state.section = '';
+  // The entry keeps its place from the start: a page left before the reader
+  // scrolls (Forward to it later) opens where it was shown, not where the
+  // page before it was.
+  saveScroll();
   state.loading = false;
   document.body.dataset.lessonReady = slug;
   if (presenting()) setPresenting(true);
@@ -116,7 +173,7 @@ export async function showLesson(hash, focus) {
   markLive();
 }
 
-/** placeScroll(focus) scrolls to where the reader left the lesson, else to the section the link names, else (focus: a new lesson) to the top. */
+/** placeScroll(focus) scrolls to where the reader left the page, else to the element the address names, else (focus: a new page) to the top. */
 function placeScroll(focus) {
   if (restoreScroll()) return;
   const target = state.section && document.getElementById(state.section);
@@ -134,7 +191,7 @@ export function markLive() {
     !performance.getEntriesByName('dpplay-live').length) performance.mark('dpplay-live');
 }
 
-function showHome(call, focus) {
+async function showHome(call, focus) {
   cancelWrite();
   for (const w of state.widgets) w.controller?.destroy?.();
   stopWatchingPresented();
@@ -142,17 +199,19 @@ function showHome(call, focus) {
   state.slug = '';
   state.widgets = [];
   state.active = null;
-  dropEarly();
-  $('#lesson').innerHTML = articles.get('');
-  document.documentElement.classList.remove('lesson-route');
-  document.title = 'dpplay — a differential privacy playground';
+  if (inline !== '') {
+    const doc = await page('');
+    if (call !== state.shown) return;
+    take(doc);
+  }
+  inline = null;
   for (const a of document.querySelectorAll('#lesson-nav a')) a.removeAttribute('aria-current');
-  $('.pager').replaceChildren();
   $('#url-notes').hidden = true;
   decorateLanding($('#lesson'), index);
   markProgress(index);
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
-  if (!restoreScroll()) scrollTo(0, 0);
+  if (!restoreScroll() && call > 1) scrollTo(0, 0);
+  saveScroll();
   state.loading = false;
   document.body.dataset.lessonReady = 'home';
   if (!performance.getEntriesByName('dpplay-interactive').length) performance.mark('dpplay-interactive');

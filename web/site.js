@@ -4,6 +4,8 @@
 // and search across the lessons (search.json, built with the site).
 // Text from storage, the index or the URL enters the page by textContent.
 import { score, lastLesson, lessonProgress, clearProgress } from './progress.js';
+import { pageAddress } from './state.js';
+import { root as site } from './current.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -70,7 +72,7 @@ export function decorateLanding(root, index) {
   const link = $('#continue-link', root);
   const lesson = last && index.lessons.concat(index.pages || []).find((l) => l.slug === last.slug);
   if (link && lesson) {
-    link.href = last.hash;
+    link.href = new URL(pageAddress(last.slug, last.hash), site).href;
     $('.continue-title', link).textContent = lesson.title;
     link.hidden = false;
   }
@@ -163,7 +165,11 @@ export function setupShare(button, status) {
 
 // ---- Scroll position on Back ------------------------------------------------
 // Each history entry keeps its scroll position in history.state; a lesson
-// shown from an entry that has one (Back, Forward, reload) returns there.
+// shown from an entry that has one (Back, Forward, reload) returns there. The
+// place is kept as the block of the lesson at the top of the screen and how
+// far it was from the top, since the blocks above it need not have the
+// heights they had when the reader left (a widget mounted or not, drawn at
+// other settings, a lesson built again).
 
 export function setupScrollMemory(settled) {
   if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
@@ -172,17 +178,33 @@ export function setupScrollMemory(settled) {
     clearTimeout(timer);
     timer = setTimeout(() => {
       // While a lesson loads, its height and so scrollY are not yet its own.
-      if (!settled()) return;
-      history.replaceState({ ...(history.state || {}), scroll: Math.round(scrollY) }, '');
+      if (settled()) saveScroll();
     }, 150);
   }, { passive: true });
 }
 
-/** restoreScroll scrolls to the position stored for this history entry; it returns whether there was one. */
+/** topBlock() is [i, top]: the index of the lesson's first block still on screen, and its distance from the top (px, ≤ 0). */
+function topBlock() {
+  const blocks = document.querySelector('#lesson article')?.children || [];
+  for (let i = 0; i < blocks.length; i++) {
+    const r = blocks[i].getBoundingClientRect();
+    if (r.bottom > 0) return [i, Math.round(r.top)];
+  }
+  return null;
+}
+
+/** saveScroll keeps the scroll position in this history entry. */
+export function saveScroll() {
+  history.replaceState({ ...(history.state || {}), scroll: Math.round(scrollY), at: topBlock() }, '');
+}
+
+/** restoreScroll scrolls to the place stored for this history entry; it returns whether there was one. */
 export function restoreScroll() {
-  const y = history.state?.scroll;
+  const { scroll: y, at } = history.state || {};
   if (!Number.isFinite(y)) return false;
-  scrollTo(0, y);
+  const block = Array.isArray(at) && Number.isInteger(at[0]) && document.querySelector('#lesson article')?.children[at[0]];
+  if (block && Number.isFinite(at[1])) scrollBy(0, block.getBoundingClientRect().top - at[1]);
+  else scrollTo(0, y);
   return true;
 }
 
@@ -190,31 +212,80 @@ export function restoreScroll() {
 
 let entries = null;
 const fold = (s) => s.normalize('NFD').replace(/[\u0300-\u036f]/g, '').toLowerCase();
+const wordsOf = (s) => s.split(/[^\p{L}\p{N}]+/u).filter((w) => w.length > 1);
 
 async function loadIndex() {
   if (!entries) {
-    entries = fetch('search.json').then((r) => {
+    entries = fetch(new URL('search.json', site)).then((r) => {
       if (!r.ok) throw new Error(`search.json: HTTP ${r.status}`);
       return r.json();
-    }).then((list) => list.map((e) => ({ ...e, hf: fold(e.h), tf: fold(e.t) })));
+    }).then((list) => list.map((e) => {
+      const hf = fold(e.h), tf = fold(e.t);
+      return { ...e, hf, tf, words: new Set(wordsOf(`${hf} ${tf}`)) };
+    }));
   }
   return entries;
 }
 
-/** search returns the best entries for query: all words must occur; heading hits count more. */
+/**
+ * near(a, b, k) reports whether a and b are at most k edits apart, an edit
+ * being a letter inserted, deleted, changed or two neighbours swapped
+ * (Damerau–Levenshtein, restricted).
+ */
+export function near(a, b, k) {
+  if (Math.abs(a.length - b.length) > k) return false;
+  let prev2 = null, prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      let d = Math.min(prev[j] + 1, row[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      if (prev2 && i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d = Math.min(d, prev2[j - 2] + 1);
+      row.push(d);
+      best = Math.min(best, d);
+    }
+    if (best > k) return false;
+    prev2 = prev;
+    prev = row;
+  }
+  return prev[b.length] <= k;
+}
+
+/** typos(w) is how many edits a query word of w's length may be away from a word of the text: none under 5 letters, one, two from 9. */
+const typos = (w) => (w.length < 5 ? 0 : w.length < 9 ? 1 : 2);
+
+/**
+ * rank returns the best entries for query, each {e, s, w}: every word must
+ * occur in the entry's heading or text, as written or, for a word of five
+ * letters or more, as a word a typo or two away ("sensitivty"); a heading
+ * counts more than the text, and a word as written more than a near one. w
+ * lists what matched each query word, for the snippet.
+ */
 export function rank(list, query, max = 8) {
-  const words = fold(query).split(/\s+/).filter((w) => w.length > 1);
+  const words = wordsOf(fold(query));
   if (!words.length) return [];
+  // The text's words near each query word, looked up once for all entries.
+  const vocabulary = new Set();
+  for (const e of list) for (const x of e.words) vocabulary.add(x);
+  const close = words.map((w) => [...vocabulary].filter((x) => typos(w) && x !== w && near(w, x, typos(w))));
   const hits = [];
   for (const e of list) {
     let s = 0;
-    for (const w of words) {
+    const found = [];
+    for (const [k, w] of words.entries()) {
       const inH = e.hf.includes(w);
       const inT = e.tf.includes(w);
-      if (!inH && !inT) { s = -1; break; }
-      s += (inH ? 5 : 0) + (inT ? 1 : 0) + (e.i ? 0 : 1);
+      if (inH || inT) {
+        s += (inH ? 5 : 0) + (inT ? 1 : 0) + (e.i ? 0 : 1);
+        found.push(w);
+        continue;
+      }
+      const x = close[k].find((c) => e.words.has(c));
+      if (x === undefined) { s = -1; break; }
+      s += (e.hf.includes(x) ? 3 : 0) + 0.5;
+      found.push(x);
     }
-    if (s > 0) hits.push({ e, s, w: words });
+    if (s > 0) hits.push({ e, s, w: found });
   }
   hits.sort((a, b) => b.s - a.s);
   return hits.slice(0, max);
@@ -226,8 +297,8 @@ function snippet(e, words) {
   return (start ? '… ' : '') + e.t.slice(start, start + 150) + (start + 150 < e.t.length ? ' …' : '');
 }
 
-/** setupSearch wires the search box; go(slug, id) shows a lesson at a section. */
-export function setupSearch(form, index, go) {
+/** setupSearch wires the search box: its results are links to the section found. */
+export function setupSearch(form, index) {
   const input = $('input', form);
   const out = $('.search-results', form);
   const status = $('.search-status', form);
@@ -244,11 +315,11 @@ export function setupSearch(form, index, go) {
     out.replaceChildren(...hits.map(({ e, w }) => {
       const li = el('li');
       const a = el('a');
-      a.href = `#/${e.s}`;
+      a.href = new URL(pageAddress(e.s, e.i ? `#${e.i}` : ''), site).href;
       a.append(el('span', 'search-lesson', titles.get(e.s) || e.s));
       if (e.i) a.append(el('span', 'search-heading', e.h));
       a.append(el('span', 'search-snippet', snippet(e, w)));
-      a.addEventListener('click', (ev) => { ev.preventDefault(); go(e.s, e.i); input.value = ''; out.replaceChildren(); status.textContent = ''; });
+      a.addEventListener('click', () => { input.value = ''; out.replaceChildren(); status.textContent = ''; });
       li.append(a);
       return li;
     }));

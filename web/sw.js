@@ -1,9 +1,10 @@
 // Service worker: precaches the site on the first visit, so every lesson
 // works offline afterwards (lecture-hall Wi-Fi fails). The build fills in
-// VERSION (a hash of all files), ASSETS (the shell and the core module) and
-// EXTRAS (the other lessons' modules), relative to this script; the lazy
-// extras (figure export, the sampling machine) are in neither. A new build
-// replaces the cache in one step.
+// VERSION (a hash of all files), ASSETS (every page, by its address slug/,
+// the shell's files and the core module) and EXTRAS (the other lessons'
+// modules), relative to this script; the lazy extras (figure export, the
+// sampling machine) and what only crawlers read (the sitemap, link preview
+// images) are in neither. A new build replaces the cache in one step.
 //
 // The page registers this script as sw.js?lite on a metered or Save-Data
 // connection (web/offline.js). Then the install precaches ASSETS only, and
@@ -98,7 +99,9 @@ self.addEventListener('fetch', (event) => {
   if (url.pathname.includes('/api/')) return;
   event.respondWith((async () => {
     const cache = await caches.open(CACHE);
-    const hit = await cache.match(req, { ignoreSearch: true });
+    // A page is cached by its address, slug/, however it is asked for.
+    const page = url.pathname.endsWith('/index.html') ? new URL('./', url).href : req;
+    const hit = await cache.match(page, { ignoreSearch: true });
     if (hit) return hit;
     try {
       const res = await fetch(req);

@@ -23,9 +23,8 @@ export function showNotes() {
   box.replaceChildren(h, ul, close);
 }
 
-/** reportError(err) shows err's message in the box (and the page, should the early lesson be hiding it). */
+/** reportError(err) shows err's message in the box. */
 export function reportError(err) {
-  document.documentElement.classList.remove('lesson-route');
   const box = $('#url-notes');
   box.hidden = false;
   box.textContent = `Something went wrong: ${err.message}`;

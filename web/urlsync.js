@@ -1,7 +1,8 @@
 // Keeps the address in step with the lesson's widgets: every mounted widget's
-// values, written as the link that reopens them (#/slug?id.key=value…), with
-// replaceState so that moving a slider adds no history entry.
-import { parseHash, formatHash, encode } from './state.js';
+// values, written into its fragment as the link that reopens them
+// (slug/#id.key=value…), with replaceState so that moving a slider adds no
+// history entry.
+import { parseState, formatState, encode } from './state.js';
 import { saveLast } from './progress.js';
 import { state } from './current.js';
 
@@ -20,11 +21,11 @@ export function cancelWrite() {
 
 /** writeURL writes the widgets' values into the address now, and remembers it as the last lesson read. */
 export function writeURL() {
-  // A hash set since the one shown or written (a link, the user) waits for
-  // its hashchange: writing now would replace it with the old lesson's.
-  if (location.hash !== state.hash || !state.slug) return;
+  // A fragment or page set since the one shown or written (a link, the user,
+  // Back) waits to be shown: writing now would replace it with the old state.
+  if (location.hash !== state.hash || location.pathname !== state.path || !state.slug) return;
   const params = new Map();
-  const linked = parseHash(location.hash).params;
+  const linked = parseState(location.hash).params;
   for (const w of state.widgets) {
     // A widget not mounted yet keeps what the link said of it.
     if (!w.controller) for (const [k, v] of linked) if (k.startsWith(`${w.id}.`)) params.set(k, v);
@@ -33,8 +34,9 @@ export function writeURL() {
       if (v !== null) params.set(`${w.id}.${key}`, v);
     }
   }
-  const hash = formatHash(state.slug, params);
-  if (location.hash !== hash) history.replaceState(history.state, '', hash);
+  // A page without widgets keeps its fragment (an element it names).
+  const hash = formatState(params);
+  if (hash && location.hash !== hash) history.replaceState(history.state, '', hash);
   state.hash = location.hash;
-  saveLast(state.slug, location.hash);
+  saveLast(state.slug, hash);
 }

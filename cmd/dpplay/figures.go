@@ -46,20 +46,18 @@ type figureState struct {
 	width, height float64
 }
 
-// parseFigureState reads either the page's hash, #/slug?id.key=value&…, or
-// the short form #lesson=N&key=value&id.key=value&fig=name&width=cm&height=cm,
-// where a key without an id applies to every widget that has it.
-func parseFigureState(hash string) (figureState, error) {
+// parseFigureState reads a page's address, https://…/slug/#id.key=value&…
+// (or any part of it from the slug on, or a link of the site's first form,
+// #/slug?id.key=value&…: site.ParseAddress), or the short form
+// #lesson=N&key=value&id.key=value&fig=name&width=cm&height=cm, where a key
+// without an id applies to every widget that has it.
+func parseFigureState(addr string) (figureState, error) {
 	st := figureState{shared: map[string]string{}, byID: map[string]map[string]string{}, width: figures.DefaultWidthCM, height: figures.DefaultHeightCM}
-	h := strings.TrimPrefix(strings.TrimSpace(hash), "#")
-	if strings.HasPrefix(h, "/") {
-		path, query, _ := strings.Cut(h, "?")
-		st.slug = strings.Trim(path, "/")
-		h = query
-	}
+	var h string
+	st.slug, h = site.ParseAddress(addr)
 	q, err := url.ParseQuery(h)
 	if err != nil {
-		return st, fmt.Errorf("is not a URL hash of key=value pairs: %v", err)
+		return st, fmt.Errorf("is not a page address with key=value pairs: %v", err)
 	}
 	for k, vs := range q {
 		v := vs[len(vs)-1]
@@ -96,7 +94,7 @@ func runFigures(args []string, stdout io.Writer) error {
 	out := fs.String("out", "figures-out", "directory to write the figures into (created if needed)")
 	format := fs.String("format", "svg,png,pdf", "comma-separated formats: svg, png, pdf")
 	lesson := fs.Int("lesson", 0, "draw only this lesson's figures (0: every lesson)")
-	state := fs.String("state", "", "a page link's hash, '#/slug?id.key=value&…', or '#lesson=N&key=value' (see docs/figures.md)")
+	state := fs.String("state", "", "a page's address, 'slug/#id.key=value&…' (or the whole link), or '#lesson=N&key=value' (see docs/figures.md)")
 	lessonsDir := fs.String("lessons", "lessons", "the lessons directory, for each widget's starting parameters")
 	if err := parseFlags(fs, args); err != nil {
 		return err
@@ -149,19 +147,10 @@ func runFigures(args []string, stdout io.Writer) error {
 			if figures.Names(u.Name) == nil || (st.fig != "" && !slices.Contains(figures.Names(u.Name), st.fig)) {
 				continue
 			}
-			params := map[string]string{}
-			for k, v := range u.Params {
-				params[k] = widget.URLText(v)
-			}
-			for k, v := range st.shared {
-				params[k] = v
-			}
-			for k, v := range st.byID[u.ID] {
-				params[k] = v
-			}
-			params, changed := widget.Coerce(u.Name, u.ID+".", params)
+			req, changed := useRequest(l, u, st.shared, st.byID[u.ID])
+			req.Figure = st.fig
 			notes = append(notes, changed...)
-			jobs = append(jobs, job{l, figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Title: u.Title, Figure: st.fig, Params: params}})
+			jobs = append(jobs, job{l, req})
 		}
 	}
 	if len(jobs) == 0 {
@@ -198,7 +187,25 @@ func runFigures(args []string, stdout io.Writer) error {
 	return enc.Encode(res)
 }
 
-// pageLink is the hash of the page showing the figure's widget state.
+// useRequest is the figure request for widget u of lesson l: its parameters
+// in the lesson, then those of over (in order), coerced as the page coerces
+// a link's, with notes on what was changed.
+func useRequest(l *site.Lesson, u site.WidgetUse, over ...map[string]string) (figures.Request, []string) {
+	params := map[string]string{}
+	for k, v := range u.Params {
+		params[k] = widget.URLText(v)
+	}
+	for _, o := range over {
+		for k, v := range o {
+			params[k] = v
+		}
+	}
+	params, changed := widget.Coerce(u.Name, u.ID+".", params)
+	return figures.Request{Lesson: l.Order, Widget: u.Name, ID: u.ID, Title: u.Title, Params: params}, changed
+}
+
+// pageLink is the address, relative to the site's root, of the page showing
+// the figure's widget state.
 func pageLink(slug string, f *figures.Figure) string {
 	parts := make([]string, 0, len(f.State))
 	for _, kv := range f.State {
@@ -208,5 +215,5 @@ func pageLink(slug string, f *figures.Figure) string {
 		parts = append(parts, url.QueryEscape(f.Widget+"."+kv[0])+"="+url.QueryEscape(kv[1]))
 	}
 	sort.Strings(parts)
-	return "#/" + slug + "?" + strings.Join(parts, "&")
+	return site.PageAddress(slug, strings.Join(parts, "&"))
 }

@@ -14,6 +14,9 @@ import (
 func FuzzParseFigureState(f *testing.F) {
 	for _, s := range []string{
 		"#/exponential-mechanism?meet.eps=50&meet.seed=7",
+		"exponential-mechanism/#meet.eps=50&meet.seed=7",
+		"https://x.github.io/dpplay/what-epsilon-promises/#band.ax=0,1&band.eps=-3",
+		"/a/b/index.html#?=&",
 		"#lesson=3&eps=2&scale=broken&fig=logratio&width=20",
 		"#/what-epsilon-promises?band.ax=0,0,9,1,0&band.ay=1,x&band.eps=-3",
 		"#lesson=8&sdb.m=1e309&sdb.k=2.5&mw.log=%zz",

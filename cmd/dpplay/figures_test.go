@@ -37,7 +37,7 @@ func TestFiguresCommand(t *testing.T) {
 			t.Fatalf("files %v, want %v in %s", res.Files, want, dir)
 		}
 	}
-	if link := res.Links["lesson2-meet"]; !strings.Contains(link, "meet.eps=0.5") || !strings.Contains(link, "meet.seed=9") || !strings.HasPrefix(link, "#/exponential-mechanism?") {
+	if link := res.Links["lesson2-meet"]; !strings.Contains(link, "meet.eps=0.5") || !strings.Contains(link, "meet.seed=9") || !strings.HasPrefix(link, "exponential-mechanism/#") {
 		t.Errorf("link %q lost the settings", link)
 	}
 	if link := res.Links["lesson2-adult"]; !strings.Contains(link, "adult.eps=1") {
@@ -86,13 +86,44 @@ func TestFiguresEveryLesson(t *testing.T) {
 	}
 }
 
+// -state takes a page's address in every form a reader may copy it, and a
+// link of the site's first form, and reads the same state from each.
+func TestFigureStateAddresses(t *testing.T) {
+	const state = "meet.eps=0.5&meet.seed=9&step=3"
+	for _, addr := range []string{
+		"https://dpplay.github.io/dpplay/exponential-mechanism/#" + state,
+		"http://127.0.0.1:8080/exponential-mechanism/index.html#" + state,
+		"/dpplay/exponential-mechanism/#" + state,
+		"exponential-mechanism/#" + state,
+		" #/exponential-mechanism?" + state + " ",
+		"https://dpplay.github.io/dpplay/#/exponential-mechanism?" + state,
+	} {
+		st, err := parseFigureState(addr)
+		if err != nil {
+			t.Errorf("%q: %v", addr, err)
+			continue
+		}
+		if st.slug != "exponential-mechanism" || st.byID["meet"]["eps"] != "0.5" || st.byID["meet"]["seed"] != "9" || st.shared["step"] != "3" {
+			t.Errorf("%q: slug %q, by id %v, shared %v", addr, st.slug, st.byID, st.shared)
+		}
+	}
+	// The short form has no lesson's address; a fragment naming a heading
+	// is no state.
+	if st, err := parseFigureState("#lesson=2&eps=1"); err != nil || st.slug != "" || st.lesson != "2" {
+		t.Errorf("short form: %+v, %v", st, err)
+	}
+	if st, err := parseFigureState("exponential-mechanism/#references"); err != nil || st.slug != "exponential-mechanism" || len(st.shared)+len(st.byID) != 0 {
+		t.Errorf("a heading: %+v, %v", st, err)
+	}
+}
+
 // Any page link works as -state: a value the page would clamp is clamped
 // with the page's note, and the figure is the one the page shows for it.
 func TestFiguresClampLikeThePage(t *testing.T) {
 	for _, tc := range []struct{ state, note, link string }{
-		{"#/exponential-mechanism?meet.eps=50&meet.step=2", "meet.eps = 50 is outside 0.01 … 20, so 20 is used.", "meet.eps=20"},
+		{"exponential-mechanism/#meet.eps=50&meet.step=2", "meet.eps = 50 is outside 0.01 … 20, so 20 is used.", "meet.eps=20"},
 		{"#lesson=2&meet.eps=-1&meet.step=2", "meet.eps = -1 is outside 0.01 … 20, so 0.01 is used.", "meet.eps=0.01"},
-		{"#/exponential-mechanism?meet.data=nope&meet.step=2", `meet.data: "nope" is not one of`, "meet.data=adult"},
+		{"https://dpplay.github.io/dpplay/exponential-mechanism/#meet.data=nope&meet.step=2", `meet.data: "nope" is not one of`, "meet.data=adult"},
 		{"#/exponential-mechanism?meet.seed=2.6&meet.step=2", "", "meet.seed=3"},
 	} {
 		res, stderr, code := runFiguresCmd(t, "-out", t.TempDir(), "-format", "svg", "-state", tc.state)

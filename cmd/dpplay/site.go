@@ -2,11 +2,13 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io"
 	"path/filepath"
 	"runtime"
 	"strings"
 
+	"github.com/dpplay/dpplay/figures"
 	"github.com/dpplay/dpplay/internal/serve"
 	"github.com/dpplay/dpplay/internal/site"
 )
@@ -25,6 +27,7 @@ func runSite(args []string, stdout io.Writer) error {
 	wasm := fs.String("wasm", "core=build/core.wasm", "comma-separated name=path of built WebAssembly modules")
 	pre := fs.String("prerender", "", "scripts/prerender.mjs: draw each widget's opening state into the page with node")
 	wasmExec := fs.String("wasm-exec", filepath.Join(runtime.GOROOT(), "lib", "wasm", "wasm_exec.js"), "Go's wasm_exec.js")
+	base := fs.String("base-url", "", "the site's public address, e.g. https://owner.github.io/repo/: pages then name their canonical address, link previews get absolute URLs and sitemap.xml is written; without it, none of these (docs/web.md)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -39,7 +42,7 @@ func runSite(args []string, stdout io.Writer) error {
 		}
 		mods[name] = p
 	}
-	res, err := site.Build(site.Options{Lessons: *lessons, Web: *web, Out: *out, Wasm: mods, WasmExec: *wasmExec, Prerender: *pre})
+	res, err := site.Build(site.Options{Lessons: *lessons, Web: *web, Out: *out, Wasm: mods, WasmExec: *wasmExec, Prerender: *pre, BaseURL: *base, Card: lessonCard})
 	if err != nil {
 		return err
 	}
@@ -53,4 +56,37 @@ func runSite(args []string, stdout io.Writer) error {
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(res)
+}
+
+// lessonCard draws the link preview image of lesson l (site.Options.Card):
+// its first figure at the lesson's own settings, as `dpplay figures` draws
+// it, in PNG at site.CardWidth × site.CardHeight pixels, with the figure's
+// title as its alt text, and the widget's id; nil for a lesson or page without a figure. Of a
+// figure of small multiples it draws the first panel, under the figure's
+// titles: the whole grid is unreadable at a preview's size.
+func lessonCard(l *site.Lesson) ([]byte, string, string, error) {
+	for _, u := range l.Uses {
+		if figures.Names(u.Name) == nil {
+			continue
+		}
+		req, _ := useRequest(l, u)
+		figs, err := figures.Build(req)
+		if err != nil {
+			return nil, "", "", fmt.Errorf("widget %s: %v", u.ID, err)
+		}
+		if len(figs) == 0 {
+			continue
+		}
+		f := figs[0]
+		if len(f.Panels) > 0 {
+			p := *f.Panels[0]
+			p.Lesson, p.Heading, p.Title = f.Lesson, f.Heading, f.Title+"\n"+p.Title
+			f = &p
+		}
+		cm := func(px int) float64 { return float64(px) / figures.PNGDPI * 2.54 }
+		png, err := figures.Render(f, "png", cm(site.CardWidth), cm(site.CardHeight))
+		alt := strings.ReplaceAll(strings.TrimPrefix(f.Heading+": "+f.Title, ": "), "\n", "; ")
+		return png, "A chart from the lesson: " + alt, u.ID, err
+	}
+	return nil, "", "", nil
 }

@@ -13,10 +13,10 @@ import { axe, harness, shots, idle as idleFor, renders as rendersOf, rerendered 
 
 const slug = 'check-a-mechanism';
 const W = '#w-check';
-const web = harness([path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]);
+const web = harness([path.join(slug, 'index.html'), `dist/ has no ${slug}: run make site`]);
 
 async function open(hash = '', opts = {}) {
-  const o = await web.open(`#/${slug}${hash}`, { ...opts, lesson: slug });
+  const o = await web.open(`${slug}/${hash}`, { ...opts, lesson: slug });
   await idle(o.page);
   return o;
 }
@@ -93,7 +93,7 @@ test('the gallery loads a mistake and its fix', async () => {
 });
 
 test('a 100,000-data-set universe is audited in chunks with a progress bar', async () => {
-  const { context, page, errors } = await open('?check.k=5&check.m=9&check.nb=add-remove&check.score=count%5Br%5D');
+  const { context, page, errors } = await open('#check.k=5&check.m=9&check.nb=add-remove&check.score=count%5Br%5D');
   // The first load already audited it; audit again and watch the progress bar.
   const n = await renders(page);
   const seen = page.waitForFunction((s) => !document.querySelector(`${s} progress[aria-label="Pairs audited"]`).hidden, W, { timeout: 60000 });

@@ -15,7 +15,7 @@ import { axe, harness, idle, renders, rerendered } from './harness.mjs';
 const web = harness([path.join('wasm', 'data.wasm'), 'dist/ has no data module: run make site']);
 /** open(slug, fig, hash, opts) is the lesson slug in a fresh context that accepts downloads, once its widget fig has drawn. */
 async function open(slug, fig, hash = '', opts = {}) {
-  const o = await web.open(`#/${slug}${hash}`, { acceptDownloads: true, ...opts, lesson: slug });
+  const o = await web.open(`${slug}/${hash}`, { acceptDownloads: true, ...opts, lesson: slug });
   await idle(o.page, fig);
   return o;
 }
@@ -115,7 +115,7 @@ test('exponential mechanism: own data by file and paste, bad files, IndexedDB, s
   assert.deepEqual(await rows(page, fig), t);
 
   // Another browser without the file: the page says it needs it, shows the lesson's data, and loads it when given.
-  const other = await open('exponential-mechanism', fig, link.slice(link.indexOf('#/exponential-mechanism') + '#/exponential-mechanism'.length));
+  const other = await open('exponential-mechanism', fig, new URL(link).hash);
   assert.match(await other.page.locator(`${fig} .data-need`).textContent(), /made with someone’s own data file/);
   assert.equal((await rows(other.page, fig))[1][0], 'Monday');
   n = await renders(other.page, fig);

@@ -29,7 +29,7 @@ export function harness(...need) {
     server: null,
     browser: null,
     /**
-     * open(url, opts) is a page at the site's url (a path or '#/slug…') with
+     * open(url, opts) is a page at the site's url (an address, 'slug/#state…') with
      * its console errors, the URLs it requested and those outside the site. It opens in
      * opts.context or in a fresh one (width × height, service workers
      * opts.sw, colour scheme opts.scheme, and any further context options);

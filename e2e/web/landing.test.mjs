@@ -13,12 +13,8 @@ const index = siteIndex();
 const web = harness(['index.html', 'dist/ is missing: run make site']);
 const open = web.open;
 
-/** blocks(page, html) is how many blocks the article in a lesson's HTML has. */
-const blocks = (page, html) => page.evaluate((h) => {
-  const t = document.createElement('template');
-  t.innerHTML = h;
-  return t.content.firstElementChild.children.length;
-}, html);
+/** blocks(page, html) is how many blocks the article in a page's HTML has. */
+const blocks = (page, html) => page.evaluate((h) => new DOMParser().parseFromString(h, 'text/html').querySelector('#lesson > article').children.length, html);
 
 const noSideways = (page) => page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth);
 
@@ -32,7 +28,7 @@ test('the root is a landing page with the lesson map; it keeps the address, and 
       assert.equal(await items.count(), index.lessons.length, 'one map entry per lesson');
       for (const [i, l] of index.lessons.entries()) {
         const item = items.nth(i);
-        assert.equal(await item.locator('.map-title a').getAttribute('href'), `#/${l.slug}`);
+        assert.equal(await item.locator('.map-title a').getAttribute('href'), `${l.slug}/`);
         assert.equal((await item.locator('.map-summary').textContent()).trim(), l.summary);
         if (l.minutes) assert.match(await item.locator('.map-meta').textContent(), new RegExp(`About ${l.minutes} minutes`));
         assert.equal(await item.locator('.map-requires a').count(), (l.requires || []).length, `${l.slug}: prerequisites`);
@@ -44,42 +40,43 @@ test('the root is a landing page with the lesson map; it keeps the address, and 
       await context.close();
     }
   }
-  // A lesson link: the head's script fetches the lesson and puts it on the
-  // page group by group, the page takes it over without a second request, and
-  // the landing page it hid comes back intact.
-  const { context, page, requests } = await open(`#/${index.lessons[2].slug}`);
+  // A lesson's own address: the lesson comes in the first response, and
+  // the logo and the start button move between pages in this document.
+  const { context, page, requests } = await open(`${index.lessons[2].slug}/`);
   await ready(page, index.lessons[2].slug);
-  assert.equal(requests.filter((u) => u.endsWith(`/lessons/${index.lessons[2].slug}.html`)).length, 1, 'the linked lesson is fetched once');
-  const html = fs.readFileSync(path.join(dist, 'lessons', `${index.lessons[2].slug}.html`), 'utf8');
-  assert.ok(html.split('<!--dpplay-chunk-->').length > 2, 'the build marks groups of blocks');
-  assert.equal(await page.locator('#lesson article.lesson > *').count(), await blocks(page, html), 'every block of the lesson');
-  assert.equal(await page.evaluate(() => document.documentElement.classList.contains('lesson-route')), false);
+  assert.equal(requests.filter((u) => new URL(u).pathname.endsWith(`/${index.lessons[2].slug}/`)).length, 1, 'the lesson is requested once');
+  assert.equal(await page.locator('#lesson article.lesson > *').count(), await blocks(page, fs.readFileSync(path.join(dist, index.lessons[2].slug, 'index.html'), 'utf8')), 'every block of the lesson');
+  const loads = await page.evaluate(() => performance.getEntriesByType('navigation').length);
   await page.click('.brand');
   await ready(page, 'home');
+  assert.equal(new URL(page.url()).pathname, '/dpplay/');
   assert.match(await page.locator('h1').textContent(), /Learn differential privacy/);
   await page.click('.hero-actions .button.primary');
   await ready(page, index.lessons[0].slug);
+  assert.equal(new URL(page.url()).pathname, `/dpplay/${index.lessons[0].slug}/`);
+  assert.equal(await page.evaluate(() => performance.getEntriesByType('navigation').length), loads, 'no page load');
   await context.close();
 });
 
-test('leaving a lesson link before its lesson arrives keeps the page left for; the lesson then comes back whole', async () => {
+test('leaving for another page before the one clicked arrives keeps the page left for; the lesson then comes back whole', async () => {
   const slug = index.lessons[2].slug;
   const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   let release;
   const held = new Promise((r) => { release = r; });
-  await context.route(`**/lessons/${slug}.html`, async (route) => { await held; await route.continue(); });
-  const { page, errors } = await open(`#/${slug}`, { context });
+  const { page, errors } = await open('', { context, lesson: 'home' });
+  await context.route(`**/${slug}/`, async (route) => { await held; await route.continue(); });
+  await page.click(`.map-title a[href="${slug}/"]`);
   await page.click('.brand');
   await ready(page, 'home');
-  const arrived = page.waitForResponse((r) => r.url().endsWith(`/lessons/${slug}.html`));
+  const arrived = page.waitForResponse((r) => r.url().endsWith(`/${slug}/`));
   release();
   await arrived;
-  // The head's script would put the lesson in from here, a few blocks a frame.
   await page.waitForTimeout(500);
   assert.match(await page.locator('h1').textContent(), /Learn differential privacy/, 'the landing page stays');
-  await page.click(`.map-title a[href="#/${slug}"]`);
+  assert.equal(new URL(page.url()).pathname, '/dpplay/');
+  await page.click(`.map-title a[href="${slug}/"]`);
   await ready(page, slug);
-  const html = fs.readFileSync(path.join(dist, 'lessons', `${slug}.html`), 'utf8');
+  const html = fs.readFileSync(path.join(dist, slug, 'index.html'), 'utf8');
   assert.equal(await page.locator('#lesson article.lesson > *').count(), await blocks(page, html), 'every block of the lesson');
   assert.deepEqual(errors, []);
   await context.close();
@@ -88,7 +85,7 @@ test('leaving a lesson link before its lesson arrives keeps the page left for; t
 test('predictions and exercises are remembered on the device and progress shows on the landing page and in the list', async () => {
   const slug = 'exponential-mechanism';
   const lesson = index.lessons.find((l) => l.slug === slug);
-  const { context, page, errors } = await open(`#/${slug}`);
+  const { context, page, errors } = await open(`${slug}/`);
   await ready(page, slug);
   const predict = page.locator('section.predict').first();
   const predictId = await predict.getAttribute('id');
@@ -116,7 +113,7 @@ test('predictions and exercises are remembered on the device and progress shows 
   assert.match(await nav.locator('.nav-progress').textContent(), /2 of \d+ questions answered/);
 
   // The landing page shows the progress and a way back to exactly this view.
-  const hash = new URL(page.url()).hash;
+  const here = page.url();
   await page.click('.brand');
   await ready(page, 'home');
   const item = page.locator(`.map-item[data-slug="${slug}"]`);
@@ -124,12 +121,12 @@ test('predictions and exercises are remembered on the device and progress shows 
   assert.match(await page.locator('#progress-all').textContent(), /answered 2 of the course's \d+ questions/);
   const cont = page.locator('#continue-link');
   assert.ok(await cont.isVisible());
-  assert.equal(await cont.getAttribute('href'), hash);
+  assert.equal(await cont.getAttribute('href'), here);
   assert.match(await cont.textContent(), /The exponential mechanism/);
   await page.screenshot({ path: path.join(shots, 'landing-progress-1280.png') });
   await cont.click();
   await ready(page, slug);
-  assert.equal(new URL(page.url()).hash, hash);
+  assert.equal(page.url(), here);
 
   // Forgetting clears it all.
   await page.click('.brand');
@@ -154,7 +151,7 @@ test('stored progress is untrusted: malformed entries are ignored and text stays
   await page.reload();
   await ready(page, 'home');
   assert.ok(await page.locator('#continue-link').isHidden(), 'a stored address that is not a lesson link is ignored');
-  await page.goto(web.server.url + '#/exponential-mechanism');
+  await page.goto(web.server.url + 'exponential-mechanism/');
   await ready(page, 'exponential-mechanism');
   assert.equal(await page.locator('#lesson img, #lesson b').count(), 0, 'stored text never becomes markup');
   assert.deepEqual(errors, []);
@@ -162,13 +159,15 @@ test('stored progress is untrusted: malformed entries are ignored and text stays
 });
 
 test('Back returns to the scroll position the lesson was left at', async () => {
-  const { context, page, errors } = await open(`#/${index.lessons[0].slug}`, { width: 390, height: 800 });
+  const { context, page, errors } = await open(`${index.lessons[0].slug}/`, { width: 390, height: 800 });
   await ready(page, index.lessons[0].slug);
   await page.evaluate(() => scrollTo(0, 2400));
   await page.waitForTimeout(400);
   const y = await page.evaluate(() => scrollY);
   assert.ok(y > 2000, `scrolled to ${y}`);
-  await page.locator('.pager-next').click();
+  // ] opens the next lesson from where the reader is (a click on the link
+  // below the lesson would scroll to it first).
+  await page.keyboard.press(']');
   await ready(page, index.lessons[1].slug);
   assert.ok(await page.evaluate(() => scrollY) < 400, 'a new lesson opens at its top');
   await page.goBack();
@@ -182,7 +181,7 @@ test('Back returns to the scroll position the lesson was left at', async () => {
 });
 
 test('the theme toggle overrides the system scheme and is remembered; axe is clean in both', async () => {
-  const { context, page, errors } = await open(`#/${index.lessons[1].slug}`, { scheme: 'light' });
+  const { context, page, errors } = await open(`${index.lessons[1].slug}/`, { scheme: 'light' });
   await ready(page, index.lessons[1].slug);
   const bg = () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
   const light = await bg();
@@ -211,7 +210,7 @@ test('the theme toggle overrides the system scheme and is remembered; axe is cle
 });
 
 test('copy link puts the exact address on the clipboard', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=2', { permissions: ['clipboard-read', 'clipboard-write'], lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/#meet.eps=2', { permissions: ['clipboard-read', 'clipboard-write'], lesson: 'exponential-mechanism' });
   await page.click('#share-button');
   await page.waitForFunction(() => /Link copied/.test(document.querySelector('#share-status').textContent));
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), page.url());
@@ -233,9 +232,9 @@ test('search finds sections across lessons and opens the one chosen', async () =
   await page.fill('#search-input', 'Adult data set marital');
   await page.waitForSelector('.search-results li');
   await page.screenshot({ path: path.join(shots, 'search-1280.png') });
-  const target = await page.locator('.search-results a').first().evaluate((a) => a.getAttribute('href'));
+  const target = new URL(await page.locator('.search-results a').first().evaluate((a) => a.href));
   await page.locator('.search-results a').first().click();
-  await ready(page, target.slice(2));
+  await ready(page, target.pathname.split('/')[2]);
   assert.ok(await page.evaluate(() => scrollY) > 200, 'the page opens at the section found');
   await page.fill('#search-input', '<img src=x onerror=alert(1)>');
   await page.waitForTimeout(300);
@@ -246,7 +245,7 @@ test('search finds sections across lessons and opens the one chosen', async () =
 
 test('the about page names the sources and licences; every lesson ends with references', async () => {
   for (const scheme of ['light', 'dark']) {
-    const { context, page, errors } = await open('#/about', { scheme, lesson: 'about' });
+    const { context, page, errors } = await open('about/', { scheme, lesson: 'about' });
     const text = await page.locator('#lesson').textContent();
     for (const want of ['Near and Chiké Abuah', 'Steven Wu', 'Katrina Ligett', 'McSherry and Kunal Talwar', 'Becker and Ronny Kohavi', 'Apache License 2.0', 'Creative Commons Attribution 4.0']) {
       assert.ok(text.includes(want), `the about page names ${want}`);
@@ -256,14 +255,14 @@ test('the about page names the sources and licences; every lesson ends with refe
     await context.close();
   }
   for (const l of index.lessons) {
-    const html = fs.readFileSync(path.join(dist, 'lessons', `${l.slug}.html`), 'utf8');
+    const html = fs.readFileSync(path.join(dist, l.slug, 'index.html'), 'utf8');
     assert.match(html, /<h2 id="references">References<\/h2>/, `${l.slug} has references`);
     assert.doesNotMatch(html, /textbook notebook makes|The encyclopedia article gives/, `${l.slug} names its sources`);
   }
 });
 
 test('the course handout has every lesson, answers shown and no buttons; it prints', async () => {
-  const { context, page, errors } = await open('handout.html', { width: 1280 });
+  const { context, page, errors } = await open('handout/', { width: 1280 });
   assert.equal(await page.locator('article.lesson').count(), index.lessons.length);
   assert.equal(await page.locator('button:visible, .reveal-button').count(), 0, 'no buttons');
   // Each widget points to its lesson; the build's drawings stay in the lessons.

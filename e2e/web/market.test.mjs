@@ -10,8 +10,8 @@ import path from 'node:path';
 import { ready } from './browser.mjs';
 import { harness, idle, renders, rerendered } from './harness.mjs';
 
-const web = harness(...['private-pricing', 'billboard-prices'].map((slug) => [path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]));
-const open = (slug, hash = '') => web.open(`#/${slug}${hash}`, { lesson: slug });
+const web = harness(...['private-pricing', 'billboard-prices'].map((slug) => [path.join(slug, 'index.html'), `dist/ has no ${slug}: run make site`]));
+const open = (slug, hash = '') => web.open(`${slug}/${hash}`, { lesson: slug });
 
 // The utility chart's data table: one row per report, [report, E[utility], truthful].
 async function utilityTable(page) {
@@ -70,7 +70,7 @@ test('private pricing: dragging a report changes the utility, and no lie beats t
   assert.ok(det > gain, `the deterministic lie gains ${det}, more than the private best lie ${gain}`);
 
   // Changing ε moves the whole utility table.
-  await page.goto(`${web.server.url}#/private-pricing?lie.eps=10`);
+  await page.goto(`${web.server.url}private-pricing/#lie.eps=10`);
   await ready(page, 'private-pricing');
   await idle(page, '#w-lie');
   const sharp = await utilityTable(page);
@@ -80,7 +80,7 @@ test('private pricing: dragging a report changes the utility, and no lie beats t
 });
 
 test('billboard prices: the stepper advances rounds and reaches the final allocation', async () => {
-  const { context, page, errors } = await open('billboard-prices', '?board.rounds=16');
+  const { context, page, errors } = await open('billboard-prices', '#board.rounds=16');
   await idle(page, '#w-board');
   const round = page.locator('#w-board .billboard-round');
   assert.match(await round.locator('h4').textContent(), /^Round 1 of 16$/);

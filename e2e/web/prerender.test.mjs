@@ -15,7 +15,7 @@ import { harness, dist, everyLive, live, siteIndex } from './harness.mjs';
 const index = siteIndex();
 // Every lesson with a pre-rendered chart.
 const slugs = index.lessons.map((l) => l.slug)
-  .filter((s) => fs.readFileSync(path.join(dist, 'lessons', `${s}.html`), 'utf8').includes('pre-wide'));
+  .filter((s) => fs.readFileSync(path.join(dist, s, 'index.html'), 'utf8').includes('pre-wide'));
 
 const web = harness();
 
@@ -43,18 +43,17 @@ test('there are pre-rendered lessons, lesson 1 among them', () => {
 for (const width of [1280, 390]) {
   test(`pre-rendered charts equal the engine's at ${width} px`, async () => {
     for (const slug of slugs) {
-      // The build's HTML as the page shows it before any module runs: the
-      // shell with app.js replaced by nothing, the lesson put in its place.
+      // The lesson's page as it shows before any module runs (app.js
+      // replaced by nothing).
       const c0 = await web.browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
       await c0.addInitScript(`window.charts = ${charts}`);
       const p0 = await c0.newPage();
       await p0.route('**/app.js', (r) => r.fulfill({ contentType: 'text/javascript', body: '' }));
-      await p0.goto(web.server.url);
-      const pre = await p0.evaluate(async (s) => {
-        document.querySelector('#lesson').innerHTML = await (await fetch(`lessons/${s}.html`)).text();
+      await p0.goto(`${web.server.url}${slug}/`);
+      const pre = await p0.evaluate(async () => {
         await new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r)));
         return window.charts('.widget-body[data-prerendered] .chart-svg');
-      }, slug);
+      });
       await c0.close();
 
       const c1 = await web.browser.newContext({ viewport: { width, height: 900 }, serviceWorkers: 'block' });
@@ -62,7 +61,7 @@ for (const width of [1280, 390]) {
       const p1 = await c1.newPage();
       const errors = watch(p1);
       // Only the figures the build pre-rendered are compared.
-      await p1.goto(`${web.server.url}#/${slug}`);
+      await p1.goto(`${web.server.url}${slug}/`);
       await ready(p1, slug);
       await everyLive(p1);
       const live = await p1.evaluate(() => {
@@ -93,7 +92,7 @@ test('the lesson mounts from the recording before the engine, and goes live with
   let release;
   const held = new Promise((r) => { release = r; });
   await page.route('**/wasm/core.wasm', async (route) => { await held; await route.continue(); });
-  await page.goto(`${web.server.url}#/${index.lessons[0].slug}`);
+  await page.goto(`${web.server.url}${index.lessons[0].slug}/`);
   await page.waitForFunction(() => document.body.dataset.lessonReady);
   await live(page, 'figure.widget');
   const before = await page.evaluate(() => {
@@ -127,11 +126,11 @@ test('the lesson mounts from the recording before the engine, and goes live with
 });
 
 test('no recording holds engine state: SmallDB, whose first call opens a run, keeps its placeholder', () => {
-  const html = fs.readFileSync(path.join(dist, 'lessons', 'small-database.html'), 'utf8');
+  const html = fs.readFileSync(path.join(dist, 'small-database', 'index.html'), 'utf8');
   assert.match(html, /<figure [^>]*id="w-sdb"/);
   assert.doesNotMatch(html.slice(html.indexOf('id="w-sdb"')).split('</figure>')[0], /widget-calls/);
   for (const { slug } of index.lessons) {
-    const doc = fs.readFileSync(path.join(dist, 'lessons', `${slug}.html`), 'utf8');
+    const doc = fs.readFileSync(path.join(dist, slug, 'index.html'), 'utf8');
     for (const [, json] of doc.matchAll(/<script class="widget-calls" type="application\/json">([\s\S]*?)<\/script>/g)) {
       for (const [key, result] of JSON.parse(json)) assert.ok(!(result && typeof result === 'object' && 'handle' in result), `${slug}: ${key} returns a handle`);
     }
@@ -147,7 +146,7 @@ test('a widget without a pre-rendered drawing waits below the screen; mounted ab
   }));
   const page = await context.newPage();
   const errors = watch(page);
-  await page.goto(`${web.server.url}#/small-database`);
+  await page.goto(`${web.server.url}small-database/`);
   await ready(page, 'small-database');
   const busy = () => page.evaluate(() => document.querySelector('#w-sdb .widget-body').hasAttribute('aria-busy'));
   assert.equal(await busy(), true, 'SmallDB, below the screen, mounted at load');

@@ -17,7 +17,7 @@ async function open(hash, slug) {
 }
 
 test('ε = 50 is clamped to 20 with a note, as dpplay figures -state clamps it', async () => {
-  const { page, errors, notes } = await open('#/exponential-mechanism?meet.eps=50', 'exponential-mechanism');
+  const { page, errors, notes } = await open('exponential-mechanism/#meet.eps=50', 'exponential-mechanism');
   assert.match(await notes(), /Choosing a meeting day: ε = 50 is outside 0\.01 … 20, so 20 is used\./);
   assert.equal(await page.locator('#w-meet .slider-box').first().inputValue(), '20');
   await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
@@ -29,11 +29,11 @@ test('ε = 50 is clamped to 20 with a note, as dpplay figures -state clamps it',
 });
 
 test('a text key keeps only its characters; an enum only its values', async () => {
-  const budget = await open('#/report-noisy-max?budget.log=ahx', 'report-noisy-max');
+  const budget = await open('report-noisy-max/#budget.log=ahx', 'report-noisy-max');
   assert.match(await budget.notes(), /ledger: "ahx" is not valid here, so the default is used\./);
   assert.deepEqual(budget.errors, []);
   await budget.page.close();
-  const audit = await open('#/check-a-mechanism?check.score=count%5Br%5D%20-%201&check.sens=ABC&check.mech=zzz', 'check-a-mechanism');
+  const audit = await open('check-a-mechanism/#check.score=count%5Br%5D%20-%201&check.sens=ABC&check.mech=zzz', 'check-a-mechanism');
   const text = await audit.notes();
   assert.match(text, /sensitivity: "ABC" is not valid here/);
   assert.match(text, /mechanism: "zzz" is not one of exponential, report-noisy-max-laplace,/);
@@ -43,7 +43,7 @@ test('a text key keeps only its characters; an enum only its values', async () =
 });
 
 test('the permute-and-flip chart runs over the 49-point ε grid from 0.05 to 10', async () => {
-  const { page, errors } = await open('#/permute-and-flip', 'permute-and-flip');
+  const { page, errors } = await open('permute-and-flip/', 'permute-and-flip');
   const grid = await page.evaluate(async () => (await import('./gen/widgets.js')).lossGrid);
   assert.equal(grid.length, 49);
   assert.equal(grid[0], 0.05);

@@ -1,7 +1,10 @@
 // A tiny static file server for the e2e tests and the bundle-size script:
 // it serves dist/ under a sub-path (as GitHub Pages serves a project site at
 // /<repo>/), with the content types the site relies on, and can be pointed at
-// any directory. Usage as a module: const s = await serve('dist', '/dpplay/').
+// any directory. As GitHub Pages does, a directory serves its index.html (and
+// its address without the closing / redirects to the one with it), and a
+// missing page gets the site's 404.html with status 404.
+// Usage as a module: const s = await serve('dist', '/dpplay/').
 import http from 'node:http';
 import fs from 'node:fs/promises';
 import path from 'node:path';
@@ -17,6 +20,7 @@ const types = {
   '.svg': 'image/svg+xml',
   '.png': 'image/png',
   '.txt': 'text/plain; charset=utf-8',
+  '.xml': 'application/xml',
 };
 
 /**
@@ -45,6 +49,10 @@ export async function serve(dir, prefix = '/', { pages = false } = {}) {
       res.writeHead(403);
       return res.end();
     }
+    if (await fs.stat(file).then((s) => s.isDirectory(), () => false)) {
+      res.writeHead(301, { Location: `${url.pathname}/${url.search}` });
+      return res.end();
+    }
     try {
       let body = await fs.readFile(file);
       const headers = {
@@ -61,8 +69,10 @@ export async function serve(dir, prefix = '/', { pages = false } = {}) {
       res.writeHead(200, headers);
       res.end(req.method === 'HEAD' ? undefined : body);
     } catch {
-      res.writeHead(404, { 'Content-Type': 'text/plain' });
-      res.end('not found');
+      const page = !path.extname(file) || file.endsWith('.html');
+      const body = page ? await fs.readFile(path.join(root, '404.html')).catch(() => null) : null;
+      res.writeHead(404, { 'Content-Type': body ? types['.html'] : 'text/plain' });
+      res.end(body ?? 'not found');
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));

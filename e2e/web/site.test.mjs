@@ -25,7 +25,7 @@ async function renders(page, sel) { return Number(await page.locator(sel).getAtt
 test('every lesson loads under /dpplay/ with no console errors and no axe violations', async () => {
   for (const slug of slugs) {
     for (const scheme of ['light', 'dark']) {
-      const { context, page, errors, outside } = await open(`#/${slug}`, { scheme });
+      const { context, page, errors, outside } = await open(`${slug}/`, { scheme });
       await ready(page, slug);
       await everyLive(page);
       await axe(page, `${slug} (${scheme})`);
@@ -45,7 +45,7 @@ test('every lesson loads under /dpplay/ with no console errors and no axe violat
 });
 
 test('moving ε with the keyboard changes the chart and its data table; reload reproduces them', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
   await live(page, w);
   const table0 = await tableText(page, w);
@@ -83,7 +83,7 @@ test('moving ε with the keyboard changes the chart and its data table; reload r
 });
 
 test('a bad hash is clamped with a visible note and never crashes', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=999&meet.seed=abc&meet.data=nope&meet.step=-4&meet.u=1,2', { lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/#meet.eps=999&meet.seed=abc&meet.data=nope&meet.step=-4&meet.u=1,2', { lesson: 'exponential-mechanism' });
   const notes = page.locator('#url-notes');
   assert.ok(await notes.isVisible());
   const text = await notes.textContent();
@@ -102,7 +102,7 @@ test('a bad hash is clamped with a visible note and never crashes', async () => 
   await context.close();
 });
 
-test('a hash that cannot be decoded, garbage or far too long is dropped with a note, on load and on hashchange', async () => {
+test('a fragment that cannot be decoded, garbage or far too long is dropped with a note, on load and on hashchange', async () => {
   /** check waits until page shows lesson slug with widget drawn, and returns the note above it. */
   const check = async (page, slug, widget) => {
     await ready(page, slug);
@@ -114,50 +114,41 @@ test('a hash that cannot be decoded, garbage or far too long is dropped with a n
     assert.doesNotMatch(text, /went wrong/);
     return text;
   };
+  // [the page's slug, its fragment, the widget to wait for, the note, what the address keeps]
   const cases = [
     // A malformed percent-escape in a name: that setting goes, the rest stay.
-    ['#/report-noisy-max?%E0=1&rnm.eps=2', 'report-noisy-max', '#w-rnm', /setting name “%E0” .*not validly encoded/, /rnm\.eps=2(&|$)/],
-    ['#/report-noisy-max?rnm.%ZZeps=3&rnm.seed=9', 'report-noisy-max', '#w-rnm', /“rnm\.%ZZeps”/, /rnm\.seed=9(&|$)/],
+    ['report-noisy-max', '#%E0=1&rnm.eps=2', '#w-rnm', /setting name “%E0” .*not validly encoded/, /rnm\.eps=2(&|$)/],
+    ['report-noisy-max', '#rnm.%ZZeps=3&rnm.seed=9', '#w-rnm', /“rnm\.%ZZeps”/, /rnm\.seed=9(&|$)/],
     // A malformed value: the usual value is used, and the note says so.
-    ['#/report-noisy-max?rnm.eps=%E0%A4&rnm.seed=5', 'report-noisy-max', '#w-rnm', /value of “rnm\.eps” .*not validly encoded/, /rnm\.eps=1&.*rnm\.seed=5/],
-    ['#/exponential-mechanism?meet.eps=2%&meet.step=2', 'exponential-mechanism', '#w-meet', /value of “meet\.eps”/, /meet\.step=2(&|$)/],
-    // Garbage: the first lesson, with a note.
-    ['#%%%E0/..\\?&&==%?%=%&==%E0%%', slugs[0], '#lesson figure.widget', /lesson name .* cannot be read/, null],
-    ['#/exponential-mechanism?=&&=&%&%%=%E0&meet.=1&.=&&&', 'exponential-mechanism', '#w-meet', /not validly encoded/, null],
+    ['report-noisy-max', '#rnm.eps=%E0%A4&rnm.seed=5', '#w-rnm', /value of “rnm\.eps” .*not validly encoded/, /rnm\.eps=1&.*rnm\.seed=5/],
+    ['exponential-mechanism', '#meet.eps=2%&meet.step=2', '#w-meet', /value of “meet\.eps”/, /meet\.step=2(&|$)/],
+    // Garbage.
+    [slugs[0], '#%%%E0/..\\?&&==%?%=%&==%E0%%', '#lesson figure.widget', /not validly encoded/, null],
+    ['exponential-mechanism', '#=&&=&%&%%=%E0&meet.=1&.=&&&', '#w-meet', /not validly encoded/, null],
     // Far too long: cut, with a note; what was read still applies.
-    ['#/exponential-mechanism?meet.eps=2&' + 'meet.x%E0=1&'.repeat(4000), 'exponential-mechanism', '#w-meet', /characters long; only its first 16,000 were read/, /meet\.eps=2(&|$)/],
+    ['exponential-mechanism', '#meet.eps=2&' + 'meet.x%E0=1&'.repeat(4000), '#w-meet', /characters long; only its first 16,000 were read/, /meet\.eps=2(&|$)/],
   ];
-  const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
-  for (const [hash, slug, widget, note, url] of cases) {
+  for (const [slug, hash, widget, note, url] of cases) {
     // On load, in a fresh page ...
-    const fresh = await open(hash);
+    const fresh = await open(`${slug}/${hash}`);
     const text = await check(fresh.page, slug, widget);
     assert.match(text, note, `note for ${hash.slice(0, 60)}`);
     if (url) await fresh.page.waitForFunction((src) => new RegExp(src).test(location.hash), url.source);
-    assert.ok((await fresh.page.evaluate(() => location.hash.length)) < 2000, 'the page rewrites the hash to its own');
+    assert.ok((await fresh.page.evaluate(() => location.hash.length)) < 2000, 'the page rewrites the fragment to its own');
     assert.deepEqual(fresh.errors, [], `errors for ${hash.slice(0, 60)}`);
+    // ... and by hashchange on the page already open. lessonReady is
+    // cleared first, or ready() would not wait for the lesson shown again.
+    await fresh.page.evaluate(() => { delete document.body.dataset.lessonReady; location.hash = '#x.y=1'; });
+    await ready(fresh.page, slug);
+    await fresh.page.evaluate((x) => { delete document.body.dataset.lessonReady; location.hash = x; }, hash);
+    assert.match(await check(fresh.page, slug, widget), note, `note after hashchange to ${hash.slice(0, 60)}`);
+    assert.deepEqual(fresh.errors, [], `errors after hashchange to ${hash.slice(0, 60)}`);
     await fresh.context.close();
-    // ... and by hashchange on a page already open (from another lesson, so the change is seen).
-    const away = slug === 'report-noisy-max' ? 'exponential-mechanism' : 'report-noisy-max';
-    // lessonReady is cleared first: the previous case may have left it at
-    // `away` already, and ready() would not wait for this navigation. A
-    // hash already in place fires no hashchange, so it is left as it is.
-    const go = (h) => page.evaluate((x) => {
-      if (location.hash === x) return;
-      delete document.body.dataset.lessonReady;
-      location.hash = x;
-    }, h);
-    await go(`#/${away}`);
-    await ready(page, away);
-    await go(hash);
-    assert.match(await check(page, slug, widget), note, `note after hashchange to ${hash.slice(0, 60)}`);
   }
-  assert.deepEqual(errors, []);
-  await context.close();
 });
 
 test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
-  const { context, page, errors } = await open('#/report-noisy-max', { lesson: 'report-noisy-max' });
+  const { context, page, errors } = await open('report-noisy-max/', { lesson: 'report-noisy-max' });
   await page.locator('#lesson-title').focus();
   await page.keyboard.press('f');
   assert.ok(await page.evaluate(() => document.body.classList.contains('presenting')));
@@ -198,7 +189,7 @@ test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
 });
 
 test('in a focused data table, ←/→ and Space scroll the table and leave the widget alone', async () => {
-  const { context, page, errors } = await open('#/report-noisy-max', { width: 360, height: 800, lesson: 'report-noisy-max' });
+  const { context, page, errors } = await open('report-noisy-max/', { width: 360, height: 800, lesson: 'report-noisy-max' });
   const status = () => page.locator('#w-rnm .draw-status').textContent();
   // Every widget mounted first: a later mount writes its state into the URL.
   await everyLive(page);
@@ -224,7 +215,7 @@ test('in a focused data table, ←/→ and Space scroll the table and leave the 
 });
 
 test('the formula switch keeps the mechanism: ε converts exactly and the histogram does not change', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=1&meet.delta=3&meet.step=5', { lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/#meet.eps=1&meet.delta=3&meet.step=5', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
   await settled(page, w, /meet\.step=5/);
   const table = await tableText(page, w);
@@ -247,7 +238,7 @@ test('the formula switch keeps the mechanism: ε converts exactly and the histog
 test('360 and 390 px phones: no horizontal scroll; screenshots at 390 and 1280', async () => {
   for (const slug of slugs) {
     for (const width of [360, 390, 1280]) {
-      const { context, page, errors } = await open(`#/${slug}`, { width, height: 844 });
+      const { context, page, errors } = await open(`${slug}/`, { width, height: 844 });
       await ready(page, slug);
       await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
@@ -261,7 +252,7 @@ test('360 and 390 px phones: no horizontal scroll; screenshots at 390 and 1280',
 });
 
 test('every exercise says ✗ to its wrong example and ✓ to its right one; predictions reveal', async () => {
-  const { context, page, errors } = await open(`#/${slugs[0]}`);
+  const { context, page, errors } = await open(`${slugs[0]}/`);
   for (const slug of slugs) {
     if (slug !== slugs[0]) await page.locator(`#lesson-nav a[data-slug="${slug}"]`).click();
     await ready(page, slug);
@@ -297,7 +288,7 @@ test('every exercise says ✗ to its wrong example and ✓ to its right one; pre
 });
 
 test('a typed answer is read as people type it, the value as read is shown, and unreadable text is not marked wrong', async () => {
-  const { context, page, errors } = await open('#/mwem', { lesson: 'mwem' });
+  const { context, page, errors } = await open('mwem/', { lesson: 'mwem' });
   const ex = page.locator('section.exercise').first();
   const answer = async (text, result) => {
     await ex.locator('input').fill(text);
@@ -325,7 +316,7 @@ test('a typed answer is read as people type it, the value as read is shown, and 
 });
 
 test('the budget accountant refuses overspending, and Gumbel noise matches the exponential mechanism', async () => {
-  const { context, page, errors } = await open('#/report-noisy-max', { lesson: 'report-noisy-max' });
+  const { context, page, errors } = await open('report-noisy-max/', { lesson: 'report-noisy-max' });
   await live(page, '#w-budget');
   const all = page.locator('#w-budget button', { hasText: 'Publish all' });
   await all.click();
@@ -345,7 +336,7 @@ test('the budget accountant refuses overspending, and Gumbel noise matches the e
 });
 
 test('works offline after the first visit (service worker)', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism', { sw: 'allow', lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/', { sw: 'allow', lesson: 'exponential-mechanism' });
   await page.evaluate(async () => {
     await navigator.serviceWorker.ready;
     if (!navigator.serviceWorker.controller) {
@@ -366,6 +357,14 @@ test('works offline after the first visit (service worker)', async () => {
   await ready(page, 'private-pricing');
   await idle(page, '#w-price', 20000);
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
+  // A page's address opened offline, never visited online, with its state;
+  // and the start page.
+  await page.goto(`${web.server.url}billboard-prices/#board.rounds=16`);
+  await ready(page, 'billboard-prices');
+  assert.match(await page.title(), /^Billboard prices/);
+  await page.waitForFunction(() => /board\.rounds=16(&|$)/.test(location.hash));
+  await page.goto(web.server.url);
+  await ready(page, 'home');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -457,7 +456,7 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   for (const f of extras) assert.ok(after.includes(f), `${f} is cached after the button`);
   // Lessons never opened online work offline now.
   await context.setOffline(true);
-  await page.goto(web.server.url + '#/private-pricing');
+  await page.goto(web.server.url + 'private-pricing/');
   await ready(page, 'private-pricing');
   await idle(page, '#w-price', 20000);
   assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
@@ -485,7 +484,7 @@ test('over a slow gzipping server the engine\'s progress counts the module\'s by
     await cdp.send('Network.enable');
     await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 2 * 1024 * 1024, uploadThroughput: 1024 * 1024 });
     const res = page.waitForResponse((r) => r.url().endsWith('wasm/core.wasm'));
-    await page.goto(server.url + '#/what-dp-promises');
+    await page.goto(server.url + 'what-dp-promises/');
     assert.equal((await (await res).allHeaders())['content-encoding'], 'gzip', 'the server gzips the module');
     await page.waitForFunction(() => document.body.classList.contains('engine-ready'), null, { timeout: 60000 });
     const log = (await page.evaluate(() => window.workerLog)).filter((m) => m.name === 'core');
@@ -503,7 +502,7 @@ test('over a slow gzipping server the engine\'s progress counts the module\'s by
 });
 
 test(`first load of lesson 1 is under ${BUDGET_BYTES} bytes gzipped`, async () => {
-  const load = await firstLoad(web.browser, web.server.url);
+  const load = await firstLoad(web.browser, `${web.server.url}${slugs[0]}/`);
   const kinds = new Set(load.files.map((f) => path.extname(new URL(f.url).pathname) || '.html'));
   for (const k of ['.wasm', '.js', '.css', '.html']) assert.ok(kinds.has(k), `first load fetched no ${k}`);
   assert.ok(load.gzip < BUDGET_BYTES, `first load is ${load.gzip} bytes gzipped`);

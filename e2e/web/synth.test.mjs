@@ -11,8 +11,8 @@ import { ready } from './browser.mjs';
 import { axe, harness, live } from './harness.mjs';
 
 const slug = 'small-database';
-const web = harness([path.join('lessons', `${slug}.html`), 'dist/ has no small-database lesson: run make site'],
-  [path.join('lessons', 'mwem.html'), 'dist/ has no mwem lesson: run make site']);
+const web = harness([path.join(slug, 'index.html'), 'dist/ has no small-database lesson: run make site'],
+  [path.join('mwem', 'index.html'), 'dist/ has no mwem lesson: run make site']);
 
 async function open(hash) {
   const o = await web.open(hash, { lesson: slug });
@@ -28,7 +28,7 @@ const stage = (page) => page.locator('#w-sdb').getAttribute('data-stage');
 const button = (page, sel, name) => page.locator(`${sel} button`, { hasText: name }).first();
 
 test('SmallDB: stages one by one, then a full run with progress to 100% and exact levels', async () => {
-  const { context, page, errors } = await open(`#/${slug}?sdb.m=8`);
+  const { context, page, errors } = await open(`${slug}/#sdb.m=8`);
   assert.equal(await stage(page), 'data');
   // Record every progress value the page shows.
   await page.evaluate(() => {
@@ -100,7 +100,7 @@ test('SmallDB: stages one by one, then a full run with progress to 100% and exac
 });
 
 test('SmallDB: a long run asks first, and Cancel stops it', async () => {
-  const { context, page, errors } = await open(`#/${slug}?sdb.k=5&sdb.m=8&sdb.stage=count`);
+  const { context, page, errors } = await open(`${slug}/#sdb.k=5&sdb.m=8&sdb.stage=count`);
   assert.match(await page.locator('#w-sdb').textContent(), /61,523,748/);
   await button(page, '#w-sdb', 'Run to the end').click();
   await page.waitForSelector('#w-sdb .synth-ask:not([hidden])');
@@ -122,13 +122,13 @@ test('SmallDB: a long run asks first, and Cancel stops it', async () => {
 });
 
 test('SmallDB: "Try MWEM instead" opens the MWEM lesson on the same attributes, queries and ε', async () => {
-  const { context, page, errors } = await open(`#/${slug}?sdb.k=5&sdb.m=8&sdb.eps=2&sdb.stage=count`);
+  const { context, page, errors } = await open(`${slug}/#sdb.k=5&sdb.m=8&sdb.eps=2&sdb.stage=count`);
   await button(page, '#w-sdb', 'Run to the end').click();
   await page.waitForSelector('#w-sdb .synth-ask:not([hidden])');
   await button(page, '#w-sdb', 'Try MWEM instead').click();
   await ready(page, 'mwem');
   await idle(page, '#w-mw');
-  assert.match(await page.evaluate(() => location.hash), /^#\/mwem\?.*mw\.k=5.*mw\.eps=2/);
+  assert.match(page.url(), /\/dpplay\/mwem\/#.*mw\.k=5.*mw\.eps=2/);
   assert.match(await page.locator('#w-mw').textContent(), /ε spent 0 of 2/);
   assert.equal(await page.locator('#w-mw .synth-scroll tbody tr').count(), 40, 'all 2-way marginals of 5 attributes');
   assert.deepEqual(errors, []);
@@ -136,7 +136,7 @@ test('SmallDB: "Try MWEM instead" opens the MWEM lesson on the same attributes, 
 });
 
 test('MWEM: rounds one by one and all at once, with the budget spent exactly', async () => {
-  const { context, page, errors } = await web.open('#/mwem', { lesson: 'mwem' });
+  const { context, page, errors } = await web.open('mwem/', { lesson: 'mwem' });
   await idle(page, '#w-mw');
   assert.match(await page.locator('#w-mw .loss-line').textContent(), /No rounds yet/);
   await button(page, '#w-mw', 'Next round').click();

@@ -24,7 +24,7 @@ test('phones at 360 and 390 px: every widget\'s slider and its chart are on scre
   const measured = [];
   for (const width of [360, 390]) {
     for (const slug of slugs) {
-      const { context, page, errors } = await open(`#/${slug}`, { width, height: 800 });
+      const { context, page, errors } = await open(`${slug}/`, { width, height: 800 });
       await ready(page, slug);
       assert.equal(await page.locator('#keys-button').isVisible(), false, `${slug}: Keys button shown on a touch-only phone`);
       assert.equal(await page.locator('figure.widget button kbd').evaluateAll((ks) => ks.filter((k) => k.offsetParent).length), 0, `${slug}: key hints on buttons`);
@@ -85,7 +85,7 @@ test('phones at 360 and 390 px: every widget\'s slider and its chart are on scre
 test('a phone\'s slider dock and number boxes pass axe in light and dark', async () => {
   for (const scheme of ['light', 'dark']) {
     for (const [width, slug] of [[360, 'report-noisy-max'], [390, 'laplace-from-exponential']]) {
-      const { context, page, errors } = await open(`#/${slug}`, { width, height: 800, scheme });
+      const { context, page, errors } = await open(`${slug}/`, { width, height: 800, scheme });
       await ready(page, slug);
       await live(page, 'figure.widget');
       assert.ok(await page.locator('.slider-dock .control-slider').count() >= 1, 'no slider dock on a phone');
@@ -97,7 +97,7 @@ test('a phone\'s slider dock and number boxes pass axe in light and dark', async
 });
 
 test('typed ε: the number box and the slider move together and write the URL; the slider lands on round values', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';
   await live(page, w);
   const box = page.locator(`${w} .slider-box`);
@@ -138,7 +138,7 @@ test('typed ε: the number box and the slider move together and write the URL; t
   }
   await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
   // A linked off-grid value is kept exactly and shown in the box.
-  const other = await open('#/exponential-mechanism?meet.eps=0.693', { lesson: 'exponential-mechanism' });
+  const other = await open('exponential-mechanism/#meet.eps=0.693', { lesson: 'exponential-mechanism' });
   assert.equal(await other.page.locator(`${w} .slider-box`).inputValue(), '0.693');
   assert.deepEqual(errors, []);
   assert.deepEqual(other.errors, []);
@@ -147,14 +147,14 @@ test('typed ε: the number box and the slider move together and write the URL; t
 });
 
 test('bar charts name their axes, and the number column says whether it is exact or drawn', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism?meet.step=0', { lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/#meet.step=0', { lesson: 'exponential-mechanism' });
   const labels = (sel) => page.locator(`${sel} .chart-svg svg .axis-label`).evaluateAll((ts) => ts.map((t) => t.textContent));
   await page.waitForFunction(() => document.querySelector('#w-meet .col-label'));
   assert.deepEqual(await labels('#w-meet'), ['Share of draws or exact probability (%)', 'Candidate', 'Exact']);
   await page.locator('#w-meet button.primary').click();
   await page.waitForFunction(() => document.querySelector('#w-meet .col-label')?.textContent === 'Share of draws');
   for (const slug of ['report-noisy-max', 'what-dp-promises', 'floating-point']) {
-    await page.evaluate((s) => { location.hash = `#/${s}`; }, slug);
+    await page.locator(`#lesson-nav a[data-slug="${slug}"]`).click();
     await ready(page, slug);
     const bare = await page.locator('figure.widget .chart-svg svg').evaluateAll((svgs) => svgs
       .filter((s) => s.querySelector('.bar, .track') && !s.querySelector('.axis-label')).length);
@@ -166,7 +166,7 @@ test('bar charts name their axes, and the number column says whether it is exact
 
 test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is the largest text; ] changes lesson and + nudges ε', async () => {
   const sizes = [];
-  const { context, page, errors } = await open(`#/${slugs[0]}`, { width: 1920, height: 1080 });
+  const { context, page, errors } = await open(`${slugs[0]}/`, { width: 1920, height: 1080 });
   await ready(page, slugs[0]);
   await page.locator('#lesson-title').focus();
   await page.keyboard.press('f');
@@ -231,7 +231,7 @@ test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is 
 });
 
 test('presenting in the dark scheme passes axe', async () => {
-  const { context, page, errors } = await open('#/exponential-mechanism', { width: 1920, height: 1080, scheme: 'dark', lesson: 'exponential-mechanism' });
+  const { context, page, errors } = await open('exponential-mechanism/', { width: 1920, height: 1080, scheme: 'dark', lesson: 'exponential-mechanism' });
   await page.locator('#lesson-title').focus();
   await page.keyboard.press('f');
   await page.waitForFunction(() => document.querySelector('figure.widget.is-presented')?.dataset.fitted, null, { timeout: 30000 });

@@ -195,7 +195,7 @@ func TestSecurityHeaders(t *testing.T) {
 // the hash would be blocked in the browser, so it fails here first.
 func TestPagePoliciesAllowTheirInlineScripts(t *testing.T) {
 	script := regexp.MustCompile(`(?s)<script(?: type="module")?>(.*?)</script>`)
-	for _, name := range []string{"index.html", "lecture.html", "machine.html"} {
+	for _, name := range []string{"index.html", "lecture.html", "machine.html", "404.html"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "web", name))
 		if err != nil {
 			t.Fatal(err)
@@ -233,11 +233,30 @@ func TestServeRefusesDatabaseInsideDir(t *testing.T) {
 	}
 }
 
-// A missing page gets the site's 404.html, with status 404; a missing asset
-// a plain 404.
+// A directory's address without its closing slash redirects to the one
+// with it (keeping the query), as GitHub Pages does: a page's relative URLs
+// resolve against it.
+func TestDirectoryRedirects(t *testing.T) {
+	url, _ := testSite(t)
+	client := &http.Client{CheckRedirect: func(*http.Request, []*http.Request) error { return http.ErrUseLastResponse }}
+	for p, want := range map[string]string{"/docs": "/docs/", "/docs?x=1": "/docs/?x=1"} {
+		resp, err := client.Get(url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		if resp.StatusCode != http.StatusMovedPermanently || resp.Header.Get("Location") != want {
+			t.Errorf("GET %s: %d to %q, want 301 to %q", p, resp.StatusCode, resp.Header.Get("Location"), want)
+		}
+	}
+}
+
+// A missing page gets the site's 404.html, with status 404 and the page's
+// own CSP; a missing asset a plain 404.
 func TestNotFoundPage(t *testing.T) {
 	url, dir := testSite(t)
-	if err := os.WriteFile(filepath.Join(dir, "404.html"), []byte("<h1>This page is not here</h1>"), 0o644); err != nil {
+	const policy = "default-src 'none'; script-src 'sha256-x'"
+	if err := os.WriteFile(filepath.Join(dir, "404.html"), []byte(`<meta http-equiv="Content-Security-Policy" content="`+policy+`"><h1>This page is not here</h1>`), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	for p, page := range map[string]bool{"/nosuch.html": true, "/lessons/nosuch": true, "/nosuch.js": false, "/.env": false} {
@@ -249,6 +268,9 @@ func TestNotFoundPage(t *testing.T) {
 		resp.Body.Close()
 		if resp.StatusCode != 404 || strings.Contains(string(body), "not here") != page {
 			t.Errorf("%s: status %d, body %q; want 404 and the page: %v", p, resp.StatusCode, body, page)
+		}
+		if csp := resp.Header.Get("Content-Security-Policy"); page && csp != policy+"; frame-ancestors 'self'" {
+			t.Errorf("%s: CSP %q, want the page's", p, csp)
 		}
 	}
 }

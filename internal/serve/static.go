@@ -1,6 +1,7 @@
 package serve
 
 import (
+	"bytes"
 	"errors"
 	"html"
 	"io"
@@ -55,7 +56,9 @@ func SetSecurityHeaders(h http.Header, policy string) {
 // script are never stale.
 //
 // Only regular files inside dir are served: no directory listings (a
-// directory serves its index.html or nothing), no name starting with a dot
+// directory serves its index.html or nothing, and its address without the
+// closing slash redirects to the one with it, as GitHub Pages does, so that
+// the page's relative URLs resolve), no name starting with a dot
 // anywhere in the path, no symbolic link leading outside dir (os.Root), and
 // nothing that is not a regular file (a FIFO or a device would block the
 // request), checked before the file is opened. An HTML page is sent with
@@ -88,6 +91,12 @@ func Site(dir string, api http.Handler) (http.Handler, error) {
 		}
 		f, st, err := openRegular(root, name)
 		if err != nil && st != nil && st.IsDir() {
+			if !strings.HasSuffix(r.URL.Path, "/") {
+				u := *r.URL
+				u.Path += "/"
+				http.Redirect(w, r, u.RequestURI(), http.StatusMovedPermanently)
+				return
+			}
 			name = path.Join(name, "index.html")
 			f, st, err = openRegular(root, name)
 		}
@@ -143,7 +152,8 @@ func etag(st os.FileInfo, enc string) string {
 
 // notFoundPage answers a missing page (a path without an extension, or
 // .html) with the site's own 404.html when it has one, as GitHub Pages does,
-// and anything else with a plain 404.
+// with the Content-Security-Policy the page declares, and anything else with
+// a plain 404.
 func notFoundPage(w http.ResponseWriter, r *http.Request, root *os.Root, name string) {
 	ext := path.Ext(name)
 	if ext != "" && ext != ".html" {
@@ -163,7 +173,11 @@ func notFoundPage(w http.ResponseWriter, r *http.Request, root *os.Root, name st
 	}
 	h := w.Header()
 	h.Set("Content-Type", "text/html; charset=utf-8")
-	h.Set("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'; img-src data:; base-uri 'none'; form-action 'none'; frame-ancestors 'self'")
+	policy := pagePolicy(bytes.NewReader(b))
+	if policy == "" {
+		policy = "default-src 'none'"
+	}
+	h.Set("Content-Security-Policy", policy+"; frame-ancestors 'self'")
 	w.WriteHeader(http.StatusNotFound)
 	w.Write(b)
 }

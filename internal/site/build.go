@@ -15,10 +15,12 @@ import (
 	"fmt"
 	"html"
 	"io/fs"
+	"net/url"
 	"os"
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -33,6 +35,18 @@ type Options struct {
 	// Prerender, if set, is scripts/prerender.mjs: run with node, it draws
 	// every widget's opening state into its lesson (needs Wasm and WasmExec).
 	Prerender string
+	// BaseURL is the site's public address, an absolute URL ending in "/"
+	// (BaseURL checks one): with it every page names its canonical address,
+	// link previews have absolute URLs and the build writes sitemap.xml;
+	// without it, see Head.HTML.
+	BaseURL string
+	// Card, if set, draws the link preview image of a lesson or page: a PNG
+	// of CardWidth × CardHeight pixels, its alt text and the id of the
+	// widget it draws, or nil for the site's own (icons/social.png).
+	// cmd/dpplay draws the lesson's first figure with package figures, which
+	// this package must not link. Read without JavaScript, a widget the build
+	// could not pre-render shows the card in its place (NoscriptCard).
+	Card func(l *Lesson) (png []byte, alt, id string, err error)
 }
 
 // Result summarises a build.
@@ -50,11 +64,15 @@ const marker = ".dpplay-site"
 
 // Markers in web/index.html and web/sw.js that the build fills in.
 const (
+	metaMarker   = "<!--dpplay:meta-->"
 	navMarker    = "<!--dpplay:nav-->"
 	lessonMarker = "<!--dpplay:lesson-->"
+	pagerMarker  = "<!--dpplay:pager-->"
 	indexMarker  = "<!--dpplay:index-->"
 	handoutMark  = "<!--dpplay:handout-->"
 	preloadMark  = "<!--dpplay:preload-->"
+	coreMark     = "__DPPLAY_CORE__"
+	slugsMark    = "__DPPLAY_LESSONS__"
 	versionMark  = "__DPPLAY_VERSION__"
 	assetsMark   = `["__DPPLAY_ASSETS__"]`
 	extrasMark   = `["__DPPLAY_EXTRAS__"]`
@@ -62,6 +80,10 @@ const (
 
 // Build writes the site into o.Out.
 func Build(o Options) (Result, error) {
+	var err error
+	if o.BaseURL, err = BaseURL(o.BaseURL); err != nil {
+		return Result{}, err
+	}
 	all, err := LoadLessons(o.Lessons)
 	if err != nil {
 		return Result{}, err
@@ -80,10 +102,11 @@ func Build(o Options) (Result, error) {
 			}
 		}
 	}
-	// The handout points to each widget instead of drawing it: it takes the
-	// lessons as written, before the pre-render fills their widgets.
-	written := make([]*Lesson, len(lessons))
-	for i, l := range lessons {
+	// The handout points to each widget instead of drawing it, and search
+	// indexes the text: both take the lessons as written, before the
+	// pre-render fills their widgets.
+	written := make([]*Lesson, len(all))
+	for i, l := range all {
 		c := *l
 		written[i] = &c
 	}
@@ -157,54 +180,72 @@ func Build(o Options) (Result, error) {
 		}
 	}
 	sort.Slice(index.Offline, func(i, j int) bool { return index.Offline[i].File < index.Offline[j].File })
-	for _, l := range all {
-		files["lessons/"+l.Slug+".html"] = []byte(l.HTML)
-	}
-	search, err := json.Marshal(SearchIndex(all))
+	search, err := json.Marshal(SearchIndex(written))
 	if err != nil {
 		return Result{}, err
 	}
 	files["search.json"] = search
-	if shell, ok := files["handout.html"]; ok {
-		if !bytes.Contains(shell, []byte(handoutMark)) {
-			return Result{}, fmt.Errorf("web/handout.html lacks the marker %s", handoutMark)
-		}
-		files["handout.html"] = []byte(Handout(string(shell), written))
-	}
 	indexJSON, err := json.Marshal(index)
 	if err != nil {
 		return Result{}, err
 	}
-	var nav strings.Builder
-	for _, l := range lessons {
-		fmt.Fprintf(&nav, "<li><a href=\"#/%s\" data-slug=\"%s\"><span class=\"nav-num\" aria-hidden=\"true\">%s</span><span class=\"nav-title\">%s</span></a></li>\n",
-			l.Slug, l.Slug, html.EscapeString(l.NavMark()), html.EscapeString(l.Title))
-	}
-	page := string(shell)
-	for _, m := range []string{navMarker, lessonMarker, indexMarker} {
-		if !strings.Contains(page, m) {
+	for _, m := range []string{metaMarker, navMarker, lessonMarker, pagerMarker, indexMarker, preloadMark} {
+		if !bytes.Contains(shell, []byte(m)) {
 			return Result{}, fmt.Errorf("web/index.html lacks the marker %s", m)
 		}
 	}
-	page = strings.Replace(page, navMarker, nav.String(), 1)
-	if core, ok := index.Wasm["core"]; ok {
-		page = strings.Replace(page, "__DPPLAY_CORE_FILE__", core.File, 1)
-		page = strings.Replace(page, "__DPPLAY_CORE_BYTES__", fmt.Sprint(core.Bytes), 1)
-	}
-	// The head's script fetches a linked lesson early, and only one that exists.
-	slugs := make([]string, len(lessons))
-	for i, l := range lessons {
-		slugs[i] = l.Slug
-	}
-	page = strings.Replace(page, "__DPPLAY_LESSONS__", strings.Join(slugs, " "), 1)
-	page = strings.Replace(page, preloadMark, preloads(files, lessons[0].Widgets), 1)
-	// The root shows the landing page; the first lesson's modules are still
-	// preloaded, so that starting it is instant.
-	page = strings.Replace(page, lessonMarker, Landing(lessons), 1)
 	// JSON inside a script element: "</" must not close it.
 	safe := strings.ReplaceAll(string(indexJSON), "</", `<\/`)
-	page = strings.Replace(page, indexMarker, `<script type="application/json" id="site-index">`+safe+`</script>`, 1)
-	files["index.html"] = []byte(page)
+	p := pageShell{o: o, shell: string(shell), files: files, lessons: lessons, index: `<script type="application/json" id="site-index">` + safe + `</script>`}
+	if core, ok := index.Wasm["core"]; ok {
+		p.core = core.File + " " + fmt.Sprint(core.Bytes)
+	}
+	// The head's script turns a link of the first form (#/slug) into the
+	// page's address, for a slug that has a page.
+	for _, l := range all {
+		p.slugs = strings.TrimSpace(p.slugs + " " + l.Slug)
+	}
+	// The root shows the landing page; the first lesson's modules are still
+	// preloaded, so that starting it is instant.
+	files["index.html"] = []byte(p.page(Head{Description: siteDescription, Image: socialImage, ImageAlt: socialAlt}, "", Landing(lessons), "", lessons[0].Widgets))
+	paths := []string{""}
+	for _, l := range all {
+		h := Head{Title: l.Title, Description: l.Summary, Path: PageAddress(l.Slug, ""), Image: socialImage, ImageAlt: socialAlt, Article: l.Kind != "page"}
+		content := l.HTML
+		if o.Card != nil {
+			png, alt, id, err := o.Card(l)
+			if err != nil {
+				return Result{}, fmt.Errorf("lesson %s: its preview image: %v", l.Slug, err)
+			}
+			if png != nil {
+				h.Image, h.ImageAlt = "og/"+l.Slug+".png", alt
+				files[h.Image] = png
+				content = NoscriptCard(content, id, strings.Repeat(up, strings.Count(h.Path, "/"))+h.Image, alt)
+			}
+		}
+		files[h.Path+"index.html"] = []byte(p.page(h, l.Slug, content, pagerHTML(lessons, slices.Index(lessons, l)), l.Widgets))
+		paths = append(paths, h.Path)
+	}
+	if shell, ok := files["handout.html"]; ok {
+		handout, err := p.handout(string(shell), written)
+		if err != nil {
+			return Result{}, err
+		}
+		delete(files, "handout.html")
+		files[handoutPath+"index.html"] = handout
+		paths = append(paths, handoutPath)
+	}
+	if nf, ok := files["404.html"]; ok {
+		home := "/"
+		if u, err := url.Parse(o.BaseURL); err == nil && o.BaseURL != "" {
+			home = u.Path
+		}
+		files["404.html"] = bytes.Replace(nf, []byte(homeMark), []byte(html.EscapeString(home)), 1)
+	}
+	if o.BaseURL != "" {
+		files["sitemap.xml"] = Sitemap(o.BaseURL, paths)
+	}
+	files["robots.txt"] = Robots(o.BaseURL)
 	delete(files, "sw.js")
 
 	// The service worker's version is a hash of everything it caches, so
@@ -226,7 +267,11 @@ func Build(o Options) (Result, error) {
 		switch {
 		case lessonModule(n):
 			extras = append(extras, n)
-		case !lazyModule(n):
+		case forCrawlers(n) || lazyModule(n):
+		case strings.HasSuffix(n, "/index.html"):
+			// A page is asked for by its address, slug/.
+			assets = append(assets, strings.TrimSuffix(n, "index.html"))
+		default:
 			assets = append(assets, n)
 		}
 	}
@@ -332,6 +377,13 @@ type countWriter int
 func (c *countWriter) Write(p []byte) (int, error) {
 	*c += countWriter(len(p))
 	return len(p), nil
+}
+
+// forCrawlers reports whether a built file is only for search engines and
+// link previews (the sitemap, robots.txt, the preview images): the service
+// worker leaves them out.
+func forCrawlers(name string) bool {
+	return name == "sitemap.xml" || name == "robots.txt" || strings.HasPrefix(name, "og/")
 }
 
 // lazyModule reports whether a built file is one of the optional extras,

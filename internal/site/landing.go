@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"html"
 	"regexp"
+	"slices"
 	"strings"
 )
 
@@ -69,15 +70,15 @@ func Landing(lessons []*Lesson) string {
 `, numbered, hours)
 	b.WriteString(`<p>It is written for students meeting differential privacy for the first time, in a course or on their own, and for instructors who project it in a lecture: every setting is in the address, so a link reproduces exactly what is on screen.</p>
 <p class="hero-actions">`)
-	fmt.Fprintf(&b, `<a class="button primary" href="#/%s">Start with “%s”</a>`, first.Slug, e(first.Title))
-	b.WriteString(`<a class="button continue" id="continue-link" href="#/" hidden><span class="continue-label">Continue where you left off:</span> <span class="continue-title"></span></a></p>
+	fmt.Fprintf(&b, `<a class="button primary" href="%s">Start with “%s”</a>`, PageAddress(first.Slug, ""), e(first.Title))
+	b.WriteString(`<a class="button continue" id="continue-link" href="./" hidden><span class="continue-label">Continue where you left off:</span> <span class="continue-title"></span></a></p>
 </header>
 <section class="first" aria-labelledby="first-h">
 <h2 id="first-h">What to know first</h2>
 <ul>
 <li><strong>Probability at school level:</strong> what the probability of an event is, and the functions <var>e</var><sup><var>x</var></sup> and ln <var>x</var>. Nothing about privacy: the first lesson starts from the beginning.</li>
 <li><strong>How a page works:</strong> predict before you reveal, move the controls and watch the chart; the exercises check your answer on the spot. Your answers and progress stay on this device and are never sent anywhere.</li>
-<li><strong>Words you meet</strong> are defined in the <a href="#/glossary">glossary</a>; where the facts come from is listed at the end of each lesson and on the <a href="#/about">about page</a>.</li>
+<li><strong>Words you meet</strong> are defined in the <a href="glossary/">glossary</a>; where the facts come from is listed at the end of each lesson and on the <a href="about/">about page</a>.</li>
 </ul>
 </section>
 <section class="map" aria-labelledby="map-h">
@@ -86,9 +87,9 @@ func Landing(lessons []*Lesson) string {
 <ol class="lesson-map">
 `)
 	for _, l := range lessons {
-		fmt.Fprintf(&b, `<li class="map-item" data-slug="%s"><span class="map-num" aria-hidden="true">%s</span><div class="map-body"><h3 class="map-title"><a href="#/%s">%s</a></h3>
+		fmt.Fprintf(&b, `<li class="map-item" data-slug="%s"><span class="map-num" aria-hidden="true">%s</span><div class="map-body"><h3 class="map-title"><a href="%s">%s</a></h3>
 <p class="map-summary">%s</p>
-<p class="map-meta">`, l.Slug, e(l.NavMark()), l.Slug, e(l.Title), e(l.Summary))
+<p class="map-meta">`, l.Slug, e(l.NavMark()), PageAddress(l.Slug, ""), e(l.Title), e(l.Summary))
 		var meta []string
 		if l.Minutes > 0 {
 			meta = append(meta, fmt.Sprintf(`<span class="map-minutes">About %d minutes</span>`, l.Minutes))
@@ -96,7 +97,7 @@ func Landing(lessons []*Lesson) string {
 		if len(l.Requires) > 0 {
 			var links []string
 			for _, s := range l.Requires {
-				links = append(links, fmt.Sprintf(`<a href="#/%s">%s</a>`, s, e(title[s])))
+				links = append(links, fmt.Sprintf(`<a href="%s">%s</a>`, PageAddress(s, ""), e(title[s])))
 			}
 			meta = append(meta, `<span class="map-requires">After: `+strings.Join(links, ", ")+`</span>`)
 		} else if l.Label == "" {
@@ -111,8 +112,8 @@ func Landing(lessons []*Lesson) string {
 <section class="more" aria-labelledby="more-h">
 <h2 id="more-h">Also here</h2>
 <ul>
-<li><a href="handout.html">The course handout</a>: every lesson on one printable page, with the answers to the predictions.</li>
-<li><a href="#/about">About dpplay</a>: sources, credits and licences.</li>
+<li><a href="handout/">The course handout</a>: every lesson on one printable page, with the answers to the predictions.</li>
+<li><a href="about/">About dpplay</a>: sources, credits and licences.</li>
 </ul>
 </section>
 </article>
@@ -135,6 +136,11 @@ var (
 	reTag   = regexp.MustCompile(`(?s)<[^>]*>`)
 	reSpace = regexp.MustCompile(`\s+`)
 	reNotes = regexp.MustCompile(`(?s)<details class="notes">.*?</details>`)
+	// What is not the lesson's text: scripts, the notes that controls need
+	// JavaScript, buttons, the exercise's form, and a widget's body (up to
+	// its caption or its end), which holds its placeholder or its drawing.
+	reNotText    = regexp.MustCompile(`(?s)<script\b.*?</script>|<noscript>.*?</noscript>|<button\b.*?</button>|<form class="exercise-form">.*?</form>`)
+	reWidgetDraw = regexp.MustCompile(`(?s)<div [^>]*\bclass="widget-body".*?(<figcaption>|</figure>)`)
 )
 
 // plainText strips tags and formulas from rendered HTML and unescapes it.
@@ -145,13 +151,20 @@ func plainText(h string) string {
 }
 
 // SearchIndex splits every lesson and page at its h2 headings into entries
-// for the site's search (web/search.js), leaving out instructor notes.
+// for the site's search (web/site.js), of their text only: it takes the
+// lessons as written (before the pre-render draws the widgets and records
+// their engine calls) and leaves out instructor notes and what is not text
+// (reNotText).
 func SearchIndex(all []*Lesson) []SearchEntry {
 	var out []SearchEntry
 	for _, l := range all {
 		body := reNotes.ReplaceAllString(l.HTML, " ")
+		body = reNotText.ReplaceAllString(body, " ")
+		body = reWidgetDraw.ReplaceAllString(body, " $1")
+		// The lesson's opening (title, summary, objectives and what comes
+		// before its first section) is the first entry.
 		locs := reH2.FindAllStringSubmatchIndex(body, -1)
-		// The lesson's opening (title, summary, objectives) is the first entry.
+		locs = slices.DeleteFunc(locs, func(m []int) bool { return body[m[2]:m[3]] == "objectives-h" })
 		end := len(body)
 		if len(locs) > 0 {
 			end = locs[0][0]
@@ -163,9 +176,6 @@ func SearchIndex(all []*Lesson) []SearchEntry {
 				end = locs[k+1][0]
 			}
 			id := body[m[2]:m[3]]
-			if id == "objectives-h" {
-				continue
-			}
 			out = append(out, SearchEntry{Slug: l.Slug, ID: id, Heading: plainText(body[m[4]:m[5]]), Text: plainText(body[m[1]:end])})
 		}
 	}
@@ -180,16 +190,17 @@ var (
 	reRadio   = regexp.MustCompile(`<label class="choice"><input type="radio"([^>]*) data-correct="(true|false)">`)
 	// A widget's body, pre-rendered (its class after other attributes) or not.
 	reWidgetBody = regexp.MustCompile(`<div ((?:[^>]*? )?)class="widget-body"`)
+	reNoscript   = regexp.MustCompile(`(?s)<noscript>.*?</noscript>\n?`)
 )
 
-// Handout renders every lesson on one printable page (handout.html): the
+// Handout renders every lesson on one printable page (handout/): the
 // lessons in order, predictions with their answers marked and explanations
 // shown, no buttons, sections that are not landmarks, and a pointer from each widget to its lesson. Ids are
 // prefixed with the lesson's slug, so that they stay unique on the page.
 func Handout(shell string, lessons []*Lesson) string {
 	var b strings.Builder
 	b.WriteString(`<header class="handout-head"><p class="lesson-kicker">dpplay course handout</p><h1>Differential privacy, one mechanism at a time</h1>
-<p>Every lesson of <a href="./">dpplay</a> on one page, for printing or reading offline. The interactive parts run in the lessons themselves; each widget here says where to find it. The answers to the predictions are marked and explained.</p>
+<p>Every lesson of <a href="` + up + `">dpplay</a> on one page, for printing or reading offline. The interactive parts run in the lessons themselves; each widget here says where to find it. The answers to the predictions are marked and explained.</p>
 <nav aria-label="Lessons in this handout"><ol>`)
 	for _, l := range lessons {
 		fmt.Fprintf(&b, `<li><a href="#%s">%s</a></li>`, l.Slug, html.EscapeString(l.Title))
@@ -206,7 +217,6 @@ func Handout(shell string, lessons []*Lesson) string {
 			return s[1] + `="` + strings.Join(ids, " ") + `"`
 		})
 		a = strings.Replace(a, `<article class="lesson"`, `<article class="lesson" id="`+l.Slug+`"`, 1)
-		a = strings.ReplaceAll(a, `href="#/`, `href="./#/`)
 		a = reReveal.ReplaceAllString(a, "")
 		a = reHidden.ReplaceAllString(a, "$1>")
 		// Every lesson has regions named "Exercise" and "Predict, then
@@ -219,7 +229,8 @@ func Handout(shell string, lessons []*Lesson) string {
 			}
 			return `<label class="choice"><input type="radio"` + s[1] + ` disabled>`
 		})
-		a = reWidgetBody.ReplaceAllString(a, `<p class="handout-widget">Interactive: open <a href="./#/`+l.Slug+`">the lesson</a> to use it.</p><div hidden ${1}class="widget-body"`)
+		a = reNoscript.ReplaceAllString(a, "")
+		a = reWidgetBody.ReplaceAllString(a, `<p class="handout-widget">Interactive: open <a href="`+up+PageAddress(l.Slug, "")+`">the lesson</a> to use it.</p><div hidden ${1}class="widget-body"`)
 		b.WriteString(a)
 	}
 	return strings.Replace(shell, handoutMark, b.String(), 1)

@@ -55,11 +55,13 @@ func TestPage(t *testing.T) {
 func TestLanding(t *testing.T) {
 	h := Landing([]*Lesson{mustLesson(t, first), mustLesson(t, second)})
 	for _, want := range []string{
-		`href="#/first">Start with “First &amp; foremost”</a>`,
-		`<a href="#/first">First &amp; foremost</a>`,
+		`href="first/">Start with “First &amp; foremost”</a>`,
+		`<a href="first/">First &amp; foremost</a>`,
 		`Starts &lt;here&gt;.`, // summaries are text, never markup
 		`About 20 minutes`,
-		`After: <a href="#/first">First &amp; foremost</a>`,
+		`After: <a href="first/">First &amp; foremost</a>`,
+		`<a href="glossary/">glossary</a>`,
+		`<a href="handout/">The course handout</a>`,
 		`No lesson needed first`,
 		`data-progress="second"`,
 		`id="continue-link"`,
@@ -72,11 +74,18 @@ func TestLanding(t *testing.T) {
 }
 
 func TestSearchIndex(t *testing.T) {
-	idx := SearchIndex([]*Lesson{mustLesson(t, first), mustLesson(t, second)})
+	// A widget as the pre-render leaves it: its drawing and the recording
+	// of its engine calls are not the lesson's text.
+	pre := mustLesson(t, second)
+	pre.HTML = strings.Replace(pre.HTML, "<h2 id=\"part-two\">", `<figure class="widget"><h3 class="widget-title">A widget</h3><div data-prerendered="" inert="" class="widget-body"><p>Drawn 1,234</p></div><script type="application/json" class="widget-calls">[["k",{"Float64Array":[1]}]]</script></figure><h2 id="part-two">`, 1)
+	idx := SearchIndex([]*Lesson{mustLesson(t, first), pre})
 	b, _ := json.Marshal(idx)
 	s := string(b)
 	if strings.Contains(s, "Secret instructor") || strings.Contains(s, "<") {
 		t.Errorf("index holds notes or markup: %s", s)
+	}
+	if strings.Contains(s, "Float64Array") || strings.Contains(s, "Drawn") || !strings.Contains(s, "A widget") {
+		t.Errorf("index holds a widget's drawing or engine calls, or lost its title: %s", s)
 	}
 	var heads []string
 	for _, e := range idx {
@@ -117,7 +126,7 @@ func TestHandout(t *testing.T) {
 	if !seen["first--lesson-title"] || !seen["second--lesson-title"] || !strings.Contains(h, `aria-labelledby="first--lesson-title"`) {
 		t.Error("ids and their references are not prefixed with the lesson")
 	}
-	if strings.Contains(h, `href="#/`) {
-		t.Error("lesson links in the handout must go to the site (./#/slug)")
+	if strings.Contains(h, `href="#/`) || !strings.Contains(h, `<a href="../first/">First</a>`) || !strings.Contains(h, `open <a href="../second/">the lesson</a>`) {
+		t.Error("lesson links in the handout (one level below the site's root) must go to the lessons' pages (../slug/)")
 	}
 }

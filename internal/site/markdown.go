@@ -175,6 +175,9 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		fmt.Fprintf(&b, "<figure class=\"widget\" id=\"w-%s\" data-widget=\"%s\" data-id=\"%s\" data-params=\"%s\" data-figures=\"%s\" aria-labelledby=\"w-%s-title\">\n",
 			id, name, id, html.EscapeString(string(params)), strings.Join(widget.Figures(name), ","), id)
 		fmt.Fprintf(&b, "<h3 class=\"widget-title\" id=\"w-%s-title\">%s</h3>\n", id, html.EscapeString(title))
+		// Read without JavaScript, the page shows the widget's pre-rendered
+		// drawing, inert, and says why its controls do nothing.
+		b.WriteString(noscriptNote + "\n")
 		b.WriteString("<div class=\"widget-body\" aria-busy=\"true\"><p class=\"widget-loading\">Loading the interactive part…</p></div>\n")
 		if caption != "" {
 			b.WriteString("<figcaption>" + caption + "</figcaption>\n")
@@ -215,6 +218,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		fmt.Fprintf(&b, "<section class=\"exercise\" id=\"%s\" data-params=\"%s\" aria-labelledby=\"%s-h\">\n", id, html.EscapeString(string(params)), id)
 		r.exercises++
 		fmt.Fprintf(&b, "<h3 id=\"%s-h\">Exercise%s</h3>\n%s", id, numberMark("exercise", r.exercises), prompt)
+		b.WriteString("<noscript><p class=\"exercise-noscript\">Checking an answer needs JavaScript, which is turned off.</p></noscript>\n")
 		fmt.Fprintf(&b, "<form class=\"exercise-form\"><label for=\"%s-in\">%s</label> <input id=\"%s-in\" name=\"answer\" type=\"text\" spellcheck=\"false\" autocomplete=\"off\"> <button type=\"submit\">Check</button></form>\n", id, html.EscapeString(label), id)
 		fmt.Fprintf(&b, "<p class=\"exercise-result\" role=\"status\" aria-live=\"polite\"></p>\n</section>\n")
 		return b.String(), nil
@@ -432,7 +436,7 @@ func (r *renderer) renderLink(w util.BufWriter, _ []byte, node ast.Node, enterin
 		return ast.WalkContinue, nil
 	}
 	_, _ = w.WriteString("<a href=\"")
-	_, _ = w.Write(util.EscapeHTML(util.URLEscape(n.Destination, true)))
+	_, _ = w.Write(util.EscapeHTML(util.URLEscape([]byte(fromPage(string(n.Destination))), true)))
 	_ = w.WriteByte('"')
 	if n.Title != nil {
 		_, _ = w.WriteString(` title="`)

@@ -198,7 +198,12 @@ func TestEverydayMarkdown(t *testing.T) {
 		{"image", "![a chart](chart.png)", `<img src="chart.png" alt="a chart">`},
 		{"javascript link", "see [this](javascript:alert(1)) now", "see this now"},
 		{"data link", "[x](data:text/html;base64,PHNjcmlwdD4=)", "<p>x</p>"},
-		{"lesson link", "[the exponential mechanism](#/exponential-mechanism)", `<a href="#/exponential-mechanism">the exponential mechanism</a>`},
+		{"lesson link", "[the exponential mechanism](#/exponential-mechanism)", `<a href="../exponential-mechanism/">the exponential mechanism</a>`},
+		{"lesson link with state", "[here](#/exponential-mechanism?meet.eps=2&meet.step=3)", `<a href="../exponential-mechanism/#meet.eps=2&amp;meet.step=3">here</a>`},
+		{"link to the start page", "[start](#/)", `<a href="../">start</a>`},
+		{"link to a file of the site", "[the lecture](lecture.html?role=host)", `<a href="../lecture.html?role=host">the lecture</a>`},
+		{"link in the page", "[below](#references)", `<a href="#references">below</a>`},
+		{"link elsewhere", "[Go](https://go.dev/)", `<a href="https://go.dev/">Go</a>`},
 		{"math beside emphasis", "*a* $x_1 * y_2$ *b*", "<em>a</em> <math"},
 		{"dollar sign", `it costs \$5`, "it costs $5"},
 		{"html block", "<div onclick=\"x()\">hi</div>", "<p>&lt;div onclick=&quot;x()&quot;&gt;hi&lt;/div&gt;</p>"},
@@ -262,7 +267,8 @@ func TestBuild(t *testing.T) {
 		"lessons/01-a.md":          "---\ntitle: First\norder: 1\nobjectives:\n  - a\n---\n```widget w\n```\n",
 		"lessons/02-b.md":          "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nText.\n",
 		"lessons/README.md":        "not a lesson",
-		"web/index.html":           "<head><!--dpplay:preload--></head><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--></main><!--dpplay:index--><script>'__DPPLAY_CORE_FILE__'</script>",
+		"web/index.html":           `<head><!--dpplay:meta--><meta name="dpplay-core" content="__DPPLAY_CORE__"><meta name="dpplay-lessons" content="__DPPLAY_LESSONS__"><link rel="stylesheet" href="styles.css"><!--dpplay:preload--></head><a href="./">home</a><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--><nav class="pager"><!--dpplay:pager--></nav></main><!--dpplay:index-->`,
+		"web/404.html":             `<a id="home" href="__DPPLAY_HOME__">home</a>`,
 		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"]; const E=[\"__DPPLAY_EXTRAS__\"];",
 		"web/app.js":               "import { s } from './start.js';",
 		"web/start.js":             "import { c } from './charts/c.js';",
@@ -276,8 +282,16 @@ func TestBuild(t *testing.T) {
 		"go/lib/wasm/wasm_exec.js": "// go",
 	})
 	out := filepath.Join(dir, "dist")
+	// The first lesson has a preview image of its own; the second shows the site's.
+	card := func(l *Lesson) ([]byte, string, string, error) {
+		if l.Slug == "a" {
+			return []byte("\x89PNG a"), "A chart of a", "", nil
+		}
+		return nil, "", "", nil
+	}
 	opt := Options{Lessons: filepath.Join(dir, "lessons"), Web: filepath.Join(dir, "web"), Out: out,
-		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm"), "figures": filepath.Join(dir, "build/figures.wasm"), "data": filepath.Join(dir, "build/data.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js")}
+		Wasm: map[string]string{"core": filepath.Join(dir, "build/core.wasm"), "figures": filepath.Join(dir, "build/figures.wasm"), "data": filepath.Join(dir, "build/data.wasm")}, WasmExec: filepath.Join(dir, "go/lib/wasm/wasm_exec.js"),
+		BaseURL: "https://example.org/course", Card: card}
 	res, err := Build(opt)
 	if err != nil {
 		t.Fatal(err)
@@ -293,12 +307,42 @@ func TestBuild(t *testing.T) {
 		return string(b)
 	}
 	index := read("index.html")
-	for _, want := range []string{`href="#/a"`, `href="#/b"`, `data-slug="a"`, `"file":"wasm/core.wasm"`,
+	for _, want := range []string{`href="a/"`, `href="b/"`, `data-slug="a"`, `"file":"wasm/core.wasm"`,
 		`<link rel="modulepreload" href="app.js">`, `<link rel="modulepreload" href="start.js">`, `<link rel="modulepreload" href="charts/c.js">`,
-		`<link rel="modulepreload" href="widgets/w.js">`, `<link rel="modulepreload" href="widgets/helper.js">`, `'wasm/core.wasm'`} {
+		`<link rel="modulepreload" href="widgets/w.js">`, `<link rel="modulepreload" href="widgets/helper.js">`,
+		`content="worker.js wasm/core.wasm 4"`, `content="a b"`, `<a href="./">home</a>`, `<link rel="stylesheet" href="styles.css">`,
+		`<link rel="canonical" href="https://example.org/course/">`, `<meta property="og:image" content="https://example.org/course/icons/social.png">`} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %s:\n%s", want, index)
 		}
+	}
+	// Each lesson is a page of its own one level down: its head, the
+	// shell's URLs for that depth, the lesson, the links to its neighbours.
+	a := read("a/index.html")
+	for _, want := range []string{`<title>First — dpplay</title>`, `<link rel="canonical" href="https://example.org/course/a/">`,
+		`<meta property="og:image" content="https://example.org/course/og/a.png">`, `<meta property="og:image:alt" content="A chart of a">`,
+		`<meta property="og:type" content="article">`, `<a href="../">home</a>`, `<link rel="stylesheet" href="../styles.css">`,
+		`<link rel="modulepreload" href="../app.js">`, `<link rel="modulepreload" href="../widgets/w.js">`, `content="../worker.js wasm/core.wasm 4"`,
+		`<a href="../a/" data-slug="a" aria-current="page">`, `<a href="../b/" data-slug="b">`, `<article class="lesson" data-slug="a"`,
+		`<link rel="expect" href="#w-w" blocking="render">`, `<a href="../b/" rel="next" class="pager-next">`} {
+		if !strings.Contains(a, want) {
+			t.Errorf("a/index.html lacks %s:\n%s", want, a)
+		}
+	}
+	if b := read("b/index.html"); !strings.Contains(b, `content="https://example.org/course/icons/social.png"`) || strings.Contains(b, `rel="expect"`) || !strings.Contains(b, `rel="prev"`) {
+		t.Errorf("b/index.html: the site's image, no widget to wait for, a link back to a:\n%s", b)
+	}
+	if got := read("og/a.png"); got != "\x89PNG a" {
+		t.Errorf("og/a.png = %q", got)
+	}
+	if got := read("sitemap.xml"); strings.Count(got, "<loc>") != 3 || !strings.Contains(got, "<loc>https://example.org/course/a/</loc>") {
+		t.Errorf("sitemap.xml:\n%s", got)
+	}
+	if got := read("robots.txt"); !strings.Contains(got, "Sitemap: https://example.org/course/sitemap.xml") {
+		t.Errorf("robots.txt:\n%s", got)
+	}
+	if got := read("404.html"); !strings.Contains(got, `href="/course/"`) {
+		t.Errorf("404.html's home link: %s", got)
 	}
 	if n := strings.Count(index, `href="charts/c.js"`); n != 1 || strings.Contains(index, "unused.js") {
 		t.Errorf("index.html preloads charts/c.js %d times (want 1) or preloads a module nothing imports:\n%s", n, index)
@@ -307,8 +351,14 @@ func TestBuild(t *testing.T) {
 		t.Errorf("index.html keeps a marker or has an absolute URL (breaks sub-path hosting)")
 	}
 	sw := read("sw.js")
-	if !strings.Contains(sw, res.Version) || !strings.Contains(sw, `"lessons/b.html"`) || !strings.Contains(sw, `"wasm/core.wasm"`) || !strings.Contains(sw, `"./"`) {
+	if !strings.Contains(sw, res.Version) || !strings.Contains(sw, `"b/"`) || !strings.Contains(sw, `"wasm/core.wasm"`) || !strings.Contains(sw, `"./"`) {
 		t.Errorf("sw.js does not precache the site: %s", sw)
+	}
+	// A page is asked for by its address; what only crawlers read stays out.
+	for _, out := range []string{`"a/index.html"`, `og/`, `sitemap.xml`, `robots.txt`} {
+		if strings.Contains(sw, out) {
+			t.Errorf("sw.js precaches %s: %s", out, sw)
+		}
 	}
 	// Lazy modules are published but left for the service worker to cache
 	// on first use: they are several MB each.
@@ -325,8 +375,25 @@ func TestBuild(t *testing.T) {
 		t.Errorf("index lacks data.wasm's gzipped size: %s", index)
 	}
 	read("wasm/figures.wasm")
-	read("lessons/a.html")
 	read("wasm_exec.js")
+	// Without the site's address: no canonical link, the preview image's
+	// address relative to the page, no sitemap, and the 404 page's link at
+	// the host's root.
+	opt.BaseURL = ""
+	if _, err := Build(opt); err != nil {
+		t.Fatal(err)
+	}
+	if a := read("a/index.html"); strings.Contains(a, "canonical") || strings.Contains(a, "og:url") || !strings.Contains(a, `<meta property="og:image" content="../og/a.png">`) {
+		t.Errorf("a/index.html without a base URL:\n%s", a)
+	}
+	if _, err := os.Stat(filepath.Join(out, "sitemap.xml")); err == nil || strings.Contains(read("robots.txt"), "Sitemap") || !strings.Contains(read("404.html"), `href="/"`) {
+		t.Error("without a base URL: a sitemap, or robots.txt names one, or the 404 page's link is not /")
+	}
+	opt.BaseURL = "ftp://example.org/"
+	if _, err := Build(opt); err == nil {
+		t.Error("an ftp base URL is accepted")
+	}
+	opt.BaseURL = "https://example.org/course/"
 	// A second build replaces the first; the version changes with content.
 	writeFiles(t, dir, map[string]string{"lessons/02-b.md": "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nChanged.\n"})
 	res2, err := Build(opt)
@@ -368,7 +435,7 @@ func TestRealLessons(t *testing.T) {
 		if !strings.Contains(l.HTML, `<h2 id="references">References</h2>`) {
 			t.Errorf("lesson %s has no References section", l.Slug)
 		}
-		if l.Slug != "glossary" && !strings.Contains(l.HTML, `href="#/glossary"`) {
+		if l.Slug != "glossary" && !strings.Contains(l.HTML, `href="../glossary/"`) {
 			t.Errorf("lesson %s never links a term to the glossary", l.Slug)
 		}
 		if l.Label == "" && l.Order > 1 && len(l.Requires) == 0 {

@@ -6,6 +6,9 @@ import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.classrun;
 
+// The instructor view beside the site's modules, whatever page shows this one.
+const lectureURL = new URL('../lecture.html', import.meta.url).href;
+
 const blurbs = {
   'meeting-day': 'Each student marks the days they can make on their phone; the projector shows only the day the exponential mechanism picks.',
   histogram: 'Each student privately enters a number on their phone; the projector shows only a histogram whose every count has discrete Laplace noise of scale 2/ε added (one changed answer moves two bins).',
@@ -16,7 +19,7 @@ export function mount(ctx) {
   const a = ctx.values.activity;
   const p = document.createElement('p');
   p.className = 'classrun';
-  p.innerHTML = `${escapeHTML(blurbs[a])}<br><a class="classrun-link" href="lecture.html?role=host&amp;activity=${encodeURIComponent(a)}" target="_blank" rel="noopener">Run this with the class<span class="visually-hidden"> (opens the instructor view in a new tab)</span></a>`;
+  p.innerHTML = `${escapeHTML(blurbs[a])}<br><a class="classrun-link" href="${escapeHTML(lectureURL)}?role=host&amp;activity=${encodeURIComponent(a)}" target="_blank" rel="noopener">Run this with the class<span class="visually-hidden"> (opens the instructor view in a new tab)</span></a>`;
   ctx.body.append(p);
   ctx.fig.dataset.renders = '1';
   return {};

@@ -296,7 +296,7 @@ export function dataPanel(ctx, { mode, max, min: lo, onData }) {
     gNote.textContent = g ? `Source: ${g.source}. Licence: ${g.licence}.` : '';
     if (!g) return;
     try {
-      const res = await fetch(`data/${g.file}`);
+      const res = await fetch(new URL(`../data/${g.file}`, import.meta.url));
       if (!res.ok) throw new Error(`HTTP ${res.status}`);
       await fromBytes(await res.arrayBuffer(), g.label);
     } catch (err) {

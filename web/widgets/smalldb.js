@@ -9,7 +9,7 @@ import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, settings, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
-import { formatHash } from '../state.js';
+import { formatState } from '../state.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
@@ -295,8 +295,8 @@ export async function mount(ctx) {
     const mw = button('Try MWEM instead', () => {
       const other = document.querySelector('figure.widget[data-widget="mwem"]');
       if (other) { other.scrollIntoView({ block: 'start' }); other.querySelector('button, select, input')?.focus({ preventScroll: true }); return; }
-      // Otherwise open the MWEM lesson (its widget's id is mw) on the same attributes, queries and ε.
-      location.hash = formatHash('mwem', new Map([['mw.k', String(v.k)], ['mw.q', String(v.q)], ['mw.eps', String(v.eps)]]));
+      // Otherwise open the MWEM lesson's page (its widget's id is mw) on the same attributes, queries and ε.
+      location.assign(new URL(`../mwem/${formatState(new Map([['mw.k', String(v.k)], ['mw.q', String(v.q)], ['mw.eps', String(v.eps)]]))}`, import.meta.url));
     });
     const row = document.createElement('div');
     row.className = 'actions';
