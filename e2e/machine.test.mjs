@@ -21,7 +21,7 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
   await ready(page, 'exponential-mechanism');
   assert.ok(!requests.some((u) => /machine\.(wasm|html)/.test(u)), 'the machine must not load before the button is pressed');
 
-  // Lesson 1's machine widget (meeting days; exponential mechanism beside
+  // The first lesson's machine widget (meeting days; exponential mechanism beside
   // report noisy max with Laplace noise). Name its host for the checks below.
   await live(page, 'figure.widget[data-id="machine"]');
   const host = page.locator('figure.widget[data-id="machine"] .machine-host');

@@ -589,3 +589,32 @@ func (r *rule) Thumbnail(c *draw.Canvas) {
 	y := (c.Min.Y + c.Max.Y) / 2
 	c.StrokeLine2(r.style(), c.Min.X, y, c.Max.X, y)
 }
+
+// Export is one rendered figure, as the page's "Export figure" downloads it.
+type Export struct {
+	Bytes []byte
+	Name  string // the file name dpplay figures writes
+	MIME  string
+}
+
+var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
+
+// ExportHash renders the figure a request hash names (ParseRequest) in
+// format: the widget's first figure unless fig= names one. The bytes are
+// those `dpplay figures` writes for the same state.
+func ExportHash(hash, format string) (Export, error) {
+	req, width, height, err := ParseRequest(hash)
+	if err != nil {
+		return Export{}, err
+	}
+	figs, err := Build(req)
+	if err != nil {
+		return Export{}, err
+	}
+	f := figs[0]
+	b, err := Render(f, format, width, height)
+	if err != nil {
+		return Export{}, err
+	}
+	return Export{Bytes: b, Name: f.FileName(format), MIME: mimes[format]}, nil
+}

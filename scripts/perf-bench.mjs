@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The page's load figures in Debian's Chromium, with dist/ served as GitHub
-// Pages serves it (gzip, max-age=600): for lesson 1, cold (a fresh
+// Pages serves it (gzip, max-age=600): for the first lesson, cold (a fresh
 // profile) and warm (the same profile again, the service worker installed),
 // on localhost and with slow 4G plus a 4× slower CPU (CDP throttling, the
 // values Lighthouse's mobile preset uses), it prints
@@ -26,7 +26,7 @@
 // caches a module only once enough of its code has been optimized: the
 // machine's is, a lesson's use of core is not,
 // then Lighthouse (mobile, simulated throttling) scores, all four categories,
-// for the root and lesson 1, and the performance score and total blocking
+// for the root and the first lesson, and the performance score and total blocking
 // time of every other lesson. (scripts/bundle-size.mjs measures the slider to
 // the painted chart at 10,000 draws.)
 // Usage: node scripts/perf-bench.mjs [dist] [runs]  (prints JSON)
@@ -228,7 +228,7 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   try {
     for (const [name, throttled] of [['localhost', false], ['slow4g_cpu4x', true]]) {
       const rs = [];
-      // Lesson 1 (the root is a landing page without a widget).
+      // The first lesson (the root is a landing page without a widget).
       for (let i = 0; i < (throttled ? Math.min(runs, 2) : runs); i++) rs.push(await loads(browser, lesson1, throttled));
       out[name] = medians(rs);
     }

@@ -1,4 +1,4 @@
-// Lessons 9 and 10 end to end in Chromium: a buyer's report dragged with the
+// Truthfulness and the billboard end to end in Chromium: a buyer's report dragged with the
 // keyboard changes the exact expected-utility table and keeps every gain
 // within the privacy bound; the billboard stepper advances round by round,
 // keeps the round in the URL and reaches the final allocation with welfare,
@@ -18,7 +18,7 @@ async function utilityTable(page) {
     rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => Number(c.textContent.replace(/[$,]/g, '')))));
 }
 
-test('lesson 9: dragging a report changes the utility, and no lie beats the privacy bound', async () => {
+test('truthfulness: dragging a report changes the utility, and no lie beats the privacy bound', async () => {
   const { context, page, errors } = await open('private-pricing');
   await idle(page, '#w-lie');
   const readout = page.locator('#w-lie .laplace-readout');
@@ -78,7 +78,7 @@ test('lesson 9: dragging a report changes the utility, and no lie beats the priv
   await context.close();
 });
 
-test('lesson 10: the stepper advances rounds and reaches the final allocation', async () => {
+test('billboard: the stepper advances rounds and reaches the final allocation', async () => {
   const { context, page, errors } = await open('billboard-prices', '?board.rounds=16');
   await idle(page, '#w-board');
   const round = page.locator('#w-board .billboard-round');

@@ -1,4 +1,4 @@
-// Lesson 8 end to end in Chromium: SmallDB stage by stage and run to the
+// The small-database lesson end to end in Chromium: SmallDB stage by stage and run to the
 // end (progress reaching 100%, exact error levels summing to 1, the URL
 // reproducing the draw, ε moved after the run), the ask-before-a-long-run
 // panel and Cancel, MWEM round by round, and axe on the finished page. Run
@@ -10,7 +10,7 @@ import { ready } from './browser.mjs';
 import { axe, harness, live } from './harness.mjs';
 
 const slug = 'small-database';
-const web = harness([path.join('lessons', `${slug}.html`), 'dist/ has no lesson 8: run make site']);
+const web = harness([path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]);
 
 async function open(hash) {
   const o = await web.open(hash, { lesson: slug });
