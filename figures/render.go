@@ -21,8 +21,9 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Formats lists the output formats Render knows.
-func Formats() []string { return []string{"svg", "png", "pdf"} }
+// Formats lists the output formats Render knows: three pictures and json,
+// the numbers and labels each chart draws.
+func Formats() []string { return []string{"svg", "png", "pdf", "json"} }
 
 // PNGDPI is the resolution of PNG output: a 16 cm figure is 1260 pixels wide,
 // sharp on a projector.
@@ -66,6 +67,8 @@ func Render(f *Figure, format string, widthCM, heightCM float64) ([]byte, error)
 		if err := renderPDF(&buf, f, w, h); err != nil {
 			return nil, err
 		}
+	case "json":
+		return renderJSON(f)
 	default:
 		return nil, validate.Errorf("format", "must be one of %v, got %q", Formats(), format)
 	}
@@ -597,7 +600,7 @@ type Export struct {
 	MIME  string
 }
 
-var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
+var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf", "json": "application/json"}
 
 // ExportHash renders the figure a request hash names (ParseRequest) in
 // format: the widget's first figure unless fig= names one. The bytes are

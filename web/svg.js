@@ -25,6 +25,16 @@ export const pct = (v, digits = 1) => Number.isFinite(v) ? (100 * v).toFixed(dig
  */
 export const fmtInt = (v) => String(Math.round(v)).replace(/\B(?=(\d{3})+$)/g, ',');
 
+/**
+ * niceStep(x, multiples) is the smallest round number at or above x > 0: one
+ * of multiples (1, 2, 2.5, 5 and 10 unless given) times a power of ten. Axes,
+ * grids and sliders step by it.
+ */
+export function niceStep(x, multiples = [1, 2, 2.5, 5, 10]) {
+  const p = 10 ** Math.floor(Math.log10(x));
+  return multiples.map((m) => m * p).find((s) => s >= x) ?? 10 * p;
+}
+
 /** escapeHTML(s) makes s safe inside HTML text and attribute values. */
 export function escapeHTML(s) {
   return String(s).replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]);

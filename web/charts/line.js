@@ -4,7 +4,7 @@
 // data-table view of the same numbers, and a redraw at the container's real
 // pixel width. Series are told apart by colour, dash pattern and marker
 // shape, and each is named in a legend, so colour is never the only cue.
-import { el, escapeHTML, fmt, frame } from '../svg.js';
+import { el, escapeHTML, fmt, frame, niceStep } from '../svg.js';
 
 let count = 0;
 
@@ -21,8 +21,7 @@ function marker(kind, cx, cy, r) {
 
 function niceTicks(max) {
   if (!(max > 0)) return { top: 1, step: 0.25 };
-  const raw = max / 4, p = Math.pow(10, Math.floor(Math.log10(raw)));
-  const step = [1, 2, 2.5, 5, 10].map((m) => m * p).find((st) => st >= raw);
+  const step = niceStep(max / 4);
   return { top: Math.ceil(max / step - 1e-9) * step, step };
 }
 

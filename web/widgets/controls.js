@@ -1,5 +1,5 @@
 // Small builders for labelled, keyboard-reachable controls shared by widgets.
-import { escapeHTML, fmtInt } from '../svg.js';
+import { escapeHTML, fmtInt, niceStep } from '../svg.js';
 import { coerce } from '../state.js';
 
 /**
@@ -36,11 +36,7 @@ export function roundGrid(min, max) {
 
 /** linearGrid(min, max, step) is min, min + step, … up to max (max included). */
 export function linearGrid(min, max, step) {
-  if (!(step > 0)) {
-    const raw = (max - min) / 200;
-    const p = 10 ** Math.floor(Math.log10(raw));
-    step = [1, 2, 5, 10].map((m) => m * p).find((s) => s >= raw);
-  }
+  if (!(step > 0)) step = niceStep((max - min) / 200, [1, 2, 5, 10]);
   const grid = [];
   for (let i = 0; min + i * step < max - step * 1e-9; i++) grid.push(round6(min + i * step));
   grid.push(max);

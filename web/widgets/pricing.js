@@ -3,7 +3,7 @@
 // shows the revenue curve, the exact price distribution with seeded draws,
 // and expected revenue against ε beside the accuracy theorem's guarantee.
 // The numbers come from the lazily loaded market module.
-import { fmtInt } from '../svg.js';
+import { fmtInt, niceStep } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { button, fmt, errorLine, redrawer, smallMultiples, keyInput, reseed } from './controls.js';
 import { keyControls } from './keycontrols.js';
@@ -20,8 +20,7 @@ export const GRID = priceGrid;
  */
 export function gridFor(values) {
   const top = values.reduce((a, x) => Math.max(a, x), 0.01);
-  const p = Math.pow(10, Math.floor(Math.log10(top)));
-  const maxPrice = [1, 2, 2.5, 5, 10].map((x) => x * p).find((x) => x >= top);
+  const maxPrice = niceStep(top);
   return { maxPrice, step: maxPrice / 500 };
 }
 export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.abs(x).toFixed(2)}` : '–');
