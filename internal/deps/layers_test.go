@@ -43,6 +43,8 @@ var layers = []layer{
 	{dir: "internal/site", may: []string{"app/widget", "github.com/yuin/goldmark", "go.yaml.in/yaml/v3"},
 		why: "the site builder needs the widgets' schemas (app/widget), not their figures, the lecture or core/"},
 	{dir: "internal/deps", why: "this test"},
+	{dir: "internal/serve", may: []string{"lecture", "github.com/andybalholm/brotli"},
+		why: "dpplay serve: the static site and the lecture API over SQLite"},
 	{dir: "wasm/jsio", may: []string{"syscall/js"}, why: "the JS glue every module shares"},
 	{dir: "wasm/figjs", may: []string{"wasm/jsio", "figures", "syscall/js"}, why: "the figure modules' glue over package figures"},
 	{dir: "wasm/auditfigures", may: []string{"wasm/figjs", "figures/auditfig"}, why: "a figure module: glue and the charts it registers"},
@@ -51,7 +53,7 @@ var layers = []layer{
 		why: "the sampling machine's canvas draws package machine"},
 	{dir: "wasm/", may: []string{"app/", "wasm/jsio", "syscall/js"},
 		why: "a wasm module converts arguments and calls app/, nothing else"},
-	{dir: "cmd/worker", may: []string{"lecture", "syscall/js"}, why: "the Cloudflare worker runs the lecture API"},
+	{dir: "cmd/cloudflare", may: []string{"lecture", "syscall/js"}, why: "the Cloudflare worker runs the lecture API"},
 	{dir: "cmd/", may: []string{"app/", "core/", "figures", "internal/", "lecture"},
 		tests: []string{"lecture/"},
 		why:   "the command wires every layer but wasm/"},
@@ -100,7 +102,7 @@ func layerOf(rel string) (layer, bool) {
 
 // TestLayers checks the layer rule on every package of the module as the
 // go command lists it natively and, for the packages that build only for
-// the browser (wasm/, the Cloudflare worker), with GOOS=js GOARCH=wasm: a
+// the browser (wasm/, cmd/cloudflare), with GOOS=js GOARCH=wasm: a
 // package outside every layer is an error too, so a new folder must be
 // placed in the rule.
 func TestLayers(t *testing.T) {
@@ -113,7 +115,7 @@ func TestLayers(t *testing.T) {
 		pkgs []string
 	}{
 		{nil, []string{"../../..."}},
-		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"../../wasm/...", "../../cmd/worker"}},
+		{[]string{"GOOS=js", "GOARCH=wasm"}, []string{"../../wasm/...", "../../cmd/cloudflare"}},
 	} {
 		args := append([]string{"list", "-e", "-f", "{{.ImportPath}}|{{join .Imports \" \"}}|{{join .TestImports \" \"}} {{join .XTestImports \" \"}}"}, run.pkgs...)
 		cmd := exec.Command(filepath.Join(runtime.GOROOT(), "bin", "go"), args...)
