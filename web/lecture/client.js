@@ -6,6 +6,7 @@
 // becomes markup.
 import { qrSVG } from '../qr.js';
 import { readTyped } from '../number.js';
+import { niceStep } from '../svg.js';
 
 /** DEFAULT_API: the lecture back end when no ?api= is set; '' means `api/` beside this page (dpplay serve). */
 export const DEFAULT_API = '';
@@ -255,7 +256,7 @@ function histogram(res, large) {
   const hi0 = Math.max(1, ...counts), lo0 = Math.min(0, ...counts);
   const pad = 0.12 * (hi0 - lo0);
   const hi = hi0 + pad, lo = lo0 < 0 ? lo0 - pad : 0;
-  const step = niceStep((hi - lo) / 5);
+  const step = niceStep(Math.max((hi - lo) / 5, 1e-9), [1, 2, 5, 10]);
   const top = Math.ceil(hi / step) * step, bottom = Math.floor(lo / step) * step;
   const y = (v) => T + (H - T - B) * (top - v) / (top - bottom);
   const bw = (W - L - R) / counts.length;
@@ -276,11 +277,6 @@ function histogram(res, large) {
   chart.append(svg('text', { class: 'axis', x: L + (W - L - R) / 2, y: H - 8, 'text-anchor': 'middle' }, 'answer, by range'),
     svg('text', { class: 'axis', x: 14, y: T + (H - T - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${T + (H - T - B) / 2})` }, 'noisy count'));
   return chart;
-}
-/** niceStep(x) is the 1, 2 or 5 times a power of ten at or above x. */
-function niceStep(x) {
-  const p = 10 ** Math.floor(Math.log10(Math.max(x, 1e-9)));
-  return [1, 2, 5, 10].map((m) => m * p).find((s) => s >= x) || 10 * p;
 }
 
 /** caption(spec, r) says which mechanism made release r and what its noise means. */
