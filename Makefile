@@ -140,7 +140,6 @@ site: $(WASM_MODULES:%=build/%.wasm) node_modules/.package-lock.json
 serve: site
 	$(GO) run ./cmd/dpplay serve -dir dist -addr $(ADDR)
 
-test: test-e2e
 test-e2e: site
 	scripts/setup.sh
 	node --test --test-concurrency=1 e2e/web/ e2e/figures.test.mjs e2e/machine.test.mjs e2e/lecture-page.test.mjs

@@ -121,7 +121,7 @@ var reTestNamesLesson = regexp.MustCompile(`^(Test|Benchmark|Fuzz|Example)\w*Les
 // and of the JavaScript tests and scripts (their comments, test titles and
 // text alike): none names a lesson by its number.
 func TestNoLessonNumbers(t *testing.T) {
-	for _, root := range []string{".", "../app", "../figures", "../wasm", "../lecture", "../machine", "../internal", "../cmd"} {
+	for _, root := range []string{".", "../app", "../figures", "../wasm", "../lecture", "../machine", "../internal", "../cmd", "../lessons", "../e2e"} {
 		fset := token.NewFileSet()
 		files := 0
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
