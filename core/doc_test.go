@@ -111,11 +111,17 @@ func TestDocCommentsStartWithTheName(t *testing.T) {
 // comment says what the code does; docs/lessons.md maps lessons to code.
 var reLessonNumber = regexp.MustCompile(`(?i)\blessons?\s+[0-9]`)
 
-// TestCommentsNameNoLessonNumber checks every comment in the Go files below
-// core/ and the other trees under the module root that hold Go code (tests
-// included): none names a lesson by its number.
-func TestCommentsNameNoLessonNumber(t *testing.T) {
-	for _, root := range []string{".", "../app", "../figures", "../wasm", "../lecture", "../machine", "../internal", "../cmd"} {
+// reTestNamesLesson matches a Go test, benchmark, fuzz target or example
+// whose name carries a lesson's number (TestLesson8Levels).
+var reTestNamesLesson = regexp.MustCompile(`^(Test|Benchmark|Fuzz|Example)\w*Lessons?[0-9]`)
+
+// TestNoLessonNumbers checks every comment and test name in the Go files
+// below core/ and the other trees under the module root that hold Go code
+// (tests included), and every line of the page's JavaScript, CSS and HTML
+// and of the JavaScript tests and scripts (their comments, test titles and
+// text alike): none names a lesson by its number.
+func TestNoLessonNumbers(t *testing.T) {
+	for _, root := range []string{".", "../app", "../figures", "../wasm", "../lecture", "../machine", "../internal", "../cmd", "../lessons", "../e2e"} {
 		fset := token.NewFileSet()
 		files := 0
 		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
@@ -132,6 +138,13 @@ func TestCommentsNameNoLessonNumber(t *testing.T) {
 					t.Errorf("%s: a comment names a lesson by number (%q); say what the code does, and map lessons to code in docs/lessons.md", fset.Position(g.Pos()), m)
 				}
 			}
+			if strings.HasSuffix(path, "_test.go") {
+				for _, d := range af.Decls {
+					if fn, ok := d.(*ast.FuncDecl); ok && fn.Recv == nil && reTestNamesLesson.MatchString(fn.Name.Name) {
+						t.Errorf("%s: %s names a lesson by number; name the behaviour it tests", fset.Position(fn.Pos()), fn.Name.Name)
+					}
+				}
+			}
 			return nil
 		})
 		if err != nil {
@@ -139,6 +152,40 @@ func TestCommentsNameNoLessonNumber(t *testing.T) {
 		}
 		if files == 0 {
 			t.Fatalf("found no Go files under %s", root)
+		}
+	}
+	exts := map[string]bool{".js": true, ".mjs": true, ".css": true, ".html": true}
+	for _, root := range []string{"../web", "../e2e", "../scripts"} {
+		files := 0
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if d.IsDir() {
+				if n := d.Name(); n == "node_modules" || n == "testdata" || strings.HasPrefix(n, ".") {
+					return filepath.SkipDir
+				}
+				return nil
+			}
+			if !exts[filepath.Ext(path)] {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			files++
+			for _, at := range reLessonNumber.FindAllIndex(src, -1) {
+				line := 1 + strings.Count(string(src[:at[0]]), "\n")
+				t.Errorf("%s:%d: names a lesson by number (%q); say what the code does or tests", path, line, src[at[0]:at[1]])
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if files == 0 {
+			t.Fatalf("found no JavaScript, CSS or HTML files under %s", root)
 		}
 	}
 }

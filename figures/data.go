@@ -6,7 +6,8 @@
 // this code.
 //
 // Building a figure (Build) computes its numbers as plain series; rendering
-// (Render) draws them with gonum.org/v1/plot as SVG, PNG or PDF. Tests check
+// (Render) draws them with gonum.org/v1/plot as SVG, PNG or PDF, or writes
+// their numbers as JSON. Tests check
 // the series, and that rendering twice gives the same bytes. The package
 // links gonum/plot and a font (about 1.9 MB gzipped as wasm), so it is never
 // part of the page's first load: the page loads it on demand as
@@ -17,9 +18,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-
-	"github.com/dpplay/dpplay/core/mech"
-	"github.com/dpplay/dpplay/core/rng"
 )
 
 // Kind says how a series is drawn.
@@ -119,18 +117,6 @@ func Thousands(n int) string {
 		b.WriteRune(c)
 	}
 	return b.String()
-}
-
-// drawCounts returns the counts of the first n draws of sel from
-// rng.Seeded(seed), one Sample per draw: the stream the page's bridge uses
-// (app/selection), so a figure matches the page's histogram bit for bit.
-func drawCounts(sel mech.Selector, k int, seed uint64, n int) []int {
-	r := rng.Seeded(seed)
-	counts := make([]int, k)
-	for i := 0; i < n; i++ {
-		counts[sel.Sample(r)]++
-	}
-	return counts
 }
 
 func shares(counts []int, n int) []float64 {

@@ -151,7 +151,7 @@ func TestEveryChartBuildsItsNames(t *testing.T) {
 // The exponential mechanism's histogram: its exact marks are core's probabilities, and its
 // bars are seeded draws that pass a chi-square test against them; the
 // broken scale ε/Δ (probabilities of 2ε) fails the same test.
-func TestLesson1Histogram(t *testing.T) {
+func TestExponentialHistogramPassesChiSquare(t *testing.T) {
 	f := one(t, "exponential-mechanism", "data=meeting&eps=0.5&seed=3&step=200&batch=1000")
 	bars, marks := series(t, f, Bars, 0), series(t, f, Marks, 0)
 	m, err := mech.NewExponential(mech.Config{Scores: dataSetNamed("meeting").Scores, Epsilon: 0.5, Sensitivity: 1})
@@ -195,7 +195,7 @@ func TestHistogramMatchesPageStream(t *testing.T) {
 
 // Report noisy max: each mechanism's bars pass chi-square against its own exact
 // marks, and fail against the exponential mechanism's when they differ.
-func TestLesson2Histogram(t *testing.T) {
+func TestNoisyMaxHistogramsPassChiSquare(t *testing.T) {
 	f := one(t, "report-noisy-max", "eps=1&step=100&batch=1000&seed=11")
 	em := series(t, f, Marks, 0)
 	for j := range noisyMaxMechanisms {
@@ -213,7 +213,7 @@ func TestLesson2Histogram(t *testing.T) {
 
 // Accuracy: the exact tail never exceeds e^−t (the theorem) and the share of
 // draws below the threshold is close to it.
-func TestLesson5CDF(t *testing.T) {
+func TestAccuracyTailStaysBelowTheTheorem(t *testing.T) {
 	const n = 50_000
 	// DKW: Pr[sup |F_n − F| > d] ≤ 2·exp(−2n·d²) = pFalse.
 	d := math.Sqrt(math.Log(2/pFalse) / (2 * n))
@@ -256,7 +256,7 @@ func TestLesson5CDF(t *testing.T) {
 
 // Expected loss: the curves are core's ExpectedLoss; permute-and-flip is never
 // worse than the exponential mechanism; the loss falls as ε grows.
-func TestLesson6Loss(t *testing.T) {
+func TestPermuteAndFlipLossNeverAboveExponential(t *testing.T) {
 	f := one(t, "permute-and-flip-loss", "data=adult")
 	em, pf, rnm := series(t, f, Line, 0), series(t, f, Line, 1), series(t, f, Line, 2)
 	scores := dataSetNamed("adult").Scores
@@ -402,6 +402,27 @@ func TestRequestTitle(t *testing.T) {
 	for _, bad := range []string{"title=" + strings.Repeat("a", MaxTitle+1), "title=a%0Ab", "title=%E2%80%AE"} {
 		if _, _, _, err := ParseRequest("#widget=exponential-mechanism&" + bad); err == nil {
 			t.Errorf("%.40s: accepted", bad)
+		}
+	}
+}
+
+// ExportHash is the page's export: the bytes Render draws for the request,
+// under the name dpplay figures writes, with the format's media type.
+func TestExportHash(t *testing.T) {
+	const hash = "#lesson=2&widget=exponential-mechanism&id=meet&eps=0.7&seed=42&step=3"
+	e, err := ExportHash(hash, "svg")
+	if err != nil {
+		t.Fatal(err)
+	}
+	req, w, h, _ := ParseRequest(hash)
+	figs, _ := Build(req)
+	want, _ := Render(figs[0], "svg", w, h)
+	if !bytes.Equal(e.Bytes, want) || e.Name != "lesson2-meet-histogram.svg" || e.MIME != "image/svg+xml" {
+		t.Errorf("got %s (%s, %d bytes), want lesson2-meet-histogram.svg (%d bytes)", e.Name, e.MIME, len(e.Bytes), len(want))
+	}
+	for _, bad := range [][2]string{{hash, "gif"}, {hash, "<number: 3>"}, {"<undefined>", "svg"}} {
+		if _, err := ExportHash(bad[0], bad[1]); err == nil {
+			t.Errorf("ExportHash(%q, %q) accepted", bad[0], bad[1])
 		}
 	}
 }

@@ -40,7 +40,7 @@ func pricingGrid(t *testing.T) []float64 {
 // price is ruled; the curve runs over the bridge's ε grid, stays below OPT
 // and above the guarantee OPT − 2Δ(ln|R| + 1)/ε (floored at 0), and nears
 // OPT at ε = 100.
-func TestLesson9PricingExact(t *testing.T) {
+func TestPricingFigureIsExact(t *testing.T) {
 	prices := pricingGrid(t)
 	for _, tc := range pricingStates {
 		p, err := market.NewPricing(tc.values, prices, tc.eps)
@@ -104,7 +104,7 @@ func TestLesson9PricingExact(t *testing.T) {
 // page's), they pass chi-square against the exact price distribution, and
 // fail against the distribution without the 2 in the exponent,
 // exp(ε·rev(p)/Δ); no draws, no bars.
-func TestLesson9PricingDraws(t *testing.T) {
+func TestPricingDrawsPassChiSquare(t *testing.T) {
 	prices := pricingGrid(t)
 	values := []float64{1, 1, 1, 4.01}
 	for _, seed := range []int{1, 2024} {
@@ -160,7 +160,7 @@ func TestLesson9PricingDraws(t *testing.T) {
 // the bridge's (core/market's Truthfulness); the best lie's gain shown stays
 // within the privacy bound shown, which the deterministic best price, where
 // one lie pays a lot, breaks; the rule is at the page's report.
-func TestLesson9Truthful(t *testing.T) {
+func TestTruthfulnessGainWithinThePrivacyBound(t *testing.T) {
 	for _, tc := range []struct {
 		params string
 		values []float64
@@ -230,7 +230,7 @@ func TestReportIndex(t *testing.T) {
 // rounds 1 … T and the final prices at T + 1; the rule is at the round
 // shown (the final prices past T); past T the title gives the welfare
 // against the optimum and the ε spent; the same seed gives the same figure.
-func TestLesson10Billboard(t *testing.T) {
+func TestBillboardPricePathsAreTheRun(t *testing.T) {
 	figs := map[string]*Figure{}
 	for _, tc := range []struct {
 		params          string

@@ -42,7 +42,7 @@ func zTwoSided(p float64) float64 { return math.Sqrt2 * math.Erfcinv(p) }
 // estimate lies within the pFalse normal quantile of its exact value and
 // its drawn interval covers it; breaches are drawn apart, in the alarm
 // colour.
-func TestLesson3Neighbours(t *testing.T) {
+func TestNeighboursFigureHoldsTheExactNumbers(t *testing.T) {
 	for _, tc := range []struct {
 		params string
 		eps    float64
@@ -171,7 +171,7 @@ func TestLesson3Neighbours(t *testing.T) {
 
 // Neighbours before any draw: no bars or estimates, and the exact marks take
 // the sides' colours; lists that are not five numbers in [0, 1] are refused.
-func TestLesson3NoDraws(t *testing.T) {
+func TestNeighboursBeforeAnyDraw(t *testing.T) {
 	figs := figsOf(t, "epsilon-band", "step=0")
 	if len(figs["distributions"].Of(Bars)) != 0 || len(figs["logratio"].Of(ErrorBars)) != 0 {
 		t.Error("step = 0 still draws bars or estimates")
@@ -230,7 +230,7 @@ func laplaceBinMasses(f *Figure, q selection.LaplaceEMRequest, eps float64) []fl
 // run against the Laplace mechanism's scale (or the other way round when
 // tight), a 10% error in the rate, and, on the bounded range, the
 // mechanism that ignores the range.
-func TestLesson4Density(t *testing.T) {
+func TestLaplaceFromExponentialDensity(t *testing.T) {
 	for _, tc := range []struct {
 		params string
 		wrong  []float64 // ε_run of mis-scaled mechanisms that must fail
@@ -303,7 +303,7 @@ func TestLesson4Density(t *testing.T) {
 // Run at 2ε on the wide range, the exponential mechanism
 // is the Laplace mechanism (the two curves agree), and its exact loss is
 // ε; at ε it has half the Laplace mechanism's peak and loss ε/2.
-func TestLesson4TightIsLaplace(t *testing.T) {
+func TestExponentialAtTwiceEpsilonIsLaplace(t *testing.T) {
 	tight := figsOf(t, "laplace-from-exponential", "run=tight&eps=0.7&draws=0")["density"].Of(Line)
 	for i := range tight[0].Y {
 		if math.Abs(tight[0].Y[i]-tight[1].Y[i]) > 1e-12*tight[1].Y[i] {
@@ -345,7 +345,7 @@ func mustResolve(t *testing.T, widget, params string) Values {
 // the bars the bridge's seeded counts; with the draws outside the window as
 // one more cell they pass chi-square against the exact law and fail
 // against a discrete Laplace 10% wider.
-func TestLesson7PMF(t *testing.T) {
+func TestDiscreteLaplacePMFPassesChiSquare(t *testing.T) {
 	for _, tc := range []struct {
 		params     string
 		value      int64

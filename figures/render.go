@@ -21,8 +21,9 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
-// Formats lists the output formats Render knows.
-func Formats() []string { return []string{"svg", "png", "pdf"} }
+// Formats lists the output formats Render knows: three pictures and json,
+// the numbers and labels each chart draws.
+func Formats() []string { return []string{"svg", "png", "pdf", "json"} }
 
 // PNGDPI is the resolution of PNG output: a 16 cm figure is 1260 pixels wide,
 // sharp on a projector.
@@ -66,6 +67,8 @@ func Render(f *Figure, format string, widthCM, heightCM float64) ([]byte, error)
 		if err := renderPDF(&buf, f, w, h); err != nil {
 			return nil, err
 		}
+	case "json":
+		return renderJSON(f)
 	default:
 		return nil, validate.Errorf("format", "must be one of %v, got %q", Formats(), format)
 	}
@@ -588,4 +591,33 @@ func (r *rule) DataRange() (xmin, xmax, ymin, ymax float64) {
 func (r *rule) Thumbnail(c *draw.Canvas) {
 	y := (c.Min.Y + c.Max.Y) / 2
 	c.StrokeLine2(r.style(), c.Min.X, y, c.Max.X, y)
+}
+
+// Export is one rendered figure, as the page's "Export figure" downloads it.
+type Export struct {
+	Bytes []byte
+	Name  string // the file name dpplay figures writes
+	MIME  string
+}
+
+var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf", "json": "application/json"}
+
+// ExportHash renders the figure a request hash names (ParseRequest) in
+// format: the widget's first figure unless fig= names one. The bytes are
+// those `dpplay figures` writes for the same state.
+func ExportHash(hash, format string) (Export, error) {
+	req, width, height, err := ParseRequest(hash)
+	if err != nil {
+		return Export{}, err
+	}
+	figs, err := Build(req)
+	if err != nil {
+		return Export{}, err
+	}
+	f := figs[0]
+	b, err := Render(f, format, width, height)
+	if err != nil {
+		return Export{}, err
+	}
+	return Export{Bytes: b, Name: f.FileName(format), MIME: mimes[format]}, nil
 }

@@ -50,12 +50,12 @@ func histogram(v Values) ([]*Figure, error) {
 	} else {
 		weights += "·μ"
 	}
-	m, err := mech.NewExponential(mech.Config{Scores: scores, Epsilon: eps, Sensitivity: delta, Measure: measure})
+	n := v.Draws()
+	q := selection.Request{Mechanism: mech.NameExponential, Scores: scores, Measure: measure, Epsilon: eps, Sensitivity: delta}
+	counts, probs, err := pageDraws(q, v.Seed("seed"), n)
 	if err != nil {
 		return nil, err
 	}
-	n := v.Draws()
-	counts := drawCounts(m, len(scores), v.Seed("seed"), n)
 	x := Indices(len(scores))
 	return []*Figure{{
 		Name:       "histogram",
@@ -67,9 +67,28 @@ func histogram(v Values) ([]*Figure, error) {
 		Series: []Series{
 			{Name: fmt.Sprintf("Share of %s seeded draws (seed %d)", Thousands(n), v.Seed("seed")), Kind: Bars, Colour: BarColour, Width: barWidth,
 				X: x, Y: shares(counts, n), Counts: counts, N: n},
-			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: m.Probabilities()},
+			{Name: "Exact probability, weights " + weights, Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: probs},
 		},
 	}}, nil
+}
+
+// pageDraws returns the counts of the first n draws of q's mechanism from
+// seed, and its exact probabilities: the page's draw stream for the same
+// state (selection.Streams, which the first-load module keeps).
+func pageDraws(q selection.Request, seed uint64, n int) (counts []int, probs []float64, err error) {
+	s := selection.New()
+	if probs, err = s.Probabilities(q); err != nil {
+		return nil, nil, err
+	}
+	c, err := s.Draws("figure", q, seed, n)
+	if err != nil {
+		return nil, nil, err
+	}
+	counts = make([]int, len(c))
+	for i, x := range c {
+		counts[i] = int(x)
+	}
+	return counts, probs, nil
 }
 
 // barWidth is the thickness of a bar in a horizontal chart, in rows: the
@@ -97,11 +116,10 @@ func noisyMaxHistogram(v Values) ([]*Figure, error) {
 		Title: fmt.Sprintf("Report noisy max vs the exponential mechanism\n%s; ε = %s, Δ = %s, %s seeded draws each (seed %d)", d.Title, Num(eps), Num(d.Delta), Thousands(n), seed),
 	}
 	for _, nm := range noisyMaxMechanisms {
-		sel, err := mech.New(nm.name, mech.Config{Scores: d.Scores, Epsilon: eps, Sensitivity: d.Delta})
+		counts, probs, err := pageDraws(selection.Request{Mechanism: nm.name, Scores: d.Scores, Epsilon: eps, Sensitivity: d.Delta}, seed, n)
 		if err != nil {
 			return nil, err
 		}
-		counts := drawCounts(sel, len(d.Scores), seed, n)
 		x := Indices(len(d.Scores))
 		f.Panels = append(f.Panels, &Figure{
 			Title:      nm.label,
@@ -111,7 +129,7 @@ func noisyMaxHistogram(v Values) ([]*Figure, error) {
 			Horizontal: true,
 			Series: []Series{
 				{Name: fmt.Sprintf("Share of %s seeded draws", Thousands(n)), Kind: Bars, Colour: BarColour, Width: barWidth, X: x, Y: shares(counts, n), Counts: counts, N: n},
-				{Name: "Exact probability", Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: sel.Probabilities()},
+				{Name: "Exact probability", Kind: Marks, Colour: MarkColour, Width: barWidth, X: x, Y: probs},
 			},
 		})
 	}

@@ -115,44 +115,6 @@ func smallDBRun(k int, kind string, m int, eps float64, seed uint64, target synt
 	return plan, v, nil
 }
 
-// synthLevelBins groups level probabilities into about 30 bands of a round width
-// for the histogram behind the CDF: the page's binned() in smalldb.js, step
-// for step, so the bars are the page's.
-func synthLevelBins(errors, probs []float64) (edges, heights []float64, width float64) {
-	top := 0.01
-	if len(errors) > 0 && errors[len(errors)-1] != 0 {
-		top = errors[len(errors)-1]
-	}
-	raw := top / 30
-	p := math.Pow(10, math.Floor(math.Log10(raw)))
-	for _, x := range []float64{1, 2, 2.5, 5, 10} {
-		if x*p >= raw {
-			width = x * p
-			break
-		}
-	}
-	nb := int(math.Floor(top/width)) + 1
-	edges = make([]float64, nb+1)
-	for i := range edges {
-		edges[i] = number.RoundSig(float64(i)*width, 10)
-	}
-	heights = make([]float64, nb)
-	for i, e := range errors {
-		heights[min(nb-1, int(math.Floor(e/width+1e-9)))] += probs[i]
-	}
-	return edges, heights, width
-}
-
-func synthCumulative(xs []float64) []float64 {
-	out := make([]float64, len(xs))
-	s := 0.0
-	for i, x := range xs {
-		s += x
-		out[i] = s
-	}
-	return out
-}
-
 // smallDB draws the SmallDB widget's charts. "levels" is stage 5's chart: the
 // exact distribution of the max-error max_q |f_q(x) − f_q(y)| of SmallDB's
 // output y, P(level) = count·exp(−ε·n·err/2) / Z over the error levels of
@@ -173,14 +135,8 @@ func smallDB(v Values) ([]*Figure, error) {
 }
 
 func smallDBLevels(plan synthapp.Plan, view synthapp.View, setting string, seed uint64, stage synth.Stage) *Figure {
-	errs, probs := view.LevelErrors, view.LevelProbs
-	cdf := synthCumulative(probs)
-	share := synthCumulative(view.LevelCounts)
-	total := share[len(share)-1]
-	for i := range share {
-		share[i] /= total
-	}
-	edges, heights, w := synthLevelBins(errs, probs)
+	errs, cdf, share := view.LevelErrors, view.LevelCDF, view.LevelShare
+	edges, heights, w := view.BandEdges, view.BandHeights, view.BandWidth
 	top := edges[len(edges)-1]
 	centres := make([]float64, len(heights))
 	for i := range centres {

@@ -44,7 +44,7 @@ func smallDBHash(k int, kind string, m int, eps float64, seed uint64, stage stri
 // binning, the random candidate's curve is the cumulated level counts over
 // C(|X|+m−1, m), and the rules are the bridge's expected max-error and 95%
 // quantile; the drawn candidate's rule appears from the draw stage on.
-func TestLesson8LevelsEqualBridge(t *testing.T) {
+func TestSmallDBLevelsFigureIsTheExactDistribution(t *testing.T) {
 	for _, tc := range []struct {
 		k     int
 		kind  string
@@ -199,7 +199,7 @@ func synthBruteLevels(t *testing.T, k int, kind string, m int, eps float64) (err
 
 // On tiny instances the figure's CDF, expected error and 95% quantile agree
 // with a brute-force enumeration of every candidate.
-func TestLesson8LevelsBruteForce(t *testing.T) {
+func TestSmallDBLevelsAgreeWithBruteForce(t *testing.T) {
 	for _, tc := range []struct {
 		k    int
 		kind string
@@ -251,7 +251,7 @@ func TestLesson8LevelsBruteForce(t *testing.T) {
 // chunked run, and of the page's run started at another ε and moved to this
 // one with the slider (Reweight); its worst-query rule sits on the query
 // with the largest difference, which is the drawn max-error.
-func TestLesson8DrawIsThePagesDraw(t *testing.T) {
+func TestSmallDBDrawIsThePagesDraw(t *testing.T) {
 	for _, tc := range []struct {
 		k          int
 		kind       string
@@ -312,7 +312,7 @@ func TestLesson8DrawIsThePagesDraw(t *testing.T) {
 }
 
 // An instance the page refuses to score has no figure, and says why.
-func TestLesson8RefusedInstance(t *testing.T) {
+func TestSmallDBRefusedInstanceHasNoFigure(t *testing.T) {
 	req, _, _, _ := ParseRequest("#widget=smalldb&k=5&m=12")
 	if _, err := Build(req); err == nil || !strings.Contains(err.Error(), "candidates") {
 		t.Errorf("k = 5, m = 12: %v", err)
@@ -323,7 +323,7 @@ func TestLesson8RefusedInstance(t *testing.T) {
 // the running average after each round run) beside synthapp.Reference's
 // SmallDB expected error and quantile, left out when the reference refuses
 // the instance; the same seed gives the same figure.
-func TestLesson8MWEMEqualsBridge(t *testing.T) {
+func TestMWEMRoundsEqualTheRun(t *testing.T) {
 	for _, tc := range []struct {
 		k                    int
 		kind                 string
@@ -387,7 +387,7 @@ func synthMax(xs []float64) float64 {
 }
 
 // Query names read as on the page, with "and" for ∧.
-func TestLesson8QueryNames(t *testing.T) {
+func TestSynthQueryNamesReadAsOnThePage(t *testing.T) {
 	for in, want := range map[string]string{
 		"sex=0 ∧ over_50=1":                    "female and over 50=1",
 		"sex=1 ∧ lung_cancer=0 ∧ over_150lb=1": "male and lung cancer=0 and over 150 lb=1",

@@ -3,6 +3,7 @@ package lessons
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	synthapp "github.com/dpplay/dpplay/app/synth"
@@ -50,7 +51,8 @@ func TestQuotedSmallDB(t *testing.T) {
 		return c
 	}
 	quoted(t, slug,
-		fmt.Sprintf("$C(|X| + m - 1, m) = C(23, 8) = %s$", commas(count(16, 8))),
+		// In TeX a comma is punctuation; {,} groups the digits.
+		fmt.Sprintf("$C(|X| + m - 1, m) = C(23, 8) = %s$", strings.ReplaceAll(commas(count(16, 8)), ",", "{,}")),
 		fmt.Sprintf("- [x] %s: multisets of 8 rows from 16.", commas(count(16, 8))),
 		fmt.Sprintf("Raise m to 8: %s candidates", commas(count(16, 8))),
 		fmt.Sprintf("(%s candidates)", commas(count(16, 6))),

@@ -44,6 +44,16 @@ type Config struct {
 	FallTime    float64 // seconds from release to landing; 0 lands at once (reduced motion)
 }
 
+// DefaultConfig is the machine a page opens with: the exponential
+// mechanism beside report noisy max with Laplace noise on five scores.
+func DefaultConfig() Config {
+	return Config{
+		Mechanisms: []string{mech.NameExponential, mech.NameReportNoisyMaxLaplace},
+		Scores:     []float64{21, 27, 25, 12, 18},
+		Epsilon:    1, Sensitivity: 1, Seed: 1, Speed: 60, FallTime: 1,
+	}
+}
+
 // Ball is one draw in flight.
 type Ball struct {
 	Lane, Bin int

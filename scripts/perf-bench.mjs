@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The page's load figures in Debian's Chromium, with dist/ served as GitHub
-// Pages serves it (gzip, max-age=600): for lesson 1, cold (a fresh
+// Pages serves it (gzip, max-age=600): for the first lesson, cold (a fresh
 // profile) and warm (the same profile again, the service worker installed),
 // on localhost and with slow 4G plus a 4× slower CPU (CDP throttling, the
 // values Lighthouse's mobile preset uses), it prints
@@ -230,7 +230,7 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   try {
     for (const [name, throttled] of [['localhost', false], ['slow4g_cpu4x', true]]) {
       const rs = [];
-      // Lesson 1 (the root is a landing page without a widget).
+      // The first lesson (the root is a landing page without a widget).
       for (let i = 0; i < (throttled ? Math.min(runs, 2) : runs); i++) rs.push(await loads(browser, lesson1, throttled));
       out[name] = medians(rs);
     }

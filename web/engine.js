@@ -18,7 +18,7 @@ class Bridge {
     const early = globalThis.dpplayEarlyWorker;
     this.worker = early ? early.worker : new Worker(new URL('worker.js', import.meta.url));
     this.worker.onmessage = (e) => this.onMessage(e.data);
-    this.worker.onerror = (e) => this.emit({ type: 'failed', name: '*', message: e.message || 'worker failed' });
+    this.worker.onerror = (e) => this.fail(e.message || 'the engine stopped');
     if (early) {
       this.track(early.loading);
       const buffered = early.buffered;
@@ -47,6 +47,19 @@ class Bridge {
     if (m && msg.type === 'ready') m.resolve();
     if (m && msg.type === 'failed') m.reject(new Error(msg.message));
     this.emit(msg);
+  }
+
+  /**
+   * fail(message) is an error in the worker itself, outside any call: every
+   * call waiting for an answer rejects, and so does every module still
+   * loading (a module that failed is loaded again on its next call).
+   */
+  fail(message) {
+    const err = new Error(`The engine stopped: ${message}`);
+    for (const p of this.pending.values()) p.reject(err);
+    this.pending.clear();
+    for (const m of this.modules.values()) m.reject(err);
+    this.emit({ type: 'failed', name: '*', message });
   }
 
   emit(msg) { for (const f of this.listeners) f(msg); }

@@ -13,9 +13,24 @@ self.dpplayReady = (name) => {
   if (done) done();
 };
 
-const timing = {};
+// The lines the modules printed: Go's runtime prints (a panic, for one)
+// with console.log, a line at a time.
+const printed = [];
+const log = console.log.bind(console);
+console.log = (...args) => {
+  printed.push(args.join(' '));
+  if (printed.length > 1000) printed.splice(0, 500);
+  log(...args);
+};
+
+/**
+ * load fetches, compiles and starts one module and resolves, with its timing,
+ * once the module has said it is ready (jsio.Serve calls dpplayReady). A
+ * module that exits first, a panic at start for one, rejects with the last
+ * thing it printed: the page says why instead of waiting for ever.
+ */
 async function load({ name, url, bytes }) {
-  timing.start = performance.now();
+  const timing = { start: performance.now() };
   // Start the download first; loading Go's glue script overlaps with it.
   const pending = fetch(url);
   if (typeof Go === 'undefined') importScripts('wasm_exec.js', 'countbytes.js');
@@ -28,14 +43,26 @@ async function load({ name, url, bytes }) {
   const counting = countBytes(response.clone().body, (loaded) => postMessage({ type: 'progress', name, loaded, total: bytes }), 65536)
     .catch(() => {});
   const go = new Go();
+  let code = 0;
+  go.exit = (c) => { code = c; };
   const started = new Promise((resolve) => ready.set(name, resolve));
-  const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
-  timing.compiled = performance.now();
-  // The last progress message goes before the ready message.
-  await counting;
-  go.run(instance);
-  await started;
+  try {
+    const { instance } = await WebAssembly.instantiateStreaming(response, go.importObject);
+    timing.compiled = performance.now();
+    // The last progress message goes before the ready message.
+    await counting;
+    const from = printed.length;
+    const exited = go.run(instance).then(() => {
+      const said = printed.slice(from);
+      const panic = said.find((l) => l.startsWith('panic: ')) || said[said.length - 1];
+      throw new Error(`${name} stopped before it was ready (exit code ${code})${panic ? `: ${panic}` : ''}`);
+    });
+    await Promise.race([started, exited]);
+  } finally {
+    ready.delete(name);
+  }
   timing.ready = performance.now();
+  return timing;
 }
 
 function transferables(result) {
@@ -52,7 +79,7 @@ self.onmessage = async (event) => {
   const msg = event.data;
   if (msg.type === 'load') {
     try {
-      await load(msg);
+      const timing = await load(msg);
       postMessage({ type: 'ready', name: msg.name, timing });
     } catch (err) {
       postMessage({ type: 'failed', name: msg.name, message: String(err && err.message || err) });

@@ -11,6 +11,16 @@ import (
 	"github.com/dpplay/dpplay/core/validate"
 )
 
+// Config is an audit's description (core/audit.Config): the mechanism, its
+// score and sensitivity as expressions, ε, and the universe of data sets.
+type Config = audit.Config
+
+// Example is one entry of the gallery of mistakes (core/audit.Example).
+type Example = audit.Example
+
+// Gallery returns the mistakes the widget's gallery offers, each with its fix.
+func Gallery() []Example { return audit.Gallery() }
+
 // View is what the page shows after a chunk: the audit so far.
 type View struct {
 	audit.Result

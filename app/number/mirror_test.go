@@ -1,14 +1,12 @@
 package number
 
 import (
-	"encoding/json"
 	"math"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/dpplay/dpplay/internal/nodeprobe"
 )
 
 // pieces are what the random strings are made of: the characters and words
@@ -63,15 +61,6 @@ func transcendental(s string) bool {
 // differs from V8's by up to about 30 ulps on large results, so there the
 // values agree to 12 digits.
 func TestMirrorJS(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; make test installs it")
-	}
-	src, err := os.ReadFile("../../web/number.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
 	script := `import { readLink, readTyped } from './number.mjs';
 import { readFileSync } from 'node:fs';
 const inputs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
@@ -80,11 +69,6 @@ console.log(JSON.stringify(inputs.map((s) => {
   const t = readTyped(s);
   return { link: l === null ? null : String(l), linkOK: l !== null, ok: t.ok, value: t.ok ? String(t.value) : '', read: t.read ?? '', note: t.note ?? '', message: t.message ?? '' };
 })));`
-	for name, b := range map[string][]byte{"number.mjs": src, "probe.mjs": []byte(script)} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
 	inputs := []string{"", "0,3", "1/16", "4/e", "exp(0.401)", "12.5%", "2π", "1,234.5", "1.234,5", "1,234,567", "1,000", "-2^2", "√2", "log 2", "1e999", "ln 0", "0/0", "0.30000000000000004", "1e-400", "0x10", "1_0", "0b11", "0X1P-2", strings.Repeat("(", 40) + "1" + strings.Repeat(")", 40)}
 	for _, p := range pieces {
 		inputs = append(inputs, p)
@@ -96,25 +80,14 @@ console.log(JSON.stringify(inputs.map((s) => {
 	for range 20000 {
 		inputs = append(inputs, randomText(r), randomNumber(r))
 	}
-	in, _ := json.Marshal(inputs)
-	file := filepath.Join(dir, "inputs.json")
-	if err := os.WriteFile(file, in, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, filepath.Join(dir, "probe.mjs"), file)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.String())
-	}
 	var page []struct {
 		Link                       *string
 		LinkOK, OK                 bool
 		Value, Read, Note, Message string
 	}
-	if err := json.Unmarshal(out, &page); err != nil || len(page) != len(inputs) {
-		t.Fatalf("node's answer: %v (%d of %d)", err, len(page), len(inputs))
+	nodeprobe.Run(t, map[string][]byte{"number.mjs": nodeprobe.Read(t, "../../web/number.js")}, script, inputs, &page)
+	if len(page) != len(inputs) {
+		t.Fatalf("node answered %d of %d", len(page), len(inputs))
 	}
 	read := 0
 	for i, s := range inputs {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/dpplay/dpplay/app/number"
 	"github.com/dpplay/dpplay/core/account"
 	"github.com/dpplay/dpplay/core/rng"
 	"github.com/dpplay/dpplay/core/synth"
@@ -312,10 +313,18 @@ type View struct {
 	// with the m it is about (Thm45Size; compare with the run's m before
 	// reading it as a bound on this run).
 	LevelErrors, LevelCounts, LevelProbs []float64
-	Expected, Quantile                   float64
-	Prop44, TailProp44                   float64
-	Thm45                                float64
-	Thm45Size                            int
+	// The charts of the levels, computed here once for the page and the
+	// figures: LevelCDF is P(max-error ≤ level) (LevelProbs cumulated),
+	// LevelShare the share of all candidates at or below each level (the
+	// draw as ε → 0), and the histogram behind them groups LevelProbs into
+	// about LevelBands bands of width BandWidth (Bands).
+	LevelCDF, LevelShare   []float64
+	BandEdges, BandHeights []float64
+	BandWidth              float64
+	Expected, Quantile     float64
+	Prop44, TailProp44     float64
+	Thm45                  float64
+	Thm45Size              int
 	// From StageDraw on: the drawn level (index into the level lists), the
 	// synthetic database as m point indices, and its max-error.
 	Level     int
@@ -425,6 +434,8 @@ func (r *run) view() (View, error) {
 	v.Prop44, v.Thm45, v.Thm45Size = b.prop44, b.thm45, b.thm45Size
 	sum := summarise(snap.Levels)
 	v.LevelErrors, v.LevelCounts, v.LevelProbs = sum.errors, sum.counts, sum.probs
+	v.LevelCDF, v.LevelShare = cumulated(sum.probs, false), cumulated(sum.counts, true)
+	v.BandEdges, v.BandHeights, v.BandWidth = Bands(sum.errors, sum.probs)
 	v.Expected, v.Quantile = sum.expected, sum.quantile
 	// The measured error is compared with Proposition 4.4 at the run's own
 	// m only: it holds for any m, and Theorem 4.5 holds for one m.
@@ -741,4 +752,54 @@ func probeRate(st *synth.SmallDBStepper, chunk uint64) (float64, uint64) {
 		last = r
 	}
 	return last, st.Scored()
+}
+
+// LevelBands is about how many bands Bands groups the levels into.
+const LevelBands = 30
+
+// Bands groups level probabilities into bands for the histogram behind the
+// levels' CDF: the width is the smallest of 1, 2, 2.5, 5 or 10 times a power
+// of ten at or above top/LevelBands, top the largest error (0.01 when it is
+// 0), and there are ⌊top/width⌋ + 1 bands from 0, the last one holding top.
+// Level i adds probs[i] to band ⌊errors[i]/width⌋. Edges are rounded to ten
+// significant digits, so 3·0.1 is 0.3.
+func Bands(errors, probs []float64) (edges, heights []float64, width float64) {
+	top := 0.01
+	if len(errors) > 0 && errors[len(errors)-1] != 0 {
+		top = errors[len(errors)-1]
+	}
+	raw := top / LevelBands
+	p := math.Pow(10, math.Floor(math.Log10(raw)))
+	for _, x := range []float64{1, 2, 2.5, 5, 10} {
+		if width = x * p; width >= raw {
+			break
+		}
+	}
+	nb := int(math.Floor(top/width)) + 1
+	edges = make([]float64, nb+1)
+	for i := range edges {
+		edges[i] = number.RoundSig(float64(i)*width, 10)
+	}
+	heights = make([]float64, nb)
+	for i, e := range errors {
+		heights[min(nb-1, int(math.Floor(e/width+1e-9)))] += probs[i]
+	}
+	return edges, heights, width
+}
+
+// cumulated returns the running sums of xs, divided by their total when
+// share is set.
+func cumulated(xs []float64, share bool) []float64 {
+	out := make([]float64, len(xs))
+	s := 0.0
+	for i, x := range xs {
+		s += x
+		out[i] = s
+	}
+	if share {
+		for i := range out {
+			out[i] /= s
+		}
+	}
+	return out
 }

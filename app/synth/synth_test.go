@@ -445,3 +445,24 @@ func TestOwnDataMWEM(t *testing.T) {
 		t.Fatal("a histogram of the wrong length: no error")
 	}
 }
+
+// Bands: a round width at or above top/30, bands from 0 past the largest
+// error, each level's probability in the band that holds its error.
+func TestBands(t *testing.T) {
+	edges, heights, w := Bands([]float64{0.05, 0.1, 0.3}, []float64{0.2, 0.3, 0.5})
+	if w != 0.01 || len(heights) != 31 || len(edges) != 32 || edges[31] != 0.31 || edges[3] != 0.03 {
+		t.Fatalf("width %v, %d bands, edges %v", w, len(heights), edges)
+	}
+	for i, h := range heights {
+		want := map[int]float64{5: 0.2, 10: 0.3, 30: 0.5}[i]
+		if h != want {
+			t.Errorf("band %d holds %v, want %v", i, h, want)
+		}
+	}
+	if _, _, w := Bands([]float64{0, 0.7}, []float64{0.5, 0.5}); w != 0.025 {
+		t.Errorf("top 0.7: width %v, want 0.025 (0.7/30 rounded up to 2.5 × 10⁻²)", w)
+	}
+	if edges, heights, w := Bands([]float64{0}, []float64{1}); w != 0.0005 || heights[0] != 1 || edges[1] != 0.0005 {
+		t.Errorf("every error 0: width %v, heights %v", w, heights)
+	}
+}

@@ -36,7 +36,7 @@ function charts(sel) {
   });
 }
 
-test('there are pre-rendered lessons, lesson 1 among them', () => {
+test('there are pre-rendered lessons, the first lesson among them', () => {
   assert.ok(slugs.includes(index.lessons[0].slug), `pre-rendered: ${slugs.join(', ')}`);
 });
 

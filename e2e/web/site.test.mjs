@@ -501,7 +501,7 @@ test('over a slow gzipping server the engine\'s progress counts the module\'s by
   }
 });
 
-test(`first load of lesson 1 is under ${BUDGET_BYTES} bytes gzipped`, async () => {
+test(`first load of the first lesson is under ${BUDGET_BYTES} bytes gzipped`, async () => {
   const load = await firstLoad(web.browser, `${web.server.url}${slugs[0]}/`);
   const kinds = new Set(load.files.map((f) => path.extname(new URL(f.url).pathname) || '.html'));
   for (const k of ['.wasm', '.js', '.css', '.html']) assert.ok(kinds.has(k), `first load fetched no ${k}`);

@@ -6,7 +6,10 @@
 // `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { execFileSync } from 'node:child_process';
 import { ready } from './browser.mjs';
 import { axe, harness, live } from './harness.mjs';
 
@@ -26,6 +29,27 @@ async function idle(page, sel) {
 }
 const stage = (page) => page.locator('#w-sdb').getAttribute('data-stage');
 const button = (page, sel, name) => page.locator(`${sel} button`, { hasText: name }).first();
+
+// The levels chart's histogram is app/synth's (View.Band*): the page draws
+// what the synth module returns and dpplay figures draws the same View, so
+// the page's bands (its bars' data table) are the figure's, band by band.
+test('SmallDB: the page draws the levels histogram that dpplay figures draws', async () => {
+  const link = `#/${slug}?sdb.k=3&sdb.q=marginals:2&sdb.m=5&sdb.eps=0.5&sdb.seed=3&sdb.stage=levels`;
+  const { context, page, errors } = await open(link);
+  await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.stage === 'levels' && !document.querySelector('#w-sdb').dataset.busy, null, { timeout: 20000 });
+  const table = page.locator('#w-sdb table.bars-table');
+  const caption = await table.locator('caption').textContent();
+  const heights = await table.locator('tbody td').allTextContents();
+  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-levels-'));
+  execFileSync('go', ['run', './cmd/dpplay', 'figures', '-out', out, '-format', 'json', '-state', link], { encoding: 'utf8' });
+  const file = fs.readdirSync(out).find((f) => f.endsWith('-sdb-levels.json'));
+  const bars = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')).series.find((x) => x.kind === 'bars');
+  assert.equal(caption, bars.name, 'the band width');
+  assert.ok(heights.length > 5, `${heights.length} bands`);
+  assert.deepEqual(heights, bars.y.map((h) => String(+h.toPrecision(4))), 'the probability in each band');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('SmallDB: stages one by one, then a full run with progress to 100% and exact levels', async () => {
   const { context, page, errors } = await open(`${slug}/#sdb.m=8`);

@@ -71,7 +71,7 @@ func TestAllChartsRegistered(t *testing.T) {
 // the exact output distributions core/audit gives for that pair, its marks
 // their log-ratios, and the one outside ±ε is the worst output, at the loss.
 // The same audit run in the page's chunks finds the same pair.
-func TestLesson11WorstPair(t *testing.T) {
+func TestAuditFigureShowsTheWorstPair(t *testing.T) {
 	figs := figsOf(t, "")
 	dist, lr := figs["worst-pair"], figs["logratio"]
 	if dist == nil || lr == nil {
@@ -140,7 +140,7 @@ func TestLesson11WorstPair(t *testing.T) {
 // the worst pair lies inside the band and the figure says so. A continuous
 // mechanism has no per-output distributions, and an expression with
 // characters the widget refuses is refused.
-func TestLesson11AuditStates(t *testing.T) {
+func TestAuditFixHoldsAndBadInputsAreRefused(t *testing.T) {
 	lr := figsOf(t, auditHash("sens", "2"))["logratio"]
 	if len(lr.Of(figures.Marks)) != 1 || !strings.Contains(lr.XLabel, "holds") {
 		t.Errorf("Δ = 2: series %+v, x label %q", lr.Series, lr.XLabel)

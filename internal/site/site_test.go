@@ -16,7 +16,11 @@ func TestTeXToMathML(t *testing.T) {
 	}{
 		{`x`, `<mi>x</mi>`, false},
 		{`3.14`, `<mn>3.14</mn>`, false},
-		{`14,976`, `<mn>14,976</mn>`, false},
+		{`14{,}976`, `<mn>14,976</mn>`, false},
+		{`14,976`, `<mn>14</mn><mo>,</mo><mn>976</mn>`, false},
+		{`f(1,234)`, `<mi>f</mi><mo>(</mo><mn>1</mn><mo>,</mo><mn>234</mn><mo>)</mo>`, false},
+		{`\{0,1\}^k`, `<mo>{</mo><mn>0</mn><mo>,</mo><mn>1</mn><msup><mo>}</mo><mi>k</mi></msup>`, false},
+		{`{,}5`, `<mrow><mo>,</mo></mrow><mn>5</mn>`, false},
 		{`a-b`, `<mi>a</mi><mo>−</mo><mi>b</mi>`, false},
 		{`\varepsilon`, `<mi>ε</mi>`, false},
 		{`\Delta`, `<mi mathvariant="normal">Δ</mi>`, false},

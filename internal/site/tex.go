@@ -212,12 +212,22 @@ func (p *texParser) parseAtom() (string, bool, error) {
 		a, err := p.parseArg()
 		return a, false, err
 	case c >= '0' && c <= '9' || c == '.' && p.pos+1 < len(p.src) && p.src[p.pos+1] >= '0' && p.src[p.pos+1] <= '9':
-		start := p.pos
-		for p.pos < len(p.src) && (p.src[p.pos] >= '0' && p.src[p.pos] <= '9' || p.src[p.pos] == '.' ||
-			p.src[p.pos] == ',' && p.pos+3 < len(p.src) && isDigits(p.src[p.pos+1:p.pos+4])) {
-			p.pos++
+		// A number is digits with decimal points. As in TeX, a comma is
+		// punctuation (f(1,234) is f of 1 and 234); {,} between digits
+		// groups thousands inside the number (490{,}314).
+		var num strings.Builder
+		for p.pos < len(p.src) {
+			if c := p.src[p.pos]; c >= '0' && c <= '9' || c == '.' {
+				num.WriteByte(c)
+				p.pos++
+			} else if strings.HasPrefix(p.src[p.pos:], "{,}") && p.pos+3 < len(p.src) && isDigits(p.src[p.pos+3:p.pos+4]) {
+				num.WriteByte(',')
+				p.pos += 3
+			} else {
+				break
+			}
 		}
-		return "<mn>" + p.src[start:p.pos] + "</mn>", false, nil
+		return "<mn>" + num.String() + "</mn>", false, nil
 	case c == '\\':
 		return p.parseCommand()
 	case c == '\'':

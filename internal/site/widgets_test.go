@@ -4,15 +4,13 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
-	"os"
-	"os/exec"
-	"path/filepath"
 	"reflect"
 	"regexp"
 	"strings"
 	"testing"
 
 	"github.com/dpplay/dpplay/app/widget"
+	"github.com/dpplay/dpplay/internal/nodeprobe"
 )
 
 // exports parses the generated module back: the JSON value of every
@@ -226,28 +224,11 @@ func randomLinkValue(r *rand.Rand) string {
 // also get random strings: both read numbers with the one link grammar
 // (web/number.js readLink, number.Link).
 func TestWidgetsModuleClampsAsGo(t *testing.T) {
-	node, err := exec.LookPath("node")
-	if err != nil {
-		t.Skip("node is not installed; make test installs it")
-	}
 	mod, err := widgetsModule()
 	if err != nil {
 		t.Fatal(err)
 	}
-	dir := t.TempDir()
-	state, err := os.ReadFile("../../web/state.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	numbers, err := os.ReadFile("../../web/number.js")
-	if err != nil {
-		t.Fatal(err)
-	}
-	for name, b := range map[string][]byte{"widgets.mjs": mod, "state.mjs": state, "number.js": numbers} {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	files := map[string][]byte{"widgets.mjs": mod, "state.mjs": nodeprobe.Read(t, "../../web/state.js"), "number.js": nodeprobe.Read(t, "../../web/number.js")}
 	type probe struct{ Widget, Key, Raw string }
 	var probes []probe
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -278,7 +259,6 @@ func TestWidgetsModuleClampsAsGo(t *testing.T) {
 			}
 		}
 	}
-	in, _ := json.Marshal(probes)
 	script := `import { schemas } from './widgets.mjs';
 import { coerce, encode } from './state.mjs';
 import { readFileSync } from 'node:fs';
@@ -289,25 +269,13 @@ console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
   const v = coerce(spec, Raw, Key, notes);
   return { value: encode(spec, v) ?? '', held: v === null ? '' : String(v), notes };
 })));`
-	if err := os.WriteFile(filepath.Join(dir, "probe.mjs"), []byte(script), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "probes.json"), in, 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(node, filepath.Join(dir, "probe.mjs"), filepath.Join(dir, "probes.json"))
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		t.Fatalf("node: %v\n%s", err, stderr.String())
-	}
 	var page []struct {
 		Value, Held string
 		Notes       []string
 	}
-	if err := json.Unmarshal(out, &page); err != nil || len(page) != len(probes) {
-		t.Fatalf("node's answer: %v\n%s", err, out)
+	nodeprobe.Run(t, files, script, probes, &page)
+	if len(page) != len(probes) {
+		t.Fatalf("node answered %d of %d", len(page), len(probes))
 	}
 	for i, pr := range probes {
 		var p widget.Param

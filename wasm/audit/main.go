@@ -20,19 +20,18 @@ import (
 	"syscall/js"
 
 	auditapp "github.com/dpplay/dpplay/app/audit"
-	"github.com/dpplay/dpplay/core/audit"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
 func main() { jsio.Serve("dpplay_audit", "audit") }
 
-func config(a js.Value) audit.Config {
-	return audit.Config{Mechanism: a.Get("mechanism").String(), Score: a.Get("score").String(),
+func config(a js.Value) auditapp.Config {
+	return auditapp.Config{Mechanism: a.Get("mechanism").String(), Score: a.Get("score").String(),
 		Sensitivity: a.Get("sensitivity").String(), Epsilon: a.Get("epsilon").Float(),
 		Candidates: a.Get("candidates").Int(), MaxCount: a.Get("maxCount").Int(), Neighbours: a.Get("neighbours").String()}
 }
 
-func configJS(c audit.Config) map[string]any {
+func configJS(c auditapp.Config) map[string]any {
 	return map[string]any{"mechanism": c.Mechanism, "score": c.Score, "sensitivity": c.Sensitivity, "epsilon": c.Epsilon,
 		"candidates": c.Candidates, "maxCount": c.MaxCount, "neighbours": c.Neighbours}
 }
@@ -103,7 +102,7 @@ func init() {
 	})
 	jsio.Register("gallery", func(js.Value) (map[string]any, error) {
 		var out []any
-		for _, e := range audit.Gallery() {
+		for _, e := range auditapp.Gallery() {
 			out = append(out, map[string]any{"id": e.ID, "title": e.Title, "mistake": e.Mistake, "fix": e.Fix,
 				"surprise": e.Surprise, "claim": configJS(e.Claim), "other": configJS(e.Other)})
 		}

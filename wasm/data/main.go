@@ -11,7 +11,7 @@
 //	numbers({handle, column, min?, max?}) → {values}
 //	histogram({handle, columns: [j…]}) → {counts}   (over {0,1}^k, first column most significant)
 //
-// Columns are 0-based indices. The last MaxTables parsed tables are kept.
+// Columns are 0-based indices. The last data.MaxTables parsed tables are kept.
 package main
 
 import (
@@ -20,27 +20,14 @@ import (
 	"time"
 
 	"github.com/dpplay/dpplay/app/data"
-	"github.com/dpplay/dpplay/core/validate"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
 func main() { jsio.Serve("dpplay_data", "data") }
 
-// MaxTables is how many parsed tables stay in memory.
-const MaxTables = 4
+var tables data.Tables
 
-var (
-	tables = map[int]*data.Table{}
-	next   = 1
-)
-
-func table(a js.Value) (*data.Table, error) {
-	t, ok := tables[a.Get("handle").Int()]
-	if !ok {
-		return nil, validate.Errorf("handle", "this file is no longer loaded; load it again")
-	}
-	return t, nil
-}
+func table(a js.Value) (*data.Table, error) { return tables.Get(a.Get("handle").Int()) }
 
 func strs(xs []string) []any {
 	out := make([]any, len(xs))
@@ -71,10 +58,7 @@ func init() {
 		if err != nil {
 			return nil, err
 		}
-		delete(tables, next-MaxTables)
-		handle := next
-		tables[handle] = t
-		next++
+		handle := tables.Add(t)
 		kinds := make([]any, len(t.Names))
 		for j := range kinds {
 			kinds[j] = string(t.Kind(j))

@@ -7,20 +7,16 @@
 //
 // where hash is a request in the form of figures.ParseRequest:
 // "#lesson=3&widget=epsilon-band&id=band&fig=logratio&eps=2&…", the widget's own
-// keys from the page's URL (web/export.js builds it). The bytes are those
-// `dpplay figures` writes for the same state. A module draws the charts
-// its imports register.
+// keys from the page's URL (web/export.js builds it), drawn by
+// figures.ExportHash. A module draws the charts its imports register.
 package figjs
 
 import (
 	"syscall/js"
 
-	"github.com/dpplay/dpplay/core/validate"
 	"github.com/dpplay/dpplay/figures"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
-
-var mimes = map[string]string{"svg": "image/svg+xml", "png": "image/png", "pdf": "application/pdf"}
 
 // Serve registers render and serves the module as global (jsio.Serve).
 func Serve(global, module string) {
@@ -29,22 +25,11 @@ func Serve(global, module string) {
 }
 
 func render(a js.Value) (map[string]any, error) {
-	hash, format := a.Get("hash"), a.Get("format")
-	if hash.Type() != js.TypeString || format.Type() != js.TypeString {
-		return nil, validate.Errorf("render", "takes {hash, format}, two strings")
-	}
-	req, width, height, err := figures.ParseRequest(hash.String())
+	// A value that is not a string reads as "<number: 3>" and the like,
+	// which ParseRequest and Render refuse with their own messages.
+	e, err := figures.ExportHash(a.Get("hash").String(), a.Get("format").String())
 	if err != nil {
 		return nil, err
 	}
-	figs, err := figures.Build(req)
-	if err != nil {
-		return nil, err
-	}
-	f := figs[0] // the widget's first figure unless fig= names one
-	b, err := figures.Render(f, format.String(), width, height)
-	if err != nil {
-		return nil, err
-	}
-	return map[string]any{"bytes": jsio.BytesToJS(b), "name": f.FileName(format.String()), "mime": mimes[format.String()]}, nil
+	return map[string]any{"bytes": jsio.BytesToJS(e.Bytes), "name": e.Name, "mime": e.MIME}, nil
 }

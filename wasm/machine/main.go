@@ -41,7 +41,6 @@ import (
 	"github.com/hajimehoshi/ebiten/v2"
 	"github.com/hajimehoshi/ebiten/v2/vector"
 
-	"github.com/dpplay/dpplay/core/mech"
 	"github.com/dpplay/dpplay/machine"
 )
 
@@ -102,14 +101,6 @@ func num(v js.Value, name string, def float64) float64 {
 		return x.Float()
 	}
 	return def
-}
-
-func defaultConfig() machine.Config {
-	return machine.Config{
-		Mechanisms: []string{mech.NameExponential, mech.NameReportNoisyMaxLaplace},
-		Scores:     []float64{21, 27, 25, 12, 18},
-		Epsilon:    1, Sensitivity: 1, Seed: 1, Speed: 60, FallTime: 1,
-	}
 }
 
 // readConfig returns cfg with the fields that the config message v sets.
@@ -323,13 +314,13 @@ func main() {
 	// The host's settings, read before the first frame so the exact
 	// probabilities (which take a moment for report noisy max) are worked
 	// out once rather than for a default first.
-	cfg := defaultConfig()
+	cfg := machine.DefaultConfig()
 	if v := js.Global().Get("dpplayMachineConfig"); v.Type() == js.TypeObject {
 		cfg = readConfig(cfg, v)
 	}
 	if err := g.configure(cfg); err != nil {
 		report(map[string]any{"type": "error", "message": err.Error()})
-		if err := g.configure(defaultConfig()); err != nil {
+		if err := g.configure(machine.DefaultConfig()); err != nil {
 			panic(err)
 		}
 	}

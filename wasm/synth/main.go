@@ -17,6 +17,7 @@
 //	     smalldbExpected, smalldbQuantile, smalldbCandidates (−1 when m's SmallDB is too large to score here)}
 //
 // view = {stage, stageName, scored, candidates, scoringMs, rate, epsilon, levelErrors, levelCounts, levelProbs,
+// levelCDF, levelShare, bandEdges, bandHeights, bandWidth (the levels' charts, synth.View),
 // expected, quantile, prop44, tailProp44, thm45, thm45Size, level, synthetic, maxError, syntheticAnswers,
 // learned, best, learnedSynthetic, learnedReal, bestReal}. prop44 is Proposition 4.4 at the run's m and
 // tailProp44 the exact probability of exceeding it; thm45 is Theorem 4.5's bound, about SmallDB with
@@ -69,6 +70,8 @@ func view(v synth.View) map[string]any {
 		"stage": v.Stage, "stageName": v.StageName, "scored": float64(v.Scored), "candidates": float64(v.Candidates),
 		"scoringMs": v.ScoringMs, "rate": v.Rate, "epsilon": v.Epsilon,
 		"levelErrors": jsio.ToJS(v.LevelErrors), "levelCounts": jsio.ToJS(v.LevelCounts), "levelProbs": jsio.ToJS(v.LevelProbs),
+		"levelCDF": jsio.ToJS(v.LevelCDF), "levelShare": jsio.ToJS(v.LevelShare),
+		"bandEdges": jsio.ToJS(v.BandEdges), "bandHeights": jsio.ToJS(v.BandHeights), "bandWidth": v.BandWidth,
 		"expected": v.Expected, "quantile": v.Quantile, "prop44": v.Prop44, "tailProp44": v.TailProp44,
 		"thm45": v.Thm45, "thm45Size": v.Thm45Size,
 		"level": v.Level, "synthetic": jsio.ToJS(v.Synthetic), "maxError": v.MaxError,

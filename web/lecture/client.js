@@ -278,6 +278,7 @@ function histogram(res, large) {
     svg('text', { class: 'axis', x: 14, y: T + (H - T - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 14 ${T + (H - T - B) / 2})` }, 'noisy count'));
   return chart;
 }
+
 /** caption(spec, r) says which mechanism made release r and what its noise means. */
 function caption(spec, r) {
   const e = fmt(r.epsilon);

@@ -4,7 +4,7 @@
 // call, so a progress bar moves and Cancel simply stops calling. Before
 // scoring, the page predicts the time from a trial run of the same instance
 // and, above ASK_MS, asks first and offers MWEM instead.
-import { fmtInt, escapeHTML, niceStep } from '../svg.js';
+import { fmtInt, escapeHTML } from '../svg.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, settings, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
@@ -51,17 +51,6 @@ export const bits = (x, k) => Array.from({ length: k }, (_, j) => (x >> (k - 1 -
 
 export const seconds = (ms) => (ms < 1000 ? `${Math.max(1, Math.round(ms))} ms` : `${fmt(ms / 1000, 2)} s`);
 const rate = (r) => (r >= 1e6 ? `${fmt(r / 1e6, 3)} million` : fmtInt(r));
-
-/** binned(errors, probs) groups level probabilities into about 30 bands for the histogram behind the CDF. */
-function binned(errors, probs) {
-  const top = errors[errors.length - 1] || 0.01;
-  const w = niceStep(top / 30);
-  const nb = Math.floor(top / w) + 1;
-  const edges = Array.from({ length: nb + 1 }, (_, i) => +(i * w).toPrecision(10));
-  const heights = new Array(nb).fill(0);
-  errors.forEach((e, i) => { heights[Math.min(nb - 1, Math.floor(e / w + 1e-9))] += probs[i]; });
-  return { edges, heights, width: w };
-}
 
 export async function mount(ctx) {
   const v = ctx.values;
@@ -424,14 +413,11 @@ export async function mount(ctx) {
     pCurve.el.hidden = s < 4 || !curve;
     if (s >= 4 && view.levelErrors) {
       const own = view.thm45Size === m; // this run has Theorem 4.5's m
-      const errs = Array.from(view.levelErrors), probs = Array.from(view.levelProbs), counts = Array.from(view.levelCounts);
-      const total = counts.reduce((a, b) => a + b, 0);
-      let cp = 0, cc = 0;
-      const cdf = probs.map((p) => (cp += p));
-      const share = counts.map((c) => (cc += c) / total);
-      const b = binned(errs, probs);
+      // The charts' numbers are Go's (app/synth View), as in dpplay figures.
+      const errs = Array.from(view.levelErrors), cdf = Array.from(view.levelCDF), share = Array.from(view.levelShare);
+      const b = { edges: Array.from(view.bandEdges), heights: Array.from(view.bandHeights), width: view.bandWidth };
       // Exact, from Go; the e2e test checks the levels sum to 1.
-      fig.dataset.probSum = String(cp);
+      fig.dataset.probSum = String(cdf[cdf.length - 1]);
       const drawnErr = s >= 5 ? view.maxError : null;
       levelsChart.update({
         x: errs, xMin: 0, xMax: b.edges[b.edges.length - 1],

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import jsQR from 'jsqr';
-import { qrMatrix } from '../web/qr.js';
+import { qrMatrix } from '../../web/qr.js';
 
 /** image draws a matrix as RGBA pixels, `scale` per module, with a four-module quiet zone. */
 function image({ size, modules }, scale = 4) {
