@@ -94,7 +94,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const server = await serve(dir, '/dpplay/');
   const browser = await launch();
   try {
-    // Lesson 1's own page: its text and pre-rendered charts come in the HTML.
+    // The first lesson's own page: its text and pre-rendered charts come in the HTML.
     const { lessons } = JSON.parse(fs.readFileSync(path.join(dir, 'index.html'), 'utf8').match(/<script type="application\/json" id="site-index">(.*?)<\/script>/s)[1]);
     const load = await firstLoad(browser, `${server.url}${lessons[0].slug}/`);
     const lat = await sliderLatency(browser, server.url);

@@ -21,7 +21,6 @@ import (
 	"time"
 
 	"github.com/dpplay/dpplay/app/audit/sparse"
-	"github.com/dpplay/dpplay/core/audit/pair"
 	"github.com/dpplay/dpplay/wasm/jsio"
 )
 
@@ -46,17 +45,17 @@ func init() {
 			"alpha": s.Alpha, "beta": s.Beta, "miss": s.Miss, "exact": s.Exact}, nil
 	})
 	jsio.Register("variants", func(a js.Value) (map[string]any, error) {
+		vs, err := sparse.Variants(a.Get("eps").Float(), a.Get("c").Int())
+		if err != nil {
+			return nil, err
+		}
 		var src []string
 		var alg, claim, proven, ts, qs, cut, rel []float64
-		for k := 1; k <= 6; k++ {
-			v, err := pair.Lyu(k, a.Get("eps").Float(), a.Get("c").Int(), 0)
-			if err != nil {
-				return nil, err
-			}
+		for _, v := range vs {
 			src = append(src, v.Source)
-			alg, claim, proven = append(alg, float64(k)), append(claim, v.Claim), append(proven, v.Proven)
-			ts, qs = append(ts, v.SVT.ThresholdScale), append(qs, v.SVT.QueryScale)
-			cut, rel = append(cut, float64(v.SVT.Cutoff)), append(rel, float64(v.SVT.Release))
+			alg, claim, proven = append(alg, float64(v.Algorithm)), append(claim, v.Claim), append(proven, v.Proven)
+			ts, qs = append(ts, v.ThresholdScale), append(qs, v.QueryScale)
+			cut, rel = append(cut, float64(v.Cutoff)), append(rel, float64(v.Release))
 		}
 		return map[string]any{"algorithms": jsio.ToJS(alg), "sources": strings(src), "claims": jsio.ToJS(claim),
 			"proven": jsio.ToJS(proven), "thresholdScales": jsio.ToJS(ts), "queryScales": jsio.ToJS(qs),

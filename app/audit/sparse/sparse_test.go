@@ -128,3 +128,26 @@ func TestChallengeHalts(t *testing.T) {
 		}
 	}
 }
+
+func TestVariantsListsLyuSuLi(t *testing.T) {
+	vs, err := Variants(1, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(vs) != 6 {
+		t.Fatalf("%d variants, want Lyu, Su and Li's six", len(vs))
+	}
+	for i, v := range vs {
+		w, err := pair.Lyu(i+1, 1, 2, 0)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v.Algorithm != i+1 || v.Claim != w.Claim || v.Proven != w.Proven || v.QueryScale != w.SVT.QueryScale ||
+			v.ThresholdScale != w.SVT.ThresholdScale || v.Cutoff != w.SVT.Cutoff || v.Release != w.SVT.Release {
+			t.Errorf("variant %d: %+v, not what pair.Lyu gives", i+1, v)
+		}
+	}
+	if vs[2].Release != pair.ReleaseNoisy {
+		t.Errorf("Algorithm 3 releases %v; it publishes the noisy answer", vs[2].Release)
+	}
+}
