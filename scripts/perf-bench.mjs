@@ -62,7 +62,7 @@ export async function throttle(cdp, on) {
 export async function firstWidgetLive() {
   const fig = document.querySelector('#lesson figure.widget');
   fig?.scrollIntoView();
-  for (let t0 = performance.now(); fig?.querySelector('.widget-body[aria-busy]') && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 10));
+  for (let t0 = performance.now(); fig?.querySelector('.widget-body:is([aria-busy], [data-prerendered])') && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 10));
 }
 
 // Runs in the page before its scripts: watches for the first chart frame and

@@ -121,8 +121,11 @@ export function attachExport(fig) {
 <span class="export-status" role="status" aria-live="polite"></span>`;
   const [select, button, bar, status] = ['select[id$="-format"]', 'button', 'progress', '.export-status'].map((s) => box.querySelector(s));
   const figureSelect = box.querySelector('select[id$="-figure"]');
+  // While it works the button says so (aria-disabled) and ignores presses;
+  // it keeps focus, which a disabled button would drop.
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
     try {
       const spec = pageSpec(location.hash, fig, figureSelect ? figureSelect.value : names[0]);
       const res = await exportFigure(spec, select.value, (p) => {
@@ -141,7 +144,7 @@ export function attachExport(fig) {
       bar.hidden = true;
       status.textContent = `The figure could not be exported: ${err.message}`;
     } finally {
-      button.disabled = false;
+      button.removeAttribute('aria-disabled');
     }
   });
   fig.append(box);

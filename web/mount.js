@@ -15,6 +15,26 @@
 // unique ids, and ctx.announce(text) for screen readers.
 import { coerce, encode } from './state.js';
 
+const NUMBER = /[−-]?\d[\d,]*(?:\.\d+)?%?/g;
+
+/**
+ * changes(before, now) is the widget's new status sentence now, saying what
+ * changed: when before (the last one, with its notes) has the same words,
+ * each number that differs is followed by "(was …)": "Privacy loss 1.2 (was
+ * 0.9279) against ε = 5 (was 1)."
+ */
+export function changes(before, now) {
+  const old = before.replace(/ \(was [^)]*\)/g, '');
+  const words = (s) => s.replace(NUMBER, '#');
+  if (!old || words(old) !== words(now)) return now;
+  const was = old.match(NUMBER);
+  let i = 0;
+  return now.replace(NUMBER, (m) => {
+    const o = was[i++];
+    return o === m ? m : `${m} (was ${o})`;
+  });
+}
+
 /** lessonParams(fig) is the parameters the lesson's widget block gives figure fig. */
 const lessonParams = (fig) => JSON.parse(fig.dataset.params || '{}');
 
@@ -86,13 +106,13 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
       return values[key];
     },
     uid: (s) => `${id}-${s}-${uid()}`,
-    announce(text) { live.textContent = text; },
+    announce(text) { live.textContent = changes(live.textContent, text); },
   };
-  // The build's drawing of the opening state (inert, scripts/prerender.mjs)
-  // gives way to the live widget, which draws the same in the same frame.
+  // The build's drawing of the opening state (scripts/prerender.mjs) gives
+  // way to the live widget, which draws the same in the same frame.
   body.replaceChildren();
-  body.removeAttribute('inert');
   delete body.dataset.prerendered;
+  body.setAttribute('aria-busy', 'true');
   try {
     w.controller = (await mod.mount(ctx)) || {};
   } catch (err) {
