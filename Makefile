@@ -38,45 +38,45 @@ bench:
 	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB|AuditExponential5' ./core/rng ./core/mech ./core/synth ./core/audit
 	@echo "--- lazy modules (every dist/wasm module but core, loaded on demand)"
 	@for m in $(filter-out core,$(WASM_MODULES)); do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (make site builds it)"; fi; done
-	@set -o pipefail; LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 -timeout 30m -v -run '^(TestLoad|TestLectureHall)$$' ./e2e/lecture/ | \
-	  grep -E '^\s+lecture_test.go:[0-9]+: load:|^(FAIL|ok)'
+	@set -o pipefail; LECTURE_E2E=1 LECTURE_WRANGLER=1 LECTURE_ATTACK_SECONDS=20 $(GO) test -count=1 -timeout 30m -v -run '^(TestLoad|TestLectureHall|TestSlowBodyAttack|TestReadFlood)$$' ./e2e/lecture/ | \
+	  grep -E '^\s+\w+_test.go:[0-9]+: (load|attack):|^(FAIL|ok)'
 
 # --- Lecture API: `dpplay serve` over SQLite, and the same handler as
-# a Cloudflare worker (cmd/worker) in workerd with a local D1: worker/dev.mjs
+# a Cloudflare worker (cmd/cloudflare) in workerd with a local D1: cloudflare/dev.mjs
 # runs it through Miniflare, without wrangler dev's proxy (docs/lecture.md);
 # wrangler applies the D1 migrations.
 PORT ?= 8787
 WORKER_ENV := WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false
 
-.PHONY: test-lecture test-hall worker-deps worker-build worker-dev
+.PHONY: test-lecture test-hall cloudflare-deps cloudflare-build cloudflare-dev
 
-worker/node_modules/.package-lock.json: worker/package-lock.json
-	npm ci --prefix worker --no-audit --no-fund --loglevel=error
+cloudflare/node_modules/.package-lock.json: cloudflare/package-lock.json
+	npm ci --prefix cloudflare --no-audit --no-fund --loglevel=error
 
-worker-deps: worker/node_modules/.package-lock.json
+cloudflare-deps: cloudflare/node_modules/.package-lock.json
 
 # make bench also runs the lecture-hall load test against the worker.
-bench: worker-deps worker-build
+bench: cloudflare-deps cloudflare-build
 
-# The generator writes wasm_exec.js (its copy of Go's, which worker/entry.mjs
+# The generator writes wasm_exec.js (its copy of Go's, which cloudflare/entry.mjs
 # imports) beside an entry module of its own that we do not use: it starts a
 # Go instance per request (docs/lecture.md).
-worker-build:
-	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o worker/build
-	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o worker/build/app.wasm ./cmd/worker
+cloudflare-build:
+	$(GO) run github.com/syumai/workers/cmd/workers-assets-gen -mode=go -o cloudflare/build
+	GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w' -o cloudflare/build/app.wasm ./cmd/cloudflare
 
-worker-dev: worker-deps worker-build
-	cd worker && $(WORKER_ENV) npx wrangler d1 migrations apply DB --local && \
+cloudflare-dev: cloudflare-deps cloudflare-build
+	cd cloudflare && $(WORKER_ENV) npx wrangler d1 migrations apply DB --local && \
 	  node dev.mjs --ip 127.0.0.1 --port $(PORT)
 
 # The API suite against `dpplay serve` (real SQLite file) and against the worker
 # in workerd (local D1), the 500-student load test, the kill -9 test and the
 # lecture hall (1,000 phones) on both.
-test-lecture: worker-deps worker-build
+test-lecture: cloudflare-deps cloudflare-build
 	LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 -timeout 30m ./e2e/lecture/
 
 # 1,000 phones, 200 requests in flight, on `dpplay serve` and on the worker.
-test-hall: worker-deps worker-build
+test-hall: cloudflare-deps cloudflare-build
 	LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 -timeout 30m -v -run '^TestLectureHall$$' ./e2e/lecture/
 
 # --- The browser playground: wasm modules, static site, Chromium e2e.
@@ -91,7 +91,7 @@ WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 # Every wasm/<name>/main.go is a module, built to build/<name>.wasm and
 # published as dist/wasm/<name>.wasm; the page loads all but core on demand.
 WASM_MODULES := $(patsubst wasm/%/main.go,%,$(wildcard wasm/*/main.go))
-GO_SOURCES := $(shell find . -name '*.go' -not -path './node_modules/*' -not -path './worker/*' 2>/dev/null) go.mod
+GO_SOURCES := $(shell find . -name '*.go' -not -path './node_modules/*' -not -path './cloudflare/*' 2>/dev/null) go.mod
 
 build/%.wasm: $(GO_SOURCES)
 	@mkdir -p build
@@ -126,3 +126,5 @@ bench-web: site
 	node scripts/perf-bench.mjs dist 3
 	@echo "--- sampling machine: press to first ball, cold and warm, localhost and slow 4G + 4x CPU"
 	node scripts/machine-bench.mjs dist 3
+	@echo "--- dpplay serve on slow 4G: core.wasm and the first page's files, with the encoding served"
+	node scripts/serve-bench.mjs dist 3

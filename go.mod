@@ -3,6 +3,7 @@ module github.com/dpplay/dpplay
 go 1.26.8
 
 require (
+	github.com/andybalholm/brotli v1.3.0
 	github.com/expr-lang/expr v1.17.8
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/yuin/goldmark v1.7.13

@@ -414,6 +414,8 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
     const tabErrors = watch(tab);
     await tab.goto(server.url + 'lecture.html?role=host&activity=histogram');
     await tab.getByRole('button', { name: `Resume ${code}` }).click();
+    // The link's activity joins a running session only once asked.
+    await tab.getByRole('button', { name: 'Add it and show it' }).click();
     await waitText(tab, '[data-prompt]', /^3\. How many hours/);
     assert.equal(await tab.locator('[data-code]').textContent(), code);
     await waitText(tab, '[data-remaining]', /^1\.5$/);
@@ -425,6 +427,9 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
     await tab.locator('#eps').fill('1');
     await waitText(tab, '[data-noise]', /off by at most ±\d+ with probability 90%/);
     await tab.getByRole('button', { name: 'Release' }).click();
+    // 1 of the 1.5 left is more than half: the page asks first.
+    await waitText(tab, '[data-release-confirm]', /spends ε = 1 of the 1\.5 left/);
+    await tab.getByRole('button', { name: 'Release ε = 1' }).click();
     await waitText(tab, '[data-remaining]', /^0\.5$/);
     await waitText(host, '[data-remaining]', /^0\.5$/); // the first tab sees the same ledger
     for (const { p } of students) await waitText(p, '[data-budget]', /ε left for the lecture 0\.5 of 3/);
@@ -451,8 +456,8 @@ test('one session is the lecture: two activities, a new tab, close and reopen, h
     if (process.env.SHOTS) {
       await tab.setViewportSize({ width: 1920, height: 1080 });
       await tab.waitForTimeout(500);
-      await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-projector-1920.png') });
-      await shoot([tab, 'lecture-projector-1920-full.png'], [students[0].p, 'lecture-phone-390.png']);
+      await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-controls-1920.png') });
+      await shoot([tab, 'lecture-controls-1920-full.png'], [students[0].p, 'lecture-phone-390.png']);
     }
     // Starting another session asks first, and says what it costs.
     await tab.goto(server.url + 'lecture.html?role=host');
@@ -551,6 +556,144 @@ test('a phone sends its answer again when a proxy drops it, and only a PUT', { t
     await host.locator('#lecture-status').filter({ hasText: /unavailable/ }).waitFor({ timeout: 10000 });
     await new Promise((r) => setTimeout(r, 1000));
     assert.equal(posts, 1);
+  } finally {
+    await close();
+  }
+});
+
+// Issue 28, findings 9 to 11: a link's activity is added to a running
+// session only when asked; a typed ε is read with the one rule for typed
+// numbers ("0,3" is 0.3, shown as read) and a release of more than half of
+// what is left is confirmed; the projector view shows the room only what it
+// should see; a phone's count of answers includes its own at once.
+test('the projector view, typed numbers, and asking before spending', { timeout: 300000 }, async () => {
+  const { server, browser, close } = await lecture();
+  try {
+    const { host, code, link, errors } = await hostSession(browser, server, 'histogram');
+    // The room's view, in a second window as the instructor opens it.
+    const [proj] = await Promise.all([host.context().waitForEvent('page'), host.locator('[data-projector]').click()]);
+    const projErrors = watch(proj);
+    await proj.setViewportSize({ width: 1920, height: 1080 });
+    await waitText(proj, '[data-code]', new RegExp(`^${code}$`));
+    await waitText(proj, '[data-prompt]', /How many hours did you sleep/);
+    const projected = await proj.locator('main').textContent();
+    assert.doesNotMatch(projected, /Export|token|key to this session|Release|Close submissions|New activity/, 'the projector shows no control');
+    assert.equal(await proj.locator('main button:not([data-fullscreen])').count(), 0, 'no button on the projector but full screen');
+    assert.ok(await proj.locator('.lec-qr svg').isVisible());
+
+    // Two phones; each sees its own answer counted as soon as it is sent:
+    // phone b's polls are held from here on, but for the one its answer
+    // makes, so only that one can bring the count up to date.
+    const a = await phone(browser, server, link);
+    const b = await phone(browser, server, link);
+    await waitText(b.p, '[data-budget]', /^0 answers so far/);
+    let gate = 'closed';
+    const held = [];
+    await b.p.route('**/api/sessions/*/activities/*', (route) => {
+      if (route.request().method() !== 'GET' || gate === 'one') { if (gate === 'one') gate = 'closed'; return route.continue(); }
+      held.push(route);
+    });
+    while (!held.length) await new Promise((r) => setTimeout(r, 100));
+    await a.p.locator('#value').fill('7');
+    await send(a.p);
+    await b.p.locator('#value').fill('4,5');
+    await waitText(b.p, '#value-read', /Read as 4\.5\. A comma is read as a decimal point\./);
+    gate = 'one';
+    await send(b.p);
+    await waitText(b.p, '[data-budget]', /^2 answers so far/);
+    assert.equal(held.length, 1, 'no periodic poll got through');
+    await b.p.unroute('**/api/sessions/*/activities/*');
+    for (const r of held) await r.continue().catch(() => {}); // unroute may have let it go already
+    assert.equal(await b.p.evaluate(() => JSON.parse(Object.entries(localStorage).find(([k]) => k.startsWith('dpplay.lecture.answer.'))[1]).value), 4.5);
+    await waitText(host, '[data-participants]', /^2$/);
+    await waitText(proj, '[data-participants]', /^2$/);
+
+    // ε typed with a comma is read as a decimal point and shown as read.
+    await host.locator('#eps').fill('0,3');
+    await waitText(host, '#eps-read', /^Read as 0\.3\. A comma is read as a decimal point\.$/);
+    await waitText(host, '[data-noise]', /^At ε = 0\.3 each bar/);
+    await host.getByRole('button', { name: 'Release' }).click();
+    await waitText(host, '[data-remaining]', /^2\.7$/);
+    await waitText(proj, '[data-remaining]', /^2\.7$/);
+    await proj.locator('.lec-result .lec-hist').waitFor({ timeout: 15000 });
+    // More than half of what is left: asked first; Cancel spends nothing.
+    await host.locator('#eps').fill('2');
+    await host.getByRole('button', { name: 'Release' }).click();
+    await waitText(host, '[data-release-confirm]', /spends ε = 2 of the 2\.7 left/);
+    await host.getByRole('button', { name: 'Cancel' }).click();
+    assert.equal(await host.locator('[data-release-confirm]').textContent(), '');
+    await host.locator('#eps').fill('3 apples');
+    await waitText(host, '#eps-read', /Not a number I can read/);
+    assert.equal(await host.locator('[data-noise]').textContent(), '');
+    await host.getByRole('button', { name: 'Release' }).click();
+    await waitText(host, '#lecture-status', /not a number the release can use/);
+    assert.equal(await host.locator('[data-remaining]').textContent(), '2.7');
+
+    // A link naming an activity for this running session asks first.
+    const again = await host.context().newPage();
+    await again.goto(server.url + `lecture.html?role=host&session=${code.replace('-', '')}&activity=pricing`);
+    await again.getByRole('button', { name: 'Not now' }).click();
+    await waitText(again, '[data-prompt]', /^1\. How many hours/);
+    assert.equal(await again.locator('.lec-tabs [data-activity]').count(), 1, 'no activity added without asking');
+    await again.close();
+
+    await axe(proj, 'projector view');
+    await axe(b.p, 'phone with a typed answer');
+    await shoot([proj, 'lecture-projector-view-1920.png'], [b.p, 'lecture-phone-typed-390.png']);
+    await settled(host, [a, b], [...errors, ...projErrors]);
+  } finally {
+    await close();
+  }
+});
+
+// Issue 28, finding 9: a join link whose code is not a code says so at
+// once, instead of waiting for a session that cannot exist.
+test('a join link with a bad code says so', { timeout: 120000 }, async () => {
+  const { server, browser, close } = await lecture();
+  try {
+    const { code } = await hostSession(browser, server, 'meeting-day');
+    const { p, errs } = await phone(browser, server, server.url + `lecture.html?join=${code.replace('-', '')}/activities/1`);
+    await waitText(p, '#code-why', /not valid/);
+    await p.getByLabel('Join code from the screen').fill(code);
+    await p.getByRole('button', { name: 'Join' }).click();
+    await p.locator('input[name=day]').first().waitFor({ timeout: 15000 });
+    assert.deepEqual(errs, []);
+  } finally {
+    await close();
+  }
+});
+
+// Issue 28, finding 4: where the server asks for the instructor key, the
+// page asks for it, keeps it on this device, and a link's #key= fills it
+// in without the key staying in the address bar.
+test('starting a session asks for the instructor key where the server needs it', { timeout: 120000 }, async () => {
+  const { server, browser, close } = await lecture();
+  try {
+    const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+    // The server stands for one on another machine: no key, no session.
+    const sent = [];
+    await ctx.route('**/api/sessions', (route) => {
+      const key = route.request().headers().authorization || '';
+      sent.push(key);
+      if (key !== 'Bearer the-key-1234') return route.fulfill({ status: 401, contentType: 'application/json', body: '{"error":"starting a session needs the instructor key"}' });
+      return route.continue({ headers: { ...route.request().headers(), authorization: '' } });
+    });
+    const p = await ctx.newPage();
+    const errors = watch(p);
+    await p.goto(server.url + 'lecture.html?role=host');
+    await p.getByRole('button', { name: 'Start the session' }).click();
+    await p.getByLabel('Instructor key').waitFor();
+    await p.getByLabel('Instructor key').fill('the-key-1234');
+    await p.getByRole('button', { name: 'Start the session' }).click();
+    await p.locator('[data-code]').waitFor({ timeout: 15000 });
+    assert.deepEqual(sent, ['', 'Bearer the-key-1234']);
+    // A link with the key in its fragment: kept, and gone from the address.
+    const q = await ctx.newPage();
+    await q.goto(server.url + 'lecture.html?role=host#key=another-key-5678');
+    await q.getByRole('button', { name: /Resume/ }).first().waitFor();
+    assert.ok(!q.url().includes('key'), q.url());
+    assert.match(await q.evaluate(() => localStorage.getItem('dpplay.lecture.keys')), /another-key-5678/);
+    assert.deepEqual(errors.filter((e) => !/401/.test(e)), []);
   } finally {
     await close();
   }

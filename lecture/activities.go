@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/dpplay/dpplay/core/market"
@@ -51,12 +52,29 @@ func bad(format string, args ...any) *apiError {
 	return errorf(http.StatusUnprocessableEntity, format, args...)
 }
 
-// check validates s and puts it in canonical form (labels trimmed).
+// MinBinWidth is the narrowest histogram range: the page shows edges to
+// three decimals, and narrower ranges would show as [0, 0).
+const MinBinWidth = 0.001
+
+// Clean is text a person typed as it is kept: control characters
+// (including tabs and line breaks) and the invisible marks that reorder text
+// (bidirectional overrides and isolates) removed, and spaces trimmed.
+func Clean(s string) string {
+	s = strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' || r == '\ufeff' || r == utf8.RuneError {
+			return -1
+		}
+		return r
+	}, s)
+	return strings.TrimSpace(s)
+}
+
+// check validates s and puts it in canonical form (text cleaned, Clean).
 func (s *Spec) check() error {
+	s.Prompt = Clean(s.Prompt)
 	if utf8.RuneCountInString(s.Prompt) > MaxPromptLen {
 		return bad("prompt: at most %d characters", MaxPromptLen)
 	}
-	s.Prompt = strings.TrimSpace(s.Prompt)
 	meeting := s.Options != nil
 	hist := s.Min != nil || s.Max != nil || s.Bins != 0
 	pricing := s.Prices != nil
@@ -70,7 +88,7 @@ func (s *Spec) check() error {
 		}
 		seen := map[string]bool{}
 		for i, o := range s.Options {
-			o = strings.TrimSpace(o)
+			o = Clean(o)
 			if o == "" || utf8.RuneCountInString(o) > MaxOptionLen {
 				return bad("options[%d]: need 1 to %d characters", i, MaxOptionLen)
 			}
@@ -92,6 +110,9 @@ func (s *Spec) check() error {
 		}
 		if s.Bins < 1 || s.Bins > MaxBins {
 			return bad("bins: need 1 to %d", MaxBins)
+		}
+		if !((*s.Max-*s.Min)/float64(s.Bins) >= MinBinWidth) {
+			return bad("each range must be at least %g wide: (max − min)/bins", MinBinWidth)
 		}
 	case KindPricing:
 		if meeting || hist {

@@ -2,14 +2,16 @@ package lecture
 
 import (
 	"context"
+	"crypto/sha256"
 	"database/sql"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
-	"math"
 	"net/http"
 	"strconv"
+	"strings"
+	"time"
 
-	"github.com/dpplay/dpplay/core/account"
 	"github.com/dpplay/dpplay/core/rng"
 )
 
@@ -35,17 +37,23 @@ type SessionInfo struct {
 type Door struct {
 	Roster int64 `json:"roster"`
 	Joined int64 `json:"joined"`
-	Open   bool  `json:"door_open"`
+	// Addresses is how many client addresses the joined students came
+	// from: a thousand students from one address is a hall behind one NAT,
+	// or a script.
+	Addresses int64 `json:"addresses"`
+	Open      bool  `json:"door_open"`
 }
 
 // ActivityInfo is the public view of an activity: its definition, how many
 // students have answered, and its releases. Never an answer.
 type ActivityInfo struct {
-	ID           int64          `json:"id"`
-	Spec         Spec           `json:"spec"`
-	Closed       bool           `json:"closed"`
-	Participants int            `json:"participants"`
-	Releases     []*ReleaseInfo `json:"releases,omitempty"`
+	ID           int64 `json:"id"`
+	Spec         Spec  `json:"spec"`
+	Closed       bool  `json:"closed"`
+	Participants int   `json:"participants"`
+	// Releases are the activity's newest ShownReleases releases, oldest
+	// first (only on the reply for one activity).
+	Releases []*ReleaseInfo `json:"releases,omitempty"`
 	// This activity's share of the ledger: its releases and their ε.
 	ReleaseCount  int     `json:"release_count"`
 	ActivitySpent float64 `json:"activity_epsilon_spent"`
@@ -72,10 +80,46 @@ type ReleaseInfo struct {
 	Remaining *float64 `json:"epsilon_remaining,omitempty"`
 }
 
-func remaining(budget, spent float64) float64 { return math.Max(0, budget-spent) }
+// ledgerOf fills the budget figures of a reply from a session's units:
+// remaining is exact, and spent never shows above the budget because the
+// units never exceed it.
+func ledgerOf(budget, spent int64) (b, sp, left float64) {
+	return Epsilon(budget), Epsilon(spent), Epsilon(max(0, budget-spent))
+}
+
+// etagOf names the replies of a session at a version; kind tells the
+// session's reply ("s") from an activity's ("a").
+func etagOf(kind string, version int64) string {
+	return `"` + kind + strconv.FormatInt(version, 10) + `"`
+}
+
+// seen reports whether r's If-None-Match names tag (or is "*").
+func seen(r *http.Request, tag string) bool {
+	for _, t := range strings.Split(r.Header.Get("If-None-Match"), ",") {
+		t = strings.TrimPrefix(strings.TrimSpace(t), "W/")
+		if t == tag || t == "*" {
+			return true
+		}
+	}
+	return false
+}
 
 // POST /api/sessions  {"epsilon_budget": ε, "roster": n}?  → 201 {"code", "instructor_token", …}
+//
+// With an instructor key set (Options.CreateKey), only its holder, or the
+// server's own machine (Options.Local), starts sessions, so a student on
+// the same network can neither start sessions nor use up the instructor's
+// allowance; without one, each address may start CreateLimit per window.
 func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any, error) {
+	keyed := h.opts.CreateKey != ""
+	if keyed && !(h.opts.Local != nil && h.opts.Local(r)) {
+		switch k := bearer(r); {
+		case k == "":
+			return 0, nil, errNoKey
+		case !sameSecret(k, h.keyHash):
+			return 0, nil, errWrongKey
+		}
+	}
 	var req struct {
 		Budget *float64 `json:"epsilon_budget"`
 		Roster *int64   `json:"roster"`
@@ -86,9 +130,10 @@ func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any,
 	budget := h.opts.DefaultBudget
 	if req.Budget != nil {
 		budget = *req.Budget
-		if !(budget > 0 && budget <= MaxBudget) {
-			return 0, nil, bad("epsilon_budget: must lie in (0, %g]", MaxBudget)
-		}
+	}
+	units, ok := Units(budget)
+	if !ok || budget > MaxBudget {
+		return 0, nil, bad("epsilon_budget: must lie in (0, %g], in steps of %g", MaxBudget, EpsilonUnit)
 	}
 	roster := int64(DefaultRoster)
 	if req.Roster != nil {
@@ -97,27 +142,31 @@ func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any,
 			return 0, nil, bad("roster: must be a whole number of students from 1 to %d", MaxRoster)
 		}
 	}
-	n, err := h.countGuessN(ctx, "new:"+ClientKey(h.opts.ClientIP(r)), h.window())
-	if err != nil {
-		return 0, nil, err
-	}
-	if n > int64(h.opts.CreateLimit) {
-		return 0, nil, errorf(http.StatusTooManyRequests, "too many new sessions from this address; wait and try again")
+	if !keyed {
+		n, err := h.count(ctx, "new:"+ClientKey(h.opts.ClientIP(r)), h.window(GuessWindow), GuessWindow)
+		if err != nil {
+			return 0, nil, err
+		}
+		if n > int64(h.opts.CreateLimit) {
+			return 0, nil, &apiError{http.StatusTooManyRequests, "too many new sessions from this address; wait and try again", 60}
+		}
 	}
 	token, hash := newToken()
+	now := h.opts.Now().Unix()
 	for range 5 { // a collision in 2⁴⁰ codes is rare; retrying is enough
 		code := newCode()
-		res, err := h.exec(ctx, h.db, `INSERT INTO sessions (code, token_hash, budget, created, roster, door_open)
-VALUES (?, ?, ?, ?, ?, 1) ON CONFLICT (code) DO NOTHING`, code, hash, budget, h.opts.Now().Unix(), roster)
+		res, err := h.exec(ctx, h.db, `INSERT INTO sessions (code, token_hash, budget, budget_units, created, touched, roster, door_open)
+VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (code) DO NOTHING`, code, hash, Epsilon(units), units, now, now, roster)
 		if err != nil {
 			return 0, nil, err
 		}
 		if k, err := res.RowsAffected(); err != nil {
 			return 0, nil, err
 		} else if k == 1 {
+			b, sp, left := ledgerOf(units, 0)
 			return http.StatusCreated, SessionInfo{
 				Code: code, Display: FormatCode(code), InstructorToken: token,
-				Budget: budget, Remaining: budget, Activities: []ActivityInfo{},
+				Budget: b, Spent: sp, Remaining: left, Activities: []ActivityInfo{},
 				Door: Door{Roster: roster, Open: true},
 			}, nil
 		}
@@ -131,43 +180,51 @@ func (h *Handler) getSession(ctx context.Context, r *http.Request, rawCode strin
 	if err != nil {
 		return 0, nil, err
 	}
+	tag := etagOf("s", s.version)
+	if seen(r, tag) {
+		return http.StatusNotModified, notModified{tag}, nil
+	}
+	key := "s:" + s.code
+	if b := h.replies.get(key, s.version); b != nil {
+		return http.StatusOK, tagged{tag, b}, nil
+	}
 	info, err := h.sessionInfo(ctx, s)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, info, nil
+	b, err := h.replies.encode(key, s.version, info)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, tagged{tag, b}, nil
 }
 
-// sessionInfo reads the public view of s.
+// sessionInfo reads the public view of s: one row per activity, each
+// with the counts its triggers keep, whatever the session holds.
 func (h *Handler) sessionInfo(ctx context.Context, s *session) (*SessionInfo, error) {
-	// Before the query: a read holding its rows while waiting for another
-	// connection of the pool would deadlock once every connection did so.
-	door, err := h.door(ctx, s)
-	if err != nil {
-		return nil, err
-	}
-	rows, err := h.query(ctx, h.rd, `SELECT a.id, a.config, a.closed,
-  (SELECT COUNT(*) FROM submissions u WHERE u.session = a.session AND u.activity = a.id),
+	rows, err := h.query(ctx, h.rd, `SELECT a.id, a.config, a.closed, a.answers,
   (SELECT COUNT(*) FROM releases r WHERE r.session = a.session AND r.activity = a.id),
-  (SELECT COALESCE(SUM(epsilon), 0) FROM releases r WHERE r.session = a.session AND r.activity = a.id)
+  (SELECT COALESCE(SUM(eps_units), 0) FROM releases r WHERE r.session = a.session AND r.activity = a.id)
 FROM activities a WHERE a.session = ? ORDER BY a.id`, s.code)
 	if err != nil {
 		return nil, err
 	}
 	defer rows.Close()
-	info := SessionInfo{Code: s.code, Display: FormatCode(s.code), Budget: s.budget, Spent: s.spent,
-		Remaining: remaining(s.budget, s.spent), Activities: []ActivityInfo{}, Current: s.current, Door: *door}
+	b, sp, left := ledgerOf(s.budgetUnits, s.spentUnits)
+	info := SessionInfo{Code: s.code, Display: FormatCode(s.code), Budget: b, Spent: sp,
+		Remaining: left, Activities: []ActivityInfo{}, Current: s.current, Door: *s.door()}
 	for rows.Next() {
 		var a ActivityInfo
 		var config string
-		var closed int64
-		if err := rows.Scan(&a.ID, &config, &closed, &a.Participants, &a.ReleaseCount, &a.ActivitySpent); err != nil {
+		var closed, units int64
+		if err := rows.Scan(&a.ID, &config, &closed, &a.Participants, &a.ReleaseCount, &units); err != nil {
 			return nil, err
 		}
 		if err := json.Unmarshal([]byte(config), &a.Spec); err != nil {
 			return nil, err
 		}
 		a.Closed = closed != 0
+		a.ActivitySpent = Epsilon(units)
 		a.Budget, a.Spent, a.Remaining = info.Budget, info.Spent, info.Remaining
 		info.Activities = append(info.Activities, a)
 	}
@@ -216,9 +273,8 @@ func (h *Handler) activity(ctx context.Context, s *session, rawID string) (id in
 	}
 	var config string
 	var c int64
-	err = h.queryRow(ctx, h.rd, `SELECT config, closed,
-  (SELECT COUNT(*) FROM submissions WHERE session = ? AND activity = ?)
-FROM activities WHERE session = ? AND id = ?`, []any{&config, &c, &participants}, s.code, id, s.code, id)
+	err = h.queryRow(ctx, h.rd, `SELECT config, closed, answers FROM activities WHERE session = ? AND id = ?`,
+		[]any{&config, &c, &participants}, s.code, id)
 	if errors.Is(err, sql.ErrNoRows) {
 		return 0, nil, false, 0, errNoActivity
 	}
@@ -233,23 +289,40 @@ FROM activities WHERE session = ? AND id = ?`, []any{&config, &c, &participants}
 }
 
 // GET /api/sessions/{code}/activities/{id} → 200 ActivityInfo
+//
+// A poll that names the version it has seen (If-None-Match) gets 304 after
+// one read of the session's row.
 func (h *Handler) getActivity(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
 	s, err := h.lookup(ctx, r, rawCode)
 	if err != nil {
 		return 0, nil, err
 	}
+	tag := etagOf("a", s.version)
+	if _, err := parseActivityID(rawID); err != nil {
+		return 0, nil, err
+	}
+	if seen(r, tag) {
+		return http.StatusNotModified, notModified{tag}, nil
+	}
+	key := "a:" + s.code + ":" + rawID
+	if b := h.replies.get(key, s.version); b != nil {
+		return http.StatusOK, tagged{tag, b}, nil
+	}
 	id, spec, closed, n, err := h.activity(ctx, s, rawID)
 	if err != nil {
 		return 0, nil, err
 	}
-	door, err := h.door(ctx, s)
-	if err != nil {
+	b, sp, left := ledgerOf(s.budgetUnits, s.spentUnits)
+	info := ActivityInfo{ID: id, Spec: *spec, Closed: closed, Participants: n, Releases: []*ReleaseInfo{},
+		Budget: b, Spent: sp, Remaining: left, Door: s.door(), Current: &s.current}
+	var units int64
+	if err := h.queryRow(ctx, h.rd, `SELECT COUNT(*), COALESCE(SUM(eps_units), 0) FROM releases WHERE session = ? AND activity = ?`,
+		[]any{&info.ReleaseCount, &units}, s.code, id); err != nil {
 		return 0, nil, err
 	}
-	info := ActivityInfo{ID: id, Spec: *spec, Closed: closed, Participants: n, Releases: []*ReleaseInfo{},
-		Budget: s.budget, Spent: s.spent, Remaining: remaining(s.budget, s.spent), Door: door, Current: &s.current}
-	rows, err := h.query(ctx, h.rd, `SELECT seq, epsilon, participants, result, created
-FROM releases WHERE session = ? AND activity = ? ORDER BY seq`, s.code, id)
+	info.ActivitySpent = Epsilon(units)
+	rows, err := h.query(ctx, h.rd, `SELECT seq, eps_units, participants, result, created FROM
+  (SELECT * FROM releases WHERE session = ? AND activity = ? ORDER BY seq DESC LIMIT ?) ORDER BY seq`, s.code, id, ShownReleases)
 	if err != nil {
 		return 0, nil, err
 	}
@@ -257,20 +330,32 @@ FROM releases WHERE session = ? AND activity = ? ORDER BY seq`, s.code, id)
 	for rows.Next() {
 		rel := &ReleaseInfo{Activity: id, Result: new(Result)}
 		var result string
-		if err := rows.Scan(&rel.Seq, &rel.Epsilon, &rel.Participants, &result, &rel.Created); err != nil {
+		var u int64
+		if err := rows.Scan(&rel.Seq, &u, &rel.Participants, &result, &rel.Created); err != nil {
 			return 0, nil, err
 		}
+		rel.Epsilon = Epsilon(u)
 		if err := json.Unmarshal([]byte(result), rel.Result); err != nil {
 			return 0, nil, err
 		}
 		info.Releases = append(info.Releases, rel)
-		info.ReleaseCount++
-		info.ActivitySpent += rel.Epsilon
 	}
 	if err := rows.Err(); err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, info, nil
+	body, err := h.replies.encode(key, s.version, info)
+	if err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, tagged{tag, body}, nil
+}
+
+// clientHash is how a student's address is kept: a hash of the session and
+// the address's rate-limit key (ClientKey), enough to count distinct
+// addresses and no more.
+func (h *Handler) clientHash(r *http.Request, code string) string {
+	sum := sha256.Sum256([]byte(code + "\x00" + ClientKey(h.opts.ClientIP(r))))
+	return hex.EncodeToString(sum[:8])
 }
 
 // PUT /api/sessions/{code}/activities/{id}/submissions/{student}  Answer → 200
@@ -301,12 +386,28 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	if closed {
 		return 0, nil, errClosed
 	}
+	// A new student counts against their address's JoinLimit, so that a
+	// script cannot fill the roster in a second with invented ids.
+	var on int64
+	if err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ? AND student = ?`, []any{&on}, s.code, student); err != nil {
+		return 0, nil, err
+	}
+	if on == 0 && h.opts.JoinLimit > 0 {
+		n, err := h.count(ctx, "join:"+s.code+":"+ClientKey(h.opts.ClientIP(r)), h.window(JoinWindow), JoinWindow)
+		if err != nil {
+			return 0, nil, err
+		}
+		if n > int64(h.opts.JoinLimit) {
+			return 0, nil, errJoinLimited
+		}
+	}
 	// One statement stores the answer, so an answer costs one commit
 	// whether or not it is the student's first. Its WHERE clause holds every
 	// condition: the activity is open (so an answer cannot slip in after the
-	// instructor closed it), and the student is on the roster or may join
-	// it (the door is open and fewer than roster students have joined). The
-	// trigger submissions_join puts a new student on the roster within the
+	// instructor closed it), the student is on the roster or may join it
+	// (the door is open and fewer than roster students have joined), and
+	// the session has room for a new answer. The trigger submissions_join
+	// puts a new student on the roster and counts the answer within the
 	// same statement, and SQLite and D1 run a statement atomically, so
 	// concurrent new students cannot overfill the roster.
 	//
@@ -320,15 +421,16 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	// the door in between; a few tries bound even that.
 	for try := 0; ; try++ {
 		var after int64
-		err = h.queryRow(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated)
-SELECT ?, ?, ?, ?, ? FROM sessions s WHERE s.code = ?
+		err = h.queryRow(ctx, h.db, `INSERT INTO submissions (session, activity, student, answer, updated, client)
+SELECT ?, ?, ?, ?, ?, ? FROM sessions s WHERE s.code = ?
   AND EXISTS (SELECT 1 FROM activities WHERE session = ? AND id = ? AND closed = 0)
   AND (EXISTS (SELECT 1 FROM students WHERE session = ? AND student = ?)
-    OR (s.door_open = 1 AND (SELECT COUNT(*) FROM students WHERE session = ?) < s.roster))
+    OR (s.door_open = 1 AND s.joined < s.roster))
+  AND (s.answers < ? OR EXISTS (SELECT 1 FROM submissions WHERE session = ? AND activity = ? AND student = ?))
 ON CONFLICT (session, activity, student) DO UPDATE SET answer = excluded.answer, updated = excluded.updated
 RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND activity = ?)`,
-			[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), s.code,
-			s.code, id, s.code, student, s.code, s.code, id)
+			[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), h.clientHash(r, s.code), s.code,
+			s.code, id, s.code, student, MaxAnswers, s.code, id, student, s.code, id)
 		if err == nil {
 			return http.StatusOK, map[string]any{"stored": true, "activity": id, "after_release": after}, nil
 		}
@@ -348,15 +450,16 @@ RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND acti
 }
 
 // refusal says why the answer of student to activity id of s stored
-// nothing: the activity is closed, or the student is not on the roster and
-// the door is closed or the roster is full. It returns nil if, as read
-// now, none of these holds.
+// nothing: the activity is closed, the student is not on the roster and
+// the door is closed or the roster is full, or the session holds its
+// MaxAnswers. It returns nil if, as read now, none of these holds.
 func (h *Handler) refusal(ctx context.Context, s *session, id int64, student string) error {
-	var closed, door, on int64
-	err := h.queryRow(ctx, h.db, `SELECT a.closed, s.door_open,
-  (SELECT COUNT(*) FROM students WHERE session = s.code AND student = ?)
+	var closed, door, joined, roster, answers, on, had int64
+	err := h.queryRow(ctx, h.db, `SELECT a.closed, s.door_open, s.joined, s.roster, s.answers,
+  (SELECT COUNT(*) FROM students WHERE session = s.code AND student = ?),
+  (SELECT COUNT(*) FROM submissions WHERE session = s.code AND activity = a.id AND student = ?)
 FROM sessions s JOIN activities a ON a.session = s.code AND a.id = ? WHERE s.code = ?`,
-		[]any{&closed, &door, &on}, student, id, s.code)
+		[]any{&closed, &door, &joined, &roster, &answers, &on, &had}, student, student, id, s.code)
 	switch {
 	case errors.Is(err, sql.ErrNoRows):
 		return errClosed
@@ -364,51 +467,100 @@ FROM sessions s JOIN activities a ON a.session = s.code AND a.id = ? WHERE s.cod
 		return err
 	case closed != 0:
 		return errClosed
+	case answers >= MaxAnswers && had == 0:
+		return errorf(http.StatusConflict, "this session holds its %d answers: the instructor starts a new session", MaxAnswers)
 	case on > 0:
 		return nil
 	case door == 0:
 		return errDoorClosed
-	default:
+	case joined >= roster:
 		return errRosterFull
 	}
+	return nil
 }
 
-// door reads s's roster state: its limit, whether it is open and how many
-// students have joined.
-func (h *Handler) door(ctx context.Context, s *session) (*Door, error) {
-	d := &Door{Roster: s.roster, Open: s.doorOpen}
-	err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ?`, []any{&d.Joined}, s.code)
-	return d, err
-}
-
-// POST /api/sessions/{code}/door  {"open": bool} → 200 Door (instructor)
+// POST /api/sessions/{code}/door  {"open": bool, "roster": n} → 200 Door (instructor)
 //
 // Closing the door keeps every student who has answered and refuses new
-// ones; the instructor closes it once the room has joined.
+// ones; the instructor closes it once the room has joined. A roster raised
+// here lets the class in after a script has filled the old one; either
+// field may be left out, not both.
 func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
 	var req struct {
-		Open *bool `json:"open"`
+		Open   *bool  `json:"open"`
+		Roster *int64 `json:"roster"`
 	}
 	s, err := h.instructorRequest(ctx, r, rawCode, &req, false)
 	if err != nil {
 		return 0, nil, err
 	}
-	if req.Open == nil {
-		return 0, nil, bad("open is required (true or false)")
+	if req.Open == nil && req.Roster == nil {
+		return 0, nil, bad("open (true or false) or roster is required")
 	}
-	open := int64(0)
-	if *req.Open {
-		open = 1
+	open, roster := s.doorOpen, s.roster
+	if req.Open != nil {
+		open = *req.Open
 	}
-	if _, err := h.exec(ctx, h.db, `UPDATE sessions SET door_open = ? WHERE code = ?`, open, s.code); err != nil {
+	if req.Roster != nil {
+		if roster = *req.Roster; roster < 1 || roster > MaxRoster {
+			return 0, nil, bad("roster: must be a whole number of students from 1 to %d", MaxRoster)
+		}
+	}
+	o := int64(0)
+	if open {
+		o = 1
+	}
+	if _, err := h.exec(ctx, h.db, `UPDATE sessions SET door_open = ?, roster = ?, version = version + 1 WHERE code = ?`, o, roster, s.code); err != nil {
 		return 0, nil, err
 	}
-	s.doorOpen = *req.Open
-	d, err := h.door(ctx, s)
+	if s, err = h.lookup(ctx, r, rawCode); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, s.door(), nil
+}
+
+// POST /api/sessions/{code}/prune → 200 {"removed": n, …Door} (instructor)
+//
+// Takes off the roster every student without an answer to an activity that
+// is open now, with their answers: after a script has filled the roster
+// with invented ids, the instructor opens an activity, the room answers it,
+// and pruning leaves the class and frees the rest of the roster. A student
+// removed joins again by answering. The second statement removes the
+// answers of students no longer on the roster; a student who answers in
+// between is put back on the roster by that answer, so keeps it.
+func (h *Handler) prune(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
+	s, err := h.instructorRequest(ctx, r, rawCode, &struct{}{}, true)
 	if err != nil {
 		return 0, nil, err
 	}
-	return http.StatusOK, d, nil
+	// The rows deleted are counted from RETURNING: D1's count of changes
+	// includes those its triggers make.
+	rows, err := h.query(ctx, h.db, `DELETE FROM students WHERE session = ? AND NOT EXISTS
+  (SELECT 1 FROM submissions u JOIN activities a ON a.session = u.session AND a.id = u.activity
+   WHERE u.session = students.session AND u.student = students.student AND a.closed = 0)
+RETURNING student`, s.code)
+	if err != nil {
+		return 0, nil, err
+	}
+	var removed int64
+	for rows.Next() {
+		removed++
+	}
+	rows.Close()
+	if err := rows.Err(); err != nil {
+		return 0, nil, err
+	}
+	if _, err := h.exec(ctx, h.db, `DELETE FROM submissions WHERE session = ?
+  AND NOT EXISTS (SELECT 1 FROM students WHERE session = submissions.session AND student = submissions.student)`, s.code); err != nil {
+		return 0, nil, err
+	}
+	if s, err = h.lookup(ctx, r, rawCode); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusOK, struct {
+		Removed int64 `json:"removed"`
+		*Door
+	}{removed, s.door()}, nil
 }
 
 // POST /api/sessions/{code}/activities/{id}/close → 200 (instructor)
@@ -450,7 +602,7 @@ func (h *Handler) setCurrent(ctx context.Context, r *http.Request, rawCode strin
 	if req.Activity == nil {
 		return 0, nil, bad("activity is required (an activity id of this session)")
 	}
-	res, err := h.exec(ctx, h.db, `UPDATE sessions SET current = ? WHERE code = ?
+	res, err := h.exec(ctx, h.db, `UPDATE sessions SET current = ?, version = version + 1 WHERE code = ?
   AND EXISTS (SELECT 1 FROM activities WHERE session = ? AND id = ?)`, *req.Activity, s.code, s.code, *req.Activity)
 	if err != nil {
 		return 0, nil, err
@@ -465,11 +617,12 @@ func (h *Handler) setCurrent(ctx context.Context, r *http.Request, rawCode strin
 
 // POST /api/sessions/{code}/activities/{id}/releases  {"epsilon": ε} → 201 ReleaseInfo (instructor)
 //
-// The budget is checked twice. First with core/account over the ledger
-// (the releases table), which gives the refusal its message. Then the
-// insert itself repeats the check in its WHERE clause, against the ledger as
-// it stands at that instant: of two concurrent releases that together would
+// ε is charged in whole EpsilonUnits (Units): the budget check is integer
+// arithmetic, first against the ledger as the request found it, which gives
+// the refusal its message, then inside the insert, against the ledger as it
+// stands at that instant: of two concurrent releases that together would
 // overspend, the second inserts nothing and its draw is thrown away unseen.
+// The mechanism draws with the ε charged.
 func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
 	var req struct {
 		Epsilon *float64 `json:"epsilon"`
@@ -481,10 +634,11 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	if req.Epsilon == nil {
 		return 0, nil, bad("epsilon is required")
 	}
-	eps := *req.Epsilon
-	if !(eps > 0 && eps <= MaxEpsilon) {
-		return 0, nil, bad("epsilon: must lie in (0, %g]", MaxEpsilon)
+	units, ok := Units(*req.Epsilon)
+	if !ok || *req.Epsilon > MaxEpsilon {
+		return 0, nil, bad("epsilon: must lie in (0, %g], in steps of %g", MaxEpsilon, EpsilonUnit)
 	}
+	eps := Epsilon(units)
 	id, spec, _, _, err := h.activity(ctx, s, rawID)
 	if err != nil {
 		return 0, nil, err
@@ -492,20 +646,9 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	if spec.Kind == KindHistogram && eps < MinHistogramEpsilon {
 		return 0, nil, bad("epsilon: a histogram release needs ε ≥ %g (noise scale 2/ε at most 2^28)", MinHistogramEpsilon)
 	}
-	acct, err := account.New(s.budget, 0)
-	if err != nil {
-		return 0, nil, err
-	}
-	if s.spent > 0 {
-		err = acct.Spend("earlier releases", s.spent, 0)
-	}
-	if err == nil {
-		err = acct.Spend("activity "+strconv.FormatInt(id, 10), eps, 0)
-	}
-	if errors.Is(err, account.ErrBudget) {
-		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted: ε = %g remains of %g", remaining(s.budget, s.spent), s.budget)
-	} else if err != nil {
-		return 0, nil, bad("epsilon: %v", err)
+	if s.spentUnits+units > s.budgetUnits {
+		_, _, left := ledgerOf(s.budgetUnits, s.spentUnits)
+		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted: ε = %g remains of %g", left, Epsilon(s.budgetUnits))
 	}
 
 	var answers []string
@@ -539,31 +682,30 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	}
 	now := h.opts.Now().Unix()
 	rel := &ReleaseInfo{Activity: id, Epsilon: eps, Participants: len(answers), Result: result, Created: now}
-	err = h.queryRow(ctx, h.db, `INSERT INTO releases (session, seq, activity, epsilon, participants, result, created)
-SELECT ?, next, ?, ?, ?, ?, ? FROM
-  (SELECT COALESCE(MAX(seq), 0) + 1 AS next, COALESCE(SUM(epsilon), 0) AS spent FROM releases WHERE session = ?)
-WHERE spent + ? <= ? AND next <= ?
-RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), now, s.code, eps, s.budget*(1+budgetSlack), h.opts.MaxReleases)
+	err = h.queryRow(ctx, h.db, `INSERT INTO releases (session, seq, activity, epsilon, eps_units, participants, result, created)
+SELECT ?, next, ?, ?, ?, ?, ?, ? FROM
+  (SELECT COALESCE(MAX(seq), 0) + 1 AS next, COALESCE(SUM(eps_units), 0) AS spent FROM releases WHERE session = ?)
+WHERE spent + ? <= (SELECT budget_units FROM sessions WHERE code = ?) AND next <= ?
+RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, units, len(answers), string(text), now, s.code, units, s.code, h.opts.MaxReleases)
 	if errors.Is(err, sql.ErrNoRows) {
 		// A tiny ε leaves the budget almost whole; the cap on releases is
-		// what keeps a token holder from making every poll of the room
-		// carry millions of them.
+		// what keeps a token holder from making the ledger grow without end.
 		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted by a concurrent release, or the session has had its %d releases", h.opts.MaxReleases)
 	}
 	if err != nil {
 		return 0, nil, err
 	}
-	// The total after this release, read back from the ledger: s.spent is
-	// from before the request, and a concurrent release may have landed
+	// The total after this release, read back from the ledger: s.spentUnits
+	// is from before the request, and a concurrent release may have landed
 	// since. Bounding by seq gives the total as of this release exactly,
 	// whatever is inserted after it, and needs no transaction (D1 has none).
-	var spent float64
-	if err := h.queryRow(ctx, h.db, `SELECT SUM(epsilon) FROM releases WHERE session = ? AND seq <= ?`,
+	var spent int64
+	if err := h.queryRow(ctx, h.db, `SELECT SUM(eps_units) FROM releases WHERE session = ? AND seq <= ?`,
 		[]any{&spent}, s.code, rel.Seq); err != nil {
 		return 0, nil, err
 	}
-	left := remaining(s.budget, spent)
-	rel.Spent, rel.Remaining = &spent, &left
+	_, sp, left := ledgerOf(s.budgetUnits, spent)
+	rel.Spent, rel.Remaining = &sp, &left
 	return http.StatusCreated, rel, nil
 }
 
@@ -572,6 +714,38 @@ RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, len(answers), string(text), no
 // the scale is HistogramSensitivity/ε.
 const MinHistogramEpsilon = float64(HistogramSensitivity) / rng.MaxDiscreteScale
 
-// budgetSlack matches core/account's tolerance, so that ten releases of
-// ε/10 use up a budget of ε exactly in both checks.
-const budgetSlack = 1e-9
+// Expire deletes the sessions that have seen no change for the session
+// TTL (Options.SessionTTL), with everything they hold, and returns how many
+// went. Children go first, each in one statement, since D1 has no
+// transactions; a session half deleted is deleted whole by the next run.
+func (h *Handler) Expire(ctx context.Context) (int64, error) {
+	cut := h.opts.Now().Add(-h.opts.SessionTTL).Unix()
+	old := `(SELECT code FROM sessions WHERE touched < ?)`
+	for _, table := range []string{"submissions", "students", "releases", "activities"} {
+		if _, err := h.exec(ctx, h.db, `DELETE FROM `+table+` WHERE session IN `+old, cut); err != nil {
+			return 0, err
+		}
+	}
+	res, err := h.exec(ctx, h.db, `DELETE FROM sessions WHERE touched < ?`, cut)
+	if err != nil {
+		return 0, err
+	}
+	return res.RowsAffected()
+}
+
+// ExpireEvery runs Expire now and then every period until ctx ends,
+// logging failures.
+func (h *Handler) ExpireEvery(ctx context.Context, period time.Duration) {
+	t := time.NewTicker(period)
+	defer t.Stop()
+	for {
+		if _, err := h.Expire(ctx); err != nil && ctx.Err() == nil {
+			h.opts.Logf("lecture: expiring old sessions: %v", err)
+		}
+		select {
+		case <-ctx.Done():
+			return
+		case <-t.C:
+		}
+	}
+}

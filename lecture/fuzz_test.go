@@ -3,11 +3,13 @@ package lecture
 import (
 	"bytes"
 	"encoding/csv"
+	"encoding/json"
 	"math"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"testing"
+	"unicode"
 	"unicode/utf8"
 )
 
@@ -168,10 +170,13 @@ func FuzzParseEpsilon(f *testing.F) {
 }
 
 // FuzzLedgerCSV: whatever an instructor types as a prompt or an option, the
-// export parses back as CSV with one row per release and the text intact,
-// and no cell starts as a spreadsheet formula.
+// export parses back as CSV with one row per release and the text intact
+// (but for control characters and the apostrophes that defuse it), and no
+// cell, split on commas, semicolons or tabs as spreadsheets of different
+// locales do, has a piece that starts as a formula (issue 28, finding 8).
 func FuzzLedgerCSV(f *testing.F) {
-	for _, s := range [][2]string{{"When?", "Mon"}, {"=1+1", "+A"}, {"a,b\n\"c\"", "@x"}, {"-2", "\tx"}, {"\r", "é"}} {
+	for _, s := range [][2]string{{"When?", "Mon"}, {"=1+1", "+A"}, {"a,b\n\"c\"", "@x"}, {"-2", "\tx"}, {"\r", "é"},
+		{"Which day?;=HYPERLINK(1)", "a, -1"}, {"x\t@y", "b;  +c"}, {"nul\x00", "bell\a"}} {
 		f.Add(s[0], s[1])
 	}
 	f.Fuzz(func(t *testing.T, prompt, option string) {
@@ -187,14 +192,104 @@ func FuzzLedgerCSV(f *testing.F) {
 			t.Fatalf("CSV of prompt %q option %q: %v %q", prompt, option, err, rows)
 		}
 		for _, x := range rows[1] {
-			if x != "" && strings.ContainsRune("=+-@\t\r", rune(x[0])) {
-				t.Fatalf("cell %q starts as a formula", x)
+			for _, piece := range strings.FieldsFunc(x, func(r rune) bool { return r == ',' || r == ';' || r == '\t' }) {
+				piece = strings.TrimLeft(piece, " ")
+				if piece != "" && (strings.ContainsRune("=+-@", rune(piece[0])) || unicode.IsControl(rune(piece[0]))) {
+					t.Fatalf("cell %q has a piece %q that starts as a formula", x, piece)
+				}
+			}
+			for _, r := range x {
+				if unicode.IsControl(r) {
+					t.Fatalf("cell %q holds a control character", x)
+				}
 			}
 		}
-		// csv.Reader turns \r\n inside a quoted field into \n.
-		norm := func(s string) string { return strings.ReplaceAll(s, "\r\n", "\n") }
-		if got := strings.TrimPrefix(rows[1][4], "'"); got != norm(prompt) && got != strings.TrimPrefix(norm(prompt), "'") {
+		drop := func(s string) string {
+			return strings.Map(func(r rune) rune {
+				if r == '\'' || unicode.IsControl(r) {
+					return -1
+				}
+				return r
+			}, s)
+		}
+		if got := drop(rows[1][4]); got != drop(prompt) {
 			t.Fatalf("prompt %q came back as %q", prompt, rows[1][4])
+		}
+	})
+}
+
+// FuzzUnits: an accepted ε is a whole number of units, at least one, and
+// the ε the units stand for is the number read, to 10⁻¹²; charging never
+// rounds a number down to nothing.
+func FuzzUnits(f *testing.F) {
+	for _, x := range []float64{0.1, 0.30000000000000004, 3, 1e-6, 1e-9, 5e-324, 1e-17, 0.0000015, 10, 100, -1, math.Inf(1), math.NaN()} {
+		f.Add(x)
+	}
+	f.Fuzz(func(t *testing.T, x float64) {
+		u, ok := Units(x)
+		if !ok {
+			return
+		}
+		if u < 1 || math.Abs(Epsilon(u)-x) > 1e-12*math.Max(1, x) {
+			t.Fatalf("Units(%v) = %d, Epsilon = %v", x, u, Epsilon(u))
+		}
+		if again, ok := Units(Epsilon(u)); !ok || again != u {
+			t.Fatalf("Units(Epsilon(%d)) = %d, %v", u, again, ok)
+		}
+	})
+}
+
+// FuzzStrictKeys: a body whose top-level object repeats a key, or has a
+// key equal to a field's name but for case, is refused, whatever the rest.
+func FuzzStrictKeys(f *testing.F) {
+	for _, s := range []string{`{"epsilon": 0.1, "epsilon": 3}`, `{"EPSILON": 3}`, `{"epsilon": 1}`, `{"a": {"b": 1, "b": 2}}`, `[{"x":1}]`, `{"epsilon": 0.1}{"epsilon": 3}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var req struct {
+			Epsilon *float64 `json:"epsilon"`
+		}
+		if decode(newReq(body).r, &req, false) != nil {
+			return
+		}
+		dec := json.NewDecoder(bytes.NewReader(body))
+		if tok, err := dec.Token(); err != nil || tok != json.Delim('{') {
+			return
+		}
+		seen := map[string]bool{}
+		for dec.More() {
+			tok, err := dec.Token()
+			if err != nil {
+				return
+			}
+			k := tok.(string)
+			if seen[k] || k != "epsilon" && strings.EqualFold(k, "epsilon") {
+				t.Fatalf("%q accepted with key %q", body, k)
+			}
+			seen[k] = true
+			var v json.RawMessage
+			if dec.Decode(&v) != nil {
+				return
+			}
+		}
+	})
+}
+
+// FuzzClean: what Clean keeps has no control character nor bidirectional
+// override, no spaces at either end, and cleaning it again changes nothing.
+func FuzzClean(f *testing.F) {
+	for _, s := range []string{"Which day?", " a\tb\r\n", "x\x00y", "\u202eevil", "  ", "é\u2066"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		c := Clean(s)
+		for _, r := range c {
+			if unicode.IsControl(r) || r >= '\u202a' && r <= '\u202e' || r >= '\u2066' && r <= '\u2069' {
+				t.Fatalf("Clean(%q) = %q keeps %U", s, c, r)
+			}
+		}
+		if c != strings.TrimSpace(c) || Clean(c) != c {
+			t.Fatalf("Clean(%q) = %q, not clean", s, c)
 		}
 	})
 }

@@ -5,7 +5,7 @@
 //
 // It is a plain net/http handler over database/sql with one schema (Schema)
 // and one code path for both storage back ends: an SQLite file under
-// `dpplay serve` and Cloudflare D1 under cmd/worker. Every request does its
+// `dpplay serve` and Cloudflare D1 under cmd/cloudflare. Every request does its
 // work in the database and keeps nothing in memory between requests, because
 // on Workers each request may run in a fresh instance. D1 has no interactive
 // transactions, so every state change is a single SQL statement whose WHERE
@@ -49,10 +49,16 @@ const (
 	MaxBudget       = 100.0   // largest ε budget a session may ask for
 	MaxEpsilon      = 10.0    // largest ε of a single release
 	MaxActivities   = 100     // activities per session
-	MaxReleases     = 1000    // releases per session: every poll of an activity carries its releases
+	MaxReleases     = 1000    // releases per session
+	MaxAnswers      = 100000  // answers per session: 1,000 students answering 100 activities
 	MaxStudentIDLen = 64
 	DefaultRoster   = 1000  // most distinct students of a session created without a roster
 	MaxRoster       = 10000 // largest roster a session may ask for
+	// ShownReleases is how many of an activity's newest releases its poll
+	// carries (release_count says how many there are; the ledger has all).
+	ShownReleases = 20
+	// DefaultSessionTTL is how long a session that sees nothing is kept.
+	DefaultSessionTTL = 30 * 24 * time.Hour
 )
 
 // Rate limit on wrong join codes. A guess is one request naming a
@@ -68,8 +74,22 @@ const (
 const (
 	GuessLimit  = 5000
 	GuessWindow = 10 * time.Minute
-	// CreateLimit bounds new sessions per client address and window.
+	// CreateLimit bounds new sessions per client address and window when
+	// no instructor key is set (Options.CreateKey).
 	CreateLimit = 200
+	// JoinLimit bounds the new students one address may add to a session
+	// per JoinWindow: a script inventing ids fills a roster no faster,
+	// while a hall of 500 behind one NAT address all get in within two
+	// minutes however they arrive (a phone refused with 429 tries again
+	// after Retry-After).
+	JoinLimit  = 300
+	JoinWindow = time.Minute
+	// ReadRate is the cost of unauthenticated reads one address may make
+	// per second, with a burst of twice as much: a read costs 1 plus 1 per
+	// 8 KB of its reply. A hall of 1,000 phones polling every 1.5 s costs
+	// about 700 a second; a client pulling a large session's full reply
+	// (170 KB) as fast as it can is held to about 45 a second.
+	ReadRate = 1000
 )
 
 // Options configures a Handler. The zero value is the production setting.
@@ -99,12 +119,35 @@ type Options struct {
 	// protect no one.
 	Source mrand.Source
 
-	// GuessLimit, CreateLimit and MaxReleases override the limits of the
-	// same names (0 means the default); tests lower them.
-	GuessLimit, CreateLimit, MaxReleases int
+	// GuessLimit, CreateLimit, JoinLimit, ReadRate and MaxReleases
+	// override the limits of the same names (0 means the default; a
+	// negative JoinLimit or ReadRate turns that limit off, as a load test
+	// playing a whole hall from one address must); tests lower them.
+	GuessLimit, CreateLimit, JoinLimit, ReadRate, MaxReleases int
+
+	// CreateKey, when set, is the instructor key: starting a session needs
+	// it (Authorization: Bearer <key>) unless Local reports that the request
+	// comes from the server's own machine. Without it anyone may start
+	// sessions, CreateLimit per address and window.
+	CreateKey string
+	Local     func(*http.Request) bool
+
+	// Host, when set, reports whether a request's Host header names this
+	// API (DNS rebinding); a request for any other is refused with 421.
+	Host func(host string) bool
+
+	// SessionTTL is how long a session that sees no change is kept before
+	// Expire deletes it; 0 means DefaultSessionTTL.
+	SessionTTL time.Duration
 
 	// Now replaces time.Now in tests of the rate-limit windows.
 	Now func() time.Time
+
+	// Memory, if not nil, is what handlers built one per request share:
+	// the read limit's counts and the replies kept for polls (the
+	// Cloudflare worker builds a handler per request in one long-lived
+	// instance). Nil gives the handler its own.
+	Memory *Memory
 
 	// Reader, if not nil, serves the read-only queries, while the db given
 	// to New takes the writes. SQLite in WAL mode lets readers run beside
@@ -124,6 +167,9 @@ type Handler struct {
 	opts Options
 
 	wstmts, rstmts stmts
+	reads          *buckets // the read limit per address (nil: none)
+	replies        *replies // recent poll replies, by session version
+	keyHash        []byte   // SHA-256 of Options.CreateKey
 }
 
 // New returns the API handler over db, whose tables must already exist
@@ -147,8 +193,17 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	if opts.MaxReleases == 0 {
 		opts.MaxReleases = MaxReleases
 	}
-	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 {
-		return nil, errors.New("lecture: negative rate limit")
+	if opts.JoinLimit == 0 {
+		opts.JoinLimit = JoinLimit
+	}
+	if opts.ReadRate == 0 {
+		opts.ReadRate = ReadRate
+	}
+	if opts.SessionTTL == 0 {
+		opts.SessionTTL = DefaultSessionTTL
+	}
+	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.SessionTTL < 0 {
+		return nil, errors.New("lecture: negative limit")
 	}
 	if opts.ClientIP == nil {
 		opts.ClientIP = remoteHost
@@ -163,7 +218,17 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	if rd == nil {
 		rd = db
 	}
-	return &Handler{db: db, rd: rd, opts: opts}, nil
+	sum := sha256.Sum256([]byte(opts.CreateKey))
+	if opts.Memory == nil {
+		opts.Memory = NewMemory()
+	}
+	m := opts.Memory
+	m.once.Do(func() { m.reads = newBuckets(float64(opts.ReadRate), 2*float64(opts.ReadRate), opts.Now) })
+	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:], replies: &m.replies}
+	if opts.ReadRate > 0 {
+		h.reads = m.reads
+	}
+	return h, nil
 }
 
 // random returns the generator for one request's mechanism draws.
@@ -202,10 +267,12 @@ func ClientKey(ip string) string {
 }
 
 // apiError is a client error: an HTTP status and a fixed message that never
-// contains anything the client sent.
+// contains anything the client sent; retry, if positive, is the Retry-After
+// in seconds.
 type apiError struct {
 	status int
 	msg    string
+	retry  int
 }
 
 func (e *apiError) Error() string { return e.msg }
@@ -220,13 +287,32 @@ var (
 	errNoActivity    = errorf(http.StatusNotFound, "unknown activity")
 	errUnauthorized  = errorf(http.StatusUnauthorized, "instructor token required (Authorization: Bearer <token>)")
 	errForbidden     = errorf(http.StatusForbidden, "wrong instructor token")
-	errRateLimited   = errorf(http.StatusTooManyRequests, "too many wrong session codes from this address; wait and try again")
+	errRateLimited   = &apiError{http.StatusTooManyRequests, "too many wrong session codes from this address; wait and try again", 60}
+	errReadLimited   = &apiError{http.StatusTooManyRequests, "too many requests from this address; wait a moment", 1}
+	errJoinLimited   = &apiError{http.StatusTooManyRequests, "many students are joining from this network at once; this phone sends again in a few seconds", 5}
 	errClosed        = errorf(http.StatusConflict, "activity is closed")
 	errNotJSON       = errorf(http.StatusUnsupportedMediaType, "requests that change state must have Content-Type: application/json")
 	errForeignOrigin = errorf(http.StatusForbidden, "requests from another web site are not accepted")
+	errWrongHost     = errorf(http.StatusMisdirectedRequest, "this API does not answer to that host name")
 	errDoorClosed    = errorf(http.StatusForbidden, "the instructor has closed this session to new students")
 	errRosterFull    = errorf(http.StatusForbidden, "this session's roster is full: no more new students can answer")
+	errNoKey         = errorf(http.StatusUnauthorized, "starting a session needs the instructor key (Authorization: Bearer <key>) that the server printed when it started")
+	errWrongKey      = errorf(http.StatusForbidden, "wrong instructor key")
 )
+
+// overReadLimit marks a read past its address's read limit: it is answered
+// only with the instructor's token of the session it names.
+type overReadLimit struct{}
+
+// notModified is the reply to a poll that has already seen the session's
+// current version.
+type notModified struct{ tag string }
+
+// tagged is a reply with its ETag.
+type tagged struct {
+	tag  string
+	body any
+}
 
 // ServeHTTP routes /api/... requests.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -235,22 +321,73 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	hdr.Set("X-Content-Type-Options", "nosniff")
 	if h.opts.AllowOrigin != "" {
 		hdr.Set("Access-Control-Allow-Origin", h.opts.AllowOrigin)
+		hdr.Set("Access-Control-Expose-Headers", "ETag, Retry-After")
 		hdr.Set("Vary", "Origin")
 		if r.Method == http.MethodOptions {
 			hdr.Set("Access-Control-Allow-Methods", "GET, POST, PUT")
-			hdr.Set("Access-Control-Allow-Headers", "Authorization, Content-Type")
+			hdr.Set("Access-Control-Allow-Headers", "Authorization, Content-Type, If-None-Match")
 			hdr.Set("Access-Control-Max-Age", "600")
 			w.WriteHeader(http.StatusNoContent)
 			return
 		}
 	}
-	status, body := h.route(r)
-	if f, ok := body.(*file); ok {
-		hdr.Set("Content-Type", f.contentType)
-		hdr.Set("Content-Disposition", `attachment; filename="`+f.name+`"`)
-		w.WriteHeader(status)
-		w.Write(f.data)
+	if h.opts.Host != nil && !h.opts.Host(r.Host) {
+		st, b := h.fail(errWrongHost)
+		h.write(w, st, b)
 		return
+	}
+	key := ""
+	if r.Method == http.MethodGet && h.reads != nil {
+		key = ClientKey(h.opts.ClientIP(r))
+		if !h.reads.take(key) {
+			if r.Header.Get("Authorization") == "" {
+				st, b := h.fail(errReadLimited)
+				h.write(w, st, b)
+				return
+			}
+			r = r.WithContext(context.WithValue(r.Context(), overReadLimit{}, true))
+		}
+	}
+	st, b := h.route(r)
+	if t, ok := b.(tagged); ok && key != "" {
+		// What the reply's size costs past the 1 paid, before it is sent,
+		// so that concurrent reads of an address see the charge.
+		if raw, ok := t.body.(rawJSON); ok {
+			h.reads.charge(key, float64(len(raw)/8192))
+		}
+	}
+	h.write(w, st, b)
+}
+
+// write sends a reply from route.
+func (h *Handler) write(w http.ResponseWriter, status int, body any) {
+	hdr := w.Header()
+	switch b := body.(type) {
+	case *file:
+		hdr.Set("Content-Type", b.contentType)
+		hdr.Set("Content-Disposition", `attachment; filename="`+b.name+`"`)
+		w.WriteHeader(status)
+		w.Write(b.data)
+		return
+	case notModified:
+		hdr.Set("ETag", b.tag)
+		w.WriteHeader(http.StatusNotModified)
+		return
+	case tagged:
+		hdr.Set("ETag", b.tag)
+		body = b.body
+	}
+	switch b := body.(type) {
+	case rawJSON:
+		hdr.Set("Content-Type", "application/json")
+		w.WriteHeader(status)
+		w.Write(b)
+		return
+	case *apiError:
+		if b.retry > 0 {
+			hdr.Set("Retry-After", strconv.Itoa(b.retry))
+		}
+		body = map[string]string{"error": b.msg}
 	}
 	writeJSON(w, status, body)
 }
@@ -289,9 +426,27 @@ func (h *Handler) originAllowed(origin, host string) bool {
 	return err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" && strings.EqualFold(u.Host, host)
 }
 
+// segments splits an escaped URL path at its slashes and unescapes each
+// segment, so that an escaped slash (%2F) stays inside its segment: a join
+// code typed as "CODE/activities/1" names no session, not an activity.
+func segments(escaped string) ([]string, bool) {
+	seg := strings.Split(strings.Trim(escaped, "/"), "/")
+	for i, s := range seg {
+		u, err := url.PathUnescape(s)
+		if err != nil {
+			return nil, false
+		}
+		seg[i] = u
+	}
+	return seg, true
+}
+
 func (h *Handler) route(r *http.Request) (int, any) {
-	p := strings.TrimSuffix(r.URL.Path, "/")
-	if p == "/api" {
+	seg, ok := segments(r.URL.EscapedPath())
+	if !ok {
+		return h.fail(errNotFound)
+	}
+	if len(seg) == 1 && seg[0] == "api" {
 		// What a page asks first, to tell this API from a static host
 		// (GitHub Pages) that has none.
 		if r.Method != http.MethodGet {
@@ -299,7 +454,6 @@ func (h *Handler) route(r *http.Request) (int, any) {
 		}
 		return http.StatusOK, map[string]any{"service": "dpplay lecture", "schema": len(Steps)}
 	}
-	seg := strings.Split(strings.TrimPrefix(p, "/"), "/")
 	if len(seg) < 2 || seg[0] != "api" || seg[1] != "sessions" {
 		return h.fail(errNotFound)
 	}
@@ -318,6 +472,8 @@ func (h *Handler) route(r *http.Request) (int, any) {
 		rt = route{http.MethodGet, func() (int, any, error) { return h.getSession(ctx, r, seg[0]) }}
 	case len(seg) == 2 && seg[1] == "door":
 		rt = route{http.MethodPost, func() (int, any, error) { return h.setDoor(ctx, r, seg[0]) }}
+	case len(seg) == 2 && seg[1] == "prune":
+		rt = route{http.MethodPost, func() (int, any, error) { return h.prune(ctx, r, seg[0]) }}
 	case len(seg) == 2 && seg[1] == "activities":
 		rt = route{http.MethodPost, func() (int, any, error) { return h.createActivity(ctx, r, seg[0]) }}
 	case len(seg) == 2 && seg[1] == "current":
@@ -357,26 +513,36 @@ func (h *Handler) route(r *http.Request) (int, any) {
 func (h *Handler) fail(err error) (int, any) {
 	var ae *apiError
 	if errors.As(err, &ae) {
-		return ae.status, map[string]string{"error": ae.msg}
+		return ae.status, ae
 	}
 	h.opts.Logf("lecture: internal error: %v", err)
 	return http.StatusInternalServerError, map[string]string{"error": "internal error"}
 }
 
-// session is what a request learns about the session its path names.
+// session is what a request learns about the session its path names, in
+// one read of its row.
 type session struct {
-	code      string
-	tokenHash []byte
-	budget    float64
-	spent     float64
-	roster    int64
-	doorOpen  bool
-	current   int64 // the activity the projector shows, 0 if none yet
+	code        string
+	tokenHash   []byte
+	budgetUnits int64 // ε budget in EpsilonUnits
+	spentUnits  int64 // ε spent, in EpsilonUnits
+	roster      int64
+	doorOpen    bool
+	current     int64 // the activity the projector shows, 0 if none yet
+	version     int64 // goes up with every change a poll shows
+	joined      int64
+	addresses   int64
+}
+
+func (s *session) door() *Door {
+	return &Door{Roster: s.roster, Joined: s.joined, Addresses: s.addresses, Open: s.doorOpen}
 }
 
 // lookup finds the session named by rawCode in one read. A session that
 // exists is always returned, whatever the client's count of wrong codes; a
-// code that names no session is counted against the client (wrongCode).
+// code that names no session is counted against the client (wrongCode). A
+// read past its address's read limit (overReadLimit) is answered only with
+// the session's instructor token.
 func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (*session, error) {
 	code, ok := NormalizeCode(rawCode)
 	if !ok {
@@ -387,17 +553,38 @@ func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (
 	}
 	s := &session{code: code}
 	var door int64
-	err := h.queryRow(ctx, h.rd, `SELECT token_hash, budget, roster, door_open, current,
-  (SELECT COALESCE(SUM(epsilon), 0) FROM releases WHERE session = ?)
-FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budget, &s.roster, &door, &s.current, &s.spent}, code, code)
+	err := h.queryRow(ctx, h.rd, `SELECT token_hash, budget_units, roster, door_open, current, version, joined, addresses,
+  (SELECT COALESCE(SUM(eps_units), 0) FROM releases WHERE session = ?)
+FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budgetUnits, &s.roster, &door, &s.current, &s.version, &s.joined, &s.addresses, &s.spentUnits}, code, code)
 	if errors.Is(err, sql.ErrNoRows) {
+		if ctx.Value(overReadLimit{}) != nil {
+			return nil, errReadLimited
+		}
 		return nil, h.wrongCode(ctx, r)
 	}
 	if err != nil {
 		return nil, err
 	}
 	s.doorOpen = door != 0
+	if ctx.Value(overReadLimit{}) != nil && authorize(r, s) != nil {
+		return nil, errReadLimited
+	}
 	return s, nil
+}
+
+// fromPage reports whether r may be a call of a page's script: a browser
+// says what a request is for (Sec-Fetch-Dest "empty" for fetch) and which
+// page made it (Origin), and an <img> or <iframe> that a hostile page
+// points at the API, or a fetch of that page, is neither. Clients that send
+// none of these headers (scripts, curl) pass.
+func (h *Handler) fromPage(r *http.Request) bool {
+	if d := r.Header.Get("Sec-Fetch-Dest"); d != "" && d != "empty" {
+		return false
+	}
+	if o := r.Header.Get("Origin"); o != "" && !h.originAllowed(o, r.Host) {
+		return false
+	}
+	return true
 }
 
 // wrongCode counts a wrong code against the client's address and returns
@@ -405,9 +592,15 @@ FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budget, &s.roster, &door, 
 // within a window, so a count already at the limit refuses without a write.
 // Otherwise the decision comes from the count the increment itself returns:
 // reading, comparing and then incrementing would let concurrent guesses all
-// see the same count and all get through.
+// see the same count and all get through. A request a hostile page made a
+// visitor's browser send (fromPage) is refused without counting, so that
+// such a page cannot spend the allowance of the visitor's network.
 func (h *Handler) wrongCode(ctx context.Context, r *http.Request) error {
-	key, win, limit := "code:"+ClientKey(h.opts.ClientIP(r)), h.window(), int64(h.opts.GuessLimit)
+	if !h.fromPage(r) {
+		return errNoSession
+	}
+	key, limit := "code:"+ClientKey(h.opts.ClientIP(r)), int64(h.opts.GuessLimit)
+	win := h.window(GuessWindow)
 	var failures int64
 	if err := h.queryRow(ctx, h.rd, `SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?`,
 		[]any{&failures}, key, win); err != nil {
@@ -416,7 +609,7 @@ func (h *Handler) wrongCode(ctx context.Context, r *http.Request) error {
 	if failures >= limit {
 		return errRateLimited
 	}
-	n, err := h.countGuessN(ctx, key, win)
+	n, err := h.count(ctx, key, win, GuessWindow)
 	if err != nil {
 		return err
 	}
@@ -426,16 +619,18 @@ func (h *Handler) wrongCode(ctx context.Context, r *http.Request) error {
 	return errNoSession
 }
 
-func (h *Handler) window() int64 {
-	return h.opts.Now().Unix() / int64(GuessWindow/time.Second)
+// window is the start, in Unix seconds, of the current window of length d.
+func (h *Handler) window(d time.Duration) int64 {
+	now, w := h.opts.Now().Unix(), int64(d/time.Second)
+	return now - now%w
 }
 
-// countGuessN adds one to key's count in the current window and returns the
-// new count, atomically. Old windows are pruned here, on the rare path, and
-// only on a key's first count in a window: the delete scans the table, and a
-// flood of guesses should not make it scan once per guess (D1 bills rows
-// read).
-func (h *Handler) countGuessN(ctx context.Context, key string, win int64) (int64, error) {
+// count adds one to key's count in the window starting at win (of length
+// d) and returns the new count, atomically. Old windows of key's kind (the
+// part of key before its colon) are pruned here, on the rare path, and only
+// on a key's first count in a window: a flood should not make the delete
+// run once per request (D1 bills rows read).
+func (h *Handler) count(ctx context.Context, key string, win int64, d time.Duration) (int64, error) {
 	var n int64
 	err := h.queryRow(ctx, h.db, `INSERT INTO guesses (client, win, failures) VALUES (?, ?, 1)
 ON CONFLICT (client, win) DO UPDATE SET failures = failures + 1
@@ -444,24 +639,40 @@ RETURNING failures`, []any{&n}, key, win)
 		return 0, err
 	}
 	if n == 1 {
-		if _, err := h.exec(ctx, h.db, `DELETE FROM guesses WHERE win < ?`, win-1); err != nil {
+		kind, _, _ := strings.Cut(key, ":")
+		if _, err := h.exec(ctx, h.db, `DELETE FROM guesses WHERE client >= ? AND client < ? AND win < ?`,
+			kind+":", kind+";", win-int64(d/time.Second)); err != nil {
 			return 0, err
 		}
 	}
 	return n, nil
 }
 
-// authorize checks the instructor's bearer token against the session.
-func authorize(r *http.Request, s *session) error {
+// bearer returns the credential of r's Authorization: Bearer header, or "".
+func bearer(r *http.Request) string {
 	auth := r.Header.Get("Authorization")
 	const prefix = "Bearer "
 	if len(auth) <= len(prefix) || !strings.EqualFold(auth[:len(prefix)], prefix) {
+		return ""
+	}
+	return strings.TrimSpace(auth[len(prefix):])
+}
+
+// sameSecret compares a credential with a secret's SHA-256: both sides are
+// 32-byte hashes, so the comparison's time depends on neither the
+// credential nor its length.
+func sameSecret(credential string, hash []byte) bool {
+	sum := sha256.Sum256([]byte(credential))
+	return subtle.ConstantTimeCompare(sum[:], hash) == 1
+}
+
+// authorize checks the instructor's bearer token against the session.
+func authorize(r *http.Request, s *session) error {
+	tok := bearer(r)
+	if tok == "" {
 		return errUnauthorized
 	}
-	sum := sha256.Sum256([]byte(strings.TrimSpace(auth[len(prefix):])))
-	// Both sides are 32-byte hashes, so the comparison's time depends on
-	// neither the token nor its length.
-	if subtle.ConstantTimeCompare(sum[:], s.tokenHash) != 1 {
+	if !sameSecret(tok, s.tokenHash) {
 		return errForbidden
 	}
 	return nil

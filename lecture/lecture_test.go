@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -47,7 +48,16 @@ func serverB(b *testing.B) (*httptest.Server, *lecturetest.Client) {
 
 func TestAPI(t *testing.T) {
 	srv, _ := server(t, lecture.Options{})
-	lecturetest.Run(t, srv.URL)
+	lecturetest.Run(t, srv.URL, nil)
+}
+
+// The suite against a handler that holds an instructor key, takes every
+// client for another machine and answers only to its own host.
+func TestAPIWithKeyAndHost(t *testing.T) {
+	var host string
+	srv, _ := server(t, lecture.Options{CreateKey: "k3y", Host: func(h string) bool { return h == host }})
+	host = strings.TrimPrefix(srv.URL, "http://")
+	lecturetest.Run(t, srv.URL, func(c *lecturetest.Client) { c.Key, c.Remote, c.HostChecked = "k3y", true, true })
 }
 
 // lockedSource makes a seeded ChaCha8 stream safe for concurrent requests.
@@ -281,7 +291,11 @@ type guessServer struct {
 }
 
 func newGuessServer(t *testing.T, limit int) *guessServer {
-	g := &guessServer{now: time.Unix(1_800_000_000, 0)}
+	return newGuessServerAt(t, limit, time.Unix(1_800_000_000, 0))
+}
+
+func newGuessServerAt(t *testing.T, limit int, now time.Time) *guessServer {
+	g := &guessServer{now: now}
 	srv, c := server(t, lecture.Options{
 		GuessLimit: limit,
 		ClientIP:   func(r *http.Request) string { return r.Header.Get("X-Test-IP") },
@@ -299,6 +313,12 @@ func (g *guessServer) advance(d time.Duration) {
 	g.mu.Lock()
 	g.now = g.now.Add(d)
 	g.mu.Unlock()
+}
+
+func (g *guessServer) since(t0 time.Time) time.Duration {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	return g.now.Sub(t0)
 }
 
 func (g *guessServer) get(t *testing.T, ip, code string) int {
@@ -417,46 +437,114 @@ func TestCreateLimit(t *testing.T) {
 
 // A class of 500 behind one NAT address, each student mistyping the code
 // twice before getting it right (1,000 wrong codes in a few seconds), all
-// get in under the default limit.
+// get in under the default limits within two minutes, though they arrive
+// at once at the end of a join window (issue 28, finding 2: new students
+// per address are limited). A phone refused with 429 sends again after
+// Retry-After, as the page does; the clock is the test's.
 func TestClassBehindNAT(t *testing.T) {
-	_, c := server(t, lecture.Options{})
+	start := time.Unix(1_800_000_000-1_800_000_000%60+59, 0) // one second before a window ends
+	g := newGuessServerAt(t, 0, start)
+	c := g.c
 	s := c.NewSession(t, 0)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
-	var wg sync.WaitGroup
-	errs := make(chan error, 500)
-	sem := make(chan struct{}, 50)
-	for i := range 500 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			sem <- struct{}{}
-			defer func() { <-sem }()
-			const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
-			for typo := range 2 {
-				code := []byte(s.Code)
-				pos := (i + typo) % 8
-				for k := i/8 + typo; code[pos] == s.Code[pos]; k++ {
-					code[pos] = alphabet[k%32]
-				}
-				if r, err := c.Do("GET", "/api/sessions/"+string(code), "", nil); err != nil || r.Status != 404 {
-					errs <- fmt.Errorf("typo %s: %v %+v", code, err, r)
-					return
-				}
+	const students = 500
+	in := make([]bool, students)
+	for wave := 0; ; wave++ {
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var retry int
+		errs := make(chan error, students)
+		sem := make(chan struct{}, 50)
+		for i := range students {
+			if in[i] {
+				continue
 			}
-			r, err := c.Do("PUT", fmt.Sprintf("%s/submissions/st%d", a, i), "", map[string]any{"available": []int{i % 2}})
-			if err != nil || r.Status != 200 {
-				errs <- fmt.Errorf("student %d: %v %+v", i, err, r)
-			}
-		}()
-	}
-	wg.Wait()
-	close(errs)
-	for err := range errs {
-		t.Fatal(err)
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				sem <- struct{}{}
+				defer func() { <-sem }()
+				const alphabet = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"
+				for typo := range 2 {
+					code := []byte(s.Code)
+					pos := (i + typo) % 8
+					for k := i/8 + typo; code[pos] == s.Code[pos]; k++ {
+						code[pos] = alphabet[k%32]
+					}
+					if st := g.get(t, "10.9.9.9", string(code)); st != 404 {
+						errs <- fmt.Errorf("typo %s: status %d", code, st)
+						return
+					}
+				}
+				h := http.Header{"Content-Type": {"application/json"}, "X-Test-IP": {"10.9.9.9"}}
+				r, err := c.DoHeader("PUT", fmt.Sprintf("%s/submissions/st%d", a, i), "", map[string]any{"available": []int{i % 2}}, h)
+				switch {
+				case err == nil && r.Status == 200:
+					mu.Lock()
+					in[i] = true
+					mu.Unlock()
+				case err == nil && r.Status == 429:
+					mu.Lock()
+					retry = max(retry, 1)
+					mu.Unlock()
+				default:
+					errs <- fmt.Errorf("student %d: %v %+v", i, err, r)
+				}
+			}()
+		}
+		wg.Wait()
+		close(errs)
+		for err := range errs {
+			t.Fatal(err)
+		}
+		if retry == 0 {
+			break
+		}
+		g.advance(5 * time.Second) // Retry-After
+		if g.since(start) > 2*time.Minute {
+			t.Fatalf("after two minutes, students still refused")
+		}
 	}
 	r, _ := c.Do("GET", a, "", nil)
-	if n := r.JSON["participants"].(float64); n != 500 {
-		t.Errorf("participants %v, want 500", n)
+	if n := r.JSON["participants"].(float64); n != students {
+		t.Errorf("participants %v, want %d", n, students)
+	}
+	t.Logf("500 students from one address all in after %v", g.since(start))
+}
+
+// A script inventing ids from one address adds at most JoinLimit students
+// a minute (issue 28, finding 2); the rest get 429 with Retry-After, and
+// another address is not held back.
+func TestJoinLimit(t *testing.T) {
+	g := newGuessServerAt(t, 0, time.Unix(1_800_000_000, 0))
+	s := g.c.NewSession(t, 0)
+	a := g.c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	put := func(ip, id string) *lecturetest.Response {
+		h := http.Header{"Content-Type": {"application/json"}, "X-Test-IP": {ip}}
+		r, err := g.c.DoHeader("PUT", a+"/submissions/"+id, "", map[string]any{"available": []int{1}}, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r
+	}
+	statuses := lecturetest.Burst(lecture.JoinLimit+50, func(i int) int { return put("10.1.1.1", fmt.Sprintf("fake%d", i)).Status })
+	got := lecturetest.Tally(statuses)
+	if got[200] != lecture.JoinLimit || got[429] != 50 {
+		t.Errorf("%d new ids from one address in a minute: %v, want %d admitted", lecture.JoinLimit+50, got, lecture.JoinLimit)
+	}
+	if r := put("10.2.2.2", "real"); r.Status != 200 {
+		t.Errorf("a student at another address: %+v", r)
+	}
+	if r := put("10.1.1.1", fmt.Sprintf("fake%d", slices.Index(statuses, 200))); r.Status != 200 {
+		t.Errorf("a student already on the roster answering again: %+v", r)
+	}
+	m := g.c.Must(t, 200, "GET", "/api/sessions/"+s.Code, "", nil)
+	if m["joined"] != float64(lecture.JoinLimit+1) || m["addresses"] != 2.0 {
+		t.Errorf("joined %v from %v addresses, want %d from 2", m["joined"], m["addresses"], lecture.JoinLimit+1)
+	}
+	g.advance(lecture.JoinWindow)
+	if r := put("10.1.1.1", "later"); r.Status != 200 {
+		t.Errorf("a new id from the address a window later: %+v", r)
 	}
 }
 
@@ -549,8 +637,8 @@ func TestClientAddressIgnoresForwardingHeaders(t *testing.T) {
 	}
 }
 
-// Releases of a vanishing ε leave the budget almost whole, so the number of
-// releases is capped on its own: every poll of an activity carries them all.
+// Releases of the smallest ε leave the budget almost whole, so the number
+// of releases is capped on its own.
 func TestReleasesAreCapped(t *testing.T) {
 	_, c := server(t, lecture.Options{MaxReleases: 5})
 	s := c.NewSession(t, 1)
@@ -559,16 +647,144 @@ func TestReleasesAreCapped(t *testing.T) {
 		t.Fatalf("answer: %v %+v", err, r)
 	}
 	for k := range 7 {
-		r, err := c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": 1e-300})
+		r, err := c.Do("POST", a+"/releases", s.Token, map[string]any{"epsilon": lecture.EpsilonUnit})
 		if err != nil {
 			t.Fatal(err)
 		}
 		if want := map[bool]int{true: 201, false: 409}[k < 5]; r.Status != want {
-			t.Errorf("release %d at ε = 1e-300: status %d, want %d (%s)", k+1, r.Status, want, r.Raw)
+			t.Errorf("release %d at ε = 1e-6: status %d, want %d (%s)", k+1, r.Status, want, r.Raw)
 		}
 	}
 	r, err := c.Do("GET", a, "", nil)
 	if err != nil || len(r.JSON["releases"].([]any)) != 5 {
 		t.Errorf("after the cap: %v %d releases", err, len(r.JSON["releases"].([]any)))
+	}
+}
+
+// Issue 28, finding 5: unauthenticated reads are limited per address, by
+// the size of what they fetch; past the limit a read gets 429 with
+// Retry-After, unless it carries the session's instructor token; another
+// address is not held back.
+func TestReadLimit(t *testing.T) {
+	g := &guessServer{now: time.Unix(1_800_000_000, 0)}
+	srv, c := server(t, lecture.Options{
+		ReadRate: 10,
+		ClientIP: func(r *http.Request) string { return r.Header.Get("X-Test-IP") },
+		Now:      func() time.Time { g.mu.Lock(); defer g.mu.Unlock(); return g.now },
+	})
+	g.c, g.url = c, srv.URL
+	s := c.NewSession(t, 0)
+	get := func(ip, token string) (int, string) {
+		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/"+s.Code, nil)
+		req.Header.Set("X-Test-IP", ip)
+		if token != "" {
+			req.Header.Set("Authorization", "Bearer "+token)
+		}
+		resp, err := c.HTTP.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode, resp.Header.Get("Retry-After")
+	}
+	got := map[int]int{}
+	for range 30 {
+		st, _ := get("10.0.0.1", "")
+		got[st]++
+	}
+	if got[200] != 20 || got[429] != 10 {
+		t.Errorf("30 reads at once against a burst of 20: %v", got)
+	}
+	if st, retry := get("10.0.0.1", ""); st != 429 || retry != "1" {
+		t.Errorf("a read past the limit: %d, Retry-After %q", st, retry)
+	}
+	if st, _ := get("10.0.0.1", s.Token); st != 200 {
+		t.Errorf("the instructor's read past the limit: %d", st)
+	}
+	if st, _ := get("10.0.0.1", "AAAAAAAAAAAAAAAAAAAAAA"); st != 429 {
+		t.Errorf("a read past the limit with a made-up token: %d", st)
+	}
+	if st, _ := get("10.0.0.2", ""); st != 200 {
+		t.Errorf("another address: %d", st)
+	}
+	g.advance(time.Second)
+	if st, _ := get("10.0.0.1", ""); st != 200 {
+		t.Errorf("a second later: %d", st)
+	}
+}
+
+// Issue 28, finding 5: a session that has seen nothing for the TTL is
+// deleted with all it holds; one in use is kept.
+func TestExpire(t *testing.T) {
+	now := time.Unix(1_800_000_000, 0)
+	var mu sync.Mutex
+	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
+	db, err := sqlitedb.Open(context.Background(), filepath.Join(t.TempDir(), "l.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer db.Close()
+	h, err := lecture.New(db.Write, db.Options(lecture.Options{Now: clock, SessionTTL: 24 * time.Hour, Logf: t.Logf}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv := httptest.NewServer(h)
+	defer srv.Close()
+	c := lecturetest.NewClient(srv.URL)
+	old, used := c.NewSession(t, 0), c.NewSession(t, 0)
+	a := c.NewActivity(t, old, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	c.Must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
+	b := c.NewActivity(t, used, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	mu.Lock()
+	now = now.Add(20 * time.Hour)
+	mu.Unlock()
+	c.Must(t, 200, "PUT", b+"/submissions/x", "", map[string]any{"available": []int{1}})
+	mu.Lock()
+	now = now.Add(5 * time.Hour)
+	mu.Unlock()
+	if n, err := h.Expire(context.Background()); err != nil || n != 1 {
+		t.Fatalf("Expire: %d, %v; want 1", n, err)
+	}
+	c.Must(t, 404, "GET", "/api/sessions/"+old.Code, "", nil)
+	c.Must(t, 200, "GET", "/api/sessions/"+used.Code, "", nil)
+	var left int
+	if err := db.Read.QueryRow(`SELECT (SELECT COUNT(*) FROM submissions WHERE session = ?) + (SELECT COUNT(*) FROM students WHERE session = ?) + (SELECT COUNT(*) FROM activities WHERE session = ?)`,
+		old.Code, old.Code, old.Code).Scan(&left); err != nil || left != 0 {
+		t.Errorf("rows of the expired session left: %d %v", left, err)
+	}
+}
+
+// Issue 28, finding 9: requests a hostile page makes a visitor's browser
+// send (an <img>, a fetch from another origin) are refused without
+// counting as wrong codes for the visitor's address.
+func TestHostilePageGuessesDoNotCount(t *testing.T) {
+	g := newGuessServer(t, 5)
+	send := func(kv ...string) int {
+		req, _ := http.NewRequest("GET", g.url+"/api/sessions/ZZZZZZZZ", nil)
+		req.Header.Set("X-Test-IP", "10.0.0.9")
+		for i := 0; i < len(kv); i += 2 {
+			req.Header.Set(kv[i], kv[i+1])
+		}
+		resp, err := g.c.HTTP.Do(req)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+	for range 20 {
+		if st := send("Sec-Fetch-Dest", "image", "Sec-Fetch-Site", "cross-site"); st != 404 {
+			t.Fatalf("an <img> wrong code: %d", st)
+		}
+		if st := send("Origin", "https://evil.example", "Sec-Fetch-Dest", "empty"); st != 404 {
+			t.Fatalf("a cross-origin fetch of a wrong code: %d", st)
+		}
+	}
+	got := map[int]int{}
+	for range 8 {
+		got[send()]++
+	}
+	if got[404] != 5 || got[429] != 3 {
+		t.Errorf("wrong codes of the address's own after 40 from a hostile page: %v, want the whole allowance of 5", got)
 	}
 }

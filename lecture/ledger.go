@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode"
 )
 
 // Ledger is the export of a whole session: every release with its ε and
@@ -66,30 +67,32 @@ func (h *Handler) ledger(ctx context.Context, r *http.Request, rawCode string, a
 		l.Activities = append(l.Activities, LedgerActivity{ID: a.ID, Kind: a.Spec.Kind, Prompt: a.Spec.Prompt,
 			Participants: a.Participants, Releases: a.ReleaseCount, Spent: a.ActivitySpent})
 	}
-	rows, err := h.query(ctx, h.rd, `SELECT seq, activity, epsilon, participants, result, created
+	rows, err := h.query(ctx, h.rd, `SELECT seq, activity, eps_units, participants, result, created
 FROM releases WHERE session = ? ORDER BY seq`, s.code)
 	if err != nil {
 		return 0, nil, err
 	}
 	defer rows.Close()
-	total := 0.0
+	var total int64
 	for rows.Next() {
 		rel := LedgerRelease{ReleaseInfo: ReleaseInfo{Result: new(Result)}}
 		var result string
-		if err := rows.Scan(&rel.Seq, &rel.Activity, &rel.Epsilon, &rel.Participants, &result, &rel.Created); err != nil {
+		var units int64
+		if err := rows.Scan(&rel.Seq, &rel.Activity, &units, &rel.Participants, &result, &rel.Created); err != nil {
 			return 0, nil, err
 		}
 		if err := json.Unmarshal([]byte(result), rel.Result); err != nil {
 			return 0, nil, err
 		}
-		total += rel.Epsilon
-		rel.Kind, rel.Total = kinds[rel.Activity], total
+		total += units
+		rel.Epsilon = Epsilon(units)
+		rel.Kind, rel.Total = kinds[rel.Activity], Epsilon(total)
 		l.Releases = append(l.Releases, rel)
 	}
 	if err := rows.Err(); err != nil {
 		return 0, nil, err
 	}
-	l.Spent, l.Remaining = total, remaining(l.Budget, total)
+	_, l.Spent, l.Remaining = ledgerOf(s.budgetUnits, total)
 	if !asCSV {
 		return http.StatusOK, l, nil
 	}
@@ -98,10 +101,8 @@ FROM releases WHERE session = ? ORDER BY seq`, s.code)
 
 // CSV writes the ledger as one row per release: seq, the time in UTC,
 // the activity's id, kind and prompt, ε, the session's total ε after it,
-// the number of answers it was drawn from, and its result. A text cell that
-// a spreadsheet would take for a formula (starting with =, +, −, @, a tab or
-// a carriage return) is written with a leading apostrophe, since prompts
-// and labels are typed by people.
+// the number of answers it was drawn from, and its result. Text cells are
+// defused (cell), since prompts and labels are typed by people.
 func (l *Ledger) CSV() []byte {
 	prompts := map[int64]string{}
 	for _, a := range l.Activities {
@@ -120,18 +121,46 @@ func (l *Ledger) CSV() []byte {
 	return b.Bytes()
 }
 
-// cell guards a text cell against being read as a spreadsheet formula.
+// cell guards a text cell against being read as a spreadsheet formula by
+// any spreadsheet: one that splits the file on commas, on semicolons (the
+// list separator of many locales) or on tabs. Wherever a piece of the text
+// would start a cell, at its start or after one of those separators and
+// any spaces, with =, +, -, @ or a control character, an apostrophe goes
+// in front, which spreadsheets take as "this is text". Control characters
+// are dropped (Clean keeps them out of what is stored; a database written
+// before it may hold some).
 func cell(s string) string {
-	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
-		return "'" + s
+	var b strings.Builder
+	start := true // at the start of a piece
+	for _, r := range s {
+		if unicode.IsControl(r) {
+			continue
+		}
+		if start && strings.ContainsRune("=+-@", r) {
+			b.WriteByte('\'')
+		}
+		b.WriteRune(r)
+		switch {
+		case r == ',' || r == ';':
+			start = true
+		case r != ' ':
+			start = false
+		}
 	}
-	return s
+	return b.String()
 }
 
 // String writes a result for people: the chosen option, the posted price,
-// or each histogram range with its noisy count ("[0, 2): 3; [2, 4]: −1").
+// or each histogram range with its noisy count ("[0, 2): 3; [2, 4]: −1"),
+// negative numbers with the minus sign U+2212, which no spreadsheet takes
+// for the start of a formula.
 func (r *Result) String() string {
-	g := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	g := func(x float64) string {
+		if x < 0 {
+			return "−" + strconv.FormatFloat(-x, 'g', -1, 64)
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
 	switch {
 	case r.Choice != nil:
 		return r.Option

@@ -114,10 +114,11 @@ func ParseEpsilon(s string) (float64, error) {
 		return 0, bad("epsilon: at most 32 characters")
 	}
 	eps, err := strconv.ParseFloat(s, 64)
-	if err != nil || !(eps > 0 && eps <= MaxEpsilon) {
-		return 0, bad("epsilon: must be a number in (0, %g]", MaxEpsilon)
+	u, ok := Units(eps)
+	if err != nil || !ok || eps > MaxEpsilon {
+		return 0, bad("epsilon: must be a number in (0, %g], in steps of %g", MaxEpsilon, EpsilonUnit)
 	}
-	return eps, nil
+	return Epsilon(u), nil
 }
 
 // GET /api/sessions/{code}/activities/{id}/noise?epsilon=ε → 200 Noise

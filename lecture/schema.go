@@ -10,7 +10,7 @@ import (
 // The lecture database is defined once, by the files in migrations/: the
 // schema's steps in order, NNNN_name.sql numbered from 0001. `dpplay serve`
 // applies them to its SQLite file (package sqlitedb) and
-// `wrangler d1 migrations apply` to D1 (worker/wrangler.toml points at the
+// `wrangler d1 migrations apply` to D1 (cloudflare/wrangler.toml points at the
 // same folder). A change to the schema is a new file at the end, never an
 // edit of a step that databases may already have applied. A statement ends
 // with a semicolon at the end of a line, so a trigger keeps the semicolons

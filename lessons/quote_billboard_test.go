@@ -80,7 +80,7 @@ func TestQuotedBillboard(t *testing.T) {
 	quoted(t, slug,
 		fmt.Sprintf("At T = 64 ($L = %d$) and ε = 1 that is a scale of %.0f against %.0f", tree.Levels, tree.NoiseScale, run.NoiseScale),
 		fmt.Sprintf("noise has a standard deviation of about %s buyers with the tree against %s with one release per round", thousands(tens(run.TreeNoiseSD)), thousands(tens(run.PerRoundNoiseSD))),
-		fmt.Sprintf("with the tree counter at T = 64 it is %s", share(tree)))
+		fmt.Sprintf("(and %s with the tree at T = 64)", share(tree)))
 	for _, rounds := range []int{16, 32, 64, 128} {
 		if r := billboard(t, rounds, 1, "auto"); r.Counter != market.CounterPerRound {
 			t.Errorf("T = %d: auto picks %s, the lesson says one release per round for every setting", rounds, r.Counter)
@@ -95,10 +95,9 @@ func TestQuotedBillboard(t *testing.T) {
 		fmt.Sprintf("%.0f%% for tea and %.0f%% for coffee", 100*run.OverSupplyProbability[0], 100*run.OverSupplyProbability[1]),
 		fmt.Sprintf("(%.0f%% and %.0f%% chances of overshooting tea and coffee)", 100*run.OverSupplyProbability[0], 100*run.OverSupplyProbability[1]),
 		counts(noiseless.Allocated, "hand out %d, %d and %d"),
-		counts(noiseless.OverAllocation, "over-allocate by %d, %d and %d copies"),
 		counts(run.Allocated, "%d, %d, %d against 40 each"),
 		counts(noiseless.Allocated, "%d, %d, %d with no noise"),
-		fmt.Sprintf("Its welfare at the default settings is %.1f, but that number counts %d copies of coffee", run.Welfare, run.OverAllocation[1]),
+		fmt.Sprintf("The allocation's welfare at the default settings is %.1f, but that number counts %d copies of coffee", run.Welfare, run.OverAllocation[1]),
 		fmt.Sprintf("the repaired welfare, %.2f against an optimum of %.2f, that is %s", run.FeasibleWelfare, run.OptimalWelfare, share1(run)),
 		fmt.Sprintf("The repaired share (%s, not private) is below that of prices at 0 (%s)", share1(run), share(billboard(t, 1, 1, "auto"))),
 		fmt.Sprintf("the noisy prices (%s) do worse than no prices at all", share1(run)))
@@ -119,30 +118,54 @@ func TestQuotedBillboard(t *testing.T) {
 
 	// Shares against the optimum.
 	quoted(t, slug,
-		fmt.Sprintf("gives %s of the optimum on this market", share(billboard(t, 1, 1, "auto"))),
+		fmt.Sprintf("Prices held at 0 give %s of the optimum", share(billboard(t, 1, 1, "auto"))),
 		fmt.Sprintf("prices at 0 (%s)", share(billboard(t, 1, 1, "auto"))),
-		fmt.Sprintf("Without noise the repaired share is %s at T = 64, and ε = 10 gets the same %s", share(noiseless), share(billboard(t, 64, 10, "auto"))),
+		fmt.Sprintf("Without noise the share is %s at T = 64", share(noiseless)),
 		fmt.Sprintf("ε = 10 (%s)", share(billboard(t, 64, 10, "auto"))),
-		fmt.Sprintf("the repaired share is %s at T = 16 and %s at T = 128", share(billboard(t, 16, 1, "auto")), share(billboard(t, 128, 1, "auto"))),
+		fmt.Sprintf("grows with $T$ and the share falls: %s at T = 16, %s at T = 128", share(billboard(t, 16, 1, "auto")), share(billboard(t, 128, 1, "auto"))),
 		fmt.Sprintf("T = 16 (%s)", share(billboard(t, 16, 1, "auto"))))
+	if share(noiseless) != share(billboard(t, 64, 10, "auto")) {
+		t.Errorf("without noise %s, at ε = 10 %s; the lesson says they are the same", share(noiseless), share(billboard(t, 64, 10, "auto")))
+	}
+	quoted(t, slug, fmt.Sprintf("the share is %s at T = 64, as at ε = 10", share(noiseless)))
 
-	// The exercises: ε = 2, T = 32, per-round counter.
-	ex := func() *market.AllocationRun {
-		r, _, err := marketapp.Billboard([]int{40, 40, 40}, 32, 2, "per-round", 1)
+	// The exercises at ε = 2, T = 32: the per-round counter's scale 2T/ε,
+	// and the binary tree's block scale 2T·L/ε with L = 6 levels; each is
+	// what the widget's privacy line shows, and the ledger adds up to 2.
+	ex := func(counter string) *market.AllocationRun {
+		r, _, err := marketapp.Billboard([]int{40, 40, 40}, 32, 2, counter, 1)
 		if err != nil {
 			t.Fatal(err)
 		}
+		if math.Abs(r.EpsilonSpent-2) > 1e-12 {
+			t.Errorf("%s: the ledger adds up to %v, the lesson says exactly 2", counter, r.EpsilonSpent)
+		}
 		return r
-	}()
-	perRelease := ex.EpsilonSpent / float64(len(ex.Ledger))
-	quoted(t, slug,
-		fmt.Sprintf("answer: %g", ex.NoiseScale),
-		fmt.Sprintf("so the scale is 64/ε = %g on every count, and each of the 32 releases is charged ε/32 = %g", ex.NoiseScale, perRelease),
-		fmt.Sprintf("(scale %g at ε = 2, T = 32;", ex.NoiseScale),
-		fmt.Sprintf("answer: %g", perRelease),
-		fmt.Sprintf("2/32 = %g each", perRelease),
-		fmt.Sprintf("(%g)", perRelease))
-	if math.Abs(ex.EpsilonSpent-2) > 1e-12 {
-		t.Errorf("the ledger adds up to %v, the lesson says exactly 2", ex.EpsilonSpent)
 	}
+	per, tr := ex("per-round"), ex("tree")
+	perRelease := per.EpsilonSpent / float64(len(per.Ledger))
+	if per.NoiseScale != 2*32/2.0 || tr.Levels != 6 || tr.NoiseScale != 2*32*6/2.0 || len(tr.Ledger) != tr.Levels {
+		t.Errorf("per-round scale %v; tree: %d levels, %d charges, scale %v; the exercises derive 32, 6 levels and 192", per.NoiseScale, tr.Levels, len(tr.Ledger), tr.NoiseScale)
+	}
+	perLevel := tr.EpsilonSpent / float64(tr.Levels)
+	quoted(t, slug,
+		fmt.Sprintf("answer: %g", per.NoiseScale),
+		fmt.Sprintf("so the scale is 64/ε = %g on every count, and each of the 32 releases is charged ε/32 = %g", per.NoiseScale, perRelease),
+		fmt.Sprintf("(scale %g at ε = 2, T = 32, common wrong answers 16, 1, %g;", per.NoiseScale, perRelease),
+		fmt.Sprintf("answer: %g", tr.NoiseScale),
+		fmt.Sprintf("each of the L = %d levels gets ε/%d = 1/3, and the scale is 64/(1/3) = %g", tr.Levels, tr.Levels, tr.NoiseScale),
+		fmt.Sprintf("blocks of 1, 2, 4, 8, 16 and 32 rounds make %d levels", tr.Levels),
+		fmt.Sprintf("[%.5f, \"That is the ε each level is charged", perLevel),
+		fmt.Sprintf("the tree's block scale %g, common wrong answers %g and %g)", tr.NoiseScale, per.NoiseScale, 2*32*5/2.0))
+	exerciseAccepts(t, slug, "Laplace scale", per.NoiseScale, 16, 1, perRelease)
+	exerciseAccepts(t, slug, "block scale", tr.NoiseScale, per.NoiseScale, 2*32*5/2.0, 2*6/2.0, perLevel)
+
+	// The payment rule, and which guarantee needs which condition.
+	quoted(t, slug,
+		"receives the good they demanded in it, and pays that round's posted price for it. A buyer's utility is **quasi-linear**",
+		"The first is about lies, and it holds at any market size.",
+		"The second is about welfare, and it needs a large market",
+		"The table's totals, the copies handed out and the chance of overshooting, add up every buyer's demand, buyer $i$'s own included: they are not a jointly private release")
+	// The bound on a lie's gain at any market size, with values in [0, 1].
+	quoted(t, slug, fmt.Sprintf("At ε = 1 and $V = 1$ the bound is %.2f, most of the range of values", 1-math.Exp(-1)))
 }

@@ -3,6 +3,7 @@ package lessons
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 
 	auditapp "github.com/dpplay/dpplay/app/audit"
@@ -137,4 +138,14 @@ func TestQuotedSharesChangeOne(t *testing.T) {
 	full := auditLoss(t, c).Loss
 	quoted(t, checkSlug, fmt.Sprintf("With two options and change-one neighbours the auditor reports a loss of %s for scale $(1/n)/\\varepsilon$ and %s for $(2/n)/\\varepsilon$",
 		lossCell(half), lossCell(full)))
+}
+
+// The StatDP paper's first author is Zeyu Ding (CCS 2018).
+func TestCheckAMechanismReference(t *testing.T) {
+	const slug = "check-a-mechanism"
+	quoted(t, slug, "StatDP (Ding, Wang, Wang, Zhang and Kifer, 2018)",
+		"Zeyu Ding, Yuxin Wang, Guanhong Wang, Danfeng Zhang and Daniel Kifer. Detecting violations of differential privacy.")
+	if strings.Contains(lessonFile(t, slug), "Zeyuan") {
+		t.Error("the StatDP reference names Zeyuan Ding; the author is Zeyu Ding")
+	}
 }

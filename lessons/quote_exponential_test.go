@@ -57,22 +57,40 @@ func TestQuotedAdult(t *testing.T) {
 	if raw, ok := widget.Find(widget.DataSets(), "adult-raw"); !ok || !slices.Equal(raw.Scores, counts) {
 		t.Error("the widget's Adult data set (app/widget) no longer holds the counts the lesson's table shows")
 	}
+	if adult, ok := widget.Find(widget.DataSets(), "adult"); !ok || adult.Scores[0] != 14.976 || adult.Scores[1] != 10.683 {
+		t.Error("the widget's Adult scores in thousands are not the 14.976 and 10.683 the exercise gives")
+	}
 	raw := probs(t, counts, nil, 0.01, 1)
 	if raw[0] < 1-1e-6 {
 		t.Errorf("raw counts at ε = 0.01 pick Married-civ-spouse with %g, not essentially every time", raw[0])
 	}
-	// The exercise (exponential-mechanism.shareAt, target 0.9 ± 0.01): the ε whose
-	// probability is 0.89 and 0.91, rounded as the instructor notes give them.
+	// The exercise: the ε at which Married-civ-spouse is 9 times as likely
+	// as Never-married, derived from the weights and confirmed by the
+	// widget's exact probabilities at that ε; the instructor notes quote
+	// the exact accepted interval.
 	thousandths := make([]float64, len(counts))
 	for i, c := range counts {
 		thousandths[i] = c / 1000
 	}
-	share := func(e float64) float64 { return probs(t, thousandths, nil, e, 1)[0] }
-	lo, hi, mid := solve(share, 0.89), solve(share, 0.91), solve(share, 0.9)
+	gap := thousandths[0] - thousandths[1]
+	eps9 := 2 * math.Log(9) / gap
+	at := probs(t, thousandths, nil, eps9, 1)
+	if r := at[0] / at[1]; math.Abs(r-9) > 1e-9 {
+		t.Errorf("at ε = %v the widget's probabilities stand %v to 1, not 9", eps9, r)
+	}
+	slips := []float64{math.Log(9) / gap, 2 * math.Log10(9) / gap, 2 * 9 / gap, 2 * math.Log(9) / (counts[0] - counts[1])}
+	exerciseAccepts(t, "exponential-mechanism", "ε =", eps9, slips...)
+	exerciseAccepts(t, "exponential-mechanism", "ε =", round(eps9, 3))
+	lo, hi := acceptedInterval(t, "exponential-mechanism", "ε =")
 	quoted(t, "exponential-mechanism",
-		fmt.Sprintf("answer is ε ≈ %.2f (the page accepts any ε giving a probability from %.2f to %.2f: %.2f to %.2f)", mid, 0.89, 0.91, math.Ceil(lo*100)/100, math.Floor(hi*100)/100),
-		"target: 0.9\ntolerance: 0.01",
-		"chosen with probability between 0.89 and 0.91")
+		fmt.Sprintf("answer: %.6f", eps9),
+		fmt.Sprintf("so ε = 2 ln 9 / %.3f ≈ %.3f", gap, eps9),
+		fmt.Sprintf("Married-civ-spouse has about %.3f, Never-married about %.3f", at[0], at[1]),
+		fmt.Sprintf("(Married-civ-spouse 14.976, Never-married 10.683)"),
+		fmt.Sprintf("[[%.5f, \"That solves", slips[0]), fmt.Sprintf("[%.5f, \"That uses log base 10", slips[1]),
+		fmt.Sprintf("[%.4f, \"That leaves out the logarithm", slips[2]), fmt.Sprintf("[%.6f, \"That uses the raw counts", slips[3]),
+		fmt.Sprintf("ε = 2 ln 9 / %.3f ≈ %.3f (the page accepts %.6f to %.6f; the usual slips are %.3f without the 2, %.3f with log₁₀ and %.3f without the logarithm)",
+			gap, eps9, lo, hi, slips[0], slips[1], slips[2]))
 	// Per person, scores in thousands with Δ = 1 at ε are raw counts at ε/1000.
 	per := probs(t, counts, nil, 0.001, 1)
 	for i, q := range probs(t, thousandths, nil, 1, 1) {
@@ -84,14 +102,6 @@ func TestQuotedAdult(t *testing.T) {
 	quoted(t, "exponential-mechanism", fmt.Sprintf("costs $2\\Delta$ (%g when Δ = 1, %g when Δ = 0.001)", 2*1.0, 2*0.001))
 	quoted(t, "exponential-mechanism", fmt.Sprintf("the notebook's ε = 1 is the raw-count mechanism at ε = %g", 0.001),
 		fmt.Sprintf("for one person ε = 1 acts as ε = %g", 0.001))
-	for _, e := range []float64{math.Ceil(lo*100) / 100, math.Floor(hi*100) / 100, 1.05} {
-		if p := share(e); math.Abs(p-0.9) > 0.01 {
-			t.Errorf("ε = %g gives %g, outside the exercise's 0.9 ± 0.01", e, p)
-		}
-	}
-	if p := share(1.00); math.Abs(p-0.9) <= 0.01 {
-		t.Errorf("ε = 1.00 is accepted (%g); the notes say the range starts above it", p)
-	}
 }
 
 // The base-measure section: μ = (1, 1, 4, 1, 1) on the meeting scores.
@@ -109,28 +119,15 @@ func TestQuotedBaseMeasure(t *testing.T) {
 	quoted(t, "exponential-mechanism",
 		fmt.Sprintf("answer: %.4f", ratio),
 		fmt.Sprintf("4 × e^(−1) ≈ %.2f", ratio),
-		fmt.Sprintf("If you gave 0.37 (that is 1/e)"),
-		fmt.Sprintf("If you gave %.2f (that is e/4)", 1/ratio),
-		fmt.Sprintf("If you gave %.2f, you left out the 2 in 2Δ", 4*math.Exp(-2)),
+		fmt.Sprintf("[%.5f, \"That is 1/e", 1/math.E),
+		fmt.Sprintf("[%.5f, \"That is e/4", 1/ratio),
+		fmt.Sprintf("[%.5f, \"That is 4 × e^(−2)", 4*math.Exp(-2)),
 		fmt.Sprintf("4/e ≈ %.2f", ratio))
 	exerciseAccepts(t, "exponential-mechanism", "Ratio", ratio, 4, 1/math.E, 4*math.Exp(-2), 1/ratio)
-	if math.Abs(1/math.E-0.37) > 0.005 || math.Abs(math.E/4-1/ratio) > 1e-12 {
-		t.Fatal("1/e")
+	exerciseAccepts(t, "exponential-mechanism", "Ratio", round(ratio, 2))
+	if math.Abs(math.E/4-1/ratio) > 1e-12 {
+		t.Fatal("e/4")
 	}
-}
-
-// solve finds the ε in [0.01, 20] at which the increasing f equals y, by bisection.
-func solve(f func(float64) float64, y float64) float64 {
-	lo, hi := 0.01, 20.0
-	for i := 0; i < 60; i++ {
-		m := (lo + hi) / 2
-		if f(m) < y {
-			lo = m
-		} else {
-			hi = m
-		}
-	}
-	return (lo + hi) / 2
 }
 
 // thousands formats a whole number with commas: 32561 → "32,561".

@@ -46,8 +46,8 @@ func TestQuotedFloatingPoint(t *testing.T) {
 	// The exercise: ε = ln 2 gives tanh(ln 2 / 2) = 1/3; the widget at
 	// ε = 0.693 rounds σ up to a multiple of 1/4096 and must still be accepted.
 	exact := math.Tanh(math.Ln2 / 2)
-	quoted(t, slug, "answer: 0.3333", "tolerance: 0.004", fmt.Sprintf("If you gave %.1f, you computed tanh(ln 2)", math.Tanh(math.Ln2)),
-		fmt.Sprintf("If you gave %.1f, that is e^(−ε)", math.Exp(-math.Ln2)))
+	quoted(t, slug, fmt.Sprintf("answer: %.5f", exact), "tolerance: 0.004", fmt.Sprintf("[[%.1f, \"That is tanh(ln 2)", math.Tanh(math.Ln2)),
+		fmt.Sprintf("[%.1f, \"That is e^(−ε)", math.Exp(-math.Ln2)))
 	if math.Abs(math.Exp(-math.Ln2)-0.5) > 1e-15 || math.Abs(-math.Expm1(-math.Ln2)-0.5) > 1e-15 || math.Abs(math.Expm1(math.Ln2)/(math.Exp(math.Ln2)+1)-exact) > 1e-15 {
 		t.Error("at ε = ln 2, e^(−ε) and 1 − e^(−ε) are not 0.5, or (e^ε − 1)/(e^ε + 1) is not tanh(ε/2)")
 	}

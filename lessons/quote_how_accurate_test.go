@@ -109,7 +109,6 @@ func TestQuotedMeasureBound(t *testing.T) {
 	cond := math.Log(1/(0.1*sm)) / 0.1
 	quoted(t, slug,
 		fmt.Sprintf("at $t = 0.1$ the near-optimal mass is still %.0f/101", sm*101),
-		fmt.Sprintf("holds once $\\varepsilon_a \\ge %.2f$", cond),
 		fmt.Sprintf("answer: %.2f", cond),
 		fmt.Sprintf("ε_a ≥ ln(%.2f)/0.1 ≈ %.2f", 1/(0.1*sm), cond),
 		fmt.Sprintf("If you gave %.2f, you forgot to divide by t", cond*0.1),

@@ -46,13 +46,22 @@ func TestQuotedLaplaceFromExponential(t *testing.T) {
 		t.Errorf("grid losses %g (h = 0.1) and %g (h = 10) do not climb from 0.5 towards 1", fine.Loss, coarse.Loss)
 	}
 	quoted(t, slug, fmt.Sprintf("the loss climbs from %g towards 1", general.Loss))
-	// The exercise: bounded range, tight weights, q(x) = 0.
+	// The exercise: bounded range, tight weights, q(x) = 0, derived at the
+	// output r = 0 from the normalisers 1 and 2 − 1/e (the tail beyond 100
+	// is e^−99 and left out).
 	b := laplaceEM(t, 0, 0, true, true)
+	derived := 1 + math.Log(2-math.Exp(-1))
+	if math.Abs(derived-b.Loss) > 1e-9 {
+		t.Errorf("1 + ln(2 − 1/e) = %v, the widget's loss %v", derived, b.Loss)
+	}
 	quoted(t, slug,
-		fmt.Sprintf("answer: %.2f", b.Loss),
-		fmt.Sprintf("the loss is %.2f, well above the ε = 1", b.Loss),
-		fmt.Sprintf("The exercise answer is %.2f", b.Loss))
-	exerciseAccepts(t, slug, "privacy loss", b.Loss, 1, b.Certified)
+		fmt.Sprintf("answer: %.5f", b.Loss),
+		fmt.Sprintf("the loss is 1 + ln(2 − 1/e) ≈ %.2f, well above the ε = 1", b.Loss),
+		fmt.Sprintf("[%.4f, \"That takes the normaliser for q(x) = 1 as the whole line's", 1+math.Log(2)),
+		fmt.Sprintf("[%.5f, \"That is the normalisers' part alone", math.Log(2-math.Exp(-1))),
+		fmt.Sprintf("so the loss is 1 + ln(2 − 1/e) ≈ %.2f (common slips: 1, the weight alone; %.2f, the whole line's normaliser)", b.Loss, 1+math.Log(2)))
+	exerciseAccepts(t, slug, "privacy loss", b.Loss, 1, b.Certified, 1+math.Log(2), math.Log(2-math.Exp(-1)))
+	exerciseAccepts(t, slug, "privacy loss", round(b.Loss, 2))
 	if !(b.Loss > 1 && b.Loss < b.Certified) {
 		t.Errorf("bounded loss %g is not between ε = 1 and the certified %g", b.Loss, b.Certified)
 	}
@@ -60,6 +69,6 @@ func TestQuotedLaplaceFromExponential(t *testing.T) {
 	quoted(t, slug, fmt.Sprintf("every bin gets noise of scale $%d/\\varepsilon$", lecture.HistogramSensitivity),
 		fmt.Sprintf("scale %d/ε per bin", lecture.HistogramSensitivity))
 	// Every ε-DP mechanism as an exponential mechanism: Δu ≤ ε = 0.5.
-	quoted(t, slug, "answer: 0.5", fmt.Sprintf("If you gave %.2f (that is e^0.5)", math.Exp(0.5)))
+	quoted(t, slug, "answer: 0.5", fmt.Sprintf("[%.4f, \"That is e^0.5", math.Exp(0.5)))
 	exerciseAccepts(t, slug, "Δu at most", 0.5, 1, math.Exp(0.5))
 }

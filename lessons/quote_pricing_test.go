@@ -117,6 +117,22 @@ func TestQuotedPricing(t *testing.T) {
 		fmt.Sprintf("with 40 buyers it is %s at ε = 1, and at ε = 10 the 16 buyers already get %s", pct(v40), pct(v16e10)),
 		fmt.Sprintf("(16 buyers: %s) and then rises (40 buyers: %s)", pct(v16), pct(v40)))
 
+	// The accuracy theorem's bound on the expected loss, the same for every
+	// market, against the actual losses.
+	shortfall := func(w marketapp.PricingView) float64 { return w.OptimalRevenue - w.ExpectedRevenue }
+	bound := 2 * v.Sensitivity * (math.Log(float64(len(v.Prices))) + 1) / 1
+	for _, w := range []marketapp.PricingView{v, v16, v40} {
+		if math.Abs(w.ExpectedGap-bound) > 1e-9 || shortfall(w) > bound {
+			t.Errorf("the widget's guarantee gap %v, loss %v; the bound 2Δ(ln|R| + 1)/ε is %v", w.ExpectedGap, shortfall(w), bound)
+		}
+	}
+	if !(shortfall(v) < shortfall(v16) && shortfall(v16) < shortfall(v40)) {
+		t.Error("the loss does not grow with the market, as the lesson says")
+	}
+	quoted(t, slug,
+		fmt.Sprintf(`$2\Delta(\ln|R| + 1)/\varepsilon$ = %s at ε = 1 whatever the market, far above the actual losses: %s with four buyers, %s with 16 and %s with 40`, usd(bound), usd(shortfall(v)), usd(shortfall(v16)), usd(shortfall(v40))),
+		fmt.Sprintf(`2Δ(ln|R| + 1)/ε = %s, is the same for every market; the actual loss grows (%s, %s, %s for 4, 16 and 40 buyers)`, usd(bound), usd(shortfall(v)), usd(shortfall(v16)), usd(shortfall(v40))))
+
 	// The guarantee curve and the β form.
 	quoted(t, slug,
 		fmt.Sprintf("until ε reaches %.0f for four buyers", v.ExpectedGap*1/v.OptimalRevenue),
@@ -130,17 +146,21 @@ func TestQuotedPricing(t *testing.T) {
 		fmt.Sprintf(`the best lie, a report of %s, gains \$%.3f in expectation`, usd(t1.BestReport), t1.MaxGain),
 		fmt.Sprintf(`At ε = 10 the best lie, %s, gains %s`, usd(t10.BestReport), usd(t10.MaxGain)),
 		fmt.Sprintf(`lies gain \$%.3f at ε = 1 and %s at ε = 10`, t1.MaxGain, usd(t10.MaxGain)),
-		fmt.Sprintf(`reports %s, ties the revenue`, usd(t1.Deterministic.BestReport)),
-		fmt.Sprintf(`a gain of %s, whatever ε`, usd(t1.Deterministic.Gain)),
-		fmt.Sprintf("answer: %.3f", t1.MaxGain),
-		fmt.Sprintf("gains about %.3f dollars at ε = 1", t1.MaxGain),
-		fmt.Sprintf("the %.2f dollars a lie gains against", t1.Deterministic.Gain),
-		fmt.Sprintf("(the cap of %.2f, the proof's %.2f and the slides' %.2f, which", t1.TightBound, t1.ProofBound, t1.SlidesBound),
 		fmt.Sprintf(`(at ε = 1: %s, %s, %s; the first equals B`, usd(t1.SlidesBound), usd(t1.ProofBound), usd(t1.TightBound)))
-	// The best-lie exercise takes the unrounded gain and its three-decimal
-	// rounding, and refuses the deterministic mechanism's gain.
-	exerciseAccepts(t, slug, "largest gain ($)", t1.MaxGain, t1.Deterministic.Gain, t1.TightBound)
-	exerciseAccepts(t, slug, "largest gain ($)", math.Round(t1.MaxGain*1000)/1000)
+	// The exercise without privacy: the best lie is a report of $0.75,
+	// which ties 4 × 0.75 with 3 × 1.00; any report from $1 to $4 gains
+	// only 4.01 − 1. The widget's readout gives the same lie and gain.
+	det := t1.Deterministic
+	if det.BestReport != 0.75 || math.Abs(det.Gain-(4.01-0.75)) > 1e-9 {
+		t.Errorf("without privacy the best lie is %v gaining %v; the exercise derives $0.75 and 4.01 − 0.75", det.BestReport, det.Gain)
+	}
+	quoted(t, slug,
+		fmt.Sprintf("answer: %.2f", det.Gain),
+		fmt.Sprintf("a gain of %.2f. Below 1 dollar", 4.01-1),
+		fmt.Sprintf("so the buyer pays %.2f instead of 4.01, a gain of %.2f", det.BestReport, det.Gain),
+		fmt.Sprintf("the private mechanism's best lie gains only %.3f", t1.MaxGain),
+		fmt.Sprintf(`(%s: report %s; common slips: %s, any report from \$1 to \$4`, usd(det.Gain), usd(det.BestReport), usd(4.01-1)))
+	exerciseAccepts(t, slug, "gain without privacy ($)", det.Gain, 4.01-1, 4.01, t1.MaxGain, 4)
 	// Pricing is ε/2-DP, so the cap also holds at ε/2.
 	capHalf := math.Min(math.Expm1(0.5)*t1.TruthfulUtility, math.Tanh(0.25)*t1.MaxUtility)
 	if capHalf != math.Tanh(0.25)*t1.MaxUtility {

@@ -41,11 +41,14 @@ func TestQuotedWhatDPPromises(t *testing.T) {
 	changeOne, addRemove := 2.0, 1.0
 	quoted(t, slug,
 		fmt.Sprintf("answer: %g\ntolerance: 0\nexample-right: %g\nexample-wrong: %g\nlabel: Scale b", changeOne/eps, changeOne/eps, addRemove/eps),
-		fmt.Sprintf("If you gave %g, that is the scale for add-or-remove neighbours", addRemove/eps),
-		fmt.Sprintf("If you gave %d, you paid for six separate releases", bins),
+		fmt.Sprintf("[[%g, \"That is the scale for add-or-remove neighbours", addRemove/eps),
+		fmt.Sprintf("[%d, \"That pays for six separate releases", bins),
 		fmt.Sprintf("picks one of six days"))
 	exerciseAccepts(t, slug, "Scale b", changeOne/eps, addRemove/eps, bins, 0.5)
-	exerciseAccepts(t, slug, "Largest posterior", post(math.Log(3)), 0.5, 3)
+	exerciseAccepts(t, slug, "Largest posterior", post(math.Log(3)), 0.5, 3, post(1))
+	quoted(t, slug, fmt.Sprintf("[%.4f, \"That is e/(1 + e), the bound at ε = 1", post(1)))
+	// The Laplace mechanism, defined where the exercise first needs it.
+	quoted(t, slug, "The **Laplace mechanism** publishes $q(x) + Y$, where the noise $Y$ has density proportional to $e^{-|y|/b}$ with scale $b = \\Delta/\\varepsilon$; it is ε-private for the neighbour notion its Δ was computed under")
 }
 
 // The glossary's exercise: three 0.5-private releases on the same data.

@@ -41,12 +41,31 @@ func TestQuotedBand(t *testing.T) {
 	}
 
 	broken := band(t, true)
+	// The pair's loss, derived from Thursday's share p on x: on x′ the
+	// normaliser is the one on x times e(1 − p) + p/e, so the ratio is
+	// e²(1 − p) + p. The widget's Broken readout must agree.
+	p := broken.PX[thu]
+	ratio := math.Exp(2)*(1-p) + p
+	if math.Abs(math.Log(ratio)-broken.Loss) > 1e-12 {
+		t.Errorf("ln(e²(1 − p) + p) = %v, the widget's loss %v", math.Log(ratio), broken.Loss)
+	}
+	pY := broken.PY[thu]
+	onY := math.Log(math.Exp(2)*(1-pY) + pY)
 	quoted(t, "what-epsilon-promises",
-		fmt.Sprintf("with a loss of %.2f at ε = 1", broken.Loss),
-		fmt.Sprintf("answer: %.2f", broken.Loss),
-		fmt.Sprintf("the loss reaches %.2f, almost 2ε", broken.Loss),
-		fmt.Sprintf("the widget's pair reaches %.2f", broken.Loss))
-	exerciseAccepts(t, "what-epsilon-promises", "privacy loss", broken.Loss, 1, 2)
+		fmt.Sprintf("Thursday has probability p = %.4f on $x$", p),
+		fmt.Sprintf("answer: %.6f", broken.Loss),
+		fmt.Sprintf("e²(1 − p) + p ≈ %.2f, a loss of %.2f: almost 2ε", ratio, broken.Loss),
+		fmt.Sprintf("[%.4f, \"That is the ratio of the two probabilities", ratio),
+		fmt.Sprintf("[%.4f, \"That uses Thursday's probability on x′", onY),
+		fmt.Sprintf("[%.2f, \"That is the loss with the right weights", right.Loss),
+		fmt.Sprintf("[%.2f, \"That is the loss on the widget's one pair", broken.Loss),
+		fmt.Sprintf("e²(1 − p) + p with p = %.4f, a loss of %.2f, which the Broken diamond confirms (common slips: 1, the weight alone; %.2f, the ratio without its logarithm)", p, broken.Loss, ratio))
+	exerciseAccepts(t, "what-epsilon-promises", "privacy loss", broken.Loss, 1, 2, ratio, onY, right.Loss)
+	exerciseAccepts(t, "what-epsilon-promises", "privacy loss", round(broken.Loss, 2))
+	// The rounded p the question gives leads to the same two decimals.
+	if round(math.Log(math.Exp(2)*(1-round(p, 4))+round(p, 4)), 2) != round(broken.Loss, 2) {
+		t.Error("the question's p, rounded to four decimals, does not give the loss to two")
+	}
 	exerciseAccepts(t, "what-epsilon-promises", "ε really guaranteed", 2, 1, broken.Loss)
 	if broken.Breaches != 1 || math.Abs(broken.LogRatio[thu]) != broken.Loss {
 		t.Errorf("after one batch the broken weights should breach on Thursday alone: %+v", broken)
@@ -57,7 +76,9 @@ func TestQuotedBand(t *testing.T) {
 		}
 	}
 	// The derivation: the broken weights guarantee 2ε in general.
-	quoted(t, "what-epsilon-promises", "answer: 2\ntolerance: 0.001", "the derivation gives 2 (twice the claimed ε)")
+	quoted(t, "what-epsilon-promises", "answer: 2\ntolerance: 0.001", "the general derivation gives 2 (twice the claimed ε)")
+	// Standard errors, defined where the intervals first use them.
+	quoted(t, "what-epsilon-promises", fmt.Sprintf("lands within 3 standard errors of the truth %.1f%% of the time", 100*(1-math.Erfc(3/math.Sqrt2))))
 
 	// Intervals: five log-ratios at 95% and at ±3 standard errors.
 	miss95 := 1 - math.Pow(0.95, 5)

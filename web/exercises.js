@@ -1,16 +1,49 @@
-// Checked exercises: the reader types a number, and the page checks it
-// against the lesson's answer within its tolerance, or with a widget's own
-// check (```exercise check: NAME.fn, web/widgets/NAME.js's checks.fn), and
-// keeps the answer in the reader's progress.
+// Checked exercises: the reader types a number, read with the page's one
+// rule for typed numbers (number.js readTyped: "0,75", "3/4", "75%" and
+// "2/e" are all numbers), and the page checks it against the lesson's answer
+// within its tolerance (widgets/answer.js, which also names the listed
+// mistakes), or with a widget's own check (```exercise check: NAME.fn,
+// web/widgets/NAME.js's checks.fn), and keeps the answer in the reader's
+// progress. What it read is shown whenever that is not the text as typed;
+// text it cannot read is said to be unreadable, never marked wrong.
 import { saveExercise } from './progress.js';
 import { markProgress } from './site.js';
 import { $, bridge, index, state } from './current.js';
+import { readTyped } from './number.js';
+import { checks as answer } from './widgets/answer.js';
 
-/** parseNumber(s) reads a typed answer: digits with optional grouping commas, a sign, an exponent or a trailing %; NaN otherwise. */
-function parseNumber(s) {
-  const t = String(s).trim().replace(/,/g, '').replace(/%$/, '');
-  if (!/^[-+]?(\d+\.?\d*|\.\d+)([eE][-+]?\d+)?$/.test(t)) return NaN;
-  return Number(t) / (String(s).trim().endsWith('%') ? 100 : 1);
+/**
+ * readLine(sec) is the exercise's line that says how the answer was read,
+ * made on first use just above its result: a status of its own, so a
+ * screen reader hears the reading as well as the verdict.
+ */
+function readLine(sec) {
+  let p = $('.exercise-read', sec);
+  if (!p) {
+    p = document.createElement('p');
+    p.className = 'exercise-read hint';
+    p.setAttribute('role', 'status');
+    $('.exercise-result', sec).before(p);
+  }
+  return p;
+}
+
+/**
+ * check(value, params) is the verdict {ok, message} on a number read from
+ * the reader's answer: the widget's own check when the exercise names one,
+ * else answer.near (answer ± tolerance·max(1, |answer|)).
+ */
+async function check(value, params) {
+  if (!params.check) {
+    return answer.near({ value, params: { wrong: 'Not yet: look again at the widget above.', ...params } });
+  }
+  const [modName, fn] = String(params.check).split('.');
+  try {
+    const mod = await import(`./widgets/${modName}.js`);
+    return await mod.checks[fn]({ value, params, bridge });
+  } catch (err) {
+    return { ok: false, message: `The check failed: ${err.message}` };
+  }
 }
 
 /** wireExercises wires the form of every exercise in the lesson on screen. */
@@ -20,29 +53,21 @@ export function wireExercises() {
     const out = $('.exercise-result', sec);
     $('form', sec).addEventListener('submit', async (e) => {
       e.preventDefault();
-      const value = parseNumber($('input', sec).value);
-      let res;
-      if (!Number.isFinite(value)) {
-        res = { ok: false, message: 'Please enter a number, such as 0.5.' };
-      } else if (params.check) {
-        const [modName, fn] = String(params.check).split('.');
-        try {
-          const mod = await import(`./widgets/${modName}.js`);
-          res = await mod.checks[fn]({ value, params, bridge });
-        } catch (err) {
-          res = { ok: false, message: `The check failed: ${err.message}` };
-        }
-      } else {
-        const tol = Number(params.tolerance ?? 1e-9);
-        const ok = Math.abs(value - Number(params.answer)) <= tol * Math.max(1, Math.abs(Number(params.answer)));
-        res = { ok, message: ok ? (params.right || 'Correct.') : (params.wrong || 'Not yet: look again at the widget above.') };
+      const typed = $('input', sec).value;
+      const r = readTyped(typed);
+      const read = readLine(sec);
+      if (!r.ok) {
+        read.textContent = '';
+        out.textContent = `${r.message} An answer can be a decimal (0.25 or 0,25), a fraction (1/4), a percentage (25%) or a formula such as 2/e.`;
+        out.className = 'exercise-result';
+        return;
       }
+      read.textContent = typed.trim() === r.read ? '' : `Read as ${r.read}.${r.note ? ` ${r.note}` : ''}`;
+      const res = await check(r.value, params);
       out.textContent = (res.ok ? '✓ ' : '✗ ') + res.message;
       out.className = 'exercise-result ' + (res.ok ? 'ok' : 'bad');
-      if (Number.isFinite(value)) {
-        saveExercise(state.slug, sec.id, $('input', sec).value, res.ok, res.message);
-        markProgress(index);
-      }
+      saveExercise(state.slug, sec.id, typed, res.ok, res.message);
+      markProgress(index);
     });
   }
 }

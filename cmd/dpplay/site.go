@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strings"
 
+	"github.com/dpplay/dpplay/internal/serve"
 	"github.com/dpplay/dpplay/internal/site"
 )
 
@@ -40,6 +41,15 @@ func runSite(args []string, stdout io.Writer) error {
 	}
 	res, err := site.Build(site.Options{Lessons: *lessons, Web: *web, Out: *out, Wasm: mods, WasmExec: *wasmExec, Prerender: *pre})
 	if err != nil {
+		return err
+	}
+	// Brotli and gzip copies beside each file, which `dpplay serve` sends to
+	// browsers that accept them (a static host such as GitHub Pages
+	// compresses by itself and serves the copies only if asked by name).
+	// Brotli's best level for what a first visit loads.
+	if _, err := serve.Precompress(*out, func(name string) bool {
+		return !strings.HasSuffix(name, ".wasm") || name == "wasm/core.wasm"
+	}); err != nil {
 		return err
 	}
 	return json.NewEncoder(stdout).Encode(res)

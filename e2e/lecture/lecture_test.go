@@ -1,6 +1,6 @@
 // Package lecture_test runs the lecture API suite against real servers:
 // `dpplay serve` over an SQLite file (as a separate process, so it can be
-// killed with SIGKILL) and the worker in workerd with a local D1 (worker/dev.mjs).
+// killed with SIGKILL) and the worker in workerd with a local D1 (cloudflare/dev.mjs).
 //
 // The tests start processes and take a while, so they run only when asked:
 // `make test-lecture` sets LECTURE_E2E=1 (and LECTURE_WRANGLER=1 for the
@@ -97,14 +97,16 @@ func (b *syncBuffer) String() string {
 	return b.buf.String()
 }
 
-// startServe starts `dpplay serve` on a free loopback port over db and dir.
+// startServe starts `dpplay serve` on a free loopback port over db and dir,
+// without the limit on new students per address: the load tests play a
+// whole hall from one address (the limit has its own tests in lecture).
 // addr may name a port to reuse after a restart ("" picks a free one).
 func startServe(t *testing.T, db, dir, addr string) *server {
 	t.Helper()
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	return startCmd(t, exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db), "http://127.0.0.1:")
+	return startCmd(t, exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db, "-join-limit", "0"), "http://127.0.0.1:")
 }
 
 // startCmd starts cmd, a `dpplay serve` command line, and waits for the
@@ -198,7 +200,7 @@ func TestServe(t *testing.T) {
 			t.Errorf("API reply: %d, Cache-Control %q", resp.StatusCode, resp.Header.Get("Cache-Control"))
 		}
 	})
-	lecturetest.Run(t, s.url)
+	lecturetest.Run(t, s.url, func(c *lecturetest.Client) { c.HostChecked = true })
 	s.stop(syscall.SIGTERM)
 	if leaks := lecturetest.Leaks(s.log.String()); leaks != nil {
 		t.Errorf("the server's log contains submitted values %q", leaks)
@@ -341,7 +343,7 @@ func TestDurability(t *testing.T) {
 	checkStored(t, db, sess.Code, acked, false)
 }
 
-// workerDev is the worker running locally in workerd (worker/dev.mjs) with
+// workerDev is the worker running locally in workerd (cloudflare/dev.mjs) with
 // a fresh local D1.
 type workerDev struct {
 	base string // http://127.0.0.1:port
@@ -350,18 +352,18 @@ type workerDev struct {
 }
 
 // startWorker applies the D1 migrations with wrangler to a fresh local state
-// and starts worker/dev.mjs (Miniflare and workerd, without wrangler dev's
+// and starts cloudflare/dev.mjs (Miniflare and workerd, without wrangler dev's
 // proxy: docs/lecture.md) on a free loopback port with the given variables.
-// The Makefile builds worker/build and installs worker/node_modules first.
+// The Makefile builds cloudflare/build and installs cloudflare/node_modules first.
 func startWorker(t *testing.T, vars ...string) *workerDev {
 	t.Helper()
 	if os.Getenv("LECTURE_WRANGLER") == "" {
 		t.Skip("set LECTURE_WRANGLER=1 (make test-lecture) to test the worker in workerd")
 	}
-	wdir := filepath.Join(repoRoot(t), "worker")
+	wdir := filepath.Join(repoRoot(t), "cloudflare")
 	for _, f := range []string{"build/app.wasm", "build/wasm_exec.js", "node_modules/.bin/wrangler", "node_modules/miniflare"} {
 		if _, err := os.Stat(filepath.Join(wdir, f)); err != nil {
-			t.Fatalf("worker/%s is missing: run make worker-build", f)
+			t.Fatalf("cloudflare/%s is missing: run make cloudflare-build", f)
 		}
 	}
 	state := t.TempDir()
@@ -378,7 +380,8 @@ func startWorker(t *testing.T, vars ...string) *workerDev {
 
 	port := freePort(t)
 	args := []string{"dev.mjs", "--ip", "127.0.0.1", "--port", strconv.Itoa(port), "--persist-to", state,
-		"--var", "ALLOWED_ORIGIN:https://example.github.io"}
+		"--var", "ALLOWED_ORIGIN:https://example.github.io", "--var", "INSTRUCTOR_KEY:" + workerKey,
+		"--var", "ALLOWED_HOSTS:127.0.0.1"}
 	for _, v := range vars {
 		args = append(args, "--var", v)
 	}
@@ -428,6 +431,21 @@ func startWorker(t *testing.T, vars ...string) *workerDev {
 	return w
 }
 
+// workerKey is the instructor key the worker under test holds.
+const workerKey = "test-instructor-key"
+
+// client is a suite client for the worker: it holds the key, and the
+// worker, which has no machine of its own, takes it for a remote client.
+func (w *workerDev) client() *lecturetest.Client {
+	c := lecturetest.NewClient(w.base)
+	w.setup(c)
+	return c
+}
+
+func (w *workerDev) setup(c *lecturetest.Client) {
+	c.Key, c.Remote, c.HostChecked = workerKey, true, true
+}
+
 // logText returns what the runner and workerd have written so far.
 func (w *workerDev) logText(t *testing.T) string {
 	b, err := os.ReadFile(w.log)
@@ -441,7 +459,7 @@ func (w *workerDev) logText(t *testing.T) string {
 // fresh local D1.
 func TestWorker(t *testing.T) {
 	requireE2E(t)
-	w := startWorker(t, "GUESS_LIMIT:"+strconv.Itoa(workerGuessLimit))
+	w := startWorker(t, "GUESS_LIMIT:"+strconv.Itoa(workerGuessLimit), "SESSION_TTL:3s")
 	// The worker allows cross-origin calls, so the static site can live on
 	// another origin (GitHub Pages).
 	req, _ := http.NewRequest("OPTIONS", w.base+"/api/sessions", nil)
@@ -450,12 +468,13 @@ func TestWorker(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") == "" {
 		t.Errorf("CORS preflight: %v %+v", err, resp)
 	}
-	lecturetest.Run(t, w.base)
+	lecturetest.Run(t, w.base, w.setup)
 	// The burst of concurrent guesses runs after the suite, on the keep-alive
 	// connections the suite left behind (under wrangler dev's proxy, that
 	// order lost GETs: docs/lecture.md, "Go on Workers").
-	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, w.base) })
-	t.Run("abandoned-requests", func(t *testing.T) { testAbandoned(t, w.base) })
+	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, w) })
+	t.Run("abandoned-requests", func(t *testing.T) { testAbandoned(t, w) })
+	t.Run("expire", func(t *testing.T) { testExpire(t, w) })
 	if leaks := lecturetest.Leaks(w.logText(t)); leaks != nil {
 		t.Errorf("the worker's log contains submitted values %q", leaks)
 	}
@@ -471,13 +490,23 @@ const workerGuessLimit = 40
 // limit get 404 and the rest 429, while a student who joined from the same
 // address keeps polling. The worker takes the address from CF-Connecting-IP,
 // which Miniflare passes through.
-func testConcurrentGuesses(t *testing.T, base string) {
+func testConcurrentGuesses(t *testing.T, w *workerDev) {
 	const guesses, polls, ip = 150, 30, "198.51.100.7"
-	c := lecturetest.NewClient(base)
+	base := w.base
+	c := w.client()
 	s := c.NewSession(t, 0)
 	get := func(code string) int { return c.GetStatus(t, "/api/sessions/"+code, "CF-Connecting-IP", ip) }
 	if st := get(s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
+	}
+	// A hostile page's <img> pointing at wrong codes (issue 28, finding 9)
+	// is refused without counting against the visitor's address: the
+	// burst below still finds the whole allowance.
+	img := lecturetest.Tally(lecturetest.Burst(guesses, func(i int) int {
+		return c.GetStatus(t, fmt.Sprintf("/api/sessions/YYYYY%03d", i), "Sec-Fetch-Dest", "image")
+	}))
+	if img[404] != guesses {
+		t.Errorf("%d wrong codes from <img> requests: %v, want all 404", guesses, img)
 	}
 	statuses := lecturetest.Burst(guesses+polls, func(i int) int {
 		if i < guesses {
@@ -514,9 +543,10 @@ func testConcurrentGuesses(t *testing.T, base string) {
 // milliseconds, as phones leaving a hall's Wi-Fi do, then checks that the
 // worker still answers every request: all requests share one Go instance,
 // and one that workerd cancels mid-way must not hold up the others.
-func testAbandoned(t *testing.T, base string) {
+func testAbandoned(t *testing.T, w *workerDev) {
 	const abandoned, after = 100, 20
-	c := lecturetest.NewClient(base)
+	base := w.base
+	c := w.client()
 	s := c.NewSession(t, 0)
 	path := c.NewActivity(t, s, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
 	var wg sync.WaitGroup
@@ -569,21 +599,20 @@ func TestLectureHall(t *testing.T) {
 	requireE2E(t)
 	t.Run("serve", func(t *testing.T) {
 		s := startServe(t, filepath.Join(t.TempDir(), "hall.db"), staticDir(t), "")
-		testHall(t, s.url)
+		testHall(t, lecturetest.NewClient(s.url))
 	})
 	t.Run("worker", func(t *testing.T) {
-		w := startWorker(t)
+		w := startWorker(t, "JOIN_LIMIT:0")
 		before := workerdMemory(t, w)
-		testHall(t, w.base)
+		testHall(t, w.client())
 		after := workerdMemory(t, w)
 		t.Logf("load: %s: workerd resident memory %.0f MB before the burst, %.0f MB after, peak %.0f MB%s",
 			t.Name(), before.rss, after.rss, after.peak, goMemory(w.logText(t)))
 	})
 }
 
-func testHall(t *testing.T, base string) {
+func testHall(t *testing.T, c *lecturetest.Client) {
 	const students, inFlight = 1000, 200
-	c := lecturetest.NewClient(base)
 	sess := c.NewSession(t, 0)
 	path := c.NewActivity(t, sess, map[string]any{"kind": "pricing", "prices": []float64{1, 2, 3}})
 	var mu sync.Mutex
@@ -675,4 +704,31 @@ func goMemory(log string) string {
 		return ""
 	}
 	return fmt.Sprintf("; Go linear memory %.0f MB", best)
+}
+
+// testExpire: the worker's scheduled handler deletes sessions that have
+// seen nothing for SESSION_TTL (issue 28, finding 5). The worker of this
+// test keeps them 3 s; dev.mjs runs the handler on SIGUSR2.
+func testExpire(t *testing.T, w *workerDev) {
+	c := w.client()
+	s := c.NewSession(t, 0)
+	time.Sleep(4 * time.Second)
+	fresh := c.NewSession(t, 0)
+	if err := syscall.Kill(w.pgid, syscall.SIGUSR2); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(30 * time.Second)
+	for {
+		r, err := c.Do("GET", "/api/sessions/"+s.Code, "", nil)
+		if err == nil && r.Status == 404 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("a session idle past SESSION_TTL is still there after the scheduled handler: %v %+v", err, r)
+		}
+		time.Sleep(300 * time.Millisecond)
+	}
+	if r, err := c.Do("GET", "/api/sessions/"+fresh.Code, "", nil); err != nil || r.Status != 200 {
+		t.Errorf("a fresh session after the scheduled handler: %v %+v", err, r)
+	}
 }

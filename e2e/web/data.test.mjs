@@ -239,12 +239,15 @@ test('SmallDB: yes/no columns from a file, from paste and from the gallery; too 
   await page.waitForFunction((s) => document.querySelector(s).dataset.stage === 'count', fig);
   assert.match(await page.locator(fig).textContent(), /C\(8 \+ 6 − 1, 6\) =\s*1,716[\s\S]*Predicted scoring time/);
 
-  // MWEM takes the same kind of file: its queries name the file's columns.
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('MWEM takes the same kind of file: its queries name the file\'s columns', async () => {
   const mw = '#w-mw';
-  await page.locator(mw).scrollIntoViewIfNeeded();
-  await idle(page, mw);
+  const { context, page, errors } = await open('mwem', mw);
   assert.doesNotMatch(await page.locator(mw).textContent(), /coffee/);
-  n = await renders(page, mw);
+  const n = await renders(page, mw);
   await loadFile(page, mw, 'class.csv', 'name,coffee,tea,late\nAda,yes,false,1\nBo,no,true,0\nCy,yes,true,0\nDi,yes,false,0\n');
   await rerendered(page, mw, n);
   assert.match(await page.locator(mw).textContent(), /coffee=1 ∧ tea=0/);

@@ -1,8 +1,9 @@
-// Lessons 9 and 10 end to end in Chromium: a buyer's report dragged with the
-// keyboard changes the exact expected-utility table and keeps every gain
-// within the privacy bound; the billboard stepper advances round by round,
-// keeps the round in the URL and reaches the final allocation with welfare,
-// over-allocation and the ε spent. Run `make site` first.
+// The private-pricing and billboard-prices lessons end to end in Chromium: a
+// buyer's report dragged with the keyboard changes the exact expected-utility
+// table and keeps every gain within the privacy bound; the billboard stepper
+// advances round by round, keeps the round in the URL and reaches the final
+// allocation with welfare, over-allocation and the ε spent. Run `make site`
+// first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -18,7 +19,7 @@ async function utilityTable(page) {
     rows.map((r) => [...r.querySelectorAll('th, td')].map((c) => Number(c.textContent.replace(/[$,]/g, '')))));
 }
 
-test('lesson 9: dragging a report changes the utility, and no lie beats the privacy bound', async () => {
+test('private pricing: dragging a report changes the utility, and no lie beats the privacy bound', async () => {
   const { context, page, errors } = await open('private-pricing');
   await idle(page, '#w-lie');
   const readout = page.locator('#w-lie .laplace-readout');
@@ -78,7 +79,7 @@ test('lesson 9: dragging a report changes the utility, and no lie beats the priv
   await context.close();
 });
 
-test('lesson 10: the stepper advances rounds and reaches the final allocation', async () => {
+test('billboard prices: the stepper advances rounds and reaches the final allocation', async () => {
   const { context, page, errors } = await open('billboard-prices', '?board.rounds=16');
   await idle(page, '#w-board');
   const round = page.locator('#w-board .billboard-round');
@@ -107,6 +108,9 @@ test('lesson 10: the stepper advances rounds and reaches the final allocation', 
   assert.deepEqual(head.slice(-3), ['Over', 'Mean', 'P(over)']);
   for (const c of await round.locator('tbody tr td:last-child').allTextContents()) assert.match(c, /^\d{1,3}%$/);
   assert.match(await round.locator('.hint').textContent(), /jointly private, and it can exceed the supply/);
+  // The totals use every buyer's demand: labelled as no private release, with the payment rule stated.
+  assert.match(await round.locator('caption').textContent(), /every buyer's demand, yours included: not a jointly private release/);
+  assert.match(await round.locator('.hint').textContent(), /pays that round's price.*shown for teaching, not released/);
   const final = await page.locator('#w-board .laplace-readout').textContent();
   const m = final.match(/which is (\d+)% of the best possible/);
   assert.ok(m && +m[1] > 0 && +m[1] <= 100, `welfare share in (0, 100]: ${final}`);

@@ -152,7 +152,7 @@ test('a widget without a pre-rendered drawing waits below the screen; mounted ab
   const busy = () => page.evaluate(() => document.querySelector('#w-sdb .widget-body').hasAttribute('aria-busy'));
   assert.equal(await busy(), true, 'SmallDB, below the screen, mounted at load');
   // Jump far below it, then press a key: the rest mount, SmallDB above the reader.
-  const heading = page.locator('#how-fast-is-exact');
+  const heading = page.locator('#when-the-universe-is-too-large');
   await heading.evaluate((h) => h.scrollIntoView({ block: 'center' }));
   await page.waitForTimeout(300);
   const before = await heading.evaluate((h) => h.getBoundingClientRect().top);

@@ -283,16 +283,44 @@ test('every exercise says ✗ to its wrong example and ✓ to its right one; pre
     assert.ok(await pr.locator('.reveal').isVisible());
     assert.match(await pr.locator('.verdict').textContent(), /right/);
   }
-  // A wrong ε gets a hint in the right direction, computed by the core.
+  // A likely mistake, typed to the precision asked, gets its own message.
   await page.locator(`#lesson-nav a[data-slug="exponential-mechanism"]`).click();
   await ready(page, 'exponential-mechanism');
   const ex = page.locator('section.exercise').first();
-  await ex.locator('input').fill('0.3');
+  await ex.locator('input').fill('0.512');
   await ex.locator('button').click();
-  await page.waitForFunction(() => /larger ε/.test(document.querySelector('section.exercise .exercise-result').textContent));
-  await ex.locator('input').fill('5');
+  await page.waitForFunction(() => /the exponent has a 2 underneath/.test(document.querySelector('section.exercise .exercise-result').textContent));
+  await ex.locator('input').fill('4.193');
   await ex.locator('button').click();
-  await page.waitForFunction(() => /smaller ε/.test(document.querySelector('section.exercise .exercise-result').textContent));
+  await page.waitForFunction(() => /leaves out the logarithm/.test(document.querySelector('section.exercise .exercise-result').textContent));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a typed answer is read as people type it, the value as read is shown, and unreadable text is not marked wrong', async () => {
+  const { context, page, errors } = await open('#/mwem', { lesson: 'mwem' });
+  const ex = page.locator('section.exercise').first();
+  const answer = async (text, result) => {
+    await ex.locator('input').fill(text);
+    await ex.locator('button').click();
+    await page.waitForFunction(([el, re]) => new RegExp(re).test(el.querySelector('.exercise-result').textContent), [await ex.elementHandle(), result.source]);
+    return { read: await ex.locator('.exercise-read').textContent(), verdict: await ex.locator('.exercise-result').getAttribute('class') };
+  };
+  // A decimal comma: read as 0.083, which is a listed mistake with its own message.
+  let r = await answer('0,083', /^✗ That is T\/\(εn\)/);
+  assert.equal(r.read, 'Read as 0.083. A comma is read as a decimal point.');
+  // A fraction and an expression are right, and the value as read is shown.
+  r = await answer('20/120', /^✓ Right/);
+  assert.equal(r.read, 'Read as 0.1666666667.');
+  r = await answer(' 2*10 / (1*120) ', /^✓ Right/);
+  assert.equal(r.read, 'Read as 0.1666666667.');
+  // Typed as read: no reading shown.
+  r = await answer('0.167', /^✓ Right/);
+  assert.equal(r.read, '');
+  // Unreadable: said so, neither ✓ nor ✗, and not styled as wrong.
+  r = await answer('about a sixth', /^Not a number I can read\./);
+  assert.equal(r.verdict, 'exercise-result');
+  assert.equal(r.read, '');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -1,7 +1,8 @@
-// Lesson 8 end to end in Chromium: SmallDB stage by stage and run to the
-// end (progress reaching 100%, exact error levels summing to 1, the URL
-// reproducing the draw, ε moved after the run), the ask-before-a-long-run
-// panel and Cancel, MWEM round by round, and axe on the finished page. Run
+// The synthetic-data lessons end to end in Chromium: SmallDB stage by stage
+// and run to the end (progress reaching 100%, exact error levels summing to
+// 1, the URL reproducing the draw, ε moved after the run), the
+// ask-before-a-long-run panel and Cancel, which points to the MWEM lesson,
+// MWEM round by round on its own lesson, and axe on the finished pages. Run
 // `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -10,7 +11,8 @@ import { ready } from './browser.mjs';
 import { axe, harness, live } from './harness.mjs';
 
 const slug = 'small-database';
-const web = harness([path.join('lessons', `${slug}.html`), 'dist/ has no lesson 8: run make site']);
+const web = harness([path.join('lessons', `${slug}.html`), 'dist/ has no small-database lesson: run make site'],
+  [path.join('lessons', 'mwem.html'), 'dist/ has no mwem lesson: run make site']);
 
 async function open(hash) {
   const o = await web.open(hash, { lesson: slug });
@@ -119,8 +121,22 @@ test('SmallDB: a long run asks first, and Cancel stops it', async () => {
   await context.close();
 });
 
+test('SmallDB: "Try MWEM instead" opens the MWEM lesson on the same attributes, queries and ε', async () => {
+  const { context, page, errors } = await open(`#/${slug}?sdb.k=5&sdb.m=8&sdb.eps=2&sdb.stage=count`);
+  await button(page, '#w-sdb', 'Run to the end').click();
+  await page.waitForSelector('#w-sdb .synth-ask:not([hidden])');
+  await button(page, '#w-sdb', 'Try MWEM instead').click();
+  await ready(page, 'mwem');
+  await idle(page, '#w-mw');
+  assert.match(await page.evaluate(() => location.hash), /^#\/mwem\?.*mw\.k=5.*mw\.eps=2/);
+  assert.match(await page.locator('#w-mw').textContent(), /ε spent 0 of 2/);
+  assert.equal(await page.locator('#w-mw .synth-scroll tbody tr').count(), 40, 'all 2-way marginals of 5 attributes');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('MWEM: rounds one by one and all at once, with the budget spent exactly', async () => {
-  const { context, page, errors } = await open(`#/${slug}`);
+  const { context, page, errors } = await web.open('#/mwem', { lesson: 'mwem' });
   await idle(page, '#w-mw');
   assert.match(await page.locator('#w-mw .loss-line').textContent(), /No rounds yet/);
   await button(page, '#w-mw', 'Next round').click();

@@ -215,7 +215,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		fmt.Fprintf(&b, "<section class=\"exercise\" id=\"%s\" data-params=\"%s\" aria-labelledby=\"%s-h\">\n", id, html.EscapeString(string(params)), id)
 		r.exercises++
 		fmt.Fprintf(&b, "<h3 id=\"%s-h\">Exercise%s</h3>\n%s", id, numberMark("exercise", r.exercises), prompt)
-		fmt.Fprintf(&b, "<form class=\"exercise-form\"><label for=\"%s-in\">%s</label> <input id=\"%s-in\" name=\"answer\" type=\"text\" inputmode=\"decimal\" autocomplete=\"off\"> <button type=\"submit\">Check</button></form>\n", id, html.EscapeString(label), id)
+		fmt.Fprintf(&b, "<form class=\"exercise-form\"><label for=\"%s-in\">%s</label> <input id=\"%s-in\" name=\"answer\" type=\"text\" spellcheck=\"false\" autocomplete=\"off\"> <button type=\"submit\">Check</button></form>\n", id, html.EscapeString(label), id)
 		fmt.Fprintf(&b, "<p class=\"exercise-result\" role=\"status\" aria-live=\"polite\"></p>\n</section>\n")
 		return b.String(), nil
 	case "notes":

@@ -22,6 +22,14 @@ type Client struct {
 	Base string // e.g. http://127.0.0.1:8080 (no trailing slash)
 	HTTP *http.Client
 
+	// Key is the server's instructor key, sent with every request that
+	// starts a session without another credential; Remote says the server
+	// takes this client for another machine (so it needs the key), and
+	// HostChecked that it refuses Host names not its own.
+	Key         string
+	Remote      bool
+	HostChecked bool
+
 	mu     sync.Mutex
 	bodies []string
 }
@@ -47,6 +55,9 @@ func (c *Client) Do(method, path, token string, body any) (*Response, error) {
 	h := http.Header{}
 	if method == "POST" || method == "PUT" {
 		h.Set("Content-Type", "application/json")
+	}
+	if method == "POST" && path == "/api/sessions" && token == "" {
+		token = c.Key
 	}
 	return c.DoHeader(method, path, token, body, h)
 }
@@ -146,6 +157,12 @@ func (c *Client) must(t testing.TB, want int, method, path, token string, body a
 		t.Fatalf("%s %s: status %d, want %d; body %s", method, path, r.Status, want, r.Raw)
 	}
 	return r.JSON
+}
+
+// Must is must for tests outside this package.
+func (c *Client) Must(t testing.TB, want int, method, path, token string, body any) map[string]any {
+	t.Helper()
+	return c.must(t, want, method, path, token, body)
 }
 
 // Session is a created session.

@@ -28,9 +28,13 @@ func Leaks(text string) []string {
 }
 
 // Run is the API suite. It creates its own sessions, so it can run against a
-// server that already holds data.
-func Run(t *testing.T, base string) {
+// server that already holds data. setup, if not nil, fills in the client's
+// Key, Remote and HostChecked for the server under test.
+func Run(t *testing.T, base string, setup func(*Client)) {
 	c := NewClient(base)
+	if setup != nil {
+		setup(c)
+	}
 	t.Run("session", func(t *testing.T) { testSession(t, c) })
 	t.Run("meeting-day", func(t *testing.T) { testMeetingDay(t, c) })
 	t.Run("histogram", func(t *testing.T) { testHistogram(t, c) })
@@ -48,6 +52,13 @@ func Run(t *testing.T, base string) {
 	t.Run("reopen", func(t *testing.T) { testReopen(t, c) })
 	t.Run("ledger", func(t *testing.T) { testLedger(t, c) })
 	t.Run("noise", func(t *testing.T) { testNoise(t, c) })
+	t.Run("exact-budget", func(t *testing.T) { testExactBudget(t, c) })
+	t.Run("strict-json", func(t *testing.T) { testStrictJSON(t, c) })
+	t.Run("roster-recovery", func(t *testing.T) { testRosterRecovery(t, c) })
+	t.Run("conditional-poll", func(t *testing.T) { testConditionalPoll(t, c) })
+	t.Run("typed-text", func(t *testing.T) { testTypedText(t, c) })
+	t.Run("instructor-key", func(t *testing.T) { testInstructorKey(t, c) })
+	t.Run("host", func(t *testing.T) { testHost(t, c) })
 	t.Run("no-leaks", func(t *testing.T) { testNoLeaks(t, c) })
 }
 

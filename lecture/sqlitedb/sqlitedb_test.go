@@ -80,6 +80,8 @@ func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
 		`INSERT INTO sessions (code, token_hash, budget, created) VALUES ('AAAAAAAA', x'00', 3, 0)`,
 		`INSERT INTO activities (session, id, kind, config, created) VALUES ('AAAAAAAA', 1, 'k', '{}', 0)`,
 		`INSERT INTO submissions (session, activity, student, answer, updated) VALUES ('AAAAAAAA', 1, 'early', '{}', 7)`,
+		`INSERT INTO releases (session, seq, activity, epsilon, participants, result, created) VALUES ('AAAAAAAA', 1, 1, 1e-17, 1, '{}', 9)`,
+		`INSERT INTO releases (session, seq, activity, epsilon, participants, result, created) VALUES ('AAAAAAAA', 2, 1, 0.1, 1, '{}', 9)`,
 	} {
 		if _, err := old.Exec(s); err != nil {
 			t.Fatal(err)
@@ -101,6 +103,17 @@ func TestMigrateUpgradesAnOldDatabase(t *testing.T) {
 		// count against it.
 		if roster != lecture.DefaultRoster || door != 1 || joined != 1 || version != len(lecture.Steps) {
 			t.Errorf("old session after migrating: roster %d, door %d, %d joined, schema step %d", roster, door, joined, version)
+		}
+		// Step 4 counts what the session held, in its counters, and its
+		// ε in whole millionths, an old release rounded up, never down.
+		var budgetUnits, spentUnits, touched, answers, acts int64
+		if err := store.Read.QueryRow(`SELECT budget_units, (SELECT SUM(eps_units) FROM releases WHERE session = code), touched, answers,
+  (SELECT answers FROM activities WHERE session = code AND id = 1) FROM sessions WHERE code = 'AAAAAAAA'`).
+			Scan(&budgetUnits, &spentUnits, &touched, &answers, &acts); err != nil {
+			t.Fatal(err)
+		}
+		if budgetUnits != 3_000_000 || spentUnits != 100_001 || touched < 9 || answers < 1 || acts != answers {
+			t.Errorf("old session's counters: budget %d units, spent %d units, touched %d, %d answers (%d in activity 1)", budgetUnits, spentUnits, touched, answers, acts)
 		}
 		// A new answer puts its student on the roster in the same
 		// statement (the trigger submissions_join).
@@ -147,12 +160,21 @@ func TestOpenMigratesAFreshDatabase(t *testing.T) {
 	}
 	want := []string{
 		"index releases_by_activity on releases: ",
-		"table activities on activities: session id kind config closed created",
+		"index sessions_by_touched on sessions: ",
+		"index students_by_client on students: ",
+		"table activities on activities: session id kind config closed created answers",
 		"table guesses on guesses: client win failures",
-		"table releases on releases: session seq activity epsilon participants result created",
-		"table sessions on sessions: code token_hash budget created roster door_open current",
-		"table students on students: session student joined",
-		"table submissions on submissions: session activity student answer updated",
+		"table releases on releases: session seq activity epsilon participants result created eps_units",
+		"table sessions on sessions: code token_hash budget created roster door_open current budget_units version touched joined addresses answers",
+		"table students on students: session student joined client",
+		"table submissions on submissions: session activity student answer updated client",
+		"trigger activities_change on activities: ",
+		"trigger activities_new on activities: ",
+		"trigger releases_new on releases: ",
+		"trigger students_gone on students: ",
+		"trigger students_join on students: ",
+		"trigger submissions_change on submissions: ",
+		"trigger submissions_gone on submissions: ",
 		"trigger submissions_join on submissions: ",
 	}
 	if !slices.Equal(got, want) {

@@ -9,6 +9,7 @@ import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, controlsBox, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
+import { formatHash } from '../state.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];
@@ -268,7 +269,7 @@ export async function mount(ctx) {
     }
     if (cancelRequested && view.stage < 4) {
       const pct = (100 * view.scored) / view.candidates;
-      note = `Cancelled after scoring ${fmtInt(view.scored)} of ${fmtInt(view.candidates)} candidates (${pct.toFixed(0)}%). Nothing was drawn: the mechanism needs every candidate's score. Lower m or use fewer attributes, or compare with MWEM below.`;
+      note = `Cancelled after scoring ${fmtInt(view.scored)} of ${fmtInt(view.candidates)} candidates (${pct.toFixed(0)}%). Nothing was drawn: the mechanism needs every candidate's score. Lower m or use fewer attributes, or try MWEM, which has a lesson of its own.`;
       ctx.announce('Scoring cancelled.');
       ctx.set('stage', 'count');
       cancelRequested = false;
@@ -296,7 +297,9 @@ export async function mount(ctx) {
     }, { primary: true });
     const mw = button('Try MWEM instead', () => {
       const other = document.querySelector('figure.widget[data-widget="mwem"]');
-      if (other) { other.scrollIntoView({ block: 'start' }); other.querySelector('button, select, input')?.focus({ preventScroll: true }); }
+      if (other) { other.scrollIntoView({ block: 'start' }); other.querySelector('button, select, input')?.focus({ preventScroll: true }); return; }
+      // Otherwise open the MWEM lesson (its widget's id is mw) on the same attributes, queries and ε.
+      location.hash = formatHash('mwem', new Map([['mw.k', String(v.k)], ['mw.q', String(v.q)], ['mw.eps', String(v.eps)]]));
     });
     const row = document.createElement('div');
     row.className = 'actions';

@@ -1,11 +1,10 @@
-package main
+package serve
 
 import (
 	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/base64"
-	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -41,7 +40,7 @@ func TestSiteHandler(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	site, err := siteHandler(dir, api)
+	site, err := Site(dir, api)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,19 +73,18 @@ func TestSiteHandler(t *testing.T) {
 	}
 }
 
-func TestServeFlags(t *testing.T) {
+func TestConfigCheck(t *testing.T) {
 	dir := t.TempDir()
-	for _, args := range [][]string{
-		{"-dir", filepath.Join(dir, "absent")},
-		{"-dir", dir, "-budget", "0"},
-		{"-dir", dir, "-budget", "1000"},
-		{"-nope"},
-		{"-dir", dir, "extra"},
+	for _, c := range []Config{
+		{Dir: filepath.Join(dir, "absent"), DB: filepath.Join(dir, "l.db")},
+		{Dir: dir, DB: filepath.Join(t.TempDir(), "l.db"), Budget: -1},
+		{Dir: dir, DB: filepath.Join(t.TempDir(), "l.db"), Budget: 1000},
+		{Dir: dir, DB: filepath.Join(t.TempDir(), "l.db"), CertFile: "c.pem"},
+		{Dir: dir, DB: filepath.Join(t.TempDir(), "l.db"), Hosts: []string{"evil.example:80"}},
+		{Dir: dir, DB: filepath.Join(t.TempDir(), "l.db"), SessionTTL: -1},
 	} {
-		err := runServe(args, io.Discard)
-		var ue usageError
-		if !errors.As(err, &ue) {
-			t.Errorf("serve %v: %v, want a usage error", args, err)
+		if _, err := c.Check(); err == nil {
+			t.Errorf("Check(%+v) = nil, want an error", c)
 		}
 	}
 }
@@ -117,7 +115,7 @@ func testSite(t *testing.T) (url, dir string) {
 			t.Fatal(err)
 		}
 	}
-	site, err := siteHandler(dir, http.NotFoundHandler())
+	site, err := Site(dir, http.NotFoundHandler())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -177,7 +175,7 @@ func TestSecurityHeaders(t *testing.T) {
 	for p, csp := range map[string]string{
 		"/":          "default-src 'self'; frame-ancestors 'self'",
 		"/sub/a.txt": "",
-		"/api/x":     apiPolicy,
+		"/api/x":     APIPolicy,
 	} {
 		resp, err := http.Get(url + p)
 		if err != nil {
@@ -225,13 +223,12 @@ func TestServeRefusesDatabaseInsideDir(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, db := range []string{"site/l.db", "site/new/l.db", "alias/l.db", "site"} {
-		err := runServe([]string{"-dir", filepath.Join(dir, "site"), "-db", filepath.Join(dir, db)}, io.Discard)
-		var ue usageError
-		if !errors.As(err, &ue) || !strings.Contains(err.Error(), "inside") {
+		c := Config{Dir: filepath.Join(dir, "site"), DB: filepath.Join(dir, db)}
+		if _, err := c.Check(); err == nil || !strings.Contains(err.Error(), "inside") {
 			t.Errorf("-db %s inside -dir: %v, want a refusal", db, err)
 		}
 	}
-	if in, err := within(filepath.Join(dir, "site"), filepath.Join(dir, "site.db")); err != nil || in {
+	if in, err := Within(filepath.Join(dir, "site"), filepath.Join(dir, "site.db")); err != nil || in {
 		t.Errorf("site.db beside site/: within = %v, %v", in, err)
 	}
 }

@@ -1,19 +1,19 @@
 //go:build js && wasm
 
-// Command worker runs the lecture API on Cloudflare Workers with D1 as its
-// database. It is the same lecture.Handler that `dpplay serve` mounts over
+// Command cloudflare runs the lecture API on Cloudflare Workers with D1 as
+// its database. It is the same lecture.Handler that `dpplay serve` mounts over
 // SQLite; only the database/sql driver and the client-address source
 // differ. github.com/syumai/workers supplies wasm_exec.js and its runtime
 // context; D1 is reached through our own driver (d1.go), because its D1
 // driver calls the binding from Go.
 //
-// Build (see the worker-build target of the Makefile):
+// Build (see the cloudflare-build target of the Makefile):
 //
-//	go run github.com/syumai/workers/cmd/workers-assets-gen@v0.32.0 -mode=go -o worker/build
-//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o worker/build/app.wasm ./cmd/worker
+//	go run github.com/syumai/workers/cmd/workers-assets-gen@v0.32.0 -mode=go -o cloudflare/build
+//	GOOS=js GOARCH=wasm go build -trimpath -ldflags='-s -w' -o cloudflare/build/app.wasm ./cmd/cloudflare
 //
 // main registers serve and resolve on the runtime context's binding
-// object and waits. worker/entry.mjs runs one instance of this program per
+// object and waits. cloudflare/entry.mjs runs one instance of this program per
 // isolate for every request; each request's own JavaScript loop performs
 // the D1 operations the handler enqueues (d1Conn) and collects the reply
 // that serve leaves with bridge.reply. Go itself does no I/O, and its
@@ -28,9 +28,12 @@ import (
 	"bytes"
 	"database/sql"
 	"fmt"
+	"net"
 	"net/http"
 	"strconv"
+	"strings"
 	"syscall/js"
+	"time"
 
 	"github.com/dpplay/dpplay/lecture"
 )
@@ -47,9 +50,11 @@ func main() {
 func bridge() js.Value { return js.Global().Get("context").Get("binding").Get("bridge") }
 
 // serve is binding.serve(req, request, vars): request is {method, url,
-// headers: [[name, value], …], body: Uint8Array or null}; vars holds the
-// request's env variables ALLOWED_ORIGIN and GUESS_LIMIT. The reply,
-// {status, headers, body}, goes to bridge.reply(req, reply) once.
+// headers: [[name, value], …], body: Uint8Array or null, task}; vars holds
+// the request's env variables (handler). The reply, {status, headers,
+// body}, goes to bridge.reply(req, reply) once. A request whose task is
+// "expire", which only the entry module's scheduled handler makes, runs
+// Handler.Expire instead of an HTTP request.
 func serve(_ js.Value, args []js.Value) any {
 	id, req, vars := args[0].Int(), args[1], args[2]
 	reply := func(w *response) { bridge().Call("reply", id, w.js()) }
@@ -77,23 +82,77 @@ func serve(_ js.Value, args []js.Value) any {
 			reply(w)
 		}()
 		defer db.Close()
+		if req.Get("task").String() == "expire" {
+			n, err := h.Expire(r.Context())
+			if err != nil {
+				println("worker: expire:", err.Error())
+				w = errorReply(http.StatusInternalServerError, "internal error")
+				return
+			}
+			fmt.Fprintf(&w.body, "{\"expired\":%d}\n", n)
+			return
+		}
 		h.ServeHTTP(w, r)
 	}()
 	return nil
 }
 
-// handler builds the request's handler over db from its env variables.
+// memory is what the handlers of this instance's requests share: the read
+// limit per address and the replies kept for polls.
+var memory = lecture.NewMemory()
+
+// handler builds the request's handler over db from its env variables:
+//
+//	ALLOWED_ORIGIN  the static site's origin ("" or "*": any)
+//	INSTRUCTOR_KEY  the key that starting a session needs (a secret:
+//	                `wrangler secret put INSTRUCTOR_KEY`); unset, no session
+//	                can be started
+//	ALLOWED_HOSTS   comma-separated host names the API answers to (its
+//	                workers.dev name, a custom domain); unset, any
+//	SESSION_TTL     how long a session that sees nothing is kept (a Go
+//	                duration, default 720h)
+//	GUESS_LIMIT     replaces lecture.GuessLimit: the end-to-end tests lower
+//	                it to race wrong guesses against D1's own counter
+//	JOIN_LIMIT      replaces lecture.JoinLimit; "0" turns it off (the
+//	                lecture-hall load test plays 1,000 phones from one address)
 func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 	origin := vars.Get("ALLOWED_ORIGIN").String()
 	if origin == "" {
 		origin = "*"
 	}
-	// GUESS_LIMIT, when set, replaces lecture.GuessLimit: the end-to-end
-	// tests lower it to race wrong guesses against D1's own counter.
 	guessLimit, _ := strconv.Atoi(vars.Get("GUESS_LIMIT").String())
+	joinLimit, err := strconv.Atoi(vars.Get("JOIN_LIMIT").String())
+	if err == nil && joinLimit <= 0 {
+		joinLimit = -1
+	}
+	ttl, _ := time.ParseDuration(vars.Get("SESSION_TTL").String())
+	key := vars.Get("INSTRUCTOR_KEY").String()
+	if key == "" {
+		// A key no one holds: sessions cannot be started until the
+		// instructor sets one.
+		key = "unset:" + strconv.FormatInt(time.Now().UnixNano(), 36)
+	}
+	var host func(string) bool
+	if list := vars.Get("ALLOWED_HOSTS").String(); list != "" {
+		names := map[string]bool{}
+		for _, n := range strings.Split(list, ",") {
+			names[strings.ToLower(strings.TrimSpace(n))] = true
+		}
+		host = func(h string) bool {
+			if name, _, err := net.SplitHostPort(h); err == nil {
+				h = name
+			}
+			return names[strings.ToLower(h)]
+		}
+	}
 	return lecture.New(db, lecture.Options{
+		Memory:      memory,
 		AllowOrigin: origin,
 		GuessLimit:  guessLimit,
+		JoinLimit:   joinLimit,
+		CreateKey:   key,
+		Host:        host,
+		SessionTTL:  ttl,
 		// Cloudflare sets CF-Connecting-IP to the client's address; the
 		// worker sees no socket address of its own.
 		ClientIP: func(r *http.Request) string { return r.Header.Get("CF-Connecting-IP") },

@@ -1,6 +1,6 @@
 // The lecture worker's entry module (docs/lecture.md, "Go on Workers").
 //
-// One instance of the Go program (cmd/worker) serves every request of an
+// One instance of the Go program (cmd/cloudflare) serves every request of an
 // isolate; a new one starts if it exits. workerd ties every promise, timer
 // and I/O call to the request that made it, while Go's one event loop runs
 // on behalf of whichever request resumed it, so Go never does I/O and sets
@@ -128,7 +128,8 @@ async function serve(req, env) {
   queues.set(id, { ops, since: now });
   const exited = () => new Error("the Go program exited");
   try {
-    const vars = { ALLOWED_ORIGIN: String(env.ALLOWED_ORIGIN ?? ""), GUESS_LIMIT: String(env.GUESS_LIMIT ?? "") };
+    const vars = {};
+    for (const k of ["ALLOWED_ORIGIN", "GUESS_LIMIT", "JOIN_LIMIT", "INSTRUCTOR_KEY", "ALLOWED_HOSTS", "SESSION_TTL"]) vars[k] = String(env[k] ?? "");
     inst.binding.serve(id, req, vars);
     let idle = IDLE_MS;
     for (;;) {
@@ -197,7 +198,7 @@ async function fetch(request, env) {
   let reply;
   try {
     const body = await readBody(request, MAX_BODY);
-    reply = await serve({ method: request.method, url: request.url, headers: [...request.headers], body }, env);
+    reply = await serve({ method: request.method, url: request.url, headers: [...request.headers], body, task: "" }, env);
   } catch (e) {
     console.error(`dpplay worker: ${e}`);
     return Response.json(
@@ -208,4 +209,11 @@ async function fetch(request, env) {
   return new Response(nullBody.has(reply.status) ? null : reply.body, { status: reply.status, headers: reply.headers });
 }
 
-export default { fetch };
+// scheduled deletes the sessions that have seen nothing for SESSION_TTL
+// (lecture.Handler.Expire), on the cron of wrangler.toml's [triggers].
+async function scheduled(event, env) {
+  const reply = await serve({ method: "POST", url: "https://expire.invalid/", headers: [], body: null, task: "expire" }, env);
+  console.log(`dpplay worker: expire: ${reply.status} ${new TextDecoder().decode(reply.body).trim()}`);
+}
+
+export default { fetch, scheduled };

@@ -12,8 +12,9 @@
 //
 //	node dev.mjs [--ip 127.0.0.1] [--port 8787] [--persist-to .wrangler/state] [--var NAME:VALUE]…
 //
-// It prints "Ready on http://IP:PORT" once the worker answers, and stops on
-// SIGINT or SIGTERM.
+// It prints "Ready on http://IP:PORT" once the worker answers, runs the
+// worker's scheduled handler on SIGUSR2 (as the cron of wrangler.toml
+// would), and stops on SIGINT or SIGTERM.
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { Log, LogLevel, Miniflare } from "miniflare";
@@ -69,5 +70,10 @@ async function stop() {
   await mf.dispose();
   process.exit(0);
 }
+process.on("SIGUSR2", async () => {
+  const worker = await mf.getWorker();
+  await worker.scheduled({ cron: "17 3 * * *" });
+  console.log("dpplay dev: scheduled handler ran");
+});
 process.on("SIGINT", stop);
 process.on("SIGTERM", stop);
