@@ -5,8 +5,10 @@
 // its top, on a logarithmic scale of frequency (so equal steps in value
 // sound like equal steps in pitch). When the tones end, the exact values
 // they stood for are read out through a status region. A chart says what
-// to play with sound() → {series: [{name, points: [{label, value, say}]}],
-// range: [lo, hi]} (charts/bars.js, line.js, band.js).
+// to play with sound() → {series: [{name, points: [{label, value, say}],
+// range}], range: [lo, hi]}, a series' own range taking the place of the
+// chart's for a series on another axis (charts/bars.js, line.js, band.js,
+// widgets/audit.js).
 
 export const LOW = 220;
 export const HIGH = 880;
@@ -67,9 +69,9 @@ export async function listen(chart, button) {
   stop();
   if (again || !chart.data) return;
   const { series, range: given } = chart.sound();
-  const parts = series.map((s) => ({ name: s.name, points: sample(s.points) })).filter((s) => s.points.length);
+  const parts = series.map((s) => ({ name: s.name, points: sample(s.points.filter((p) => !Number.isNaN(p.value))), range: s.range })).filter((s) => s.points.length);
   if (!parts.length) return;
-  const [lo, hi] = given || range(parts);
+  const whole = given || range(parts.filter((s) => !s.range));
   const AC = window.AudioContext || window.webkitAudioContext;
   if (!AC) { say(spoken(parts)); return; }
   audio ||= new AC();
@@ -77,6 +79,7 @@ export async function listen(chart, button) {
   const nodes = [];
   let t = audio.currentTime + 0.05;
   for (const s of parts) {
+    const [lo, hi] = s.range || whole;
     // Shorter tones for a long series: about 6 s a series, 80–250 ms a tone.
     const len = Math.min(0.25, Math.max(0.08, 6 / s.points.length - GAP));
     for (const p of s.points) {

@@ -62,6 +62,10 @@ test('every control of every lesson is in the accessibility tree at load, before
     const cdp = await context.newCDPSession(page);
     assert.equal(await page.evaluate(() => document.body.classList.contains('engine-ready')), false, 'the engine arrived');
     const atLoad = await axControls(cdp);
+    // Nothing on the page is hidden from the tree by inert (the old lazy mount's way).
+    const { nodes } = await cdp.send('Accessibility.getFullAXTree');
+    const inert = nodes.filter((x) => x.ignored && (x.ignoredReasons || []).some((r) => /inert/i.test(r.name)));
+    assert.equal(inert.length, 0, `${slug}: ${inert.length} nodes left out of the accessibility tree as inert`);
     // A widget the build could not draw (SmallDB: its first call opens a run
     // in the engine) shows that it is loading until it mounts.
     const loading = await page.evaluate(() => [...document.querySelectorAll('#lesson figure.widget')]
@@ -176,7 +180,7 @@ test('focus moves to the revealed answer, and never falls to the page when a con
   await context.close();
 
   // MWEM's "All rounds" disables itself at the last round: focus goes on to the next control.
-  const other = await web.open('#/small-database', { lesson: 'small-database' });
+  const other = await web.open('#/mwem', { lesson: 'mwem' });
   const w = 'figure.widget[data-widget="mwem"]';
   await idle(other.page, w);
   const all = other.page.locator(`${w} button`, { hasText: 'All rounds' });
@@ -193,6 +197,24 @@ test('focus moves to the revealed answer, and never falls to the page when a con
   assert.ok(where.inside, `focus fell out of the widget, to ${where.what}`);
   assert.deepEqual(other.errors, []);
   await other.context.close();
+
+  // "Forget my data" hides itself once it has forgotten: focus stays in the widget.
+  const third = await web.open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
+  const p = third.page;
+  await idle(p, '#w-meet');
+  await p.locator('#w-meet details.data-panel > summary').click();
+  await p.locator('#w-meet details.data-panel textarea').fill('day,free\nMon,3\nTue,5\nWed,4\n');
+  await p.locator('#w-meet button', { hasText: 'Use the pasted text' }).click();
+  const forget = p.locator('#w-meet button', { hasText: 'Forget my data' });
+  await forget.waitFor({ state: 'visible', timeout: 15000 });
+  await forget.focus();
+  await p.keyboard.press('Enter');
+  await forget.waitFor({ state: 'hidden', timeout: 15000 });
+  await p.waitForTimeout(100);
+  const at = await p.evaluate(() => ({ inside: !!document.activeElement.closest('#w-meet'), what: document.activeElement.tagName }));
+  assert.ok(at.inside, `focus fell out of the widget after "Forget my data", to ${at.what}`);
+  assert.deepEqual(third.errors, []);
+  await third.context.close();
 });
 
 /**
@@ -355,6 +377,31 @@ test('"Listen" plays a chart as tones in order, higher for higher bars, then rea
   await page.waitForFunction(() => window.__tones.length > 0 && /probability/i.test(document.getElementById('listen-status').textContent), null, { timeout: 15000 });
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('"Listen" plays the other kinds of chart: lines, the ±ε band and the audit\'s pair', async () => {
+  for (const [slug, widget, chart, said] of [
+    ['billboard-prices', 'billboard', '.line-chart', /: round 1 /],
+    ['what-epsilon-promises', 'epsilon-band', '.band-chart', /^Exact log-ratio: /],
+    ['check-a-mechanism', 'audit', '.band-chart', /^P\(o \| x\): option 0 .*Log-ratio, band ±/],
+  ]) {
+    const { context, page, errors } = await blank({ viewport: { width: 1280, height: 900 } });
+    await page.addInitScript(audioSpy);
+    await page.goto(`${web.server.url}#/${slug}`);
+    await ready(page, slug);
+    const fig = `#lesson figure.widget[data-widget="${widget}"]`;
+    await idle(page, fig);
+    const button = page.locator(`${fig} ${chart} .listen-button`).first();
+    assert.ok(await button.count(), `${slug}: no Listen button on the ${widget} chart`);
+    await button.click();
+    await page.waitForFunction(() => document.getElementById('listen-status')?.textContent, null, { timeout: 30000 });
+    const tones = await page.evaluate(() => window.__tones);
+    assert.ok(tones.length > 1, `${slug}: ${tones.length} tones`);
+    for (const t of tones) assert.ok(t.f >= 220 && t.f <= 880, `${slug}: pitch ${t.f} outside 220–880 Hz`);
+    assert.match(await page.locator('#listen-status').textContent(), said, slug);
+    assert.deepEqual(errors, [], slug);
+    await context.close();
+  }
 });
 
 test('before the engine: a moved slider and Draw say the widget is waiting, the stale readout is dimmed, the status shows on a phone; then it updates and says what changed', async () => {
