@@ -194,7 +194,7 @@ export function medians(runs) {
   return out;
 }
 
-async function lighthouseScores(url) {
+export async function lighthouseScores(url) {
   const { default: lighthouse } = await import('lighthouse');
   const chromeLauncher = await import('chrome-launcher');
   const chrome = await chromeLauncher.launch({

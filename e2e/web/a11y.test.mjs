@@ -1,14 +1,15 @@
 // Every reader (issue 33), in Debian's Chromium: every control of a lesson
 // is in the accessibility tree from the first paint, before the engine
-// (CDP's accessibility domain); single-key shortcuts act only in a widget;
-// focus never falls to the page when a control disables itself; the focus
-// ring has 3:1 contrast against every background it is drawn on, light and
-// dark; nothing scrolls sideways at 320 px; "Listen" plays a chart as tones
+// (CDP's accessibility domain), and axe finds nothing there; single-key
+// shortcuts act only in a widget; focus never falls to the page when a
+// control disables itself; the focus ring has 3:1 contrast against every
+// background it is drawn on, light and dark; nothing scrolls sideways at 320 px; "Listen" plays a chart as tones
 // (an AudioContext spy records them) and reads its values; a widget says it
 // is waiting while the engine loads. Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import AxeBuilder from '@axe-core/playwright';
 import { ready, watch } from './browser.mjs';
 import { everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
 
@@ -72,6 +73,9 @@ test('every control of every lesson is in the accessibility tree at load, before
       .filter((f) => f.querySelector(':scope > .widget-body[aria-busy] > .widget-loading')).map((f) => f.id));
     const said = [];
     for (const id of loading) said.push(...await axControls(cdp, `#${id}`, ['StaticText']));
+    // The drawings' controls are exposed now: axe checks them as they are at load.
+    const { violations } = await new AxeBuilder({ page }).include('#lesson').analyze();
+    assert.deepEqual(violations.map((v) => `${v.id}: ${v.nodes.map((x) => x.target.join(' ')).slice(0, 3).join('; ')}`), [], `${slug}: axe at load`);
     release();
     await ready(page, slug);
     await everyLive(page);
@@ -314,6 +318,14 @@ test('at 320 px nothing scrolls sideways and the whole top bar is on screen, on 
       .map((x) => x.getBoundingClientRect()).filter((b) => Math.abs(b.width - b.height) > 0.5).length);
     assert.equal(shrunk, 0, `${slug || 'root'}: radio buttons squeezed at 320 px`);
     assert.deepEqual(errors, [], slug);
+    await context.close();
+  }
+  // The site's other pages: the lecture's join form (a phone's first view), the handout, the machine, the 404 page.
+  for (const url of ['lecture.html', 'lecture.html?join=ABCD-1234', 'handout.html', 'machine.html', '404.html']) {
+    const { context, page } = await web.open(url, { width: 320, height: 640 });
+    await page.waitForLoadState('networkidle');
+    const r = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: innerWidth }));
+    assert.ok(r.scroll <= r.width, `${url}: ${r.scroll} px wide at ${r.width}`);
     await context.close();
   }
 });
