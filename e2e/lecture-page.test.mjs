@@ -583,15 +583,18 @@ test('the projector view, typed numbers, and asking before spending', { timeout:
 
     // Two phones; each sees its own answer counted as soon as it is sent:
     // phone b's polls are held from here on, but for the one its answer
-    // makes, so only that one can bring the count up to date.
+    // makes, so only that one can bring the count up to date. A held poll
+    // is answered by the server at once and its answer (0 answers) kept back,
+    // to arrive after the fresh one: it must not undo it.
     const a = await phone(browser, server, link);
     const b = await phone(browser, server, link);
     await waitText(b.p, '[data-budget]', /^0 answers so far/);
     let gate = 'closed';
     const held = [];
-    await b.p.route('**/api/sessions/*/activities/*', (route) => {
+    await b.p.route('**/api/sessions/*/activities/*', async (route) => {
       if (route.request().method() !== 'GET' || gate === 'one') { if (gate === 'one') gate = 'closed'; return route.continue(); }
-      held.push(route);
+      const response = await route.fetch();
+      held.push(() => route.fulfill({ response }));
     });
     while (!held.length) await new Promise((r) => setTimeout(r, 100));
     await a.p.locator('#value').fill('7');
@@ -602,8 +605,11 @@ test('the projector view, typed numbers, and asking before spending', { timeout:
     await send(b.p);
     await waitText(b.p, '[data-budget]', /^2 answers so far/);
     assert.equal(held.length, 1, 'no periodic poll got through');
+    await held.shift()();
+    await b.p.waitForTimeout(500);
+    assert.match(await b.p.locator('[data-budget]').textContent(), /^2 answers so far/, 'a poll older than the answer undid its count');
     await b.p.unroute('**/api/sessions/*/activities/*');
-    for (const r of held) await r.continue().catch(() => {}); // unroute may have let it go already
+    for (const f of held) await f().catch(() => {}); // unroute may have let it go already
     assert.equal(await b.p.evaluate(() => JSON.parse(Object.entries(localStorage).find(([k]) => k.startsWith('dpplay.lecture.answer.'))[1]).value), 4.5);
     await waitText(host, '[data-participants]', /^2$/);
     await waitText(proj, '[data-participants]', /^2$/);

@@ -63,7 +63,7 @@ export async function throttle(cdp, on) {
 export async function firstWidgetLive() {
   const fig = document.querySelector('#lesson figure.widget');
   fig?.scrollIntoView();
-  for (let t0 = performance.now(); fig?.querySelector('.widget-body[aria-busy]') && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 10));
+  for (let t0 = performance.now(); fig?.querySelector('.widget-body:is([aria-busy], [data-prerendered])') && performance.now() - t0 < 10000;) await new Promise((r) => setTimeout(r, 10));
 }
 
 // Runs in the page before its scripts: watches for the first chart frame and
@@ -211,6 +211,8 @@ export async function lighthouseScores(url) {
     scores.lcp_ms = Math.round(a['largest-contentful-paint']?.numericValue);
     scores.tbt_ms = Math.round(a['total-blocking-time']?.numericValue);
     scores.cls = +(a['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3);
+    // Lighthouse simulates a slow phone from what it measures here: a busy
+    // machine lowers the score. The one-minute load average beside it says how busy.
     scores.load = +os.loadavg()[0].toFixed(1);
     return scores;
   } finally {

@@ -97,6 +97,8 @@ function engine(name) {
 
 const { mountWidget } = await import(pathToFileURL(path.join(web, 'mount.js')).href);
 const { callKey, pack, unpack, replaying } = await import(pathToFileURL(path.join(web, 'prerendered.js')).href);
+const { attachExport } = await import(pathToFileURL(path.join(web, 'export.js')).href);
+const { attachTableCSV } = await import(pathToFileURL(path.join(web, 'tablecsv.js')).href);
 
 /**
  * recorder() is a bridge that runs calls in the engine (as worker.js does)
@@ -298,8 +300,15 @@ async function prerenderFigure(lessonDoc, fig) {
   }
   const body = fig.querySelector('.widget-body');
   body.innerHTML = wide.innerHTML.replace(/<!--dpplay-svg-(\d+)-->/g, (_, i) => svgs[+i]);
-  body.setAttribute('inert', '');
+  // Not inert: its controls are in the accessibility tree from the first
+  // paint, and the page mounts the widget as soon as one is used
+  // (web/lazymount.js), handing over what the reader did (web/prerendered.js).
+  body.removeAttribute('aria-busy');
   body.dataset.prerendered = '';
+  // The row the page adds under a mounted widget ("Export figure",
+  // "Download table (CSV)"), so that it too is there from the first paint.
+  if (fig.dataset.figures) attachExport(fig);
+  attachTableCSV(fig).parentNode.dataset.prerendered = '';
   const script = lessonDoc.createElement('script');
   script.setAttribute('type', 'application/json');
   script.setAttribute('class', 'widget-calls');

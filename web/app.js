@@ -10,6 +10,8 @@ import { mountRest } from './lazymount.js';
 import { reportError } from './urlnotes.js';
 import { setupPresenting } from './present.js';
 import { setupKeys } from './keys.js';
+import { watchEngine } from './pending.js';
+import { keepFocus } from './focuskeep.js';
 
 // ---- Engine loading indicator -------------------------------------------
 const progress = $('#engine-progress');
@@ -29,13 +31,15 @@ bridge.onStatus((msg) => {
     engineStatus.textContent = `The engine could not start: ${msg.message}`;
   }
 });
+watchEngine(bridge);
 bridge.load('core');
 
 // ---- Navigation, presentation and keys --------------------------------------
-// A key pressed first mounts the widgets still waiting (Tab would skip an
-// inert one).
+// A key pressed first mounts the widgets still showing their pre-rendered
+// drawing, one per idle period, so that Tab reaches live ones.
 document.addEventListener('keydown', mountRest, { capture: true });
 const navToggle = $('.nav-toggle');
+keepFocus();
 setupPresenting();
 setupKeys(navToggle);
 navToggle.addEventListener('click', () => {

@@ -119,8 +119,11 @@ export function attachExport(fig) {
 <progress id="${id}-bar" max="100" value="0" hidden aria-label="Loading the figure engine"></progress>
 <span id="${id}-status" class="export-status" role="status" aria-live="polite"></span>`);
   const [select, button, bar, status, figureSelect] = [`#${id}-format`, '.export-button', `#${id}-bar`, `#${id}-status`, `#${id}-figure`].map((s) => box.querySelector(s));
+  // While it works the button says so (aria-disabled) and ignores presses;
+  // it keeps focus, which a disabled button would drop.
   button.addEventListener('click', async () => {
-    button.disabled = true;
+    if (button.getAttribute('aria-disabled') === 'true') return;
+    button.setAttribute('aria-disabled', 'true');
     try {
       const spec = pageSpec(location.hash, fig, figureSelect ? figureSelect.value : names[0]);
       const res = await exportFigure(spec, select.value, (p) => {
@@ -139,7 +142,7 @@ export function attachExport(fig) {
       bar.hidden = true;
       status.textContent = `The figure could not be exported: ${err.message}`;
     } finally {
-      button.disabled = false;
+      button.removeAttribute('aria-disabled');
     }
   });
   return box;

@@ -1,18 +1,43 @@
 // Mounting a lesson's widgets when the reader needs them. Those on or near
 // the screen, and those the link changes, mount at once (from the build's
 // recording of their engine calls, before the engine is ready); every other
-// widget keeps its pre-rendered drawing until it comes near the screen or
-// the reader first presses a key, and then mounts in an idle period.
+// widget keeps its pre-rendered drawing until it comes near the screen, the
+// reader first presses a key, or one of its controls is focused or used,
+// and then mounts. The drawing's controls are real ones, in the
+// accessibility tree from the first paint; what the reader did to them is
+// handed over to the live widget (prerendered.js handOver).
 import { mountWidget as mount, linkChanges } from './mount.js';
 import { schemas } from './gen/widgets.js';
-import { recorded, recording, replaying } from './prerendered.js';
+import { recorded, recording, replaying, handOver } from './prerendered.js';
 import { $, bridge, state, pickActive } from './current.js';
 import { scheduleWrite, writeURL } from './urlsync.js';
 import { reportError } from './urlnotes.js';
+import { tracked, start, stop } from './pending.js';
 
 let uidCount = 0;
 let near = null; // the IntersectionObserver of the lesson on screen
 let rest = null; // mounts the lesson's remaining widgets, once
+let shown = null; // {params, call} of the lesson on screen
+const pressed = new WeakMap(); // figure → the drawing's buttons pressed before its mount
+
+// A pre-rendered widget mounts as soon as the reader reaches for it: a
+// pointer over it, focus in it (Tab, or a screen reader moving focus), a key,
+// a click or a changed value; the buttons pressed meanwhile are kept, to be
+// pressed again on the live widget.
+for (const type of ['pointerover', 'pointerdown', 'focusin', 'keydown', 'click', 'input', 'change']) {
+  document.addEventListener(type, (e) => {
+    const fig = e.target.closest?.('#lesson figure.widget');
+    if (!fig || !shown || !fig.querySelector(':scope > [data-prerendered]')) return;
+    const w = state.widgets.find((x) => x.fig === fig);
+    if (!w) return;
+    const b = e.type === 'click' && e.target.closest('button');
+    if (b && fig.contains(b)) pressed.set(fig, (pressed.get(fig) || []).concat(b));
+    const mounting = mountSlot(w, shown.params, shown.call);
+    if (e.type === 'pointerover') return;
+    start(fig, true);
+    mounting.finally(() => stop(fig, true));
+  }, { capture: true, passive: true });
+}
 
 /**
  * mountNear(slots, params, call) mounts the widgets that are on or near the
@@ -29,6 +54,10 @@ let rest = null; // mounts the lesson's remaining widgets, once
  * until the page is shown.
  */
 export async function mountNear(slots, params, call) {
+  shown = { params, call };
+  // A click anywhere in a widget focuses it, so that its keys act on it
+  // (keys.js), and n and p can move focus to it.
+  for (const w of slots) if (!w.fig.hasAttribute('tabindex')) w.fig.tabIndex = -1;
   const now = (w) => document.hidden || (!recorded(w.fig) && w.fig.getBoundingClientRect().top < innerHeight) ||
     linkChanges(w.fig, schemas[w.fig.dataset.widget] || {}, params);
   const bySlot = new Map(slots.map((w) => [w.fig, w]));
@@ -70,6 +99,7 @@ export function mountRest() {
 export function stopMounting() {
   near?.disconnect();
   rest = null;
+  shown = null;
 }
 
 const whenIdle = (f) => (window.requestIdleCallback ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 50));
@@ -102,16 +132,29 @@ async function mountWidget(fig, params) {
     return null;
   }
   // The build's recording of the opening state's engine calls answers them
-  // now, so the widget paints before the engine is ready (prerendered.js).
+  // now, so the widget paints before the engine is ready (prerendered.js);
+  // the others show the widget as pending while they run (pending.js).
+  // mount replaces the drawing at once: keep its nodes and focus first.
+  const drawing = 'prerendered' in body.dataset ? [...body.childNodes] : null;
+  const focused = drawing && body.contains(document.activeElement) ? document.activeElement : null;
   const w = await mount(fig, mod, {
-    params, notes: state.notes, bridge: replaying(bridge, recording(fig)), uid: () => ++uidCount, onSet: scheduleWrite,
+    params, notes: state.notes, bridge: replaying(tracked(bridge, fig), recording(fig)), uid: () => ++uidCount, onSet: scheduleWrite,
   });
+  if (drawing) handOver(drawing, body, focused, pressed.get(fig));
   // "Export figure" renders the same state with the Go figures package; its
   // module (and the several-MB wasm behind it) loads only when asked. The
-  // site build lists the widget's figures in data-figures.
-  const exported = fig.dataset.figures ? import('./export.js').then((m) => m.attachExport(fig)) : Promise.resolve();
-  // Beside it, "Download table (CSV)" for the widget's data tables.
-  exported.catch(() => {}).then(() => import('./tablecsv.js')).then((m) => m.attachTableCSV(fig)).catch(() => {});
+  // site build lists the widget's figures in data-figures. Beside it,
+  // "Download table (CSV)" for the widget's data tables. The build drew
+  // this row too; the live one takes its place in one task.
+  Promise.all([fig.dataset.figures && import('./export.js'), import('./tablecsv.js')]).then(([ex, csv]) => {
+    const old = fig.querySelector(':scope > .export-figure[data-prerendered]');
+    const focused = old?.contains(document.activeElement) ? document.activeElement : null;
+    old?.remove();
+    ex?.attachExport(fig);
+    const row = csv.attachTableCSV(fig).parentNode;
+    if (old) handOver([old], row, focused, pressed.get(fig));
+    pressed.delete(fig);
+  }).catch(() => {});
   const slot = () => state.widgets.find((x) => x.fig === fig);
   const pick = () => { state.active = slot() || state.active; state.picked = true; };
   fig.addEventListener('focusin', pick);

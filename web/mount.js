@@ -17,6 +17,26 @@
 // say what of the link it could not show as asked (web/urlnotes.js).
 import { coerce, encode } from './state.js';
 
+const NUMBER = /[−-]?\d[\d,]*(?:\.\d+)?%?/g;
+
+/**
+ * changes(before, now) is the widget's new status sentence now, saying what
+ * changed: when before (the last one, with its notes) has the same words,
+ * each number that differs is followed by "(was …)": "Privacy loss 1.2 (was
+ * 0.9279) against ε = 5 (was 1)."
+ */
+export function changes(before, now) {
+  const old = before.replace(/ \(was [^)]*\)/g, '');
+  const words = (s) => s.replace(NUMBER, '#');
+  if (!old || words(old) !== words(now)) return now;
+  const was = old.match(NUMBER);
+  let i = 0;
+  return now.replace(NUMBER, (m) => {
+    const o = was[i++];
+    return o === m ? m : `${m} (was ${o})`;
+  });
+}
+
 /** lessonParams(fig) is the parameters the lesson's widget block gives figure fig. */
 const lessonParams = (fig) => JSON.parse(fig.dataset.params || '{}');
 
@@ -91,13 +111,13 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
     // A change the widget had to make to what the link asked, beyond the
     // schema's own rule, said with the page's other notes.
     note(text) { notes.push(text); },
-    announce(text) { live.textContent = text; },
+    announce(text) { live.textContent = changes(live.textContent, text); },
   };
-  // The build's drawing of the opening state (inert, scripts/prerender.mjs)
-  // gives way to the live widget, which draws the same in the same frame.
+  // The build's drawing of the opening state (scripts/prerender.mjs) gives
+  // way to the live widget, which draws the same in the same frame.
   body.replaceChildren();
-  body.removeAttribute('inert');
   delete body.dataset.prerendered;
+  body.setAttribute('aria-busy', 'true');
   try {
     w.controller = (await mod.mount(ctx)) || {};
   } catch (err) {

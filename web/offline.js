@@ -41,16 +41,19 @@ function onMessage(event, index) {
   } else if (m.type === 'cached') {
     job = null;
     if (view) {
+      // The button goes: focus, if it had it, goes to what it did.
+      const had = document.activeElement === view.button;
       view.note.hidden = true;
       view.button.hidden = true;
       view.bar.hidden = true;
       view.status.textContent = 'Every lesson is now available offline on this device.';
+      if (had) { view.status.tabIndex = -1; view.status.focus(); }
     }
     return;
   } else if (m.type === 'failed') {
     job = null;
     if (view) {
-      view.button.disabled = false;
+      view.button.removeAttribute('aria-disabled');
       view.bar.hidden = true;
       view.status.textContent = `Saving the lessons failed (${m.message}). Try again when you are online.`;
     }
@@ -68,7 +71,8 @@ function rawBytes(index, files) {
 
 function showJob() {
   if (!view || !job) return;
-  view.button.disabled = true;
+  // Not disabled, which would drop the focus: it says it is busy and ignores presses.
+  view.button.setAttribute('aria-disabled', 'true');
   view.bar.hidden = false;
   view.bar.value = job.total ? Math.min(100, Math.round((100 * job.loaded) / job.total)) : 0;
 }
@@ -105,7 +109,7 @@ export async function offerOffline(root, index) {
   section.append(box);
   view = { note, button, bar, status };
   button.addEventListener('click', () => {
-    button.disabled = true;
+    if (job) return;
     status.textContent = `Saving every lesson for offline use (${mb(gzip)})…`;
     job = { total: rawBytes(index, missing), loaded: 0 };
     showJob();

@@ -10,6 +10,10 @@ export function wirePredictions() {
   for (const sec of document.querySelectorAll('#lesson section.predict')) {
     $('.reveal-button', sec).addEventListener('click', () => {
       const chosen = reveal(sec);
+      // The button disables itself: focus goes to the answer it revealed.
+      const answer = $('.reveal', sec);
+      answer.tabIndex = -1;
+      answer.focus();
       savePrediction(state.slug, sec.id, chosen ? Number(chosen.value) : -1);
       markProgress(index);
     });

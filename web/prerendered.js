@@ -72,3 +72,86 @@ export function replaying(bridge, calls) {
     offStatus: (f) => bridge.offStatus(f),
   };
 }
+
+// A pre-rendered widget's controls are real controls, in the accessibility
+// tree and the tab order from the first paint; the page mounts the widget
+// as soon as one is focused or used (web/lazymount.js), and the live widget
+// takes over what the reader did to the drawing meanwhile.
+
+const CONTROLS = 'button, input, select, textarea, summary, details, a[href], [tabindex]';
+
+/**
+ * signature(el) names a control the same way in the build's drawing and in
+ * the live widget: its tag and type and its id without the mount's counters
+ * (meet-eps-3-box → meet-eps-box), else its radio group and value, else its
+ * text.
+ */
+function signature(el) {
+  const id = el.id ? el.id.replace(/-\d+(?=-|$)/g, '') : '';
+  const name = el.name ? `${el.name.replace(/-\d+(?=-|$)/g, '')}=${el.value}` : '';
+  const text = id || name ? '' : (el.getAttribute('aria-label') || el.textContent).trim().slice(0, 80);
+  return `${el.localName}:${el.type || ''}:${id}:${name}:${text}`;
+}
+
+/** controls(nodes) is a Map from each control's signature, numbered by occurrence (sig#n), to the control. */
+function controls(nodes) {
+  const out = new Map();
+  const seen = new Map();
+  for (const n of nodes) {
+    if (n.nodeType !== 1) continue;
+    for (const el of [n, ...n.querySelectorAll(CONTROLS)]) {
+      if (!el.matches(CONTROLS)) continue;
+      const s = signature(el);
+      const k = (seen.get(s) || 0) + 1;
+      seen.set(s, k);
+      out.set(`${s}#${k}`, el);
+    }
+  }
+  return out;
+}
+
+/** changed(el) says whether the reader changed a control's value from the markup's. */
+function changed(el) {
+  if (el.localName === 'details') return el.open !== el.hasAttribute('open');
+  if (el.localName === 'select') return [...el.options].some((o) => o.selected !== o.defaultSelected);
+  if (el.type === 'checkbox' || el.type === 'radio') return el.checked !== el.defaultChecked;
+  if (el.type === 'file') return el.files?.length > 0;
+  if ('value' in el && 'defaultValue' in el) return el.value !== el.defaultValue;
+  return false;
+}
+
+/**
+ * handOver(drawing, live, focused, clicks) gives the live widget's part in
+ * the element live what the reader did to its pre-rendered drawing (drawing:
+ * the drawing's nodes, now detached): each value they changed (a slider moved, a choice made, a
+ * table opened) is set on the live control with the events the widget
+ * listens to, each button they pressed (clicks, in order) is pressed again,
+ * and focus, if it was in the drawing (focused), goes to the live control.
+ */
+export function handOver(drawing, live, focused, clicks = []) {
+  const old = controls(drawing);
+  const now = controls([live]);
+  const twin = new Map();
+  for (const [k, el] of old) if (now.has(k)) twin.set(el, now.get(k));
+  for (const [el, to] of twin) {
+    if (!changed(el)) continue;
+    if (el.localName === 'details') { to.open = el.open; continue; }
+    if (el.type === 'checkbox' || el.type === 'radio') {
+      if (to.checked !== el.checked) to.click();
+      continue;
+    }
+    if (el.type === 'file') to.files = el.files;
+    else if (el.localName === 'select') to.value = el.value;
+    else to.value = el.value;
+    to.dispatchEvent(new Event('input', { bubbles: true }));
+    to.dispatchEvent(new Event('change', { bubbles: true }));
+  }
+  for (const b of clicks) twin.get(b)?.click();
+  if (!focused) return;
+  let to = twin.get(focused);
+  if (!to) {
+    to = live.closest('figure');
+    if (!to.hasAttribute('tabindex')) to.tabIndex = -1;
+  }
+  to.focus({ preventScroll: true });
+}

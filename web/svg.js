@@ -59,9 +59,10 @@ export function escapeHTML(s) {
 }
 
 /**
- * frame(chart, host, title, ...classes) fills host with chart.svgBox and,
- * unless title is empty, chart.details (a collapsed data table named after
- * title; a chart whose numbers are in a table beside it has none), and calls
+ * frame(chart, host, title, ...classes) fills host with chart.svgBox and a
+ * row of its actions: "Listen" when the chart has sound(), and unless title
+ * is empty chart.details (a collapsed data table named after title; a chart
+ * whose numbers are in a table beside it has none); and it calls
  * chart.render() whenever the box's pixel width (chart.width) or its font
  * size (chart.fs, in px; presentation mode changes the root's) changes.
  * Both are read in a ResizeObserver callback, after layout and before any
@@ -72,12 +73,27 @@ export function frame(chart, host, title, ...classes) {
   chart.svgBox = document.createElement('div');
   chart.svgBox.className = 'chart-svg';
   host.append(chart.svgBox);
+  // Under the chart, its actions: "Listen" (web/listen.js, for a chart
+  // that says what to play with sound()) and the data table.
+  const actions = document.createElement('div');
+  actions.className = 'chart-actions';
+  if (typeof chart.sound === 'function') {
+    const b = document.createElement('button');
+    b.type = 'button';
+    b.className = 'listen-button';
+    b.setAttribute('aria-pressed', 'false');
+    b.setAttribute('aria-label', title ? `Listen: ${title}` : 'Listen to the chart');
+    b.innerHTML = '<svg class="icon" aria-hidden="true" viewBox="0 0 24 24"><path d="M4 9v6h4l5 4V5L8 9zM16.5 8.5a5 5 0 0 1 0 7M19 6a8.5 8.5 0 0 1 0 12"/></svg> Listen';
+    b.addEventListener('click', () => import('./listen.js').then((m) => m.listen(chart, b)));
+    actions.append(b);
+  }
   if (title) {
     chart.details = document.createElement('details');
     chart.details.className = 'data-table';
     chart.details.innerHTML = `<summary>Data table</summary><div class="table-wrap" tabindex="0" role="region" aria-label="Data table: ${escapeHTML(title)}"><table><caption></caption><thead></thead><tbody></tbody></table></div>`;
-    host.append(chart.details);
+    actions.append(chart.details);
   }
+  if (actions.children.length) host.append(actions);
   chart.width = 0;
   chart.fs = 16;
   chart.data = null;

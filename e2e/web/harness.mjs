@@ -67,25 +67,25 @@ export const renders = async (page, sel) => +(await page.locator(sel).getAttribu
 
 /**
  * live(page, sel, timeout) scrolls the widget sel into view and waits until it
- * has mounted: a widget away from the screen keeps its pre-rendered, inert
- * drawing until it comes near (web/lazymount.js: mountNear).
+ * has mounted: a widget away from the screen keeps its pre-rendered drawing
+ * until it comes near or is used (web/lazymount.js: mountNear).
  */
 export async function live(page, sel, timeout = 30000) {
   await page.locator(sel).first().scrollIntoViewIfNeeded();
   await page.waitForFunction((s) => {
     const body = document.querySelector(`${s} .widget-body`);
-    return body && !body.hasAttribute('aria-busy');
+    return body && !body.hasAttribute('aria-busy') && !body.hasAttribute('data-prerendered');
   }, sel, { timeout });
 }
 
 /**
  * everyLive(page) presses a key, on which the page mounts every widget still
- * showing its pre-rendered drawing (a keyboard reader would Tab past an inert
- * one), and waits until all are mounted and none is busy.
+ * showing its pre-rendered drawing, and waits until all are mounted and none
+ * is busy.
  */
 export async function everyLive(page, timeout = 30000) {
   await page.keyboard.press('Shift');
-  await page.waitForFunction(() => !document.querySelector('#lesson .widget-body[aria-busy]') &&
+  await page.waitForFunction(() => !document.querySelector('#lesson .widget-body:is([aria-busy], [data-prerendered])') &&
     ![...document.querySelectorAll('figure.widget')].some((f) => f.dataset.busy), null, { timeout });
 }
 

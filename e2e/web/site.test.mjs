@@ -61,8 +61,8 @@ test('moving ε with the keyboard changes the chart and its data table; reload r
   assert.notEqual(table1, table0, 'data table unchanged after moving ε');
   assert.notEqual(await chartDesc(page, w), desc0, 'chart description unchanged after moving ε');
   assert.match(page.url(), /meet\.eps=0\.\d+/);
-  // Draw two more batches with Space (focus on the page, not a control).
-  await page.locator('#lesson-title').focus();
+  // Draw two more batches with Space (focus in the widget, not on a control).
+  await page.locator(w).focus();
   await page.keyboard.press('Space');
   await page.keyboard.press('Space');
   await page.waitForFunction(() => /3 batches/.test(document.querySelector('#w-meet .draw-status').textContent));
@@ -149,7 +149,8 @@ test('a fragment that cannot be decoded, garbage or far too long is dropped with
 
 test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
   const { context, page, errors } = await open('report-noisy-max/', { lesson: 'report-noisy-max' });
-  await page.locator('#lesson-title').focus();
+  // The keys act on the widget with focus (keys.js).
+  await page.locator('#w-rnm').focus();
   await page.keyboard.press('f');
   assert.ok(await page.evaluate(() => document.body.classList.contains('presenting')));
   const fig = page.locator('figure.widget.is-presented');
@@ -206,8 +207,8 @@ test('in a focused data table, ←/→ and Space scroll the table and leave the 
   assert.equal(await page.evaluate(() => location.hash), hash);
   assert.ok(wide, 'at 360 px the first panel\'s table should be wider than its region');
   assert.ok(await region.evaluate((el) => el.scrollLeft > 0), 'ArrowRight did not scroll the wide table');
-  // Outside the table, → steps the widget again.
-  await page.locator('#lesson-title').focus();
+  // Outside the table, in the widget, → steps the widget again.
+  await page.locator('#w-rnm').focus();
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((b) => document.querySelector('#w-rnm .draw-status').textContent !== b, before);
   assert.deepEqual(errors, []);

@@ -168,7 +168,7 @@ test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is 
   const sizes = [];
   const { context, page, errors } = await open(`${slugs[0]}/`, { width: 1920, height: 1080 });
   await ready(page, slugs[0]);
-  await page.locator('#lesson-title').focus();
+  await page.locator('#lesson figure.widget').first().focus();
   await page.keyboard.press('f');
   for (const [i, slug] of slugs.entries()) {
     if (i > 0) {
@@ -237,7 +237,7 @@ test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is 
 
 test('presenting in the dark scheme passes axe', async () => {
   const { context, page, errors } = await open('exponential-mechanism/', { width: 1920, height: 1080, scheme: 'dark', lesson: 'exponential-mechanism' });
-  await page.locator('#lesson-title').focus();
+  await page.locator('#w-meet').focus();
   await page.keyboard.press('f');
   await page.waitForFunction(() => document.querySelector('figure.widget.is-presented')?.dataset.fitted, null, { timeout: 30000 });
   await page.screenshot({ path: path.join(shots, 'ux-present-1920-dark.png') });

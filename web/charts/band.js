@@ -32,6 +32,16 @@ export class BandChart {
     return `Exact log-ratios: ${out}. Band ±${fmt(d.epsilon)}. ${breached ? `${breached} outcome${breached === 1 ? '' : 's'} outside the band.` : 'Every outcome inside the band.'}`;
   }
 
+  /** sound() is what "Listen" plays (web/listen.js): the exact log-ratios, 0 in the middle of the range. */
+  sound() {
+    const d = this.data;
+    const span = Math.max(d.epsilon, ...d.exact.filter(Number.isFinite).map(Math.abs));
+    return {
+      series: [{ name: 'Exact log-ratio', points: d.categories.map((c, i) => ({ label: c, value: d.exact[i], say: fmt(d.exact[i]) })) }],
+      range: [-span, span],
+    };
+  }
+
   render() {
     const d = this.data;
     if (!d || !this.width) return;

@@ -49,6 +49,15 @@ export class BarChart {
     return s;
   }
 
+  /** sound() is what "Listen" plays (web/listen.js): the exact probabilities, then the shares drawn, on the axis's range. */
+  sound() {
+    const { categories, bars, marks, total } = this.data;
+    const series = (name, values) => ({ name, points: categories.map((c, i) => ({ label: c, value: values[i], say: pct(values[i]) })) });
+    const out = [series(this.opts.markLabel, marks)];
+    if (bars && total > 0) out.push(series(this.opts.barLabel, bars));
+    return { series: out, range: [0, niceMax(Math.max(...marks.concat(bars || []).filter(Number.isFinite)) * 1.04)] };
+  }
+
   render() {
     if (!this.data || !this.width) return;
     const { categories, bars, marks } = this.data;
@@ -61,8 +70,15 @@ export class BarChart {
     const valueW = stacked ? 0 : 6.2 * fs;
     const barH = Math.round(fs * 1.15);
     const rowH = stacked ? Math.round(barH + fs * 1.9) : Math.round(barH + fs * 0.9);
-    const top = Math.round(fs * 4.6);
     const left = labelW + (stacked ? 4 : 12);
+    // A narrow chart (a panel on a 320 px screen) gives the legend's second
+    // entry a line of its own, and names its value axis in one word. Text
+    // widths are estimated (0.5 to 0.58 em a character), not measured, which
+    // would force a layout; the legend may reach half an em past the box.
+    const textW = (t, k) => t.length * small * k;
+    const mx0 = left + fs * 1.25 + textW(this.opts.barLabel, 0.58) + fs * 1.2;
+    const shift = mx0 + fs * 1.25 + textW(this.opts.markLabel, 0.5) > W + fs * 0.5 ? Math.round(fs * 1.3) : 0;
+    const top = Math.round(fs * 4.6) + shift;
     const right = W - valueW - 8;
     const plotW = Math.max(40, right - left);
     const all = marks.concat(bars || []);
@@ -83,18 +99,19 @@ export class BarChart {
     const lg = el('g', { class: 'legend', 'aria-hidden': 'true' });
     lg.append(el('rect', { x: left, y: fs * 0.35, width: fs * 0.9, height: fs * 0.9, class: 'bar', rx: 2 }));
     lg.append(el('text', { x: left + fs * 1.25, y: fs * 1.1, class: 'legend-text', 'font-size': small }, this.opts.barLabel));
-    const mx = left + fs * 1.25 + this.opts.barLabel.length * small * 0.58 + fs * 1.2;
-    lg.append(el('path', { d: diamond(mx + fs * 0.45, fs * 0.8, fs * 0.45), class: 'mark' }));
-    lg.append(el('text', { x: mx + fs * 1.25, y: fs * 1.1, class: 'legend-text', 'font-size': small }, this.opts.markLabel));
+    const mx = shift ? left : mx0;
+    lg.append(el('path', { d: diamond(mx + fs * 0.45, fs * 0.8 + shift, fs * 0.45), class: 'mark' }));
+    lg.append(el('text', { x: mx + fs * 1.25, y: fs * 1.1 + shift, class: 'legend-text', 'font-size': small }, this.opts.markLabel));
     svg.append(lg);
 
     // Axis titles: the categories, the value axis and, beside the bars, the
     // column of numbers, which is the exact probability until the first draw
     // and the share of draws after it.
     const drawn = bars && this.data.total > 0;
-    const titleY = fs * 2.45;
+    const titleY = fs * 2.45 + shift;
     const axes = el('g', { class: 'axis-titles', 'aria-hidden': 'true' });
-    axes.append(el('text', { x: stacked ? left : left + plotW / 2, y: titleY, 'text-anchor': stacked ? 'start' : 'middle', class: 'axis-label', 'font-size': small }, `${this.opts.axisLabel} (%)`));
+    const axisTitle = left + textW(`${this.opts.axisLabel} (%)`, 0.5) > W + 4 ? 'Percent' : `${this.opts.axisLabel} (%)`;
+    axes.append(el('text', { x: stacked ? left : left + plotW / 2, y: titleY, 'text-anchor': stacked ? 'start' : 'middle', class: 'axis-label', 'font-size': small }, axisTitle));
     if (!stacked) {
       axes.append(el('text', { x: labelW, y: titleY, 'text-anchor': 'end', class: 'axis-label', 'font-size': small }, this.opts.categoryLabel));
       axes.append(el('text', { x: W - 4, y: titleY, 'text-anchor': 'end', class: 'axis-label col-label', 'font-size': small }, drawn ? this.opts.barLabel : 'Exact'));

@@ -49,6 +49,18 @@ export class LineChart {
     this.renderTable();
   }
 
+  /** sound() is what "Listen" plays (web/listen.js): each series along x, on the range of all of them. */
+  sound() {
+    const { x: xs, series } = this.data;
+    const { xLabel } = this.opts;
+    return {
+      series: series.map((s) => ({
+        name: s.label,
+        points: xs.map((x, k) => ({ label: `${xLabel} ${fmt(x)}`, value: s.values[k], say: fmt(s.values[k]) })).filter((p) => Number.isFinite(p.value)),
+      })),
+    };
+  }
+
   render() {
     if (!this.data || !this.width) return;
     const { x: xs, series } = this.data;

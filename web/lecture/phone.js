@@ -145,10 +145,15 @@ function answerView(path, display, id, spec, canon) {
   });
   return new Promise((moveOn) => {
     let timer = 0;
+    let asked = 0; // polls started; only the newest one's answer is shown
     poll = async () => {
       clearTimeout(timer);
+      const n = ++asked;
       try {
         const a = await call('GET', `${path}/activities/${id}`);
+        // A poll that was under way when the answer was sent is older than
+        // the one the answer started: its count would undo this one's.
+        if (n !== asked) return;
         const cur = a.current == null ? 0 : int(a.current);
         if (cur && cur !== id) { moveOn(cur); return; }
         budget.textContent = `${plural(int(a.participants), 'answer', 'answers')} so far · ${budgetLine(a)}`;
@@ -161,8 +166,8 @@ function answerView(path, display, id, spec, canon) {
         sendButton.disabled = !!a.closed;
         if (a.closed) sent.textContent = 'The instructor has closed submissions for now.';
         else sent.textContent = mine ? 'Answer sent. You can change it until the instructor closes the activity.' : '';
-      } catch (err) { if (err.status !== 429) say(`Connection problem: ${err.message}`); }
-      timer = setTimeout(poll, POLL_MS);
+      } catch (err) { if (err.status !== 429 && n === asked) say(`Connection problem: ${err.message}`); }
+      if (n === asked) timer = setTimeout(poll, POLL_MS);
     };
     poll();
   });

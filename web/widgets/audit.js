@@ -64,6 +64,25 @@ class PairChart {
   /** update({p, q, ratios, eps, worst}) draws a pair. */
   update(data) { this.data = data; this.render(); }
 
+  /**
+   * sound() is what "Listen" plays (web/listen.js): P(o | x) and P(o | x′)
+   * on the probability axis, then the log-ratios on ±(their span), 0 in the
+   * middle, as the chart draws them.
+   */
+  sound() {
+    const { p, q, ratios, eps } = this.data;
+    const top = Math.max(...p, ...q);
+    const span = Math.max(eps, ...ratios.filter(Number.isFinite).map(Math.abs));
+    const series = (name, values, range, say) => ({ name, range, points: values.map((v, i) => ({ label: `option ${i}`, value: v, say: say(v) })) });
+    return {
+      series: [
+        series('P(o | x)', p, [0, top], (v) => fmt(v, 4)),
+        series('P(o | x′)', q, [0, top], (v) => fmt(v, 4)),
+        series(`Log-ratio, band ±${fmt(eps)}`, ratios, [-span, span], (v) => fmt(v, 3)),
+      ],
+    };
+  }
+
   render() {
     if (!this.data || !this.width) return;
     const { p, q, ratios, eps, worst } = this.data;
