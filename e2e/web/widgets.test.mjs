@@ -23,7 +23,7 @@ const { schemas, selections } = await import(pathToFileURL(path.join(dist, 'gen'
 /** open(hash, opts) is a page in a fresh context; a phone (width < 600) has touch and no hover. */
 const open = (hash, { width = 1280, ...opts } = {}) => web.open(hash, { width, ...opts, hasTouch: width < 600, isMobile: width < 600 });
 
-/** go(page, hash, sel) shows hash in the open page and waits until widget sel has drawn it. */
+/** go(page, hash, sel) sets the old link hash (#/slug?state) in the open page and waits until widget sel has drawn it. */
 async function go(page, hash, sel) {
   await page.evaluate((h) => {
     if (location.hash === h) return;
@@ -32,7 +32,8 @@ async function go(page, hash, sel) {
   }, hash);
   const slug = hash.replace(/^#\/([^?]*).*$/, '$1');
   try {
-    await page.waitForFunction((s) => document.body.dataset.lessonReady === s && location.hash.startsWith(`#/${s}`), slug);
+    // An old link (#/slug?state) is redirected to the lesson's own page.
+    await page.waitForFunction((s) => document.body.dataset.lessonReady === s && location.pathname.endsWith(`/${s}/`), slug);
     await idle(page, sel, 60000);
   } catch (err) {
     err.message = `${hash}, ${sel}: ${err.message}`;
