@@ -69,7 +69,9 @@ test('private pricing: dragging a report changes the utility, and no lie beats t
   const det = Number(after.match(/moves the price to \$[\d.]+ and gains (\d+(?:\.\d+)?)/)[1]);
   assert.ok(det > gain, `the deterministic lie gains ${det}, more than the private best lie ${gain}`);
 
-  // Changing ε moves the whole utility table.
+  // Changing ε moves the whole utility table (a fresh load of the link: from
+  // the same page only the fragment would change, and the widget remount).
+  await page.goto('about:blank');
   await page.goto(`${web.server.url}private-pricing/#lie.eps=10`);
   await ready(page, 'private-pricing');
   await idle(page, '#w-lie');

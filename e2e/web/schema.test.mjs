@@ -44,7 +44,8 @@ test('a text key keeps only its characters; an enum only its values', async () =
 
 test('the permute-and-flip chart runs over the 49-point ε grid from 0.05 to 10', async () => {
   const { page, errors } = await open('permute-and-flip/', 'permute-and-flip');
-  const grid = await page.evaluate(async () => (await import('./gen/widgets.js')).lossGrid);
+  // The page is one level below the site's root.
+  const grid = await page.evaluate(async () => (await import('../gen/widgets.js')).lossGrid);
   assert.equal(grid.length, 49);
   assert.equal(grid[0], 0.05);
   assert.equal(grid[48], 10);

@@ -74,7 +74,7 @@ test('moving ε with the keyboard changes the chart and its data table; reload r
   await ready(page, 'exponential-mechanism');
   assert.equal(await tableText(page, w), before, 'reload changed the numbers');
   // The same link in a brand-new browser context gives the same numbers too.
-  const other = await open(url.slice(url.indexOf('#')), { lesson: 'exponential-mechanism' });
+  const other = await open(url.slice(web.server.url.length), { lesson: 'exponential-mechanism' });
   assert.equal(await tableText(other.page, w), before, 'a fresh context gave different numbers');
   assert.deepEqual(errors, []);
   assert.deepEqual(other.errors, []);

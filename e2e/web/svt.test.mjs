@@ -12,7 +12,7 @@ import path from 'node:path';
 import { axe, everyLive, harness, shots, idle, renders, rerendered } from './harness.mjs';
 
 const slug = 'sparse-vector';
-const web = harness([path.join('lessons', `${slug}.html`), `dist/ has no ${slug}: run make site`]);
+const web = harness([path.join(slug, 'index.html'), `dist/ has no ${slug}: run make site`]);
 const open = async (hash = '', opts = {}) => web.open(`#/${slug}${hash}`, { ...opts, lesson: slug });
 
 test('the stream shows the exact probabilities and reads typed numbers', async () => {

@@ -152,7 +152,7 @@ test('charts stay true at the schema\'s corners: a probability axis ends at 100%
       for (const c of fixedCorners[f.name] || corners(f.name, f.params)) {
         const q = Object.entries(c).map(([k, v]) => `${f.id}.${k}=${encodeURIComponent(v)}`).join('&');
         await go(page, `#/${slug}${q ? `?${q}` : ''}`, f.sel);
-        if (f.name === 'smalldb') await page.waitForFunction((s) => !document.querySelector(s).dataset.busy && document.querySelector(s).dataset.stage === (new URLSearchParams(location.hash.split('?')[1]).get('sdb.stage')), f.sel, { timeout: 60000 });
+        if (f.name === 'smalldb') await page.waitForFunction((s) => !document.querySelector(s).dataset.busy && document.querySelector(s).dataset.stage === (new URLSearchParams(location.hash.slice(1)).get('sdb.stage')), f.sel, { timeout: 60000 });
         const axes = await page.locator(`${f.sel} svg[data-axis-top]`).evaluateAll((ss) => ss.filter((s) => s.getClientRects().length).map((s) => ({
           title: s.querySelector('title').textContent, top: +s.dataset.axisTop, max: +s.dataset.dataMax, cap: s.dataset.axisCap ? +s.dataset.axisCap : null,
           ticks: [...s.querySelectorAll('.grid text')].map((t) => t.textContent),
@@ -290,7 +290,9 @@ test('phones: the primary control and the chart share one screen; the action row
       }, id);
       if (r.name === 'classrun') continue;
       rows.push(`${slug}#${id} (${r.name}): ${(r.h / r.screen).toFixed(2)} screens tall; primary control to chart ${r.span === null ? '–' : (r.span / r.screen).toFixed(2)}`);
-      if (r.name === 'audit' || r.name === 'smalldb') continue; // another helper's widget; SmallDB's chart comes at stage 5
+      // The auditor keeps its own layout; SmallDB's chart comes at stage 5; a
+      // challenge has no chart, its answer is the student's own output.
+      if (r.name === 'audit' || r.name === 'smalldb' || r.name === 'challenge') continue;
       assert.ok(r.main, `${slug}#${id}: no main chart or readout marked`);
       if (r.first) assert.ok(r.span <= r.screen - r.top, `${slug}#${id}: primary control and chart span ${Math.round(r.span)}px, more than a ${r.screen - Math.round(r.top)}px screen`);
     }

@@ -55,7 +55,7 @@ export class BarChart {
     const series = (name, values) => ({ name, points: categories.map((c, i) => ({ label: c, value: values[i], say: pct(values[i]) })) });
     const out = [series(this.opts.markLabel, marks)];
     if (bars && total > 0) out.push(series(this.opts.barLabel, bars));
-    return { series: out, range: [0, niceMax(Math.max(...marks.concat(bars || []).filter(Number.isFinite)) * 1.04)] };
+    return { series: out, range: [0, niceAxis(Math.max(...marks.concat(bars || []).filter(Number.isFinite)) * 1.04, 1).top] };
   }
 
   render() {

@@ -49,6 +49,7 @@ export async function mount(ctx) {
   const worst = document.createElement('p');
   worst.className = 'panel-stat';
   const table = tableRegion('Outputs with the largest privacy loss');
+  table.classList.add('widget-main');
   const error = errorLine();
   body.append(controls, more, error, verdict, worst, table);
 

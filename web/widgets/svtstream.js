@@ -91,6 +91,7 @@ export async function mount(ctx) {
   const accuracy = document.createElement('p');
   accuracy.className = 'panel-stat';
   const host = document.createElement('div');
+  host.className = 'widget-main';
   const chart = new StreamChart(host);
   const table = tableRegion('Exact probabilities for each query');
   const numbers = document.createElement('details');
