@@ -368,9 +368,9 @@ func (r *renderer) RegisterFuncs(reg gmrenderer.NodeRendererFuncRegisterer) {
 	reg.Register(ast.KindAutoLink, r.renderAutoLink)
 	reg.Register(ast.KindRawHTML, r.renderRawHTML)
 	reg.Register(ast.KindHTMLBlock, r.renderHTMLBlock)
-	// A wide table scrolls inside its wrapper, so the wrapper is a named,
-	// focusable region that a keyboard can scroll (WCAG 2.1.1).
-	reg.Register(east.KindTable, wrap("<div class=\"table-wrap\" tabindex=\"0\" role=\"region\" aria-label=\"Table\"><table>\n", "</tbody></table></div>\n"))
+	// A wide table scrolls inside its wrapper, so the wrapper takes focus
+	// for a keyboard to scroll it (WCAG 2.1.1).
+	reg.Register(east.KindTable, wrap("<div class=\"table-wrap\" tabindex=\"0\"><table>\n", "</tbody></table></div>\n"))
 	reg.Register(east.KindTableHeader, wrap("<thead><tr>", "</tr></thead>\n<tbody>\n"))
 	reg.Register(east.KindTableRow, wrap("<tr>", "</tr>\n"))
 	reg.Register(east.KindTableCell, r.renderTableCell)
