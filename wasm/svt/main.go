@@ -51,11 +51,11 @@ func init() {
 		}
 		var src []string
 		var alg, claim, proven, ts, qs, cut, rel []float64
-		for _, v := range vs {
+		for i, v := range vs {
 			src = append(src, v.Source)
-			alg, claim, proven = append(alg, float64(v.Algorithm)), append(claim, v.Claim), append(proven, v.Proven)
-			ts, qs = append(ts, v.ThresholdScale), append(qs, v.QueryScale)
-			cut, rel = append(cut, float64(v.Cutoff)), append(rel, float64(v.Release))
+			alg, claim, proven = append(alg, float64(i+1)), append(claim, v.Claim), append(proven, v.Proven)
+			ts, qs = append(ts, v.SVT.ThresholdScale), append(qs, v.SVT.QueryScale)
+			cut, rel = append(cut, float64(v.SVT.Cutoff)), append(rel, float64(v.SVT.Release))
 		}
 		return map[string]any{"algorithms": jsio.ToJS(alg), "sources": strings(src), "claims": jsio.ToJS(claim),
 			"proven": jsio.ToJS(proven), "thresholdScales": jsio.ToJS(ts), "queryScales": jsio.ToJS(qs),

@@ -328,28 +328,16 @@ func checkPattern(m pair.SVT, p string, n int) error {
 	return nil
 }
 
-// Variant is one of Lyu, Su and Li's six variants as the page lists it: its
-// number, where it was published, the ε it claims and the ε its analysis
-// proves (+Inf: none), and the technique's parameters.
-type Variant struct {
-	Algorithm                  int
-	Source                     string
-	Claim, Proven              float64
-	ThresholdScale, QueryScale float64
-	Cutoff                     int
-	Release                    pair.Release
-}
-
-// Variants returns Lyu, Su and Li's six variants at budget eps and cutoff c.
-func Variants(eps float64, c int) ([]Variant, error) {
-	var out []Variant
+// Variants returns Lyu, Su and Li's six variants at budget eps and cutoff c,
+// Algorithm k at index k−1.
+func Variants(eps float64, c int) ([]pair.Variant, error) {
+	out := make([]pair.Variant, 0, 6)
 	for k := 1; k <= 6; k++ {
 		v, err := pair.Lyu(k, eps, c, 0)
 		if err != nil {
 			return nil, err
 		}
-		out = append(out, Variant{Algorithm: k, Source: v.Source, Claim: v.Claim, Proven: v.Proven,
-			ThresholdScale: v.SVT.ThresholdScale, QueryScale: v.SVT.QueryScale, Cutoff: v.SVT.Cutoff, Release: v.SVT.Release})
+		out = append(out, v)
 	}
 	return out, nil
 }

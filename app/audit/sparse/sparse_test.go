@@ -142,12 +142,12 @@ func TestVariantsListsLyuSuLi(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v.Algorithm != i+1 || v.Claim != w.Claim || v.Proven != w.Proven || v.QueryScale != w.SVT.QueryScale ||
-			v.ThresholdScale != w.SVT.ThresholdScale || v.Cutoff != w.SVT.Cutoff || v.Release != w.SVT.Release {
-			t.Errorf("variant %d: %+v, not what pair.Lyu gives", i+1, v)
+		if v.Source != w.Source || v.Claim != w.Claim || v.Proven != w.Proven || v.SVT.QueryScale != w.SVT.QueryScale ||
+			v.SVT.ThresholdScale != w.SVT.ThresholdScale || v.SVT.Cutoff != w.SVT.Cutoff || v.SVT.Release != w.SVT.Release {
+			t.Errorf("variant at index %d: %+v, not Algorithm %d as pair.Lyu gives it", i, v, i+1)
 		}
 	}
-	if vs[2].Release != pair.ReleaseNoisy {
-		t.Errorf("Algorithm 3 releases %v; it publishes the noisy answer", vs[2].Release)
+	if vs[2].SVT.Release != pair.ReleaseNoisy {
+		t.Errorf("Algorithm 3 releases %v; it publishes the noisy answer", vs[2].SVT.Release)
 	}
 }
