@@ -98,7 +98,10 @@ async function lessonPage(slug) {
 function takeFigure(doc, id, base) {
   const src = [...doc.querySelectorAll('figure.widget')].find((f) => f.dataset.id === id);
   if (!src) return null;
-  for (const n of src.querySelectorAll('noscript')) n.remove();
+  // The build's drawing of the action row ("Export figure", which renders
+  // with the lesson's own address) is the lesson's; the page adds the CSV
+  // download alone.
+  for (const n of src.querySelectorAll('noscript, :scope > .export-figure')) n.remove();
   const fig = document.importNode(src, true);
   for (const a of fig.querySelectorAll('a[href]')) {
     const href = a.getAttribute('href');
@@ -137,8 +140,15 @@ async function start() {
   const index = JSON.parse(doc.getElementById('site-index').textContent);
   const bridge = getBridge(index);
   watchEngine(bridge);
-  bridge.onStatus((msg) => { if (msg.type === 'ready') document.body.classList.add('engine-ready'); });
-  bridge.load('core');
+  // The engines the widget's opening state called, by the build's
+  // recording (core if it has none), start loading now, and only those:
+  // the page loads no module its widget does not use.
+  const engines = new Set([...(recording(pristine)?.keys() ?? [])].map((k) => k.slice(0, k.indexOf('.'))).filter((m) => index.wasm[m]));
+  if (!engines.size) engines.add('core');
+  Promise.all([...engines].map((m) => bridge.load(m))).then(() => {
+    document.body.classList.add('engine-ready');
+    performance.mark('dpplay-engine-ready');
+  }, () => document.body.classList.add('engine-failed'));
   const mod = await import(`./widgets/${pristine.dataset.widget}.js`);
   const schema = mod.schema || {};
   document.title = `${pristine.querySelector('.widget-title')?.textContent || 'Widget'} — dpplay`;
@@ -164,6 +174,7 @@ async function start() {
       params: values, notes: said, bridge: replaying(tracked(bridge, fig), recording(fig)), uid: () => ++uid, onSet: changed,
     });
     if (drawing) handOver(drawing, fig.querySelector('.widget-body'), focused, []);
+    if (view.table) import('./tablecsv.js').then((m) => { if (fig === next) m.attachTableCSV(next); }).catch(() => {});
     main.removeAttribute('aria-busy');
     showNotes(said);
     changed();
@@ -188,6 +199,8 @@ async function start() {
     }, 120);
   }
   await mountFrom(linked, notes);
+  document.body.dataset.embedReady = id;
+  performance.mark('dpplay-interactive');
 
   document.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || !fig?.contains(e.target) || typing(e.target)) return;
