@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/challenge"
 	"github.com/dpplay/dpplay/core/audit/pair"
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -262,22 +263,13 @@ func (c Challenge) Halts() int {
 
 // FindChallenge returns the challenge with the given id.
 func FindChallenge(id string) (Challenge, error) {
-	for _, c := range Challenges() {
-		if c.ID == id {
-			return c, nil
-		}
-	}
-	return Challenge{}, validate.Errorf("challenge", "unknown challenge %q", id)
+	return challenge.Find(Challenges(), func(c Challenge) string { return c.ID }, id)
 }
 
-// Attempt is the exact verdict on a student's pair and output.
+// Attempt is the exact verdict on a student's pair and output, with the
+// output as the technique publishes it.
 type Attempt struct {
-	// LogP and LogQ are ln Pr[output | x] and ln Pr[output | x′] (−Inf when
-	// impossible); Loss is |LogP − LogQ| (+Inf when one is impossible).
-	LogP, LogQ, Loss float64
-	// Breaks reports whether Loss exceeds the claimed ε.
-	Breaks bool
-	// Output is the output as the technique publishes it.
+	challenge.Attempt
 	Output string
 }
 
@@ -303,7 +295,7 @@ func (c Challenge) Try(x, y []float64, output string) (Attempt, error) {
 	if err != nil {
 		return Attempt{}, err
 	}
-	a := Attempt{LogP: lp, LogQ: lq, Loss: math.Abs(pair.LogRatio(lp, lq)), Output: pair.PatternText(output, len(x))}
+	a := Attempt{challenge.Attempt{LogP: lp, LogQ: lq, Loss: math.Abs(pair.LogRatio(lp, lq))}, pair.PatternText(output, len(x))}
 	if math.IsInf(lp, -1) && math.IsInf(lq, -1) {
 		return Attempt{}, validate.Errorf("output", "%s is impossible under both inputs", a.Output)
 	}
