@@ -325,6 +325,27 @@ func (g *guessServer) get(t *testing.T, ip, code string) int {
 	return g.c.GetStatus(t, "/api/sessions/"+code, "X-Test-IP", ip)
 }
 
+// send sends method path from the address ip, with a JSON body unless body
+// is empty and the instructor's token unless token is, and returns the
+// reply, its body closed.
+func (g *guessServer) send(t *testing.T, method, path, ip, token, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, g.url+path, strings.NewReader(body))
+	req.Header.Set("X-Test-IP", ip)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := g.c.HTTP.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
 // Wrong join codes are limited per address, and the limit only ever refuses
 // wrong codes: past it, a request naming a session that exists (a student
 // who never joined before, or the instructor with the token) is answered as
@@ -358,18 +379,7 @@ func TestGuessLimit(t *testing.T) {
 	// The instructor behind the flooded address still runs the session, and
 	// a student there still answers.
 	send := func(method, path, token, body string) int {
-		req, _ := http.NewRequest(method, g.url+path, strings.NewReader(body))
-		req.Header.Set("X-Test-IP", "10.0.0.1")
-		req.Header.Set("Content-Type", "application/json")
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
+		return g.send(t, method, path, "10.0.0.1", token, body).StatusCode
 	}
 	if st := send("POST", "/api/sessions/"+other.Code+"/activities", other.Token, `{"kind": "meeting-day", "options": ["A", "B"]}`); st != 201 {
 		t.Errorf("instructor's new activity from the flooded address: status %d, want 201", st)
@@ -675,16 +685,7 @@ func TestReadLimit(t *testing.T) {
 	g.c, g.url = c, srv.URL
 	s := c.NewSession(t, 0)
 	get := func(ip, token string) (int, string) {
-		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/"+s.Code, nil)
-		req.Header.Set("X-Test-IP", ip)
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := c.HTTP.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := g.send(t, "GET", "/api/sessions/"+s.Code, ip, token, "")
 		return resp.StatusCode, resp.Header.Get("Retry-After")
 	}
 	got := map[int]int{}
