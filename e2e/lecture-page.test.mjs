@@ -266,7 +266,7 @@ lectureTest('the instructor view on a network address shows no loopback warning'
   assert.deepEqual(errors, []);
 });
 
-// Issue 13, finding 1: a join link naming another API is not remembered, the
+// A join link naming another API is not remembered, the
 // page shows that server's host and asks before sending it anything, and
 // strings from an API with markup in them are shown as text.
 lectureTest('a hostile ?api= link is never remembered and asks first', 120000, async ({ server, browser }) => {
@@ -522,7 +522,7 @@ lectureTest('a phone sends its answer again when a proxy drops it, and only a PU
   assert.equal(posts, 1);
 });
 
-// Issue 28, findings 9 to 11: a link's activity is added to a running
+// A link's activity is added to a running
 // session only when asked; a typed ε is read with the one rule for typed
 // numbers ("0,3" is 0.3, shown as read) and a release of more than half of
 // what is left is confirmed; the projector view shows the room only what it
@@ -608,7 +608,7 @@ lectureTest('the projector view, typed numbers, and asking before spending', 300
   await settled(host, [a, b], [...errors, ...projErrors]);
 });
 
-// Issue 28, finding 9: a join link whose code is not a code says so at
+// A join link whose code is not a code says so at
 // once, instead of waiting for a session that cannot exist.
 lectureTest('a join link with a bad code says so', 120000, async ({ server, browser }) => {
   const { code } = await hostSession(browser, server, 'meeting-day');
@@ -620,7 +620,7 @@ lectureTest('a join link with a bad code says so', 120000, async ({ server, brow
   assert.deepEqual(errs, []);
 });
 
-// Issue 28, finding 4: where the server asks for the instructor key, the
+// Where the server asks for the instructor key, the
 // page asks for it, keeps it on this device, and a link's #key= fills it
 // in without the key staying in the address bar.
 lectureTest('starting a session asks for the instructor key where the server needs it', 120000, async ({ server, browser }) => {

@@ -448,9 +448,9 @@ func TestCreateLimit(t *testing.T) {
 // A class of 500 behind one NAT address, each student mistyping the code
 // twice before getting it right (1,000 wrong codes in a few seconds), all
 // get in under the default limits within two minutes, though they arrive
-// at once at the end of a join window (issue 28, finding 2: new students
-// per address are limited). A phone refused with 429 sends again after
-// Retry-After, as the page does; the clock is the test's.
+// at once at the end of a join window, although new students per address
+// are limited. A phone refused with 429 sends again after Retry-After, as
+// the page does; the clock is the test's.
 func TestClassBehindNAT(t *testing.T) {
 	start := time.Unix(1_800_000_000-1_800_000_000%60+59, 0) // one second before a window ends
 	g := newGuessServerAt(t, 0, start)
@@ -522,9 +522,9 @@ func TestClassBehindNAT(t *testing.T) {
 	t.Logf("500 students from one address all in after %v", g.since(start))
 }
 
-// A script inventing ids from one address adds at most JoinLimit students
-// a minute (issue 28, finding 2); the rest get 429 with Retry-After, and
-// another address is not held back.
+// A script inventing ids from one address cannot fill the roster: it adds
+// at most JoinLimit students a minute; the rest get 429 with Retry-After,
+// and another address is not held back.
 func TestJoinLimit(t *testing.T) {
 	g := newGuessServerAt(t, 0, time.Unix(1_800_000_000, 0))
 	s := g.c.NewSession(t, 0)
@@ -671,8 +671,9 @@ func TestReleasesAreCapped(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 5: unauthenticated reads are limited per address, by
-// the size of what they fetch; past the limit a read gets 429 with
+// One client polling a large session cannot slow every class:
+// unauthenticated reads are limited per address, by the size of what they
+// fetch; past the limit a read gets 429 with
 // Retry-After, unless it carries the session's instructor token; another
 // address is not held back.
 func TestReadLimit(t *testing.T) {
@@ -714,8 +715,8 @@ func TestReadLimit(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 5: a session that has seen nothing for the TTL is
-// deleted with all it holds; one in use is kept.
+// Storage does not grow without end: a session that has seen nothing for
+// the TTL is deleted with all it holds; one in use is kept.
 func TestExpire(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	var mu sync.Mutex
@@ -755,8 +756,7 @@ func TestExpire(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 9: requests a hostile page makes a visitor's browser
-// send (an <img>, a fetch from another origin) are refused without
+// Requests a hostile page makes a visitor's browser send (an <img>, a fetch from another origin) are refused without
 // counting as wrong codes for the visitor's address.
 func TestHostilePageGuessesDoNotCount(t *testing.T) {
 	g := newGuessServer(t, 5)

@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// The parts of the suite for issue 28, "the live lecture survives a
-// prankster with a script": each checks one defence of docs/security.md
-// through HTTP only, on every back end.
+// The parts of the suite that keep a lecture running against a prankster
+// with a script: each checks one defence of docs/security.md through HTTP
+// only, on every back end.
 
-// testExactBudget (finding 6): ε is charged in whole millionths, so no
+// testExactBudget: ε is charged in whole millionths, so no
 // release past the budget is granted, however small or however many at once,
 // and the ledger never shows spent above the budget.
 func testExactBudget(t *testing.T, c *Client) {
@@ -59,7 +59,7 @@ func testExactBudget(t *testing.T, c *Client) {
 	}
 }
 
-// testStrictJSON (finding 9): a key that only matches a field when case is
+// testStrictJSON: a key that only matches a field when case is
 // ignored, or a repeated key, is refused, and changes nothing.
 func testStrictJSON(t *testing.T, c *Client) {
 	s := c.NewSession(t, 3)
@@ -78,7 +78,7 @@ func testStrictJSON(t *testing.T, c *Client) {
 	}
 }
 
-// testRosterRecovery (finding 2): a script fills the roster; the
+// testRosterRecovery: a script fills the roster; the
 // instructor raises it in the same session, sees how many joined from how
 // many addresses, and removes those who never answered the open activity.
 func testRosterRecovery(t *testing.T, c *Client) {
@@ -133,7 +133,7 @@ func testRosterRecovery(t *testing.T, c *Client) {
 	c.must(t, 403, "PUT", b+"/submissions/one-too-many", "", map[string]any{"available": []int{0}})
 }
 
-// testConditionalPoll (finding 5): a poll that names the version it has
+// testConditionalPoll: a poll that names the version it has
 // seen gets 304 with no body until something changes; an activity's poll
 // carries only its newest releases.
 func testConditionalPoll(t *testing.T, c *Client) {
@@ -184,7 +184,7 @@ func (c *Client) etag(t *testing.T, path, ifNoneMatch string, want int) string {
 	return resp.Header.Get("ETag")
 }
 
-// testTypedText (findings 8 and 9): what the instructor types is kept
+// testTypedText: what the instructor types is kept
 // without control characters, its length counted after trimming; a
 // histogram's ranges must be wide enough to show; a join code with an
 // escaped slash names no session.
@@ -212,7 +212,7 @@ func testTypedText(t *testing.T, c *Client) {
 	}
 }
 
-// testInstructorKey (finding 4): where the server holds an instructor key
+// testInstructorKey: where the server holds an instructor key
 // and sees this client as another machine, starting a session needs it.
 func testInstructorKey(t *testing.T, c *Client) {
 	if c.Key == "" || !c.Remote {
@@ -232,7 +232,7 @@ func testInstructorKey(t *testing.T, c *Client) {
 	}
 }
 
-// testHost (finding 3): a request naming a host the server does not answer
+// testHost: a request naming a host the server does not answer
 // to (DNS rebinding) is refused and changes nothing.
 func testHost(t *testing.T, c *Client) {
 	if !c.HostChecked {
