@@ -184,6 +184,15 @@ func (p *Pricing) check() error {
 	return nil
 }
 
+// orZero returns p when it is set up and otherwise a zero Pricing, whose
+// fields are what the accessors return for a nil or zero Pricing.
+func (p *Pricing) orZero() *Pricing {
+	if p.check() != nil {
+		return &Pricing{}
+	}
+	return p
+}
+
 // Sensitivity returns Δ = max R, the highest grid price: one buyer changes
 // rev(p) = p·#{i : vᵢ ≥ p} by at most p ≤ Δ (0 for a nil or zero Pricing).
 func (p *Pricing) Sensitivity() float64 {
@@ -195,37 +204,17 @@ func (p *Pricing) Sensitivity() float64 {
 
 // Epsilon returns ε of Pr[p] ∝ exp(ε·rev(p)/(2Δ)) (0 for a nil or zero
 // Pricing).
-func (p *Pricing) Epsilon() float64 {
-	if p.check() != nil {
-		return 0
-	}
-	return p.epsilon
-}
+func (p *Pricing) Epsilon() float64 { return p.orZero().epsilon }
 
 // Prices returns the grid R (nil for a nil or zero Pricing).
-func (p *Pricing) Prices() []float64 {
-	if p.check() != nil {
-		return nil
-	}
-	return clone(p.prices)
-}
+func (p *Pricing) Prices() []float64 { return clone(p.orZero().prices) }
 
 // Values returns the reported values vᵢ (nil for a nil or zero Pricing).
-func (p *Pricing) Values() []float64 {
-	if p.check() != nil {
-		return nil
-	}
-	return clone(p.values)
-}
+func (p *Pricing) Values() []float64 { return clone(p.orZero().values) }
 
 // Revenue returns rev(p) = p·#{i : vᵢ ≥ p} for each grid price (nil for a
 // nil or zero Pricing).
-func (p *Pricing) Revenue() []float64 {
-	if p.check() != nil {
-		return nil
-	}
-	return clone(p.revenue)
-}
+func (p *Pricing) Revenue() []float64 { return clone(p.orZero().revenue) }
 
 // Probabilities returns the exact price distribution
 // Pr[p] = exp(ε·rev(p)/(2Δ)) / Σ_q exp(ε·rev(q)/(2Δ)) (nil for a nil or
