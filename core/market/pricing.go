@@ -59,11 +59,8 @@ func Grid(lo, hi, step float64) ([]float64, error) {
 // the caller's job because "lowest optimal price" breaks ties in the
 // deterministic mechanism and needs a defined order.
 func checkGrid(prices []float64) error {
-	if len(prices) == 0 {
-		return validate.Errorf("prices", "needs at least one price")
-	}
-	if len(prices) > MaxGrid {
-		return validate.Errorf("prices", "has %d prices; at most %d are allowed", len(prices), MaxGrid)
+	if err := validate.Count("prices", len(prices), MaxGrid, "price"); err != nil {
+		return err
 	}
 	for i, p := range prices {
 		if err := validate.Positive(fmt.Sprintf("prices[%d]", i), p); err != nil {
@@ -77,11 +74,8 @@ func checkGrid(prices []float64) error {
 }
 
 func checkValues(values []float64) error {
-	if len(values) == 0 {
-		return validate.Errorf("values", "needs at least one buyer")
-	}
-	if len(values) > MaxBuyers {
-		return validate.Errorf("values", "has %d buyers; at most %d are allowed", len(values), MaxBuyers)
+	if err := validate.Count("values", len(values), MaxBuyers, "buyer"); err != nil {
+		return err
 	}
 	for i, v := range values {
 		if err := validate.Finite(fmt.Sprintf("values[%d]", i), v); err != nil {
