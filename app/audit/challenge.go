@@ -85,25 +85,18 @@ func neighbours(x, y []int, c audit.Config) error {
 	if len(x) != c.Candidates || len(y) != c.Candidates {
 		return validate.Errorf("pair", "needs %d counts in each data set", c.Candidates)
 	}
-	l1, nx, ny := 0, 0, 0
 	for i := range x {
 		for _, v := range []int{x[i], y[i]} {
 			if v < 0 || v > c.MaxCount {
 				return validate.Errorf(validate.Index("pair", i), "counts must be between 0 and %d, got %d", c.MaxCount, v)
 			}
 		}
-		d := x[i] - y[i]
-		if d < 0 {
-			d = -d
-		}
-		l1 += d
-		nx += x[i]
-		ny += y[i]
 	}
 	switch {
-	case c.Neighbours == audit.ChangeOne && (l1 != 2 || nx != ny):
+	case audit.AreNeighbours(x, y, c.Neighbours):
+	case c.Neighbours == audit.ChangeOne:
 		return validate.Errorf("pair", "x and x′ are not change-one neighbours: one person must move, so one count falls by 1 and another rises by 1")
-	case c.Neighbours == audit.AddRemove && l1 != 1:
+	default:
 		return validate.Errorf("pair", "x and x′ are not add-remove neighbours: exactly one count must differ, by 1")
 	}
 	return nil
