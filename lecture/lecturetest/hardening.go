@@ -93,20 +93,12 @@ func testRosterRecovery(t *testing.T, c *Client) {
 	if m := c.must(t, 200, "GET", sess, "", nil); m["joined"] != 5.0 || m["addresses"] != 1.0 {
 		t.Errorf("after the script: joined %v from %v addresses, want 5 from 1", m["joined"], m["addresses"])
 	}
-	for _, tc := range []struct {
-		token  string
-		body   any
-		status int
-	}{
-		{"", map[string]any{"roster": 8}, 401},
-		{s.Token, map[string]any{"roster": 0}, 422},
-		{s.Token, map[string]any{"roster": 10001}, 422},
-		{s.Token, map[string]any{"roster": "8"}, 400},
-	} {
-		if r, err := c.Do("POST", sess+"/door", tc.token, tc.body); err != nil || r.Status != tc.status {
-			t.Errorf("door %v: %v %+v, want %d", tc.body, err, r, tc.status)
-		}
-	}
+	c.refuses(t, "POST", sess+"/door",
+		refused{"", map[string]any{"roster": 8}, 401},
+		refused{s.Token, map[string]any{"roster": 0}, 422},
+		refused{s.Token, map[string]any{"roster": 10001}, 422},
+		refused{s.Token, map[string]any{"roster": "8"}, 400},
+	)
 	d := c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": true, "roster": 8})
 	if d["roster"] != 8.0 || d["door_open"] != true {
 		t.Errorf("raised roster: %v", d)
