@@ -34,6 +34,17 @@ func synthPageRun(t *testing.T, k int, kind string, m int, eps float64, seed uin
 	return plan, v, rs, h
 }
 
+// smallDBCase is a SmallDB instance as the page sets it: k attributes of
+// the medical table, the query family kind, m rows and ε.
+type smallDBCase struct {
+	k    int
+	kind string
+	m    int
+	eps  float64
+}
+
+func (c smallDBCase) String() string { return fmt.Sprintf("k%d/%s/m%d/ε%v", c.k, c.kind, c.m, c.eps) }
+
 func smallDBHash(k int, kind string, m int, eps float64, seed uint64, stage string) string {
 	return fmt.Sprintf("k=%d&q=%s&m=%d&eps=%v&seed=%d&stage=%s", k, kind, m, eps, seed, stage)
 }
@@ -46,18 +57,15 @@ func smallDBHash(k int, kind string, m int, eps float64, seed uint64, stage stri
 // quantile; the drawn candidate's rule appears from the draw stage on.
 func TestSmallDBLevelsFigureIsTheExactDistribution(t *testing.T) {
 	for _, tc := range []struct {
-		k     int
-		kind  string
-		m     int
-		eps   float64
+		smallDBCase
 		stage string
 	}{
-		{3, "marginals:1", 4, 0.5, "levels"},
-		{3, "halfspaces", 3, 10, "compare"},
-		{4, "marginals:2", 3, 0.1, "draw"},
-		{4, "marginals:2", 6, 1, "data"}, // the default state
+		{smallDBCase{3, "marginals:1", 4, 0.5}, "levels"},
+		{smallDBCase{3, "halfspaces", 3, 10}, "compare"},
+		{smallDBCase{4, "marginals:2", 3, 0.1}, "draw"},
+		{smallDBCase{4, "marginals:2", 6, 1}, "data"}, // the default state
 	} {
-		name := fmt.Sprintf("k%d/%s/m%d/ε%v", tc.k, tc.kind, tc.m, tc.eps)
+		name := tc.String()
 		f := one(t, "smalldb", smallDBHash(tc.k, tc.kind, tc.m, tc.eps, 2, tc.stage), "levels")
 		_, v, _, _ := synthPageRun(t, tc.k, tc.kind, tc.m, tc.eps, 2, synth.StageDraw)
 		cdf, share, bars := series(t, f, Steps, 0), series(t, f, Steps, 1), series(t, f, Bars, 0)
@@ -200,18 +208,13 @@ func synthBruteLevels(t *testing.T, k int, kind string, m int, eps float64) (err
 // On tiny instances the figure's CDF, expected error and 95% quantile agree
 // with a brute-force enumeration of every candidate.
 func TestSmallDBLevelsAgreeWithBruteForce(t *testing.T) {
-	for _, tc := range []struct {
-		k    int
-		kind string
-		m    int
-		eps  float64
-	}{
+	for _, tc := range []smallDBCase{
 		{3, "marginals:1", 3, 1},
 		{3, "marginals:1", 5, 0.1},
 		{3, "marginals:2", 4, 10},
 		{3, "halfspaces", 3, 2},
 	} {
-		name := fmt.Sprintf("k%d/%s/m%d/ε%v", tc.k, tc.kind, tc.m, tc.eps)
+		name := tc.String()
 		errs, probs, count := synthBruteLevels(t, tc.k, tc.kind, tc.m, tc.eps)
 		f := one(t, "smalldb", smallDBHash(tc.k, tc.kind, tc.m, tc.eps, 1, "levels"), "levels")
 		cdf := series(t, f, Steps, 0)
@@ -253,17 +256,15 @@ func TestSmallDBLevelsAgreeWithBruteForce(t *testing.T) {
 // with the largest difference, which is the drawn max-error.
 func TestSmallDBDrawIsThePagesDraw(t *testing.T) {
 	for _, tc := range []struct {
-		k          int
-		kind       string
-		m          int
-		eps, moved float64
-		seed       uint64
+		smallDBCase
+		moved float64 // the ε the page's run starts at before the slider moves it
+		seed  uint64
 	}{
-		{3, "marginals:2", 4, 1, 5, 7},
-		{4, "halfspaces", 3, 0.3, 2, 8},
-		{3, "marginals:1", 6, 4, 0.1, 9},
+		{smallDBCase{3, "marginals:2", 4, 1}, 5, 7},
+		{smallDBCase{4, "halfspaces", 3, 0.3}, 2, 8},
+		{smallDBCase{3, "marginals:1", 6, 4}, 0.1, 9},
 	} {
-		name := fmt.Sprintf("k%d/%s/m%d/ε%v/seed%d", tc.k, tc.kind, tc.m, tc.eps, tc.seed)
+		name := fmt.Sprintf("%v/seed%d", tc.smallDBCase, tc.seed)
 		hash := smallDBHash(tc.k, tc.kind, tc.m, tc.eps, tc.seed, "compare")
 		f := one(t, "smalldb", hash, "draw")
 		tr, syn := series(t, f, Bars, 0), series(t, f, Bars, 1)

@@ -173,7 +173,7 @@ func FuzzParseEpsilon(f *testing.F) {
 // export parses back as CSV with one row per release and the text intact
 // (but for control characters and the apostrophes that defuse it), and no
 // cell, split on commas, semicolons or tabs as spreadsheets of different
-// locales do, has a piece that starts as a formula (issue 28, finding 8).
+// locales do, has a piece that starts as a formula a spreadsheet would run.
 func FuzzLedgerCSV(f *testing.F) {
 	for _, s := range [][2]string{{"When?", "Mon"}, {"=1+1", "+A"}, {"a,b\n\"c\"", "@x"}, {"-2", "\tx"}, {"\r", "é"},
 		{"Which day?;=HYPERLINK(1)", "a, -1"}, {"x\t@y", "b;  +c"}, {"nul\x00", "bell\a"}} {

@@ -22,6 +22,7 @@
 package lecture
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"crypto/subtle"
@@ -178,29 +179,16 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	if db == nil {
 		return nil, errors.New("lecture: nil database")
 	}
-	if opts.DefaultBudget == 0 {
-		opts.DefaultBudget = DefaultBudget
-	}
+	// A zero limit is the package default.
+	opts.DefaultBudget = cmp.Or(opts.DefaultBudget, DefaultBudget)
+	opts.GuessLimit = cmp.Or(opts.GuessLimit, GuessLimit)
+	opts.CreateLimit = cmp.Or(opts.CreateLimit, CreateLimit)
+	opts.MaxReleases = cmp.Or(opts.MaxReleases, MaxReleases)
+	opts.JoinLimit = cmp.Or(opts.JoinLimit, JoinLimit)
+	opts.ReadRate = cmp.Or(opts.ReadRate, ReadRate)
+	opts.SessionTTL = cmp.Or(opts.SessionTTL, DefaultSessionTTL)
 	if !(opts.DefaultBudget > 0) || opts.DefaultBudget > MaxBudget {
 		return nil, fmt.Errorf("lecture: default budget must be in (0, %g], got %v", MaxBudget, opts.DefaultBudget)
-	}
-	if opts.GuessLimit == 0 {
-		opts.GuessLimit = GuessLimit
-	}
-	if opts.CreateLimit == 0 {
-		opts.CreateLimit = CreateLimit
-	}
-	if opts.MaxReleases == 0 {
-		opts.MaxReleases = MaxReleases
-	}
-	if opts.JoinLimit == 0 {
-		opts.JoinLimit = JoinLimit
-	}
-	if opts.ReadRate == 0 {
-		opts.ReadRate = ReadRate
-	}
-	if opts.SessionTTL == 0 {
-		opts.SessionTTL = DefaultSessionTTL
 	}
 	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.SessionTTL < 0 {
 		return nil, errors.New("lecture: negative limit")

@@ -325,6 +325,27 @@ func (g *guessServer) get(t *testing.T, ip, code string) int {
 	return g.c.GetStatus(t, "/api/sessions/"+code, "X-Test-IP", ip)
 }
 
+// send sends method path from the address ip, with a JSON body unless body
+// is empty and the instructor's token unless token is, and returns the
+// reply, its body closed.
+func (g *guessServer) send(t *testing.T, method, path, ip, token, body string) *http.Response {
+	t.Helper()
+	req, _ := http.NewRequest(method, g.url+path, strings.NewReader(body))
+	req.Header.Set("X-Test-IP", ip)
+	if body != "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := g.c.HTTP.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp
+}
+
 // Wrong join codes are limited per address, and the limit only ever refuses
 // wrong codes: past it, a request naming a session that exists (a student
 // who never joined before, or the instructor with the token) is answered as
@@ -358,18 +379,7 @@ func TestGuessLimit(t *testing.T) {
 	// The instructor behind the flooded address still runs the session, and
 	// a student there still answers.
 	send := func(method, path, token, body string) int {
-		req, _ := http.NewRequest(method, g.url+path, strings.NewReader(body))
-		req.Header.Set("X-Test-IP", "10.0.0.1")
-		req.Header.Set("Content-Type", "application/json")
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := http.DefaultClient.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
-		return resp.StatusCode
+		return g.send(t, method, path, "10.0.0.1", token, body).StatusCode
 	}
 	if st := send("POST", "/api/sessions/"+other.Code+"/activities", other.Token, `{"kind": "meeting-day", "options": ["A", "B"]}`); st != 201 {
 		t.Errorf("instructor's new activity from the flooded address: status %d, want 201", st)
@@ -438,9 +448,9 @@ func TestCreateLimit(t *testing.T) {
 // A class of 500 behind one NAT address, each student mistyping the code
 // twice before getting it right (1,000 wrong codes in a few seconds), all
 // get in under the default limits within two minutes, though they arrive
-// at once at the end of a join window (issue 28, finding 2: new students
-// per address are limited). A phone refused with 429 sends again after
-// Retry-After, as the page does; the clock is the test's.
+// at once at the end of a join window, although new students per address
+// are limited. A phone refused with 429 sends again after Retry-After, as
+// the page does; the clock is the test's.
 func TestClassBehindNAT(t *testing.T) {
 	start := time.Unix(1_800_000_000-1_800_000_000%60+59, 0) // one second before a window ends
 	g := newGuessServerAt(t, 0, start)
@@ -512,9 +522,9 @@ func TestClassBehindNAT(t *testing.T) {
 	t.Logf("500 students from one address all in after %v", g.since(start))
 }
 
-// A script inventing ids from one address adds at most JoinLimit students
-// a minute (issue 28, finding 2); the rest get 429 with Retry-After, and
-// another address is not held back.
+// A script inventing ids from one address cannot fill the roster: it adds
+// at most JoinLimit students a minute; the rest get 429 with Retry-After,
+// and another address is not held back.
 func TestJoinLimit(t *testing.T) {
 	g := newGuessServerAt(t, 0, time.Unix(1_800_000_000, 0))
 	s := g.c.NewSession(t, 0)
@@ -661,8 +671,9 @@ func TestReleasesAreCapped(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 5: unauthenticated reads are limited per address, by
-// the size of what they fetch; past the limit a read gets 429 with
+// One client polling a large session cannot slow every class:
+// unauthenticated reads are limited per address, by the size of what they
+// fetch; past the limit a read gets 429 with
 // Retry-After, unless it carries the session's instructor token; another
 // address is not held back.
 func TestReadLimit(t *testing.T) {
@@ -675,16 +686,7 @@ func TestReadLimit(t *testing.T) {
 	g.c, g.url = c, srv.URL
 	s := c.NewSession(t, 0)
 	get := func(ip, token string) (int, string) {
-		req, _ := http.NewRequest("GET", srv.URL+"/api/sessions/"+s.Code, nil)
-		req.Header.Set("X-Test-IP", ip)
-		if token != "" {
-			req.Header.Set("Authorization", "Bearer "+token)
-		}
-		resp, err := c.HTTP.Do(req)
-		if err != nil {
-			t.Fatal(err)
-		}
-		resp.Body.Close()
+		resp := g.send(t, "GET", "/api/sessions/"+s.Code, ip, token, "")
 		return resp.StatusCode, resp.Header.Get("Retry-After")
 	}
 	got := map[int]int{}
@@ -713,8 +715,8 @@ func TestReadLimit(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 5: a session that has seen nothing for the TTL is
-// deleted with all it holds; one in use is kept.
+// Storage does not grow without end: a session that has seen nothing for
+// the TTL is deleted with all it holds; one in use is kept.
 func TestExpire(t *testing.T) {
 	now := time.Unix(1_800_000_000, 0)
 	var mu sync.Mutex
@@ -754,8 +756,7 @@ func TestExpire(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 9: requests a hostile page makes a visitor's browser
-// send (an <img>, a fetch from another origin) are refused without
+// Requests a hostile page makes a visitor's browser send (an <img>, a fetch from another origin) are refused without
 // counting as wrong codes for the visitor's address.
 func TestHostilePageGuessesDoNotCount(t *testing.T) {
 	g := newGuessServer(t, 5)

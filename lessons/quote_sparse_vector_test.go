@@ -28,17 +28,17 @@ func TestQuotedSVTStream(t *testing.T) {
 		fmt.Sprintf("Query 2, in %s of runs, just ahead of query 4 at %s; query 6 gets %s", pct(s.Above[1]), pct(s.Above[3]), pct(s.Above[5])),
 		fmt.Sprintf("Only %s of runs reach query 10, and %s have halted by the end of it", pct(1-s.Halted[9]), pct(s.Halted[9]+s.Above[9])),
 		fmt.Sprintf("it gives α = %.1f, wider than all the answers", s.Alpha),
-		fmt.Sprintf("every answer is right to within 5 with probability %s; the only larger errors are a ⊤ on one of the two answers of 2, in %s of runs", pct(1-svtMiss(t, 5)), pct(svtMiss(t, 5))),
+		fmt.Sprintf("every answer is right to within 5 with probability %s; the only larger errors are a ⊤ on one of the two answers of 2, in %s of runs", pct(1-s.MissAt(5)), pct(s.MissAt(5))),
 		fmt.Sprintf("Within %g every output is right, since no answer is more than %g from $T$", s.Exact, svtFarthest()),
 		fmt.Sprintf("answered ⊤ in %s of runs although its answer is 3", pct(s.Above[0])),
-		fmt.Sprintf("α = %.1f from the bound against the exact distribution: every answer right to within 5 in %s of runs", s.Alpha, pct(1-svtMiss(t, 5))))
+		fmt.Sprintf("α = %.1f from the bound against the exact distribution: every answer right to within 5 in %s of runs", s.Alpha, pct(1-s.MissAt(5))))
 	// The errors larger than 5 are exactly the ⊤ answers on the two
 	// answers of 2 (queries 3 and 9; with c = 1 at most one ⊤ occurs),
 	// and none is larger than 6.
-	if m, top2 := svtMiss(t, 5), s.Above[2]+s.Above[8]; svtAnswers[2] != 2 || svtAnswers[8] != 2 || math.Abs(m-top2) > 1e-12 {
+	if m, top2 := s.MissAt(5), s.Above[2]+s.Above[8]; svtAnswers[2] != 2 || svtAnswers[8] != 2 || math.Abs(m-top2) > 1e-12 {
 		t.Errorf("errors beyond 5 have probability %v, a ⊤ on the answers of 2 %v", m, top2)
 	}
-	if m := svtMiss(t, 6); m != 0 || s.Exact != 6 || svtFarthest() != 6 {
+	if m := s.MissAt(6); m != 0 || s.Exact != 6 || svtFarthest() != 6 {
 		t.Errorf("beyond 6: probability %v; the widget's exact α %v; farthest answer %v from T", m, s.Exact, svtFarthest())
 	}
 	// The accuracy bound for c answers ⊤ has 8c in place of 8.
@@ -59,34 +59,6 @@ func TestQuotedSVTStream(t *testing.T) {
 	if s.Beta != 0.05 {
 		t.Errorf("β = %v, the lesson says 0.05", s.Beta)
 	}
-}
-
-// svtMiss returns the exact probability that AboveThreshold, on the
-// lesson's stream at ε = 1, c = 1 and T = 8, gives some answer wrong by
-// more than α: a ⊤ on an answer below T − α or a ⊥ on one above T + α.
-// It sums over the output distribution that sparse.NewStream, the stream
-// widget's code, computes from.
-func svtMiss(t *testing.T, alpha float64) float64 {
-	t.Helper()
-	const threshold = 8
-	v, err := pair.Lyu(1, 1, 1, threshold)
-	if err != nil {
-		t.Fatal(err)
-	}
-	patterns, logp, _, err := v.SVT.Distribution(svtAnswers)
-	if err != nil {
-		t.Fatal(err)
-	}
-	m := 0.0
-	for k, p := range patterns {
-		for i := range p {
-			if (p[i] == 'T' && svtAnswers[i] < threshold-alpha) || (p[i] == 'F' && svtAnswers[i] > threshold+alpha) {
-				m += math.Exp(logp[k])
-				break
-			}
-		}
-	}
-	return m
 }
 
 // svtFarthest returns how far the lesson's answer farthest from T = 8 lies.

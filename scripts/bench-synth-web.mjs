@@ -30,8 +30,8 @@ try {
   await page.goto(server.url + 'exponential-mechanism/');
   await ready(page, 'exponential-mechanism');
   const out = await page.evaluate(async (n) => {
-    const { getBridge } = await import('./engine.js');
-    const bridge = getBridge();
+    const { engineClient } = await import('./engine.js');
+    const bridge = engineClient();
     const t0 = performance.now();
     await bridge.load('synth');
     const loadMs = performance.now() - t0;

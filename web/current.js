@@ -3,12 +3,12 @@
 // bridge to the engine, and the state of the lesson on screen: its widget
 // slots in reading order, the one the keys act on, and the notes the link
 // earned.
-import { getBridge } from './engine.js';
+import { engineClient } from './engine.js';
 
 /** root is the site's root: the modules sit there, and every page's address is relative to it. */
 export const root = new URL('./', import.meta.url);
 export const index = JSON.parse(document.getElementById('site-index').textContent);
-export const bridge = getBridge(index);
+export const bridge = engineClient(index);
 export const lessonsBySlug = new Map(index.lessons.concat(index.pages || []).map((l) => [l.slug, l]));
 export const $ = (sel, root = document) => root.querySelector(sel);
 

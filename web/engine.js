@@ -1,13 +1,13 @@
 // The page's client of the engine: the Web Worker (web/worker.js) that loads
 // the Go WebAssembly modules (core, and synth, market, audit… when a widget
 // first calls them) and runs their methods off the main thread.
-// bridge.call('core', 'probabilities', {...}) returns a promise of the Go
-// method's result object; a result with an `error` field rejects with a
-// BridgeError whose message is core's validation message.
+// engineClient(index).call('core', 'probabilities', {...}) returns a promise
+// of the Go method's result object; a result with an `error` field rejects
+// with an EngineError whose message is core's validation message.
 
-export class BridgeError extends Error {}
+export class EngineError extends Error {}
 
-class Bridge {
+class EngineClient {
   constructor(index) {
     this.index = index;
     this.pending = new Map();
@@ -39,7 +39,7 @@ class Bridge {
       const p = this.pending.get(msg.id);
       this.pending.delete(msg.id);
       if (!p) return;
-      if (msg.result && msg.result.error) p.reject(new BridgeError(msg.result.error));
+      if (msg.result && msg.result.error) p.reject(new EngineError(msg.result.error));
       else p.resolve(msg.result);
       return;
     }
@@ -97,9 +97,9 @@ class Bridge {
   }
 }
 
-let bridge;
-/** getBridge(index) returns the page's one bridge, creating it on first use. */
-export function getBridge(index) {
-  if (!bridge) bridge = new Bridge(index);
-  return bridge;
+let client;
+/** engineClient(index) returns the page's one client of the engine, creating it on first use. */
+export function engineClient(index) {
+  if (!client) client = new EngineClient(index);
+  return client;
 }

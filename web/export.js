@@ -15,7 +15,7 @@
 // Requests are URL hashes (figures.ParseRequest, docs/figures.md); pageSpec
 // turns the page's own fragment (#id.key=value…) into one for a widget.
 
-import { getBridge } from './engine.js';
+import { engineClient } from './engine.js';
 import { save } from './download.js';
 import { figureRow } from './figrow.js';
 
@@ -41,7 +41,7 @@ export function figuresModule(spec) {
  * as it arrives and {phase: 'ready'} when it runs.
  */
 export async function loadFigures(onProgress = () => {}, name = 'figures') {
-  const bridge = getBridge(siteIndex());
+  const bridge = engineClient(siteIndex());
   const listen = (msg) => {
     if (msg.name === name && msg.type === 'progress' && msg.total) onProgress({ phase: 'download', loaded: msg.loaded, total: msg.total });
   };
@@ -89,7 +89,7 @@ export async function exportFigure(spec, format = 'svg', onProgress = () => {}) 
   const name = figuresModule(spec);
   await loadFigures(onProgress, name);
   onProgress({ phase: 'render' });
-  const out = await getBridge(siteIndex()).call(name, 'render', { hash: String(spec), format });
+  const out = await engineClient(siteIndex()).call(name, 'render', { hash: String(spec), format });
   save(out.bytes, out.name, out.mime);
   onProgress({ phase: 'done', name: out.name, bytes: out.bytes.length });
   return { name: out.name, bytes: out.bytes.length };

@@ -3,6 +3,7 @@ package audit
 import (
 	"math"
 
+	"github.com/dpplay/dpplay/app/challenge"
 	"github.com/dpplay/dpplay/core/audit"
 	"github.com/dpplay/dpplay/core/numeric"
 	"github.com/dpplay/dpplay/core/validate"
@@ -44,44 +45,33 @@ func Challenges() []Challenge {
 
 // FindChallenge returns the challenge with the given id.
 func FindChallenge(id string) (Challenge, error) {
-	for _, c := range Challenges() {
-		if c.ID == id {
-			return c, nil
-		}
-	}
-	return Challenge{}, validate.Errorf("challenge", "unknown challenge %q", id)
-}
-
-// Attempt is the exact verdict on a student's pair and output: the output's
-// log-probabilities under x and x′ and its privacy loss |ln P − ln P′|.
-type Attempt struct {
-	LogP, LogQ, Loss float64
-	Breaks           bool
+	return challenge.Find(Challenges(), func(c Challenge) string { return c.ID }, id)
 }
 
 // Try computes the privacy loss of candidate output on the pair (x, x′),
-// which must be neighbours under the challenge's notion.
-func (c Challenge) Try(x, y []int, output int) (Attempt, error) {
+// which must be neighbours under the challenge's notion: the output's
+// log-probabilities under x and x′ and |ln P − ln P′|.
+func (c Challenge) Try(x, y []int, output int) (challenge.Attempt, error) {
 	a, err := audit.New(c.Config)
 	if err != nil {
-		return Attempt{}, err
+		return challenge.Attempt{}, err
 	}
 	if err := neighbours(x, y, c.Config); err != nil {
-		return Attempt{}, err
+		return challenge.Attempt{}, err
 	}
 	if output < 0 || output >= c.Config.Candidates {
-		return Attempt{}, validate.Errorf("output", "must be a candidate from 0 to %d, got %d", c.Config.Candidates-1, output)
+		return challenge.Attempt{}, validate.Errorf("output", "must be a candidate from 0 to %d, got %d", c.Config.Candidates-1, output)
 	}
 	lp, err := a.LogProbabilities(x)
 	if err != nil {
-		return Attempt{}, err
+		return challenge.Attempt{}, err
 	}
 	lq, err := a.LogProbabilities(y)
 	if err != nil {
-		return Attempt{}, err
+		return challenge.Attempt{}, err
 	}
 	p, q := lp[output], lq[output]
-	at := Attempt{LogP: p, LogQ: q, Loss: math.Abs(p - q)}
+	at := challenge.Attempt{LogP: p, LogQ: q, Loss: math.Abs(p - q)}
 	if p <= numeric.LogZero || q <= numeric.LogZero {
 		at.Loss = math.Inf(1)
 	}
@@ -95,25 +85,18 @@ func neighbours(x, y []int, c audit.Config) error {
 	if len(x) != c.Candidates || len(y) != c.Candidates {
 		return validate.Errorf("pair", "needs %d counts in each data set", c.Candidates)
 	}
-	l1, nx, ny := 0, 0, 0
 	for i := range x {
 		for _, v := range []int{x[i], y[i]} {
 			if v < 0 || v > c.MaxCount {
 				return validate.Errorf(validate.Index("pair", i), "counts must be between 0 and %d, got %d", c.MaxCount, v)
 			}
 		}
-		d := x[i] - y[i]
-		if d < 0 {
-			d = -d
-		}
-		l1 += d
-		nx += x[i]
-		ny += y[i]
 	}
 	switch {
-	case c.Neighbours == audit.ChangeOne && (l1 != 2 || nx != ny):
+	case audit.AreNeighbours(x, y, c.Neighbours):
+	case c.Neighbours == audit.ChangeOne:
 		return validate.Errorf("pair", "x and x′ are not change-one neighbours: one person must move, so one count falls by 1 and another rises by 1")
-	case c.Neighbours == audit.AddRemove && l1 != 1:
+	default:
 		return validate.Errorf("pair", "x and x′ are not add-remove neighbours: exactly one count must differ, by 1")
 	}
 	return nil

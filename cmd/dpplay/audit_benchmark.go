@@ -18,31 +18,33 @@ var benchmarks = map[string][]string{
 	"statdp":          {pair.RunStatDP1, pair.RunStatDP2},
 }
 
-// A dpsniperRow or statdpRow is one object of `dpplay audit -benchmark`.
-// JSON has no infinity: an unbounded exact loss is null with
+// A dpsniperRow or statdpRow is one object of `dpplay audit -benchmark`:
+// the keys every row has (benchmarkCase), then the tool's own keys, named
+// after the tool. JSON has no infinity: an unbounded exact loss is null with
 // "unbounded": true, and an infinite estimate (StatDP's, when it saw an
 // output under one input only) is null.
 type dpsniperRow struct {
-	Mechanism      string       `json:"mechanism"`
-	ClaimedEpsilon float64      `json:"claimed_epsilon"`
-	Pair           [2][]float64 `json:"pair"`
-	ExactLoss      *float64     `json:"exact_loss"`
-	Unbounded      bool         `json:"unbounded"`
-	Estimate       *float64     `json:"dpsniper_estimate"`
-	LowerBound     float64      `json:"dpsniper_lower_bound"`
-	Method         string       `json:"method"`
+	benchmarkCase
+	Estimate   *float64 `json:"dpsniper_estimate"`
+	LowerBound float64  `json:"dpsniper_lower_bound"`
+	Method     string   `json:"method"`
 }
 
 type statdpRow struct {
+	benchmarkCase
+	Estimate   *float64 `json:"statdp_estimate"`
+	LowerBound float64  `json:"statdp_lower_bound"`
+	Run        int      `json:"statdp_run"`
+	Method     string   `json:"method"`
+}
+
+// benchmarkCase is the first keys of every row: the case and its exact loss.
+type benchmarkCase struct {
 	Mechanism      string       `json:"mechanism"`
 	ClaimedEpsilon float64      `json:"claimed_epsilon"`
 	Pair           [2][]float64 `json:"pair"`
 	ExactLoss      *float64     `json:"exact_loss"`
 	Unbounded      bool         `json:"unbounded"`
-	Estimate       *float64     `json:"statdp_estimate"`
-	LowerBound     float64      `json:"statdp_lower_bound"`
-	Run            int          `json:"statdp_run"`
-	Method         string       `json:"method"`
 }
 
 // benchmarkRows computes the exact loss of every case of the named
@@ -67,12 +69,11 @@ func benchmarkRows(name string) ([]any, error) {
 			if l.Err > 1e-12 {
 				method += "; exact to within " + strconv.FormatFloat(l.Err, 'g', 2, 64)
 			}
+			bc := benchmarkCase{c.Mechanism, c.Claimed, c.Pair, finite(l.Value()), l.Unbounded()}
 			if name == "statdp" {
-				rows = append(rows, statdpRow{c.Mechanism, c.Claimed, c.Pair, finite(l.Value()), l.Unbounded(),
-					finite(c.Estimate), c.LowerBound, k + 1, method})
+				rows = append(rows, statdpRow{bc, finite(c.Estimate), c.LowerBound, k + 1, method})
 			} else {
-				rows = append(rows, dpsniperRow{c.Mechanism, c.Claimed, c.Pair, finite(l.Value()), l.Unbounded(),
-					finite(c.Estimate), c.LowerBound, method})
+				rows = append(rows, dpsniperRow{bc, finite(c.Estimate), c.LowerBound, method})
 			}
 		}
 	}

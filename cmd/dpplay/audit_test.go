@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -76,6 +77,7 @@ func TestAuditBenchmark(t *testing.T) {
 		t.Fatalf("%d rows, want the 20 mechanisms of DP-Sniper's evaluation", len(rows))
 	}
 	keys := []string{"mechanism", "claimed_epsilon", "pair", "exact_loss", "unbounded", "dpsniper_estimate", "dpsniper_lower_bound", "method"}
+	keysInOrder(t, out.String(), keys)
 	unbounded := map[string]bool{}
 	for _, r := range rows {
 		if len(r) != len(keys) {
@@ -108,6 +110,8 @@ func TestAuditBenchmark(t *testing.T) {
 	if err := json.Unmarshal(out.Bytes(), &rows); err != nil || len(rows) != 38 {
 		t.Fatalf("statdp: %d rows, %v", len(rows), err)
 	}
+	keysInOrder(t, out.String(), []string{"mechanism", "claimed_epsilon", "pair", "exact_loss", "unbounded",
+		"statdp_estimate", "statdp_lower_bound", "statdp_run", "method"})
 	for _, r := range rows {
 		if r["mechanism"] == "SparseVectorTechnique5" && (r["statdp_estimate"] != nil || r["unbounded"] != true) {
 			t.Errorf("StatDP's infinite estimate: %v", r)
@@ -115,5 +119,23 @@ func TestAuditBenchmark(t *testing.T) {
 	}
 	if code := run([]string{"audit", "-benchmark", "nope"}, &out, &errOut); code == 0 {
 		t.Error("an unknown benchmark is accepted")
+	}
+}
+
+// keysInOrder checks that the keys of the first object of a -benchmark
+// array (its second line) come in the order keys names them.
+func keysInOrder(t *testing.T, out string, keys []string) {
+	t.Helper()
+	lines := strings.SplitN(out, "\n", 3)
+	if len(lines) < 2 {
+		t.Fatalf("no rows: %q", out)
+	}
+	at := -1
+	for _, k := range keys {
+		i := strings.Index(lines[1], `"`+k+`":`)
+		if i <= at {
+			t.Errorf("%q is not after the keys before it in %v: %s", k, keys, lines[1])
+		}
+		at = i
 	}
 }

@@ -32,10 +32,7 @@ type chargeJSON struct {
 }
 
 type mwemJSON struct {
-	Mechanism    string            `json:"mechanism"`
-	Columns      []string          `json:"columns"`
-	Rows         int               `json:"rows"`
-	Queries      []string          `json:"queries"`
+	synthInputJSON
 	RoundsCount  int               `json:"rounds_count"`
 	Replays      int               `json:"replays"`
 	Epsilon      float64           `json:"epsilon"`
@@ -68,8 +65,8 @@ func runMWEM(args []string, stdout io.Writer) error {
 	}
 	names := qs.Names()
 	out := mwemJSON{
-		Mechanism: "mwem", Columns: d.Columns(), Rows: d.N(), Queries: names,
-		RoundsCount: *rounds, Replays: *replays, Epsilon: *in.epsilon, EpsilonSpent: res.EpsilonSpent, Seed: seed,
+		synthInputJSON: synthInput("mwem", d, qs),
+		RoundsCount:    *rounds, Replays: *replays, Epsilon: *in.epsilon, EpsilonSpent: res.EpsilonSpent, Seed: seed,
 		MaxError: res.MaxError, TrueAnswers: res.TrueAnswers, Answers: res.Answers,
 	}
 	// MWEM releases a distribution, not rows: list every point with its

@@ -129,11 +129,21 @@ func halfspace(queries string, synthetic []float64, d *synth.Data) (*halfspaceJS
 	}, nil
 }
 
+// synthInputJSON is the first keys of what `dpplay smalldb` and `dpplay
+// mwem` print: the mechanism and the data and queries it ran on.
+type synthInputJSON struct {
+	Mechanism string   `json:"mechanism"`
+	Columns   []string `json:"columns"`
+	Rows      int      `json:"rows"`
+	Queries   []string `json:"queries"`
+}
+
+func synthInput(mechanism string, d *synth.Data, qs *synth.QuerySet) synthInputJSON {
+	return synthInputJSON{Mechanism: mechanism, Columns: d.Columns(), Rows: d.N(), Queries: qs.Names()}
+}
+
 type smallDBJSON struct {
-	Mechanism        string           `json:"mechanism"`
-	Columns          []string         `json:"columns"`
-	Rows             int              `json:"rows"`
-	Queries          []string         `json:"queries"`
+	synthInputJSON
 	Size             int              `json:"size"`
 	Epsilon          float64          `json:"epsilon"`
 	Seed             *uint64          `json:"seed"`
@@ -169,8 +179,8 @@ func runSmallDB(args []string, stdout io.Writer) error {
 		return usagef("%v", err)
 	}
 	out := smallDBJSON{
-		Mechanism: "smalldb", Columns: d.Columns(), Rows: d.N(), Queries: qs.Names(),
-		Size: *size, Epsilon: *in.epsilon, Seed: seed, Candidates: res.Candidates,
+		synthInputJSON: synthInput("smalldb", d, qs),
+		Size:           *size, Epsilon: *in.epsilon, Seed: seed, Candidates: res.Candidates,
 		MaxError: res.MaxError, TrueAnswers: res.TrueAnswers, SyntheticAnswers: res.SyntheticAnswers,
 	}
 	for _, p := range res.Synthetic {

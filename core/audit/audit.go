@@ -32,6 +32,22 @@ const (
 	ChangeOne = "change-one"
 )
 
+// AreNeighbours reports whether the count vectors x and y (of one length)
+// are neighbours under notion: under AddRemove one count differs, by 1;
+// under ChangeOne one count is 1 lower and another 1 higher.
+func AreNeighbours(x, y []int, notion string) bool {
+	l1, nx, ny := 0, 0, 0
+	for i := range x {
+		l1 += max(x[i]-y[i], y[i]-x[i])
+		nx += x[i]
+		ny += y[i]
+	}
+	if notion == AddRemove {
+		return l1 == 1
+	}
+	return l1 == 2 && nx == ny
+}
+
 // Mechanisms the auditor knows beyond mech's selection mechanisms
 // (exponential, report noisy max with Laplace or Gumbel noise,
 // permute-and-flip):

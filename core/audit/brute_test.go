@@ -30,23 +30,6 @@ func universe(k, m int) [][]int {
 	return out
 }
 
-func neighbours(x, y []int, notion string) bool {
-	l1, nx, ny := 0, 0, 0
-	for i := range x {
-		d := x[i] - y[i]
-		if d < 0 {
-			d = -d
-		}
-		l1 += d
-		nx += x[i]
-		ny += y[i]
-	}
-	if notion == AddRemove {
-		return l1 == 1
-	}
-	return l1 == 2 && nx == ny
-}
-
 func total(c []int) int {
 	n := 0
 	for _, v := range c {
@@ -77,7 +60,7 @@ func bruteWorst(k, m int, notion string, loss func(x, y []int) float64) (float64
 	worst, pairs := 0.0, 0
 	for a := range all {
 		for b := a + 1; b < len(all); b++ {
-			if neighbours(all[a], all[b], notion) {
+			if AreNeighbours(all[a], all[b], notion) {
 				pairs++
 				worst = math.Max(worst, loss(all[a], all[b]))
 			}

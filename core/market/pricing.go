@@ -59,11 +59,8 @@ func Grid(lo, hi, step float64) ([]float64, error) {
 // the caller's job because "lowest optimal price" breaks ties in the
 // deterministic mechanism and needs a defined order.
 func checkGrid(prices []float64) error {
-	if len(prices) == 0 {
-		return validate.Errorf("prices", "needs at least one price")
-	}
-	if len(prices) > MaxGrid {
-		return validate.Errorf("prices", "has %d prices; at most %d are allowed", len(prices), MaxGrid)
+	if err := validate.Count("prices", len(prices), MaxGrid, "price"); err != nil {
+		return err
 	}
 	for i, p := range prices {
 		if err := validate.Positive(fmt.Sprintf("prices[%d]", i), p); err != nil {
@@ -77,11 +74,8 @@ func checkGrid(prices []float64) error {
 }
 
 func checkValues(values []float64) error {
-	if len(values) == 0 {
-		return validate.Errorf("values", "needs at least one buyer")
-	}
-	if len(values) > MaxBuyers {
-		return validate.Errorf("values", "has %d buyers; at most %d are allowed", len(values), MaxBuyers)
+	if err := validate.Count("values", len(values), MaxBuyers, "buyer"); err != nil {
+		return err
 	}
 	for i, v := range values {
 		if err := validate.Finite(fmt.Sprintf("values[%d]", i), v); err != nil {
@@ -184,6 +178,15 @@ func (p *Pricing) check() error {
 	return nil
 }
 
+// orZero returns p when it is set up and otherwise a zero Pricing, whose
+// fields are what the accessors return for a nil or zero Pricing.
+func (p *Pricing) orZero() *Pricing {
+	if p.check() != nil {
+		return &Pricing{}
+	}
+	return p
+}
+
 // Sensitivity returns Δ = max R, the highest grid price: one buyer changes
 // rev(p) = p·#{i : vᵢ ≥ p} by at most p ≤ Δ (0 for a nil or zero Pricing).
 func (p *Pricing) Sensitivity() float64 {
@@ -195,37 +198,17 @@ func (p *Pricing) Sensitivity() float64 {
 
 // Epsilon returns ε of Pr[p] ∝ exp(ε·rev(p)/(2Δ)) (0 for a nil or zero
 // Pricing).
-func (p *Pricing) Epsilon() float64 {
-	if p.check() != nil {
-		return 0
-	}
-	return p.epsilon
-}
+func (p *Pricing) Epsilon() float64 { return p.orZero().epsilon }
 
 // Prices returns the grid R (nil for a nil or zero Pricing).
-func (p *Pricing) Prices() []float64 {
-	if p.check() != nil {
-		return nil
-	}
-	return clone(p.prices)
-}
+func (p *Pricing) Prices() []float64 { return clone(p.orZero().prices) }
 
 // Values returns the reported values vᵢ (nil for a nil or zero Pricing).
-func (p *Pricing) Values() []float64 {
-	if p.check() != nil {
-		return nil
-	}
-	return clone(p.values)
-}
+func (p *Pricing) Values() []float64 { return clone(p.orZero().values) }
 
 // Revenue returns rev(p) = p·#{i : vᵢ ≥ p} for each grid price (nil for a
 // nil or zero Pricing).
-func (p *Pricing) Revenue() []float64 {
-	if p.check() != nil {
-		return nil
-	}
-	return clone(p.revenue)
-}
+func (p *Pricing) Revenue() []float64 { return clone(p.orZero().revenue) }
 
 // Probabilities returns the exact price distribution
 // Pr[p] = exp(ε·rev(p)/(2Δ)) / Σ_q exp(ε·rev(q)/(2Δ)) (nil for a nil or

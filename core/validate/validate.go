@@ -97,6 +97,19 @@ func Measure(param string, mu []float64, n int) error {
 // "neighbour's scores[2]", so that a message points at the entry to fix.
 func Index(param string, i int) string { return param + "[" + strconv.Itoa(i) + "]" }
 
+// Count checks that a list of n things, each one unit ("price"), holds at
+// least one and at most max: "needs at least one price", "has 9 prices; at
+// most 8 are allowed".
+func Count(param string, n, max int, unit string) error {
+	switch {
+	case n < 1:
+		return Errorf(param, "needs at least one %s", unit)
+	case n > max:
+		return Errorf(param, "has %d %ss; at most %d are allowed", n, unit, max)
+	}
+	return nil
+}
+
 // Wrapf returns an error that reads "sentinel: detail" and that errors.Is
 // matches to sentinel: fmt.Errorf("%w: …") for packages linked into the
 // first-load module, which do without fmt (account.ErrBudget's refusals,

@@ -35,6 +35,9 @@ func TestChecks(t *testing.T) {
 		{"measure negative", Measure("μ", []float64{1, -1}, 2), false},
 		{"measure Inf", Measure("μ", []float64{1, inf}, 2), false},
 		{"measure length", Measure("μ", []float64{1}, 2), false},
+		{"count 1 of at most 1", Count("xs", 1, 1, "x"), true},
+		{"count 0", Count("xs", 0, 5, "x"), false},
+		{"count 6 of at most 5", Count("xs", 6, 5, "x"), false},
 	} {
 		var e *Error
 		switch {
@@ -44,6 +47,17 @@ func TestChecks(t *testing.T) {
 			t.Errorf("%s: got %v, want an *Error", tc.name, tc.err)
 		case !tc.ok && (e.Param == "" || e.Reason == ""):
 			t.Errorf("%s: error %+v lacks a parameter or reason", tc.name, e)
+		}
+	}
+}
+
+func TestCountMessages(t *testing.T) {
+	for err, want := range map[error]string{
+		Count("prices", 0, 8, "price"): "prices: needs at least one price",
+		Count("prices", 9, 8, "price"): "prices: has 9 prices; at most 8 are allowed",
+	} {
+		if err == nil || err.Error() != want {
+			t.Errorf("got %v, want %q", err, want)
 		}
 	}
 }

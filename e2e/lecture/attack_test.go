@@ -21,7 +21,8 @@ import (
 	"github.com/dpplay/dpplay/lecture/sqlitedb"
 )
 
-// The attacks of issue 28 on a real `dpplay serve`, each with an honest
+// Attacks by a prankster with a script on a real `dpplay serve` (the rows of
+// docs/security.md on slow bodies and read floods), each with an honest
 // client at another loopback address (127.0.0.2) that must keep being
 // answered. Pass/fail is liveness only: every honest request is answered,
 // not refused, within a generous deadline. The latencies are logged

@@ -505,9 +505,9 @@ func testConcurrentGuesses(t *testing.T, w *workerDev) {
 	if st := get(s.Code); st != 200 {
 		t.Fatalf("join: status %d", st)
 	}
-	// A hostile page's <img> pointing at wrong codes (issue 28, finding 9)
-	// is refused without counting against the visitor's address: the
-	// burst below still finds the whole allowance.
+	// A hostile page's <img> pointing at wrong codes is refused without
+	// counting against the visitor's address: the burst below still finds
+	// the whole allowance.
 	img := lecturetest.Tally(lecturetest.Burst(guesses, func(i int) int {
 		return c.GetStatus(t, fmt.Sprintf("/api/sessions/YYYYY%03d", i), "Sec-Fetch-Dest", "image")
 	}))
@@ -713,7 +713,7 @@ func goMemory(log string) string {
 }
 
 // testExpire: the worker's scheduled handler deletes sessions that have
-// seen nothing for SESSION_TTL (issue 28, finding 5) and keeps the others.
+// seen nothing for SESSION_TTL and keeps the others.
 // The worker of this test keeps them workerSessionTTL; dev.mjs runs the
 // handler on SIGUSR2.
 func testExpire(t *testing.T, w *workerDev) {

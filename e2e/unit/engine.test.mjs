@@ -10,11 +10,11 @@ globalThis.Worker = class {
   constructor(url) { this.url = url; this.sent = []; workers.push(this); }
   postMessage(m) { this.sent.push(m); }
 };
-const { getBridge, BridgeError } = await import('../../web/engine.js');
+const { engineClient, EngineError } = await import('../../web/engine.js');
 const index = { wasm: { core: { file: 'wasm/core.wasm', bytes: 10 }, synth: { file: 'wasm/synth.wasm', bytes: 20 } } };
 
 test('an error in the worker rejects the calls waiting and the modules loading', async () => {
-  const bridge = getBridge(index);
+  const bridge = engineClient(index);
   const w = workers[0];
   const statuses = [];
   bridge.onStatus((m) => statuses.push(m));
@@ -44,5 +44,5 @@ test('an error in the worker rejects the calls waiting and the modules loading',
   await new Promise((r) => setTimeout(r, 0));
   const id = w.sent.at(-1).id;
   w.onmessage({ data: { type: 'result', id, result: { error: 'k: must be at least 1' } } });
-  await assert.rejects(again, (e) => e instanceof BridgeError && e.message === 'k: must be at least 1');
+  await assert.rejects(again, (e) => e instanceof EngineError && e.message === 'k: must be at least 1');
 });

@@ -62,6 +62,20 @@ export function harness(...need) {
   return h;
 }
 
+/**
+ * checked(opened, body) runs body on a page that open returned, then checks
+ * that the page logged no error, and closes its context whether body passed
+ * or not.
+ */
+export async function checked(opened, body) {
+  try {
+    await body(opened);
+    assert.deepEqual(opened.errors, []);
+  } finally {
+    await opened.context.close();
+  }
+}
+
 /** renders(page, sel) is how many redraws the widget sel has finished. */
 export const renders = async (page, sel) => +(await page.locator(sel).getAttribute('data-renders'));
 

@@ -9,141 +9,136 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { axe, everyLive, harness, shots, idle, renders, rerendered } from './harness.mjs';
+import { axe, checked, everyLive, harness, shots, idle, renders, rerendered } from './harness.mjs';
 
 const slug = 'sparse-vector';
 const web = harness([path.join(slug, 'index.html'), `dist/ has no ${slug}: run make site`]);
 const open = async (hash = '', opts = {}) => web.open(`#/${slug}${hash}`, { ...opts, lesson: slug });
 
 test('the stream shows the exact probabilities and reads typed numbers', async () => {
-  const { context, page, errors } = await open();
-  const W = '#w-stream';
-  await idle(page, W);
-  const table = () => page.locator(`${W} .table-wrap tbody`).textContent();
-  // Query 2 (answer 6) 25.8%, query 4 (answer 9) 25.4% (lessons/quote_sparse_vector_test.go).
-  assert.match(await table(), /26\s*25\.8%/);
-  assert.match(await table(), /49\s*25\.4%/);
-  assert.match(await page.locator(`${W} .panel-stat`).textContent(), /α = 47\.9; .* within 6\./);
-  // A comma is a decimal point: T = "8,5".
-  let n = await renders(page, W);
-  const t = page.locator(W).getByRole('textbox', { name: 'Threshold T' });
-  await t.fill('8,5');
-  await t.press('Enter');
-  await rerendered(page, W, n);
-  assert.match(await page.evaluate(() => location.hash), /stream\.t=8\.5/);
-  assert.match(await page.locator(`${W} .table-wrap caption`).textContent(), /T = 8\.5/);
-  // Nonsense is refused with a message, and nothing is drawn from it.
-  n = await renders(page, W);
-  await t.fill('eight');
-  await t.press('Enter');
-  assert.equal(await t.getAttribute('aria-invalid'), 'true');
-  assert.match(await page.locator(`${W} #${await t.getAttribute('aria-describedby')}`).textContent(), /Not a number/);
-  assert.equal(await renders(page, W), n);
-  // c = 2: the technique may answer ⊤ twice.
-  const c = page.locator(W).getByRole('textbox', { name: 'Cutoff c (⊤ answers before it halts)' });
-  await c.fill('2');
-  await c.press('Enter');
-  await rerendered(page, W, n);
-  assert.match(await page.locator(`${W} .loss-line`).textContent(), /Lap\(8\)\. Expected ⊤ answers: [\d.]+ \(at most c = 2\)/);
-  assert.deepEqual(errors, []);
-  await context.close();
+  await checked(await open(), async ({ page }) => {
+    const W = '#w-stream';
+    await idle(page, W);
+    const table = () => page.locator(`${W} .table-wrap tbody`).textContent();
+    // Query 2 (answer 6) 25.8%, query 4 (answer 9) 25.4% (lessons/quote_sparse_vector_test.go).
+    assert.match(await table(), /26\s*25\.8%/);
+    assert.match(await table(), /49\s*25\.4%/);
+    assert.match(await page.locator(`${W} .panel-stat`).textContent(), /α = 47\.9; .* within 6\./);
+    // A comma is a decimal point: T = "8,5".
+    let n = await renders(page, W);
+    const t = page.locator(W).getByRole('textbox', { name: 'Threshold T' });
+    await t.fill('8,5');
+    await t.press('Enter');
+    await rerendered(page, W, n);
+    assert.match(await page.evaluate(() => location.hash), /stream\.t=8\.5/);
+    assert.match(await page.locator(`${W} .table-wrap caption`).textContent(), /T = 8\.5/);
+    // Nonsense is refused with a message, and nothing is drawn from it.
+    n = await renders(page, W);
+    await t.fill('eight');
+    await t.press('Enter');
+    assert.equal(await t.getAttribute('aria-invalid'), 'true');
+    assert.match(await page.locator(`${W} #${await t.getAttribute('aria-describedby')}`).textContent(), /Not a number/);
+    assert.equal(await renders(page, W), n);
+    // c = 2: the technique may answer ⊤ twice.
+    const c = page.locator(W).getByRole('textbox', { name: 'Cutoff c (⊤ answers before it halts)' });
+    await c.fill('2');
+    await c.press('Enter');
+    await rerendered(page, W, n);
+    assert.match(await page.locator(`${W} .loss-line`).textContent(), /Lap\(8\)\. Expected ⊤ answers: [\d.]+ \(at most c = 2\)/);
+  });
 });
 
 test('the auditor audits each variant', async () => {
-  const { context, page, errors } = await open();
-  const W = '#w-variants';
-  await idle(page, W);
-  const verdict = () => page.locator(`${W} .loss-line`).textContent();
-  assert.match(await verdict(), /^Holds: on this pair the privacy loss is 0\.964/);
-  for (const [alg, re] of [['3', /^Fails: .* is 4\.5,/], ['4', /^Fails: .* is 1\.728, .*prove 1\.75/], ['5', /^Fails: .* is ∞/], ['6', /^Fails: .* is 1\.493/]]) {
+  await checked(await open(), async ({ page }) => {
+    const W = '#w-variants';
+    await idle(page, W);
+    const verdict = () => page.locator(`${W} .loss-line`).textContent();
+    assert.match(await verdict(), /^Holds: on this pair the privacy loss is 0\.964/);
+    for (const [alg, re] of [['3', /^Fails: .* is 4\.5,/], ['4', /^Fails: .* is 1\.728, .*prove 1\.75/], ['5', /^Fails: .* is ∞/], ['6', /^Fails: .* is 1\.493/]]) {
+      const n = await renders(page, W);
+      await page.locator(W).getByLabel('Variant', { exact: true }).selectOption(alg);
+      await rerendered(page, W, n, 60000);
+      assert.match(await verdict(), re, `Algorithm ${alg}`);
+    }
+    // A pair that is not a pair of neighbours is refused, as text.
     const n = await renders(page, W);
-    await page.locator(W).getByLabel('Variant', { exact: true }).selectOption(alg);
-    await rerendered(page, W, n, 60000);
-    assert.match(await verdict(), re, `Algorithm ${alg}`);
-  }
-  // A pair that is not a pair of neighbours is refused, as text.
-  const n = await renders(page, W);
-  const y = page.locator(W).getByRole('textbox', { name: 'Answers on the neighbour x′' });
-  await y.fill('3 1 1 1 1 1 1 1 1 0');
-  await y.press('Enter');
-  await rerendered(page, W, n);
-  assert.match(await page.locator(`${W} .widget-error`).textContent(), /query 1 moves by 3/);
-  assert.deepEqual(errors, []);
-  await context.close();
+    const y = page.locator(W).getByRole('textbox', { name: 'Answers on the neighbour x′' });
+    await y.fill('3 1 1 1 1 1 1 1 1 0');
+    await y.press('Enter');
+    await rerendered(page, W, n);
+    assert.match(await page.locator(`${W} .widget-error`).textContent(), /query 1 moves by 3/);
+  });
 });
 
 test('a challenge: two misses, the hint, the break, remembered after a reload', async () => {
-  const { context, page, errors } = await open();
-  const W = '#w-nocutoff';
-  await idle(page, W);
-  const result = () => page.locator(`${W} .challenge-result`).textContent();
-  const check = async () => {
-    const n = await renders(page, W);
-    await page.locator(W).getByRole('button', { name: 'Check my output' }).click();
-    await rerendered(page, W, n);
-  };
-  assert.ok(await page.locator(`${W} .challenge-solved`).isHidden());
-  // The starting pair (x = x′) cannot break anything.
-  await check();
-  assert.match(await result(), /^Not yet\. ⊥⊥⊥⊥ .* loss of 0 ≤ ε = 1/);
-  assert.ok(await page.locator(`${W} .challenge-hint`).isHidden());
-  await check();
-  assert.match(await page.locator(`${W} .challenge-hint`).textContent(), /^Hint: /);
-  // The answer the hint points at: x = (3, 3, 2, 2), x′ = (2, 2, 3, 3), ⊤⊤⊥⊥.
-  await page.locator(W).getByLabel('Your x (answers)').fill('3 3 2 2');
-  await page.locator(W).getByLabel('Your x′ (answers)').fill('2 2 3 3');
-  for (const q of [1, 2]) await page.locator(W).getByRole('button', { name: `(query ${q} below)` }).click();
-  assert.equal(await page.locator(W).getByRole('button', { name: '(query 1 above)' }).getAttribute('aria-pressed'), 'true');
-  await check();
-  assert.match(await result(), /^Broken\. ⊤⊤⊥⊥ .* loss of 1\.53 > ε = 1/);
-  assert.ok(await page.locator(`${W} .challenge-solved`).isVisible());
-  // Reloading keeps the pair in the link and the solved mark on this device.
-  await page.waitForFunction(() => /nocutoff\.x=3/.test(location.hash));
-  await page.reload();
-  await idle(page, W);
-  assert.ok(await page.locator(`${W} .challenge-solved`).isVisible());
-  assert.equal(await page.locator(W).getByLabel('Your x (answers)').inputValue(), '3 3 2 2');
-  assert.deepEqual(errors, []);
-  await context.close();
+  await checked(await open(), async ({ page }) => {
+    const W = '#w-nocutoff';
+    await idle(page, W);
+    const result = () => page.locator(`${W} .challenge-result`).textContent();
+    const check = async () => {
+      const n = await renders(page, W);
+      await page.locator(W).getByRole('button', { name: 'Check my output' }).click();
+      await rerendered(page, W, n);
+    };
+    assert.ok(await page.locator(`${W} .challenge-solved`).isHidden());
+    // The starting pair (x = x′) cannot break anything.
+    await check();
+    assert.match(await result(), /^Not yet\. ⊥⊥⊥⊥ .* loss of 0 ≤ ε = 1/);
+    assert.ok(await page.locator(`${W} .challenge-hint`).isHidden());
+    await check();
+    assert.match(await page.locator(`${W} .challenge-hint`).textContent(), /^Hint: /);
+    // The answer the hint points at: x = (3, 3, 2, 2), x′ = (2, 2, 3, 3), ⊤⊤⊥⊥.
+    await page.locator(W).getByLabel('Your x (answers)').fill('3 3 2 2');
+    await page.locator(W).getByLabel('Your x′ (answers)').fill('2 2 3 3');
+    for (const q of [1, 2]) await page.locator(W).getByRole('button', { name: `(query ${q} below)` }).click();
+    assert.equal(await page.locator(W).getByRole('button', { name: '(query 1 above)' }).getAttribute('aria-pressed'), 'true');
+    await check();
+    assert.match(await result(), /^Broken\. ⊤⊤⊥⊥ .* loss of 1\.53 > ε = 1/);
+    assert.ok(await page.locator(`${W} .challenge-solved`).isVisible());
+    // Reloading keeps the pair in the link and the solved mark on this device.
+    await page.waitForFunction(() => /nocutoff\.x=3/.test(location.hash));
+    await page.reload();
+    await idle(page, W);
+    assert.ok(await page.locator(`${W} .challenge-solved`).isVisible());
+    assert.equal(await page.locator(W).getByLabel('Your x (answers)').inputValue(), '3 3 2 2');
+  });
 });
 
 test('the auditor lesson: a gallery challenge and the benchmark table', async () => {
-  const { context, page, errors } = await web.open('#/check-a-mechanism', { lesson: 'check-a-mechanism' });
-  const W = '#w-twice';
-  await idle(page, W, 60000);
-  await page.locator(W).getByLabel('Your x (counts)').fill('1 0 2');
-  await page.locator(W).getByLabel('Your x′ (counts)').fill('0 0 3');
-  const n = await renders(page, W);
-  await page.locator(W).getByRole('button', { name: 'Check my output' }).click();
-  await rerendered(page, W, n, 60000);
-  assert.match(await page.locator(`${W} .challenge-result`).textContent(), /^Broken\. candidate 0 .* loss of 1\.687 > ε = 1/);
-  const table = await page.locator('#lesson table', { hasText: 'Noisy hist. 2' }).textContent();
-  assert.match(table, /SVT5\s*∞\s*1\.761/);
-  assert.deepEqual(errors, []);
-  await context.close();
+  await checked(await web.open('#/check-a-mechanism', { lesson: 'check-a-mechanism' }), async ({ page }) => {
+    const W = '#w-twice';
+    await idle(page, W, 60000);
+    await page.locator(W).getByLabel('Your x (counts)').fill('1 0 2');
+    await page.locator(W).getByLabel('Your x′ (counts)').fill('0 0 3');
+    const n = await renders(page, W);
+    await page.locator(W).getByRole('button', { name: 'Check my output' }).click();
+    await rerendered(page, W, n, 60000);
+    assert.match(await page.locator(`${W} .challenge-result`).textContent(), /^Broken\. candidate 0 .* loss of 1\.687 > ε = 1/);
+    const table = await page.locator('#lesson table', { hasText: 'Noisy hist. 2' }).textContent();
+    assert.match(table, /SVT5\s*∞\s*1\.761/);
+  });
 });
 
 test('axe and no sideways scroll at 360, 390 and 1280 px, light and dark; screenshots', async () => {
   for (const [lesson, widget] of [[slug, '#w-nocutoff'], ['check-a-mechanism', '#w-twice']]) {
     for (const width of [360, 390, 1280]) {
       for (const scheme of ['light', 'dark']) {
-        const { context, page, errors } = await web.open(`#/${lesson}`, { width, height: 844, scheme, lesson });
-        await everyLive(page, 60000);
-        await axe(page, `${lesson} at ${width}px (${scheme})`);
-        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-        assert.ok(overflow <= 0, `${lesson} at ${width}px scrolls sideways by ${overflow}px`);
-        if (width !== 360 && scheme === 'light') {
-          await page.locator(widget).scrollIntoViewIfNeeded();
-          await page.locator(widget).screenshot({ path: path.join(shots, `${lesson}-challenge-${width}.png`) });
-          if (lesson === slug) {
-            for (const w of ['#w-stream', '#w-variants']) {
-              await page.locator(w).screenshot({ path: path.join(shots, `${slug}-${w.slice(3)}-${width}.png`) });
+        await checked(await web.open(`#/${lesson}`, { width, height: 844, scheme, lesson }), async ({ page }) => {
+          await everyLive(page, 60000);
+          await axe(page, `${lesson} at ${width}px (${scheme})`);
+          const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+          assert.ok(overflow <= 0, `${lesson} at ${width}px scrolls sideways by ${overflow}px`);
+          if (width !== 360 && scheme === 'light') {
+            await page.locator(widget).scrollIntoViewIfNeeded();
+            await page.locator(widget).screenshot({ path: path.join(shots, `${lesson}-challenge-${width}.png`) });
+            if (lesson === slug) {
+              for (const w of ['#w-stream', '#w-variants']) {
+                await page.locator(w).screenshot({ path: path.join(shots, `${slug}-${w.slice(3)}-${width}.png`) });
+              }
+              await page.screenshot({ path: path.join(shots, `${slug}-${width}.png`), fullPage: true });
             }
-            await page.screenshot({ path: path.join(shots, `${slug}-${width}.png`), fullPage: true });
           }
-        }
-        assert.deepEqual(errors, []);
-        await context.close();
+        });
       }
     }
   }

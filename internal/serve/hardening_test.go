@@ -24,7 +24,7 @@ import (
 	"github.com/dpplay/dpplay/lecture/sqlitedb"
 )
 
-// Issue 28, finding 7: a FIFO inside -dir is refused at once with 404,
+// A FIFO inside -dir cannot hang a request: it is refused at once with 404,
 // never opened for reading (which would block until a writer came).
 func TestStaticRefusesFIFO(t *testing.T) {
 	url, dir := testSite(t)
@@ -198,9 +198,9 @@ func FuzzAcceptEncoding(f *testing.F) {
 	})
 }
 
-// Issue 28, finding 3: a request whose Host is not this server's (DNS
-// rebinding) is refused; the listen address, loopback names, the
-// machine's own addresses and -host names are answered.
+// A request whose Host is not this server's (DNS rebinding) is refused;
+// the listen address, loopback names, the machine's own addresses and
+// -host names are answered.
 func TestHosts(t *testing.T) {
 	h := NewHosts("127.0.0.1", "laptop.local.", "0.0.0.0", "")
 	for host, want := range map[string]bool{
@@ -301,7 +301,7 @@ func TestSessionsNeedKeyOrThisMachine(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 9: the header limit is 16 KB, as documented
+// The header limit is 16 KB, as documented
 // (net/http adds 4 KB to its own setting).
 func TestHeaderLimit(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
@@ -322,9 +322,9 @@ func TestHeaderLimit(t *testing.T) {
 	}
 }
 
-// Issue 28, finding 1: one address holds at most perAddr connections; a
-// body that takes longer than BodyTimeout ends its request; another
-// address is still served.
+// Slow bodies from one address cannot hold every connection: one address
+// holds at most perAddr connections; a body that takes longer than
+// BodyTimeout ends its request; another address is still served.
 func TestGuardCapsAnAddress(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)

@@ -159,6 +159,25 @@ func (c *Client) must(t testing.TB, want int, method, path, token string, body a
 	return r.JSON
 }
 
+// refused is a request a test expects refused: its token (empty: none),
+// its body and the status it must get.
+type refused struct {
+	token  string
+	body   any
+	status int
+}
+
+// refuses sends each request to method path and reports on t every one
+// answered with another status.
+func (c *Client) refuses(t testing.TB, method, path string, rs ...refused) {
+	t.Helper()
+	for _, r := range rs {
+		if got, err := c.Do(method, path, r.token, r.body); err != nil || got.Status != r.status {
+			t.Errorf("%s %s %v with token %t: %v %+v, want %d", method, path, r.body, r.token != "", err, got, r.status)
+		}
+	}
+}
+
 // Must is must for tests outside this package.
 func (c *Client) Must(t testing.TB, want int, method, path, token string, body any) map[string]any {
 	t.Helper()

@@ -9,11 +9,11 @@ import (
 	"testing"
 )
 
-// The parts of the suite for issue 28, "the live lecture survives a
-// prankster with a script": each checks one defence of docs/security.md
-// through HTTP only, on every back end.
+// The parts of the suite that keep a lecture running against a prankster
+// with a script: each checks one defence of docs/security.md through HTTP
+// only, on every back end.
 
-// testExactBudget (finding 6): ε is charged in whole millionths, so no
+// testExactBudget: ε is charged in whole millionths, so no
 // release past the budget is granted, however small or however many at once,
 // and the ledger never shows spent above the budget.
 func testExactBudget(t *testing.T, c *Client) {
@@ -59,7 +59,7 @@ func testExactBudget(t *testing.T, c *Client) {
 	}
 }
 
-// testStrictJSON (finding 9): a key that only matches a field when case is
+// testStrictJSON: a key that only matches a field when case is
 // ignored, or a repeated key, is refused, and changes nothing.
 func testStrictJSON(t *testing.T, c *Client) {
 	s := c.NewSession(t, 3)
@@ -78,7 +78,7 @@ func testStrictJSON(t *testing.T, c *Client) {
 	}
 }
 
-// testRosterRecovery (finding 2): a script fills the roster; the
+// testRosterRecovery: a script fills the roster; the
 // instructor raises it in the same session, sees how many joined from how
 // many addresses, and removes those who never answered the open activity.
 func testRosterRecovery(t *testing.T, c *Client) {
@@ -93,20 +93,12 @@ func testRosterRecovery(t *testing.T, c *Client) {
 	if m := c.must(t, 200, "GET", sess, "", nil); m["joined"] != 5.0 || m["addresses"] != 1.0 {
 		t.Errorf("after the script: joined %v from %v addresses, want 5 from 1", m["joined"], m["addresses"])
 	}
-	for _, tc := range []struct {
-		token  string
-		body   any
-		status int
-	}{
-		{"", map[string]any{"roster": 8}, 401},
-		{s.Token, map[string]any{"roster": 0}, 422},
-		{s.Token, map[string]any{"roster": 10001}, 422},
-		{s.Token, map[string]any{"roster": "8"}, 400},
-	} {
-		if r, err := c.Do("POST", sess+"/door", tc.token, tc.body); err != nil || r.Status != tc.status {
-			t.Errorf("door %v: %v %+v, want %d", tc.body, err, r, tc.status)
-		}
-	}
+	c.refuses(t, "POST", sess+"/door",
+		refused{"", map[string]any{"roster": 8}, 401},
+		refused{s.Token, map[string]any{"roster": 0}, 422},
+		refused{s.Token, map[string]any{"roster": 10001}, 422},
+		refused{s.Token, map[string]any{"roster": "8"}, 400},
+	)
 	d := c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": true, "roster": 8})
 	if d["roster"] != 8.0 || d["door_open"] != true {
 		t.Errorf("raised roster: %v", d)
@@ -133,7 +125,7 @@ func testRosterRecovery(t *testing.T, c *Client) {
 	c.must(t, 403, "PUT", b+"/submissions/one-too-many", "", map[string]any{"available": []int{0}})
 }
 
-// testConditionalPoll (finding 5): a poll that names the version it has
+// testConditionalPoll: a poll that names the version it has
 // seen gets 304 with no body until something changes; an activity's poll
 // carries only its newest releases.
 func testConditionalPoll(t *testing.T, c *Client) {
@@ -184,7 +176,7 @@ func (c *Client) etag(t *testing.T, path, ifNoneMatch string, want int) string {
 	return resp.Header.Get("ETag")
 }
 
-// testTypedText (findings 8 and 9): what the instructor types is kept
+// testTypedText: what the instructor types is kept
 // without control characters, its length counted after trimming; a
 // histogram's ranges must be wide enough to show; a join code with an
 // escaped slash names no session.
@@ -212,7 +204,7 @@ func testTypedText(t *testing.T, c *Client) {
 	}
 }
 
-// testInstructorKey (finding 4): where the server holds an instructor key
+// testInstructorKey: where the server holds an instructor key
 // and sees this client as another machine, starting a session needs it.
 func testInstructorKey(t *testing.T, c *Client) {
 	if c.Key == "" || !c.Remote {
@@ -232,7 +224,7 @@ func testInstructorKey(t *testing.T, c *Client) {
 	}
 }
 
-// testHost (finding 3): a request naming a host the server does not answer
+// testHost: a request naming a host the server does not answer
 // to (DNS rebinding) is refused and changes nothing.
 func testHost(t *testing.T, c *Client) {
 	if !c.HostChecked {

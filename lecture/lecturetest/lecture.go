@@ -99,21 +99,13 @@ func testLecture(t *testing.T, c *Client) {
 		}
 	}
 	// Only an activity of this session can be current, and only the instructor picks it.
-	for _, tc := range []struct {
-		token string
-		body  any
-		want  int
-	}{
-		{"", map[string]any{"activity": 1}, 401},
-		{s.Token, map[string]any{"activity": 3}, 404},
-		{s.Token, map[string]any{"activity": -1}, 404},
-		{s.Token, map[string]any{}, 422},
-		{s.Token, `{"activity": "1"}`, 400},
-	} {
-		if r, err := c.Do("POST", sess+"/current", tc.token, tc.body); err != nil || r.Status != tc.want {
-			t.Errorf("POST current %v with token %t: %+v %v, want %d", tc.body, tc.token != "", r, err, tc.want)
-		}
-	}
+	c.refuses(t, "POST", sess+"/current",
+		refused{"", map[string]any{"activity": 1}, 401},
+		refused{s.Token, map[string]any{"activity": 3}, 404},
+		refused{s.Token, map[string]any{"activity": -1}, 404},
+		refused{s.Token, map[string]any{}, 422},
+		refused{s.Token, `{"activity": "1"}`, 400},
+	)
 	if m := c.must(t, 200, "GET", sess, "", nil); num(t, m, "current") != 2 {
 		t.Errorf("refused switches changed current to %v", m["current"])
 	}

@@ -527,20 +527,12 @@ func testDoor(t *testing.T, c *Client) {
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
 	sess := "/api/sessions/" + s.Code
 	c.must(t, 200, "PUT", a+"/submissions/early", "", map[string]any{"available": []int{0}})
-	for _, tc := range []struct {
-		token  string
-		body   any
-		status int
-	}{
-		{"", map[string]any{"open": false}, 401},
-		{c.NewSession(t, 0).Token, map[string]any{"open": false}, 403},
-		{s.Token, map[string]any{}, 422},
-		{s.Token, map[string]any{"open": "no"}, 400},
-	} {
-		if r, err := c.Do("POST", sess+"/door", tc.token, tc.body); err != nil || r.Status != tc.status {
-			t.Errorf("door %v: %v %+v, want %d", tc.body, err, r, tc.status)
-		}
-	}
+	c.refuses(t, "POST", sess+"/door",
+		refused{"", map[string]any{"open": false}, 401},
+		refused{c.NewSession(t, 0).Token, map[string]any{"open": false}, 403},
+		refused{s.Token, map[string]any{}, 422},
+		refused{s.Token, map[string]any{"open": "no"}, 400},
+	)
 	d := c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": false})
 	if d["door_open"] != false || d["joined"] != 1.0 {
 		t.Errorf("closed door: %v", d)

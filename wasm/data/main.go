@@ -27,14 +27,15 @@ func main() { jsio.Serve("dpplay_data", "data") }
 
 var tables data.Tables
 
-func table(a js.Value) (*data.Table, error) { return tables.Get(a.Get("handle").Int()) }
-
-func strs(xs []string) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = x
-	}
-	return out
+// onTable registers a method over the parsed table that a.handle names.
+func onTable(name string, f func(t *data.Table, a js.Value) (map[string]any, error)) {
+	jsio.Register(name, func(a js.Value) (map[string]any, error) {
+		t, err := tables.Get(a.Get("handle").Int())
+		if err != nil {
+			return nil, err
+		}
+		return f(t, a)
+	})
 }
 
 func init() {
@@ -64,38 +65,26 @@ func init() {
 			kinds[j] = string(t.Kind(j))
 		}
 		return map[string]any{
-			"handle": handle, "names": strs(t.Names), "kinds": kinds, "rows": t.Rows(),
+			"handle": handle, "names": jsio.Strings(t.Names), "kinds": kinds, "rows": t.Rows(),
 			"delimiter": string(t.Delimiter), "hasHeader": t.HasHeader,
 			"ms": float64(time.Since(start).Microseconds()) / 1000,
 		}, nil
 	})
-	jsio.Register("categories", func(a js.Value) (map[string]any, error) {
-		t, err := table(a)
-		if err != nil {
-			return nil, err
-		}
+	onTable("categories", func(t *data.Table, a js.Value) (map[string]any, error) {
 		names, counts, err := t.Categories(a.Get("column").Int(), a.Get("max").Int())
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"names": strs(names), "counts": jsio.ToJS(counts)}, nil
+		return map[string]any{"names": jsio.Strings(names), "counts": jsio.ToJS(counts)}, nil
 	})
-	jsio.Register("scores", func(a js.Value) (map[string]any, error) {
-		t, err := table(a)
-		if err != nil {
-			return nil, err
-		}
+	onTable("scores", func(t *data.Table, a js.Value) (map[string]any, error) {
 		names, scores, err := t.Scores(a.Get("name").Int(), a.Get("score").Int(), a.Get("max").Int())
 		if err != nil {
 			return nil, err
 		}
-		return map[string]any{"names": strs(names), "scores": jsio.ToJS(scores)}, nil
+		return map[string]any{"names": jsio.Strings(names), "scores": jsio.ToJS(scores)}, nil
 	})
-	jsio.Register("numbers", func(a js.Value) (map[string]any, error) {
-		t, err := table(a)
-		if err != nil {
-			return nil, err
-		}
+	onTable("numbers", func(t *data.Table, a js.Value) (map[string]any, error) {
 		lo, hi := math.Inf(-1), math.Inf(1)
 		if m := a.Get("min"); m.Type() == js.TypeNumber {
 			lo = m.Float()
@@ -109,11 +98,7 @@ func init() {
 		}
 		return map[string]any{"values": jsio.ToJS(xs)}, nil
 	})
-	jsio.Register("histogram", func(a js.Value) (map[string]any, error) {
-		t, err := table(a)
-		if err != nil {
-			return nil, err
-		}
+	onTable("histogram", func(t *data.Table, a js.Value) (map[string]any, error) {
 		cs := a.Get("columns")
 		cols := make([]int, cs.Length())
 		for i := range cols {

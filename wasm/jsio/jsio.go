@@ -91,6 +91,16 @@ func ToJS(xs []float64) js.Value {
 	return float64Array.New(u.Get("buffer"))
 }
 
+// Strings converts xs to a []any that js.ValueOf turns into an array of
+// strings (js.ValueOf takes no []string).
+func Strings(xs []string) []any {
+	out := make([]any, len(xs))
+	for i, x := range xs {
+		out[i] = x
+	}
+	return out
+}
+
 // BytesToJS copies b into a new Uint8Array.
 func BytesToJS(b []byte) js.Value {
 	u := uint8Array.New(len(b))

@@ -26,14 +26,6 @@ import (
 
 func main() { jsio.Serve("dpplay_svt", "svt") }
 
-func strings(xs []string) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = x
-	}
-	return out
-}
-
 func init() {
 	jsio.Register("stream", func(a js.Value) (map[string]any, error) {
 		s, err := sparse.NewStream(jsio.FromJS(a.Get("answers")), a.Get("eps").Float(), a.Get("c").Int(), a.Get("t").Float())
@@ -57,7 +49,7 @@ func init() {
 			ts, qs = append(ts, v.SVT.ThresholdScale), append(qs, v.SVT.QueryScale)
 			cut, rel = append(cut, float64(v.SVT.Cutoff)), append(rel, float64(v.SVT.Release))
 		}
-		return map[string]any{"algorithms": jsio.ToJS(alg), "sources": strings(src), "claims": jsio.ToJS(claim),
+		return map[string]any{"algorithms": jsio.ToJS(alg), "sources": jsio.Strings(src), "claims": jsio.ToJS(claim),
 			"proven": jsio.ToJS(proven), "thresholdScales": jsio.ToJS(ts), "queryScales": jsio.ToJS(qs),
 			"cutoffs": jsio.ToJS(cut), "releases": jsio.ToJS(rel)}, nil
 	})
@@ -76,7 +68,7 @@ func init() {
 		return map[string]any{"loss": r.Loss, "unbounded": r.Unbounded, "holds": r.Holds, "err": r.Err,
 			"claim": r.Variant.Claim, "proven": r.Variant.Proven, "source": r.Variant.Source,
 			"worst": r.Worst.Text, "worstLogP": r.Worst.LogP, "worstLogQ": r.Worst.LogQ, "worstLimit": r.Worst.Limit,
-			"rows": strings(outs), "rowP": jsio.ToJS(p), "rowQ": jsio.ToJS(q), "rowLogRatio": jsio.ToJS(lr),
+			"rows": jsio.Strings(outs), "rowP": jsio.ToJS(p), "rowQ": jsio.ToJS(q), "rowLogRatio": jsio.ToJS(lr),
 			"ms": float64(time.Since(t0).Microseconds()) / 1000}, nil
 	})
 	jsio.Register("challenges", func(js.Value) (map[string]any, error) {
@@ -89,7 +81,7 @@ func init() {
 			cut, th = append(cut, float64(c.Halts())), append(th, c.Threshold)
 			x, y, n = append(x, c.X...), append(y, c.Y...), len(c.X)
 		}
-		return map[string]any{"ids": strings(ids), "titles": strings(titles), "tasks": strings(tasks), "hints": strings(hints),
+		return map[string]any{"ids": jsio.Strings(ids), "titles": jsio.Strings(titles), "tasks": jsio.Strings(tasks), "hints": jsio.Strings(hints),
 			"algorithms": jsio.ToJS(alg), "epsilons": jsio.ToJS(eps), "cutoffs": jsio.ToJS(cut), "thresholds": jsio.ToJS(th),
 			"x": jsio.ToJS(x), "y": jsio.ToJS(y), "n": n}, nil
 	})

@@ -39,14 +39,6 @@ var (
 	ref  synth.Reference
 )
 
-func strings(xs []string) []any {
-	out := make([]any, len(xs))
-	for i, x := range xs {
-		out[i] = x
-	}
-	return out
-}
-
 // ownTable reads a user's own table, {columns, counts} (its histogram over
 // {0,1}^k), or nil when the call has none.
 func ownTable(a js.Value) ([]string, []int) {
@@ -92,8 +84,8 @@ func init() {
 			return nil, err
 		}
 		return map[string]any{
-			"handle": h, "refused": p.Refused, "columns": strings(p.Columns), "counts": jsio.ToJS(p.Counts), "n": p.N,
-			"queryNames": strings(p.Queries), "trueAnswers": jsio.ToJS(p.TrueAnswers), "universe": p.Universe,
+			"handle": h, "refused": p.Refused, "columns": jsio.Strings(p.Columns), "counts": jsio.ToJS(p.Counts), "n": p.N,
+			"queryNames": jsio.Strings(p.Queries), "trueAnswers": jsio.ToJS(p.TrueAnswers), "universe": p.Universe,
 			"candidates": p.Candidates, "probeRate": p.ProbeRate, "probeCandidates": float64(p.ProbeCandidates),
 			"predictedMs": p.PredictedMs, "alpha": p.Alpha, "prop44": p.Prop44, "thm45": p.Thm45, "thm45Size": p.Thm45Size, "beta": synth.Beta,
 		}, nil
@@ -145,7 +137,7 @@ func init() {
 			return nil, err
 		}
 		out := map[string]any{
-			"queryNames": strings(v.Queries), "trueAnswers": jsio.ToJS(v.TrueAnswers), "query": jsio.ToJS(v.Query),
+			"queryNames": jsio.Strings(v.Queries), "trueAnswers": jsio.ToJS(v.TrueAnswers), "query": jsio.ToJS(v.Query),
 			"chosen": jsio.ToJS(v.Chosen), "estimate": jsio.ToJS(v.Estimate), "measurement": jsio.ToJS(v.Measurement),
 			"updated": jsio.ToJS(v.Updated), "roundError": jsio.ToJS(v.RoundError), "answers": jsio.ToJS(v.Answers),
 			"distribution": jsio.ToJS(v.Distribution), "maxError": v.MaxError, "initialError": v.InitialError, "spent": v.Spent, "budget": v.Budget,

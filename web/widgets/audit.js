@@ -9,6 +9,7 @@
 import { LineChart } from '../charts/line.js';
 import { frame } from '../svg.js';
 import { logSlider, select, radios, button, refresher, fmt, tableRegion, keyInput } from './controls.js';
+import { textBox } from './typedbox.js';
 import { schemas, auditMechanisms } from '../gen/widgets.js';
 
 export const schema = schemas.audit;
@@ -32,22 +33,9 @@ async function audit(bridge, cfg, onChunk) {
 }
 
 function textInput(ctx, id, label, value, hint, onChange) {
-  const wrap = document.createElement('div');
-  wrap.className = 'control control-wide';
-  const l = document.createElement('label');
-  l.htmlFor = id;
-  l.textContent = label;
-  const input = document.createElement('input');
-  Object.assign(input, { id, type: 'text', value, spellcheck: false, autocomplete: 'off' });
-  input.setAttribute('autocapitalize', 'off');
-  input.setAttribute('aria-describedby', `${id}-hint`);
+  const { wrap, input } = textBox({ id, label, value, hint, wide: true });
   input.style.fontFamily = 'var(--mono, monospace)';
-  const h = document.createElement('span');
-  h.className = 'hint';
-  h.id = `${id}-hint`;
-  h.textContent = hint;
   input.addEventListener('change', () => onChange(input.value.trim()));
-  wrap.append(l, input, h);
   return { el: wrap, input, set(x) { input.value = x; } };
 }
 

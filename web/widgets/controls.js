@@ -370,6 +370,11 @@ export function redrawer(ctx, error, job) {
   }, ctx.fig);
 }
 
+/** setDefaults(ctx, schema) stores every key of a widget's schema at its default, as its Reset does. */
+export function setDefaults(ctx, schema) {
+  for (const [key, s] of Object.entries(schema)) ctx.set(key, s.default);
+}
+
 /**
  * epsSlider(ctx, schema, label, refresh, key) is the log-scale slider of a
  * widget's ε (schema key eps, or key): it shows "ε = value", stores each

@@ -168,28 +168,3 @@ function argmax(xs) {
   for (let i = 1; i < xs.length; i++) if (xs[i] > xs[b]) b = i;
   return b;
 }
-
-/**
- * Exercise checks. shareAt: the answer is an ε (of the ε/(2Δ) form) at which
- * candidate `candidate` of data set `data` has exact probability within
- * `tolerance` of `target`; core computes the probability.
- */
-export const checks = {
-  async shareAt({ value, params, bridge }) {
-    const d = datasets[params.data || 'adult'];
-    const i = params.candidate || 0;
-    if (!(value >= 0.001 && value <= 1000)) return { ok: false, message: 'ε must be between 0.001 and 1000.' };
-    const { p } = await bridge.call('core', 'probabilities', {
-      mechanism: 'exponential', scores: Float64Array.from(d.scores), epsilon: value, sensitivity: params.delta || d.delta,
-    });
-    const target = params.target, tol = params.tolerance || 0.01;
-    const got = p[i];
-    if (Math.abs(got - target) <= tol) {
-      return { ok: true, message: `Right: at ε = ${value}, ${d.candidates[i]} is chosen with probability ${got.toFixed(3)}.` };
-    }
-    return {
-      ok: false,
-      message: `At ε = ${value}, ${d.candidates[i]} is chosen with probability ${got.toFixed(3)}, not ${target} ± ${tol}. Try a ${got < target ? 'larger' : 'smaller'} ε.`,
-    };
-  },
-};

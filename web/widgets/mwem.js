@@ -7,7 +7,7 @@
 // SmallDB's exact expected error at the same ε, from the same module.
 import { escapeHTML } from '../svg.js';
 import { LineChart } from '../charts/line.js';
-import { linearSlider, select, button, refresher, fmt, tableRegion, errorLine, epsSlider, smallMultiples, settings, keyInput } from './controls.js';
+import { linearSlider, select, button, redrawer, fmt, tableRegion, errorLine, epsSlider, smallMultiples, settings, keyInput } from './controls.js';
 import { shapeSelects, niceQuery } from './smalldb.js';
 import { dataPanel } from './datapanel.js';
 import { schemas } from '../gen/widgets.js';
@@ -72,50 +72,44 @@ export async function mount(ctx) {
   grid.classList.add('widget-main');
   body.append(...els, ownData.el, actions, error, budget, readout, grid);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
-    try {
-      const req = { k: +v.k, queries: v.q, rounds: v.rounds, upto: Math.min(v.t, v.rounds), replays: +v.replays, epsilon: v.eps, seed: v.seed, m: v.m };
-      if (own) Object.assign(req, { columns: own.columns, counts: Float64Array.from(own.counts) });
-      const r = await bridge.call('synth', 'mwem', req);
-      error.textContent = '';
-      const t = r.query.length, T = v.rounds;
-      nextBtn.disabled = allBtn.disabled = t >= T;
-      backBtn.disabled = t <= 0;
-      const meter = budget.querySelector('meter');
-      meter.max = r.budget; meter.value = r.spent;
-      budget.querySelector('.budget-numbers').innerHTML = `ε spent <strong>${fmt(r.spent)}</strong> of ${fmt(r.budget)}: ${r.charges} charges of ε/(2T) = ${fmt(r.budget / (2 * T))}, one to choose and one to measure in each of ${t} round${t === 1 ? '' : 's'}.`;
-      const names = r.queryNames;
-      if (t === 0) {
-        readout.innerHTML = `<p>No rounds yet. MWEM starts from the uniform distribution over all possible rows, whose max-error is <strong>${fmt(r.initialError)}</strong>. Each round will add Laplace noise of scale 2T/(εn) = <strong>${fmt(r.noiseScale)}</strong> to one answer.</p>`;
-      } else {
-        const i = t - 1, q = r.query[i];
-        readout.innerHTML = `<p>Round ${t} of ${T}: the exponential mechanism picked <strong>${escapeHTML(niceQuery(names[q]))}</strong> (probability ${fmt(r.chosen[i])}). The estimate said ${r.estimate[i].toFixed(3)}; the truth is ${r.trueAnswers[q].toFixed(3)}; the noisy measurement, with Laplace noise of scale ${fmt(r.noiseScale)}, is <strong>${r.measurement[i].toFixed(3)}</strong>; after the update the estimate says ${r.updated[i].toFixed(3)}.</p>`
-          + `<p>Max-error of the average so far: <strong>${fmt(r.roundError[i])}</strong>.${r.smalldbCandidates > 0 ? ` SmallDB with m = ${v.m} at the same ε: expected <strong>${fmt(r.smalldbExpected)}</strong>, exceeded with probability at most 5% above ${fmt(r.smalldbQuantile)}.` : ''}</p>`;
-      }
-      const xs = Array.from({ length: t + 1 }, (_, i) => i);
-      const mw = [r.initialError, ...Array.from(r.roundError)];
-      const series = [{ label: 'MWEM: max-error of the average so far', short: 'MWEM', values: mw }];
-      if (r.smalldbCandidates > 0) {
-        series.push({ label: `SmallDB (m = ${v.m}), exact expected max-error`, short: 'SmallDB expected', values: xs.map(() => r.smalldbExpected) });
-        series.push({ label: `SmallDB (m = ${v.m}), exceeded with probability at most 5%`, short: 'SmallDB 95%', values: xs.map(() => r.smalldbQuantile) });
-      }
-      chart.update({
-        x: xs, xMin: 0, xMax: T, series, marker: null,
-        yMax: Math.min(1, Math.ceil(Math.max(...mw, r.smalldbQuantile || 0) * 10 + 0.5) / 10),
-        note: `After ${t} of ${T} rounds MWEM's max-error is ${fmt(mw[t])}${r.smalldbCandidates > 0 ? `; SmallDB's expected max-error at the same ε is ${fmt(r.smalldbExpected)}` : ''}.`,
-      });
-      const measured = new Map();
-      Array.from(r.query).forEach((q, i) => { if (!measured.has(q)) measured.set(q, []); measured.get(q).push(i + 1); });
-      table.innerHTML = `<table><caption>True answers and MWEM's after ${t} rounds</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">true</th><th scope="col" class="num">MWEM</th><th scope="col" class="num">measured in round</th></tr></thead><tbody>${
-        names.map((n, i) => `<tr${measured.has(i) ? ' class="synth-picked"' : ''}><th scope="row">${escapeHTML(niceQuery(n))}</th><td class="num">${r.trueAnswers[i].toFixed(3)}</td><td class="num">${r.answers[i].toFixed(3)}</td><td class="num">${measured.has(i) ? measured.get(i).join(', ') : ''}</td></tr>`).join('')}</tbody></table>`;
-      fig.dataset.round = String(t);
-      ctx.announce(t ? `Round ${t}: max-error ${fmt(r.roundError[t - 1])}.` : 'No rounds yet.');
-    } catch (err) {
-      error.textContent = err.message;
+  const refresh = redrawer(ctx, error, async () => {
+    const req = { k: +v.k, queries: v.q, rounds: v.rounds, upto: Math.min(v.t, v.rounds), replays: +v.replays, epsilon: v.eps, seed: v.seed, m: v.m };
+    if (own) Object.assign(req, { columns: own.columns, counts: Float64Array.from(own.counts) });
+    const r = await bridge.call('synth', 'mwem', req);
+    error.textContent = '';
+    const t = r.query.length, T = v.rounds;
+    nextBtn.disabled = allBtn.disabled = t >= T;
+    backBtn.disabled = t <= 0;
+    const meter = budget.querySelector('meter');
+    meter.max = r.budget; meter.value = r.spent;
+    budget.querySelector('.budget-numbers').innerHTML = `ε spent <strong>${fmt(r.spent)}</strong> of ${fmt(r.budget)}: ${r.charges} charges of ε/(2T) = ${fmt(r.budget / (2 * T))}, one to choose and one to measure in each of ${t} round${t === 1 ? '' : 's'}.`;
+    const names = r.queryNames;
+    if (t === 0) {
+      readout.innerHTML = `<p>No rounds yet. MWEM starts from the uniform distribution over all possible rows, whose max-error is <strong>${fmt(r.initialError)}</strong>. Each round will add Laplace noise of scale 2T/(εn) = <strong>${fmt(r.noiseScale)}</strong> to one answer.</p>`;
+    } else {
+      const i = t - 1, q = r.query[i];
+      readout.innerHTML = `<p>Round ${t} of ${T}: the exponential mechanism picked <strong>${escapeHTML(niceQuery(names[q]))}</strong> (probability ${fmt(r.chosen[i])}). The estimate said ${r.estimate[i].toFixed(3)}; the truth is ${r.trueAnswers[q].toFixed(3)}; the noisy measurement, with Laplace noise of scale ${fmt(r.noiseScale)}, is <strong>${r.measurement[i].toFixed(3)}</strong>; after the update the estimate says ${r.updated[i].toFixed(3)}.</p>`
+        + `<p>Max-error of the average so far: <strong>${fmt(r.roundError[i])}</strong>.${r.smalldbCandidates > 0 ? ` SmallDB with m = ${v.m} at the same ε: expected <strong>${fmt(r.smalldbExpected)}</strong>, exceeded with probability at most 5% above ${fmt(r.smalldbQuantile)}.` : ''}</p>`;
     }
-    fig.dataset.renders = String(++renders);
-  }, fig);
+    const xs = Array.from({ length: t + 1 }, (_, i) => i);
+    const mw = [r.initialError, ...Array.from(r.roundError)];
+    const series = [{ label: 'MWEM: max-error of the average so far', short: 'MWEM', values: mw }];
+    if (r.smalldbCandidates > 0) {
+      series.push({ label: `SmallDB (m = ${v.m}), exact expected max-error`, short: 'SmallDB expected', values: xs.map(() => r.smalldbExpected) });
+      series.push({ label: `SmallDB (m = ${v.m}), exceeded with probability at most 5%`, short: 'SmallDB 95%', values: xs.map(() => r.smalldbQuantile) });
+    }
+    chart.update({
+      x: xs, xMin: 0, xMax: T, series, marker: null,
+      yMax: Math.min(1, Math.ceil(Math.max(...mw, r.smalldbQuantile || 0) * 10 + 0.5) / 10),
+      note: `After ${t} of ${T} rounds MWEM's max-error is ${fmt(mw[t])}${r.smalldbCandidates > 0 ? `; SmallDB's expected max-error at the same ε is ${fmt(r.smalldbExpected)}` : ''}.`,
+    });
+    const measured = new Map();
+    Array.from(r.query).forEach((q, i) => { if (!measured.has(q)) measured.set(q, []); measured.get(q).push(i + 1); });
+    table.innerHTML = `<table><caption>True answers and MWEM's after ${t} rounds</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">true</th><th scope="col" class="num">MWEM</th><th scope="col" class="num">measured in round</th></tr></thead><tbody>${
+      names.map((n, i) => `<tr${measured.has(i) ? ' class="synth-picked"' : ''}><th scope="row">${escapeHTML(niceQuery(n))}</th><td class="num">${r.trueAnswers[i].toFixed(3)}</td><td class="num">${r.answers[i].toFixed(3)}</td><td class="num">${measured.has(i) ? measured.get(i).join(', ') : ''}</td></tr>`).join('')}</tbody></table>`;
+    fig.dataset.round = String(t);
+    ctx.announce(t ? `Round ${t}: max-error ${fmt(r.roundError[t - 1])}.` : 'No rounds yet.');
+  });
   await ownData.restore();
   if (!own) await refresh();
   return ctl;

@@ -4,7 +4,7 @@
 // svt module) computes every output's exact probability under both and the
 // largest privacy loss, with the output that reaches it.
 import { fmt, escapeHTML } from '../svg.js';
-import { epsSlider, select, refresher, tableRegion, errorLine, controlsBox } from './controls.js';
+import { epsSlider, select, redrawer, setDefaults, tableRegion, errorLine, controlsBox } from './controls.js';
 import { typedBox, typedList } from './typedbox.js';
 import { schemas } from '../gen/widgets.js';
 
@@ -53,30 +53,24 @@ export async function mount(ctx) {
   const error = errorLine();
   body.append(controls, more, error, verdict, worst, table);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
-    try {
-      const r = await bridge.call('svt', 'audit', { algorithm: +v.alg, eps: v.eps, c: v.c, t: v.t, x: Float64Array.from(v.x), y: Float64Array.from(v.y) });
-      error.textContent = '';
-      const loss = r.unbounded ? Infinity : r.loss;
-      verdict.textContent = `${r.holds ? 'Holds' : 'Fails'}: on this pair the privacy loss is ${lossText(loss)}, ${r.holds ? 'within' : 'above'} the claimed ε = ${fmt(r.claim)}` +
-        (Number.isFinite(r.proven) && r.proven !== r.claim ? ` (Lyu et al. prove ${fmt(r.proven, 4)}).` : r.proven === Infinity ? ' (Lyu et al.: no bound holds for every stream).' : '.');
-      verdict.dataset.holds = String(r.holds);
-      const what = /released/.test(r.worst) ? 'density' : 'probability';
-      const at = r.worstLimit ? '' : `, ${what} ${prob(Math.exp(r.worstLogP))} under x and ${prob(Math.exp(r.worstLogQ))} under x′`;
-      worst.textContent = `Worst output: ${r.worst}${at}.` + (r.err > 1e-12 ? ` Exact to within ${fmt(r.err, 2)}.` : '');
-      const rows = Array.from(r.rows).map((o, i) => `<tr><th scope="row">${escapeHTML(o)}</th><td class="num">${prob(r.rowP[i])}</td><td class="num">${prob(r.rowQ[i])}</td><td class="num">${Number.isFinite(r.rowLogRatio[i]) ? fmt(r.rowLogRatio[i], 4) : (r.rowLogRatio[i] > 0 ? '+∞' : '−∞')}</td></tr>`);
-      table.innerHTML = `<table class="narrow-cells"><caption>The ⊤/⊥ patterns whose probabilities differ most between x and x′</caption><thead><tr><th scope="col">Output</th><th scope="col" class="num">P(o | x)</th><th scope="col" class="num">P(o | x′)</th><th scope="col" class="num">ln ratio</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
-      ctx.announce(verdict.textContent);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+  const refresh = redrawer(ctx, error, async () => {
+    const r = await bridge.call('svt', 'audit', { algorithm: +v.alg, eps: v.eps, c: v.c, t: v.t, x: Float64Array.from(v.x), y: Float64Array.from(v.y) });
+    error.textContent = '';
+    const loss = r.unbounded ? Infinity : r.loss;
+    verdict.textContent = `${r.holds ? 'Holds' : 'Fails'}: on this pair the privacy loss is ${lossText(loss)}, ${r.holds ? 'within' : 'above'} the claimed ε = ${fmt(r.claim)}` +
+      (Number.isFinite(r.proven) && r.proven !== r.claim ? ` (Lyu et al. prove ${fmt(r.proven, 4)}).` : r.proven === Infinity ? ' (Lyu et al.: no bound holds for every stream).' : '.');
+    verdict.dataset.holds = String(r.holds);
+    const what = /released/.test(r.worst) ? 'density' : 'probability';
+    const at = r.worstLimit ? '' : `, ${what} ${prob(Math.exp(r.worstLogP))} under x and ${prob(Math.exp(r.worstLogQ))} under x′`;
+    worst.textContent = `Worst output: ${r.worst}${at}.` + (r.err > 1e-12 ? ` Exact to within ${fmt(r.err, 2)}.` : '');
+    const rows = Array.from(r.rows).map((o, i) => `<tr><th scope="row">${escapeHTML(o)}</th><td class="num">${prob(r.rowP[i])}</td><td class="num">${prob(r.rowQ[i])}</td><td class="num">${Number.isFinite(r.rowLogRatio[i]) ? fmt(r.rowLogRatio[i], 4) : (r.rowLogRatio[i] > 0 ? '+∞' : '−∞')}</td></tr>`);
+    table.innerHTML = `<table class="narrow-cells"><caption>The ⊤/⊥ patterns whose probabilities differ most between x and x′</caption><thead><tr><th scope="col">Output</th><th scope="col" class="num">P(o | x)</th><th scope="col" class="num">P(o | x′)</th><th scope="col" class="num">ln ratio</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+    ctx.announce(verdict.textContent);
+  });
   await refresh();
   return {
     reset() {
-      for (const [key, s] of Object.entries(schema)) ctx.set(key, s.default);
+      setDefaults(ctx, schema);
       variant.set(v.alg); eps.set(v.eps); x.set(v.x); y.set(v.y); c.set(v.c); t.set(v.t);
       refresh();
     },

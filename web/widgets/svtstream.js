@@ -5,7 +5,7 @@
 // probabilities that it is answered ⊤, answered ⊥, or never reached because
 // the technique halted; the chart stacks them, one row per query.
 import { el, frame, fmt } from '../svg.js';
-import { epsSlider, refresher, tableRegion, errorLine, controlsBox } from './controls.js';
+import { epsSlider, redrawer, setDefaults, tableRegion, errorLine, controlsBox } from './controls.js';
 import { typedBox, typedList } from './typedbox.js';
 import { schemas } from '../gen/widgets.js';
 
@@ -102,27 +102,21 @@ export async function mount(ctx) {
   const error = errorLine();
   body.append(controls, more, error, line, host, accuracy, numbers);
 
-  let renders = 0;
-  const refresh = refresher(async () => {
-    try {
-      const r = await bridge.call('svt', 'stream', { answers: Float64Array.from(v.answers), eps: v.eps, c: v.c, t: v.t });
-      error.textContent = '';
-      const above = Array.from(r.above), below = Array.from(r.below), halted = Array.from(r.halted);
-      chart.update({ answers: v.answers, above, below, halted, t: v.t });
-      line.textContent = `Noisy threshold T + Lap(${fmt(r.thresholdScale)}); each answer + Lap(${fmt(r.queryScale)}). Expected ⊤ answers: ${fmt(r.expectedTops)} (at most c = ${v.c}).`;
-      accuracy.textContent = `Accuracy with probability 95%: the union bound promises every answer is right to within α = ${fmt(r.alpha)}; on these answers the exact distribution is right to within ${fmt(r.exact)}.`;
-      const rows = v.answers.map((a, i) => `<tr><th scope="row">${i + 1}</th><td class="num">${fmt(a, 4)}</td><td class="num">${pct(above[i])}</td><td class="num">${pct(below[i])}</td><td class="num">${pct(halted[i])}</td></tr>`);
-      table.innerHTML = `<table class="narrow-cells"><caption>Each query's answer and the exact probabilities of ⊤, ⊥ and not reached (T = ${fmt(v.t, 4)})</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">Answer</th><th scope="col" class="num">⊤</th><th scope="col" class="num">⊥</th><th scope="col" class="num">Not reached</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
-      ctx.announce(line.textContent);
-    } catch (err) {
-      error.textContent = err.message;
-    }
-    ctx.fig.dataset.renders = String(++renders);
-  }, ctx.fig);
+  const refresh = redrawer(ctx, error, async () => {
+    const r = await bridge.call('svt', 'stream', { answers: Float64Array.from(v.answers), eps: v.eps, c: v.c, t: v.t });
+    error.textContent = '';
+    const above = Array.from(r.above), below = Array.from(r.below), halted = Array.from(r.halted);
+    chart.update({ answers: v.answers, above, below, halted, t: v.t });
+    line.textContent = `Noisy threshold T + Lap(${fmt(r.thresholdScale)}); each answer + Lap(${fmt(r.queryScale)}). Expected ⊤ answers: ${fmt(r.expectedTops)} (at most c = ${v.c}).`;
+    accuracy.textContent = `Accuracy with probability 95%: the union bound promises every answer is right to within α = ${fmt(r.alpha)}; on these answers the exact distribution is right to within ${fmt(r.exact)}.`;
+    const rows = v.answers.map((a, i) => `<tr><th scope="row">${i + 1}</th><td class="num">${fmt(a, 4)}</td><td class="num">${pct(above[i])}</td><td class="num">${pct(below[i])}</td><td class="num">${pct(halted[i])}</td></tr>`);
+    table.innerHTML = `<table class="narrow-cells"><caption>Each query's answer and the exact probabilities of ⊤, ⊥ and not reached (T = ${fmt(v.t, 4)})</caption><thead><tr><th scope="col">Query</th><th scope="col" class="num">Answer</th><th scope="col" class="num">⊤</th><th scope="col" class="num">⊥</th><th scope="col" class="num">Not reached</th></tr></thead><tbody>${rows.join('')}</tbody></table>`;
+    ctx.announce(line.textContent);
+  });
   await refresh();
   return {
     reset() {
-      for (const [key, s] of Object.entries(schema)) ctx.set(key, s.default);
+      setDefaults(ctx, schema);
       eps.set(v.eps); c.set(v.c); t.set(v.t); answers.set(v.answers);
       refresh();
     },

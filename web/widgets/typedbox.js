@@ -6,7 +6,13 @@
 // range, is said under the box; the text typed never goes into markup.
 import { readTyped } from '../number.js';
 
-function box({ id, label, value, hint, wide }) {
+/**
+ * textBox({id, label, value, hint, wide}) is a labelled text box and the line
+ * under it that describes it, the hint until say(text) replaces it:
+ * {wrap, input, note, say}. The number boxes below and the auditor's
+ * expression boxes are built on it.
+ */
+export function textBox({ id, label, value, hint, wide }) {
   const wrap = document.createElement('div');
   wrap.className = wide ? 'control control-wide' : 'control';
   const l = document.createElement('label');
@@ -14,17 +20,23 @@ function box({ id, label, value, hint, wide }) {
   l.textContent = label;
   const input = document.createElement('input');
   Object.assign(input, { id, type: 'text', value, spellcheck: false, autocomplete: 'off' });
-  input.setAttribute('inputmode', 'decimal');
   input.setAttribute('autocapitalize', 'off');
   const note = document.createElement('span');
   note.className = 'hint';
   note.id = `${id}-note`;
-  note.setAttribute('role', 'status');
   input.setAttribute('aria-describedby', note.id);
   wrap.append(l, input, note);
   const say = (text) => { note.textContent = text || hint || ''; };
   say('');
-  return { wrap, input, say };
+  return { wrap, input, note, say };
+}
+
+/** box(opts) is a textBox for numbers: a decimal keypad, and a note that is announced. */
+function box(opts) {
+  const b = textBox(opts);
+  b.input.setAttribute('inputmode', 'decimal');
+  b.note.setAttribute('role', 'status');
+  return b;
 }
 
 /** read(text, min, max, int) is {value, note} or {error}: one typed number, rounded if int, kept in [min, max]. */

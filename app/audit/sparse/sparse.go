@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/dpplay/dpplay/app/challenge"
 	"github.com/dpplay/dpplay/core/audit/pair"
 	"github.com/dpplay/dpplay/core/validate"
 )
@@ -76,6 +77,27 @@ type Stream struct {
 	// T − α, or a ⊥ for one above T + α), and Exact the smallest α whose
 	// exact probability of such an error is at most Beta on these answers.
 	Alpha, Beta, Miss, Exact float64
+
+	// The stream and its output distribution, for MissAt.
+	answers, logp []float64
+	threshold     float64
+	patterns      []string
+}
+
+// MissAt returns the exact probability that some answered query is wrong
+// by more than alpha: a ⊤ for an answer below T − α or a ⊥ for one above
+// T + α. It falls as alpha grows, in steps at the distances |xᵢ − T|.
+func (s Stream) MissAt(alpha float64) float64 {
+	m := 0.0
+	for k, p := range s.patterns {
+		for i := range p {
+			if (p[i] == 'T' && s.answers[i] < s.threshold-alpha) || (p[i] == 'F' && s.answers[i] > s.threshold+alpha) {
+				m += math.Exp(s.logp[k])
+				break
+			}
+		}
+	}
+	return m
 }
 
 // Beta is the failure probability the accuracy statements use.
@@ -110,30 +132,17 @@ func NewStream(answers []float64, eps float64, c int, t float64) (Stream, error)
 	}
 	n := len(answers)
 	s := Stream{Above: make([]float64, n), Below: make([]float64, n), Halted: make([]float64, n),
-		ThresholdScale: v.SVT.ThresholdScale, QueryScale: v.SVT.QueryScale, Beta: Beta}
+		ThresholdScale: v.SVT.ThresholdScale, QueryScale: v.SVT.QueryScale, Beta: Beta,
+		answers: answers, logp: logp, threshold: t, patterns: patterns}
 	s.Alpha = Alpha(n, c, eps, Beta)
-	// miss(α) is the probability that some answered query is wrong by more
-	// than α; it falls as α grows, in steps at the distances |xᵢ − T|.
-	miss := func(alpha float64) float64 {
-		m := 0.0
-		for k, p := range patterns {
-			for i := range p {
-				if (p[i] == 'T' && answers[i] < t-alpha) || (p[i] == 'F' && answers[i] > t+alpha) {
-					m += math.Exp(logp[k])
-					break
-				}
-			}
-		}
-		return m
-	}
-	s.Miss = miss(s.Alpha)
+	s.Miss = s.MissAt(s.Alpha)
 	cands := []float64{0}
 	for _, a := range answers {
 		cands = append(cands, math.Abs(a-t))
 	}
 	sort.Float64s(cands)
 	for _, d := range cands {
-		if miss(d) <= Beta {
+		if s.MissAt(d) <= Beta {
 			s.Exact = d
 			break
 		}
@@ -262,22 +271,13 @@ func (c Challenge) Halts() int {
 
 // FindChallenge returns the challenge with the given id.
 func FindChallenge(id string) (Challenge, error) {
-	for _, c := range Challenges() {
-		if c.ID == id {
-			return c, nil
-		}
-	}
-	return Challenge{}, validate.Errorf("challenge", "unknown challenge %q", id)
+	return challenge.Find(Challenges(), func(c Challenge) string { return c.ID }, id)
 }
 
-// Attempt is the exact verdict on a student's pair and output.
+// Attempt is the exact verdict on a student's pair and output, with the
+// output as the technique publishes it.
 type Attempt struct {
-	// LogP and LogQ are ln Pr[output | x] and ln Pr[output | x′] (−Inf when
-	// impossible); Loss is |LogP − LogQ| (+Inf when one is impossible).
-	LogP, LogQ, Loss float64
-	// Breaks reports whether Loss exceeds the claimed ε.
-	Breaks bool
-	// Output is the output as the technique publishes it.
+	challenge.Attempt
 	Output string
 }
 
@@ -303,7 +303,7 @@ func (c Challenge) Try(x, y []float64, output string) (Attempt, error) {
 	if err != nil {
 		return Attempt{}, err
 	}
-	a := Attempt{LogP: lp, LogQ: lq, Loss: math.Abs(pair.LogRatio(lp, lq)), Output: pair.PatternText(output, len(x))}
+	a := Attempt{challenge.Attempt{LogP: lp, LogQ: lq, Loss: math.Abs(pair.LogRatio(lp, lq))}, pair.PatternText(output, len(x))}
 	if math.IsInf(lp, -1) && math.IsInf(lq, -1) {
 		return Attempt{}, validate.Errorf("output", "%s is impossible under both inputs", a.Output)
 	}

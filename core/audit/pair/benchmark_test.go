@@ -91,20 +91,8 @@ func independent(t *testing.T, m Mechanism, x, y []float64) (up, down, tol float
 			u, d := bruteNoisyLoss(t, m, x, y)
 			return u, d, 2e-3, true
 		case ReleaseFresh:
-			bare := m
-			bare.Release = ReleaseNothing
-			patterns, _ := m.Patterns(len(x))
-			for _, p := range patterns {
-				a, b := bruteSVTPattern(t, bare, x, p), bruteSVTPattern(t, bare, y, p)
-				spread := 0.0
-				for i := range p {
-					if p[i] == 'T' {
-						spread += math.Abs(x[i]-y[i]) / m.ReleaseScale
-					}
-				}
-				up, down = math.Max(up, math.Log(a/b)+spread), math.Max(down, math.Log(b/a)+spread)
-			}
-			return up, down, 1e-9, false
+			u, d := bruteFreshLoss(t, m, x, y)
+			return u, d, 1e-9, false
 		}
 		u, d := bruteSVTLoss(t, m, x, y)
 		return u, d, 1e-8, false
@@ -142,6 +130,28 @@ func independent(t *testing.T, m Mechanism, x, y []float64) (up, down, tol float
 // Every exact loss of every run against its independent computation.
 func TestBenchmarkAgainstIndependent(t *testing.T) {
 	seen := map[string]bool{}
+	eachCase(t, func(run string, c Case, l Loss) {
+		key := c.Mechanism + vec(c.Pair[0]) + vec(c.Pair[1])
+		if seen[key] && testing.Short() {
+			return
+		}
+		seen[key] = true
+		up, down, tol, lowOnly := independent(t, c.M, c.Pair[0], c.Pair[1])
+		want := math.Max(up, down)
+		got := l.Value()
+		ok := near(got, want, tol)
+		if lowOnly {
+			ok = got >= want-1e-9 && got <= want+tol
+		}
+		if !ok {
+			t.Errorf("%s %s %v: exact %.12g, independent %.12g", run, c.Mechanism, c.Pair, got, want)
+		}
+	})
+}
+
+// eachCase calls f with every case of every run and its exact loss.
+func eachCase(t *testing.T, f func(run string, c Case, l Loss)) {
+	t.Helper()
 	for _, run := range Runs() {
 		cases, err := Benchmark(run)
 		if err != nil {
@@ -152,21 +162,7 @@ func TestBenchmarkAgainstIndependent(t *testing.T) {
 			if err != nil {
 				t.Fatalf("%s %s: %v", run, c.Mechanism, err)
 			}
-			key := c.Mechanism + vec(c.Pair[0]) + vec(c.Pair[1])
-			if seen[key] && testing.Short() {
-				continue
-			}
-			seen[key] = true
-			up, down, tol, lowOnly := independent(t, c.M, c.Pair[0], c.Pair[1])
-			want := math.Max(up, down)
-			got := l.Value()
-			ok := near(got, want, tol)
-			if lowOnly {
-				ok = got >= want-1e-9 && got <= want+tol
-			}
-			if !ok {
-				t.Errorf("%s %s %v: exact %.12g, independent %.12g", run, c.Mechanism, c.Pair, got, want)
-			}
+			f(run, c, l)
 		}
 	}
 }
@@ -192,26 +188,16 @@ var boundAboveExact = map[string]string{
 // Every exact loss is at least every published lower bound, but for the
 // two explained above; those two exceed it by less than 0.003.
 func TestBenchmarkAboveLowerBounds(t *testing.T) {
-	for _, run := range Runs() {
-		cases, err := Benchmark(run)
-		if err != nil {
-			t.Fatal(err)
+	eachCase(t, func(run string, c Case, l Loss) {
+		_, known := boundAboveExact[run+" "+c.Mechanism]
+		above := c.LowerBound > l.Value()+l.Err
+		if above != known {
+			t.Errorf("%s %s: exact %v, lower bound %v (known exception: %v)", run, c.Mechanism, l.Value(), c.LowerBound, known)
 		}
-		for _, c := range cases {
-			l, err := c.M.Loss(c.Pair[0], c.Pair[1])
-			if err != nil {
-				t.Fatal(err)
-			}
-			_, known := boundAboveExact[run+" "+c.Mechanism]
-			above := c.LowerBound > l.Value()+l.Err
-			if above != known {
-				t.Errorf("%s %s: exact %v, lower bound %v (known exception: %v)", run, c.Mechanism, l.Value(), c.LowerBound, known)
-			}
-			if above && c.LowerBound-l.Value() > 0.003 {
-				t.Errorf("%s %s: the bound %v exceeds the exact %v by more than sampling explains", run, c.Mechanism, c.LowerBound, l.Value())
-			}
+		if above && c.LowerBound-l.Value() > 0.003 {
+			t.Errorf("%s %s: the bound %v exceeds the exact %v by more than sampling explains", run, c.Mechanism, c.LowerBound, l.Value())
 		}
-	}
+	})
 	// StatDP's NoisyHist2 event, exactly: entry 0 of (1,…) and (2,…) plus
 	// Lap(0.1) below 0.9510247959663243.
 	const e = 0.9510247959663243

@@ -114,6 +114,28 @@ func bruteSVTLoss(t *testing.T, m SVT, x, y []float64) (up, down float64) {
 	return up, down
 }
 
+// bruteFreshLoss is the loss of an SVT that releases a fresh Lap(b) answer
+// for each ⊤ query (b = m.ReleaseScale), by quadrature: for each pattern,
+// the bare pattern's log-ratio plus the released answers' Laplace part
+// Σ_⊤ |xᵢ − yᵢ|/b; the largest ln p − ln q and the largest ln q − ln p.
+func bruteFreshLoss(t *testing.T, m SVT, x, y []float64) (up, down float64) {
+	t.Helper()
+	bare := m
+	bare.Release = ReleaseNothing
+	patterns, _ := m.Patterns(len(x))
+	for _, p := range patterns {
+		a, b := bruteSVTPattern(t, bare, x, p), bruteSVTPattern(t, bare, y, p)
+		spread := 0.0
+		for i := range p {
+			if p[i] == 'T' {
+				spread += math.Abs(x[i]-y[i]) / m.ReleaseScale
+			}
+		}
+		up, down = math.Max(up, math.Log(a/b)+spread), math.Max(down, math.Log(b/a)+spread)
+	}
+	return up, down
+}
+
 // bruteNoisyLoss is the loss of an SVT releasing the compared noisy answer
 // (one threshold, cutoff 1 or 2), by grids over the released values: the
 // density of a pattern with ⊤ answers A released as v is
