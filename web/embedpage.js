@@ -18,7 +18,7 @@
 import { readEmbed, lessonAddress, embedAddress } from './embedlink.js';
 import { coerce, encode, pageAddress } from './state.js';
 import { mountWidget } from './mount.js';
-import { getBridge } from './engine.js';
+import { engineClient } from './engine.js';
 import { recording, replaying, handOver } from './prerendered.js';
 import { tracked, watchEngine } from './pending.js';
 import { showNotes, reportError } from './urlnotes.js';
@@ -138,7 +138,7 @@ async function start() {
   const pristine = takeFigure(doc, id, url);
   if (!pristine) throw new Error(`The lesson “${slug}” has no widget “${id}”.`);
   const index = JSON.parse(doc.getElementById('site-index').textContent);
-  const bridge = getBridge(index);
+  const bridge = engineClient(index);
   watchEngine(bridge);
   // The engines the widget's opening state called, by the build's
   // recording (core if it has none), start loading now, and only those:

@@ -32,8 +32,9 @@ async function audit(bridge, cfg, onChunk) {
   return res;
 }
 
-function textInput(ctx, id, label, value, hint, onChange) {
-  const { wrap, input } = textBox({ id, label, value, hint, wide: true });
+function textInput(ctx, key, label, value, hint, onChange) {
+  const { wrap, input } = textBox({ id: ctx.uid(key), label, value, hint, wide: true });
+  wrap.dataset.key = key;
   input.style.fontFamily = 'var(--mono, monospace)';
   input.addEventListener('change', () => onChange(input.value.trim()));
   return { el: wrap, input, set(x) { input.value = x; } };
@@ -119,8 +120,8 @@ export async function mount(ctx) {
   controls.className = 'controls';
   const set = (key, x) => { ctx.set(key, x); refresh(); };
   const mech = select({ id: ctx.uid('mech'), key: 'mech', label: 'Mechanism', value: v.mech, wide: true, options: auditMechanisms, onChange: (x) => set('mech', x) });
-  const score = textInput(ctx, ctx.uid('score'), 'Score u(x, r)', v.score, 'Over count[r], r, n (the total) and k; press Enter to audit.', (x) => set('score', x));
-  const sens = textInput(ctx, ctx.uid('sens'), 'Claimed sensitivity Δ', v.sens, 'A number, or an expression over count, n and k.', (x) => set('sens', x));
+  const score = textInput(ctx, 'score', 'Score u(x, r)', v.score, 'Over count[r], r, n (the total) and k; press Enter to audit.', (x) => set('score', x));
+  const sens = textInput(ctx, 'sens', 'Claimed sensitivity Δ', v.sens, 'A number, or an expression over count, n and k.', (x) => set('sens', x));
   const eps = logSlider({ id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon) claimed', min: schema.eps.min, max: schema.eps.max, value: v.eps, describe: (x) => `ε = ${x}`, onInput: (x) => set('eps', x) });
   const k = keyInput(ctx, schema, 'k', 'Candidates k', () => refresh());
   const m = keyInput(ctx, schema, 'm', 'Largest count m', () => refresh());
