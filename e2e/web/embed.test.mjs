@@ -70,7 +70,7 @@ async function framed(page, n = 0) {
   await frame.waitForFunction(() => {
     const body = document.querySelector('figure.widget .widget-body');
     return body && !body.hasAttribute('aria-busy') && !('prerendered' in body.dataset) && document.body.classList.contains('engine-ready');
-  }, null, { timeout: 30000 });
+  }, null, { timeout: 60000 });
   return frame;
 }
 
