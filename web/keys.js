@@ -42,10 +42,11 @@ function moveActive(dir) {
   fig.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
 }
 
-/** nudge(d) moves the active widget's first slider (its ε) d positions, as its arrow keys would. */
+/** nudge(d) moves the active widget's first slider (its ε) d positions, as its arrow keys would, unless it is locked. */
 function nudge(d) {
   const input = state.active?.controller && state.active.fig.querySelector('.control-slider input[type=range]');
-  if (!input) return false;
+  // A slider the link locked (fixing.js) is disabled: the key leaves it.
+  if (!input || input.disabled) return false;
   const next = Math.min(Math.max(+input.value + d, 0), +input.max);
   if (next !== +input.value) {
     input.value = String(next);

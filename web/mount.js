@@ -15,7 +15,11 @@
 // core functions in the worker, ctx.body to render into, ctx.uid(name) for
 // unique ids, ctx.announce(text) for screen readers, and ctx.note(text) to
 // say what of the link it could not show as asked (web/urlnotes.js).
-import { coerce, encode } from './state.js';
+// A link may also hide or lock some of a widget's controls (id.hide=eps,
+// id.lock=seed; state.js FIXING): ctx.fixed says which, fixing.js applies it
+// once the widget is built, and ctx.set refuses to change a locked key.
+import { coerce, encode, readKeys, FIXING } from './state.js';
+import { fixControls } from './fixing.js';
 
 const NUMBER = /[−-]?\d[\d,]*(?:\.\d+)?%?/g;
 
@@ -68,8 +72,26 @@ export function linkChanges(fig, schema, params) {
 }
 
 /**
+ * readFixing(id, schema, params, label, notes) is {hide, lock}: the schema
+ * keys the link (params, the URL's Map "id.key" → raw value) hides and locks
+ * for widget id. A name that is not one of its keys, there or as a setting
+ * of its own (id.foo=1), gets a note starting with label.
+ */
+export function readFixing(id, schema, params, label, notes) {
+  const fixed = { hide: [], lock: [] };
+  const prefix = `${id}.`;
+  for (const [k, raw] of params) {
+    if (!k.startsWith(prefix)) continue;
+    const key = k.slice(prefix.length);
+    if (FIXING.includes(key)) fixed[key] = readKeys(schema, raw, `${label} (${k})`, notes);
+    else if (!Object.hasOwn(schema, key)) notes.push(`${label}: the link’s “${key.slice(0, 40)}” is not a setting of this widget, so it was ignored.`);
+  }
+  return fixed;
+}
+
+/**
  * mountWidget(fig, mod, opts) mounts widget module mod into figure fig and
- * returns {id, name, fig, schema, values, controller}. opts: params (the
+ * returns {id, name, fig, schema, values, fixed, controller}. opts: params (the
  * URL's Map "id.key" → raw value), notes (where clamping notes go), bridge,
  * uid(name) → a unique id, onSet() (a value changed: the URL should follow).
  */
@@ -86,13 +108,15 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
     const label = `${title}: ${spec.label || key}`;
     if (raw !== undefined) values[key] = coerce({ ...spec, default: values[key], label }, raw, label, notes);
   }
+  const fixed = readFixing(id, schema, params, title, notes);
+  const locked = new Set(fixed.lock.filter((k) => !fixed.hide.includes(k)).concat(fixed.hide));
   const live = document.createElement('p');
   live.className = 'visually-hidden';
   live.setAttribute('role', 'status');
   fig.append(live);
-  const w = { id, name, fig, schema, values, controller: null };
+  const w = { id, name, fig, schema, values, fixed, controller: null };
   const ctx = {
-    id, fig, body, values, schema, bridge, params: given,
+    id, fig, body, values, schema, bridge, params: given, fixed,
     title,
     // What is in memory is what the URL says: a valid value is stored as a
     // reload of the URL written from it would read it (encoded, then
@@ -100,6 +124,8 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
     // refuses (a typed expression that does not parse) is kept as typed, so
     // the widget can say what is wrong with it.
     set(key, value) {
+      // A key the link fixed keeps its value, whatever asks to change it.
+      if (locked.has(key)) return values[key];
       const spec = schema[key];
       const refused = [];
       const read = spec ? coerce(spec, encode(spec, value) ?? '', key, refused) : value;
@@ -124,6 +150,7 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
     body.textContent = `This widget failed to start: ${err.message}`;
     w.controller = {};
   }
+  fixControls(fig, fixed);
   body.removeAttribute('aria-busy');
   return w;
 }

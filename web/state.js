@@ -181,6 +181,42 @@ export function coerce(spec, raw, name, notes) {
   return spec.default;
 }
 
+/**
+ * FIXING names the settings a link may add beside a widget's schema keys:
+ * hide (controls not shown) and lock (controls shown but fixed), each a
+ * comma-separated list of schema keys (w.hide=eps,seed, w.lock=eps). No
+ * schema may use these names (app/widget checks it).
+ */
+export const FIXING = ['hide', 'lock'];
+
+// At most this many names of a hide or lock list are read; no widget has as many keys.
+const MAX_KEYS = 64;
+
+/**
+ * readKeys(schema, raw, label, notes) is the list of schema keys that raw,
+ * the value of a hide or lock setting, names: comma-separated, each trimmed of
+ * spaces, tabs and line breaks, empty names skipped, each key once, in the
+ * order given, at most MAX_KEYS names read. A name that is not a key of
+ * schema is left out with one note for all of them, starting with label.
+ * app/widget's Keys reads the same way.
+ */
+export function readKeys(schema, raw, label, notes) {
+  const keys = [];
+  const unknown = [];
+  for (const part of String(raw ?? '').split(',').slice(0, MAX_KEYS)) {
+    const k = part.replace(/^[ \t\n\r]+|[ \t\n\r]+$/g, '');
+    if (!k) continue;
+    if (!Object.hasOwn(schema, k)) {
+      if (!unknown.includes(k)) unknown.push(k);
+    } else if (!keys.includes(k)) keys.push(k);
+  }
+  if (unknown.length) {
+    const names = unknown.slice(0, 3).map((k) => shown(k)).join(', ') + (unknown.length > 3 ? ` and ${unknown.length - 3} more` : '');
+    notes.push(`${label}: ${names} ${unknown.length === 1 ? 'is not a setting' : 'are not settings'} of this widget, so ${unknown.length === 1 ? 'it was' : 'they were'} ignored.`);
+  }
+  return keys;
+}
+
 /** encode(spec, value) is the URL form of a value. */
 export function encode(spec, value) {
   if (value === null || value === undefined) return null;

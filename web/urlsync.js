@@ -33,6 +33,8 @@ export function writeURL() {
       const v = encode(spec, w.values[key]);
       if (v !== null) params.set(`${w.id}.${key}`, v);
     }
+    // The controls the link hid or locked stay so (mount.js readFixing).
+    for (const [f, keys] of Object.entries(w.fixed || {})) if (keys.length) params.set(`${w.id}.${f}`, keys.join(','));
   }
   // A page without widgets keeps its fragment (an element it names).
   const hash = formatState(params);

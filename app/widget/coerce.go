@@ -18,8 +18,10 @@ import (
 // is replaced by the default, and list entries are clamped. Numbers and list
 // entries are then rounded to URLDigits significant digits, so a value read
 // from a link is the one the link written from it holds. Each change adds
-// a note saying what was changed, prefixed by prefix (e.g. "meet."). Keys
-// that are not the widget's params are kept as they are.
+// a note saying what was changed, prefixed by prefix (e.g. "meet."). A hide
+// or lock setting (Fixing) keeps the schema keys it names (Keys), with a
+// note for the others; figures draw without it. Other keys that are not the
+// widget's params are kept as they are.
 func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []string) {
 	out := maps.Clone(raw)
 	if out == nil {
@@ -27,6 +29,19 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 	}
 	var notes []string
 	note := func(format string, args ...any) { notes = append(notes, fmt.Sprintf(format, args...)) }
+	for _, f := range Fixing {
+		s, ok := raw[f]
+		if !ok {
+			continue
+		}
+		keys, changed := Keys(widget, prefix+f, s)
+		notes = append(notes, changed...)
+		if len(keys) == 0 {
+			delete(out, f)
+		} else {
+			out[f] = strings.Join(keys, ",")
+		}
+	}
 	for _, p := range schemas[widget] {
 		s, ok := raw[p.Key]
 		s = strings.Trim(s, " \t\n\r")

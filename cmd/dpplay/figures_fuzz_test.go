@@ -24,6 +24,7 @@ func FuzzParseFigureState(f *testing.F) {
 		"#seed=4294967296&step=NaN&batch=Infinity&data=%00",
 		"",
 		"#&&==&",
+		"exponential-mechanism/#meet.hide=eps,controls&meet.lock=seed,,seed&meet.eps=3",
 	} {
 		f.Add(s)
 	}

@@ -125,6 +125,9 @@ func TestFiguresClampLikeThePage(t *testing.T) {
 		{"#lesson=2&meet.eps=-1&meet.step=2", "meet.eps = -1 is outside 0.01 … 20, so 0.01 is used.", "meet.eps=0.01"},
 		{"https://dpplay.github.io/dpplay/exponential-mechanism/#meet.data=nope&meet.step=2", `meet.data: "nope" is not one of`, "meet.data=adult"},
 		{"#/exponential-mechanism?meet.seed=2.6&meet.step=2", "", "meet.seed=3"},
+		// A link that hides or locks controls draws the same figure.
+		{"exponential-mechanism/#meet.eps=2&meet.hide=seed,batch&meet.lock=eps&meet.step=2", "", "meet.eps=2"},
+		{"exponential-mechanism/#meet.hide=controls&meet.step=2", `meet.hide: "controls" is not a setting of this widget, so it was ignored.`, "meet.eps=1"},
 	} {
 		res, stderr, code := runFiguresCmd(t, "-out", t.TempDir(), "-format", "svg", "-state", tc.state)
 		if code != 0 {

@@ -297,3 +297,57 @@ console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
 		}
 	}
 }
+
+// The page's reading of a hide or lock list (web/state.js readKeys) and
+// package widget's Keys agree: the same keys and the same note for every
+// widget, on lists of its keys, unknown names, repeats, blanks, names
+// differing in case or spacing, and random lists of these pieces.
+func TestKeysMirrorJS(t *testing.T) {
+	mod, err := widgetsModule()
+	if err != nil {
+		t.Fatal(err)
+	}
+	files := map[string][]byte{"widgets.mjs": mod, "state.mjs": nodeprobe.Read(t, "../../web/state.js"), "number.js": nodeprobe.Read(t, "../../web/number.js")}
+	type probe struct{ Widget, Raw string }
+	var probes []probe
+	rng := rand.New(rand.NewPCG(5, 6))
+	for _, w := range widget.WithSchema() {
+		pieces := []string{",", ",", " ", "\t", "\u00a0", "controls", "EPS", "hide", "__proto__", "constructor", "toString", "é", strings.Repeat("x", 50), "a,b,c,d"}
+		for _, p := range widget.Schema(w) {
+			pieces = append(pieces, p.Key, p.Key)
+		}
+		probes = append(probes, probe{w, ""}, probe{w, strings.Repeat("z,", 80) + pieces[len(pieces)-1]})
+		for range 80 {
+			var b strings.Builder
+			for n := 1 + rng.IntN(8); n > 0; n-- {
+				b.WriteString(pieces[rng.IntN(len(pieces))])
+			}
+			probes = append(probes, probe{w, b.String()})
+		}
+	}
+	script := `import { schemas } from './widgets.mjs';
+import { readKeys } from './state.mjs';
+import { readFileSync } from 'node:fs';
+const probes = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+console.log(JSON.stringify(probes.map(({ Widget, Raw }) => {
+  const notes = [];
+  const keys = readKeys(schemas[Widget], Raw, 'w.hide', notes);
+  return { keys, notes };
+})));`
+	var page []struct{ Keys, Notes []string }
+	nodeprobe.Run(t, files, script, probes, &page)
+	if len(page) != len(probes) {
+		t.Fatalf("node answered %d of %d", len(page), len(probes))
+	}
+	noted := 0
+	for i, pr := range probes {
+		keys, notes := widget.Keys(pr.Widget, "w.hide", pr.Raw)
+		if strings.Join(keys, ",") != strings.Join(page[i].Keys, ",") || strings.Join(notes, "\n") != strings.Join(page[i].Notes, "\n") {
+			t.Errorf("%s %q: the page reads %q %q, Keys %q %q", pr.Widget, pr.Raw, page[i].Keys, page[i].Notes, keys, notes)
+		}
+		noted += len(notes)
+	}
+	if noted == 0 {
+		t.Error("no probe earned a note")
+	}
+}

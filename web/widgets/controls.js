@@ -90,6 +90,7 @@ function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, d
   spec = spec || { type: 'number', min, max, digits, label: label.replace(/<[^>]*>/g, '') };
   const wrap = document.createElement('div');
   wrap.className = 'control control-slider';
+  if (key) wrap.dataset.key = key;
   wrap.innerHTML = `<label for="${id}" id="${id}-label">${label}</label>
     <div class="slider-row"><input type="range" id="${id}" min="0" max="${grid.length - 1}" step="1">
     <input type="text" class="slider-box" id="${id}-box" inputmode="decimal" autocomplete="off" spellcheck="false" aria-labelledby="${id}-label" aria-describedby="${id}-note"></div>
@@ -143,6 +144,7 @@ function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, d
 export function select({ id, label, options, value, onChange, wide, key }) {
   const wrap = document.createElement('div');
   wrap.className = wide ? 'control control-wide' : 'control';
+  if (key) wrap.dataset.key = key;
   wrap.innerHTML = `<label for="${id}">${label}</label><select id="${id}">${options
     .map(([v, text]) => `<option value="${escapeHTML(v)}">${escapeHTML(text)}</option>`).join('')}</select>`;
   const s = wrap.querySelector('select');
@@ -182,6 +184,7 @@ export function numberInput({ id, label, value, min, max, spec = { type: 'number
   const specNow = typeof spec === 'function' ? spec : () => spec;
   const wrap = document.createElement('div');
   wrap.className = inline ? 'control control-inline' : 'control';
+  if (key) wrap.dataset.key = key;
   wrap.innerHTML = `<label for="${id}">${label}</label><input type="text" id="${id}" inputmode="decimal" autocomplete="off" spellcheck="false" aria-describedby="${hint ? `${id}-hint ` : ''}${id}-note">${hint ? `<span class="hint" id="${id}-hint">${hint}</span>` : ''}<span class="hint box-note" id="${id}-note" role="status"></span>`;
   const input = wrap.querySelector('input');
   const note = wrap.querySelector('.box-note');
@@ -213,6 +216,7 @@ export function numberInput({ id, label, value, min, max, spec = { type: 'number
 export function radios({ name, legend, options, value, onChange, key }) {
   const fs = document.createElement('fieldset');
   fs.className = 'control control-radios';
+  if (key) fs.dataset.key = key;
   fs.innerHTML = `<legend>${legend}</legend>` + options.map(([v, html], i) =>
     `<label class="radio"><input type="radio" name="${name}" value="${escapeHTML(v)}"${v === value ? ' checked' : ''}> <span>${html}</span></label>`).join('');
   fs.addEventListener('change', (e) => onChange(e.target.value));
@@ -315,8 +319,8 @@ export function actionsRow(...items) {
  */
 export function reseed(ctx, seed, refresh) {
   return () => {
-    const s = crypto.getRandomValues(new Uint32Array(1))[0];
-    ctx.set('seed', s); seed.set(s); refresh();
+    // A seed the link locked stays: ctx.set refuses it.
+    seed.set(ctx.set('seed', crypto.getRandomValues(new Uint32Array(1))[0])); refresh();
   };
 }
 

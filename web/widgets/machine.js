@@ -30,7 +30,7 @@ export function mount(ctx) {
   const v = ctx.values;
   const d = datasets[v.data];
   const eps = logSlider({
-    id: ctx.uid('eps'), label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
     describe: (x) => `ε = ${x}`,
     onInput: (x) => { ctx.set('eps', x); machine.update({ epsilon: x }); },
   });

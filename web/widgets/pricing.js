@@ -34,6 +34,7 @@ export const money = (x) => (Number.isFinite(x) ? `${x < 0 ? '−' : ''}$${Math.
 export function valuesInput(ctx, onChange) {
   const wrap = document.createElement('div');
   wrap.className = 'control control-wide';
+  wrap.dataset.key = 'values';
   const id = ctx.uid('values');
   const spec = ctx.schema.values;
   wrap.innerHTML = `<label for="${id}">Buyers’ values in dollars, comma-separated (0 to 5)</label><input id="${id}" type="text" inputmode="decimal" spellcheck="false" autocomplete="off" aria-describedby="${id}-note"><span class="hint box-note" id="${id}-note" role="status"></span>`;

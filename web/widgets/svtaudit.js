@@ -19,7 +19,7 @@ export async function mount(ctx) {
   const info = await bridge.call('svt', 'variants', { eps: v.eps, c: v.c });
   const sources = Array.from(info.sources);
   const variant = select({
-    id: ctx.uid('alg'), label: 'Variant', value: v.alg, wide: true,
+    id: ctx.uid('alg'), key: 'alg', label: 'Variant', value: v.alg, wide: true,
     options: schema.alg.values.map((k) => [k, `Algorithm ${k} (${sources[+k - 1]})`]),
     onChange: (k) => { ctx.set('alg', k); refresh(); },
   });
