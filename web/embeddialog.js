@@ -26,8 +26,9 @@ const capital = (s) => s.replace(/^[a-z]/, (c) => c.toUpperCase());
 
 /**
  * openEmbed(fig, button) opens the dialog for widget figure fig, whose button
- * opened it. The choices start afresh each time: every control adjustable,
- * caption and table shown, the reader's theme.
+ * opened it. The choices start afresh each time: the controls hidden and
+ * locked as the page's link has them (none, usually), caption and table
+ * shown, the reader's theme.
  */
 export async function openEmbed(fig, button) {
   const slot = state.widgets.find((w) => w.fig === fig);
@@ -39,9 +40,11 @@ export async function openEmbed(fig, button) {
   parts.widget = { fig, id, schema, slot, slug: state.slug, title: fig.querySelector('.widget-title')?.textContent.trim() || id };
   const lesson = lessonsBySlug.get(state.slug)?.title;
   parts.sub.textContent = lesson ? `${parts.widget.title}, from the lesson “${lesson}”` : parts.widget.title;
+  const fixed = slot?.fixed || { hide: [], lock: [] };
   parts.keys.replaceChildren(...Object.entries(schema).map(([key, spec], i) => {
     const sel = el('select', { id: `embed-key-${i}`, 'data-key': key });
     for (const [v, t] of CHOICES) sel.append(el('option', { value: v }, t));
+    sel.value = fixed.hide.includes(key) ? 'hide' : fixed.lock.includes(key) ? 'lock' : '';
     return el('div', { class: 'embed-key' }, el('label', { for: sel.id }, capital(spec.label || key)), sel);
   }));
   parts.keysBox.hidden = !Object.keys(schema).length;

@@ -14,8 +14,8 @@ const web = harness(['index.html', 'dist/ is missing: run make site']);
 
 // Two widgets of two kinds on two lessons, each opened with a state of its own.
 const CASES = [
-  { slug: 'exponential-mechanism', id: 'meet', state: 'meet.eps=2&meet.seed=9', values: 'eps=2&seed=9', hide: 'seed', lock: 'eps', title: /exponential mechanism|meeting/i },
-  { slug: 'what-epsilon-promises', id: 'band', state: 'band.eps=0.5', values: 'eps=0.5', hide: 'ax', lock: 'eps', title: /./ },
+  { slug: 'exponential-mechanism', id: 'meet', state: 'meet.eps=2&meet.seed=9', values: 'eps=2&seed=9', hide: 'seed', lock: 'eps' },
+  { slug: 'what-epsilon-promises', id: 'band', state: 'band.eps=0.5', values: 'eps=0.5', hide: 'scale', lock: 'eps' },
 ];
 
 /** dialogText(page) is what the open dialog shows: {open, link, href, code, frames, src, title, height}, the frame's attributes read from the code as a browser reads it. */
@@ -60,6 +60,7 @@ for (const c of CASES) {
     const root = new URL('..', page.url().split('#')[0]).href;
     const fig = `#w-${c.id}`;
     await idle(page, fig);
+    for (const k of [c.hide, c.lock]) assert.ok(await page.locator(`${fig} .widget-body [data-key="${k}"]`).count() > 0, `${k} has a control`);
     const button = page.locator(`${fig} .embed-button`);
     await button.click();
     await page.locator('#embed-dialog[open]').waitFor();
@@ -88,6 +89,24 @@ for (const c of CASES) {
     assert.equal(t.src, `${root}embed.html#/${c.slug}/${c.id}?${c.values}&hide=${c.hide}&lock=${c.lock}`);
     [drawn, want] = await qrModules(page);
     assert.equal(drawn, want, 'the QR code follows the link');
+    // The link, opened, shows the widget so: the hidden control gone, the locked one shown, disabled and marked.
+    {
+      const { page: other, errors: errs } = await web.open(t.link.slice(web.server.url.length), { lesson: c.slug });
+      await idle(other, fig);
+      assert.equal(await other.locator(`${fig} .widget-body [data-key="${c.hide}"]`).count(), 0, `${c.hide} hidden`);
+      const locked = other.locator(`${fig} .widget-body [data-key="${c.lock}"]`);
+      assert.equal(await locked.count(), 1, `${c.lock} shown`);
+      assert.equal(await locked.locator('input:not(:disabled), select:not(:disabled)').count(), 0, `${c.lock} inert`);
+      assert.match(await locked.textContent(), /fixed by the link/);
+      assert.deepEqual(await other.locator('#url-notes li').allTextContents(), [], 'the link earns no note');
+      // Its dialog starts from the link's choices.
+      await other.locator(`${fig} .embed-button`).click();
+      assert.equal(await other.locator(`#embed-dialog select[data-key="${c.hide}"]`).inputValue(), 'hide');
+      assert.equal(await other.locator(`#embed-dialog select[data-key="${c.lock}"]`).inputValue(), 'lock');
+      assert.equal((await dialogText(other)).link, t.link, 'and writes the same link');
+      assert.deepEqual(errs, []);
+      await other.close();
+    }
     // The frame's own choices change the code, not the link.
     await page.locator('#embed-caption').uncheck();
     await page.locator('#embed-table').uncheck();
