@@ -4,11 +4,17 @@
 // lock, caption, data table, theme), and they follow every change; Copy puts
 // exactly the text shown on the clipboard; it works from the keyboard alone
 // (focus moves in, Escape closes, focus returns to the button), fits 320 px,
-// and axe finds nothing in it, light and dark. Run `make site` first.
+// and axe finds nothing in it, light and dark. docs/embed.md's examples: its
+// reveal.js deck, served on another origin, shows live widgets, and every
+// dpplay address in it reads without a note. Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
-import { axe, harness, idle, shots } from './harness.mjs';
+import { axe, dist, harness, idle, root as repo, shots } from './harness.mjs';
+import { readEmbed } from '../../web/embedlink.js';
+import { parseState, coerce, readKeys, FIXING } from '../../web/state.js';
 
 const web = harness(['index.html', 'dist/ is missing: run make site']);
 
@@ -180,4 +186,137 @@ test('the open dialog: axe clean light and dark, no sideways scroll at 320 px; s
       await context.close();
     }
   }
+});
+
+// ---- docs/embed.md --------------------------------------------------------
+
+/**
+ * frameReady(page, part) is the frame of page whose address contains part,
+ * once its widget has drawn (its figure's data-renders is set and it is not busy).
+ */
+async function frameReady(page, part, timeout = 60000) {
+  const end = Date.now() + timeout;
+  let frame;
+  while (!(frame = page.frames().find((f) => f.url().includes(part)))) {
+    assert.ok(Date.now() < end, `no frame ${part}`);
+    await page.waitForTimeout(100);
+  }
+  await frame.waitForFunction(() => {
+    const f = document.querySelector('figure.widget');
+    return f && f.dataset.renders && !f.dataset.busy;
+  }, null, { timeout });
+  return frame;
+}
+
+/** answersKeys(frame) presses → on the widget's first slider in frame and asserts that the value moved and the widget drew again. */
+async function answersKeys(frame, what) {
+  const slider = frame.locator('figure.widget input[type="range"]:not(:disabled)').first();
+  const [before, renders] = [await slider.inputValue(), +(await frame.locator('figure.widget').getAttribute('data-renders'))];
+  await slider.focus();
+  await slider.press('ArrowRight');
+  await frame.waitForFunction((n) => +document.querySelector('figure.widget').dataset.renders > n, renders, { timeout: 30000 });
+  assert.notEqual(await slider.inputValue(), before, `${what}: → moves the slider`);
+}
+
+test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as background and as a slide', async () => {
+  const { embedAddress, iframeSnippet } = await import('../../web/embedlink.js');
+  const { serve } = await import('./server.mjs');
+  const site = new URL('.', web.server.url).href;
+  // The deck, as an instructor writes it: the template with the dialog's address and embed code.
+  const background = embedAddress(site, 'exponential-mechanism', 'meet', { eps: '2' }, { caption: false });
+  const frame = iframeSnippet(embedAddress(site, 'report-noisy-max', 'rnm', { eps: '0.5' }, { table: false }), 'Four ways to pick the best, side by side', 560);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-deck-'));
+  const attr = (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  fs.writeFileSync(path.join(dir, 'index.html'), fs.readFileSync(path.join(repo, 'e2e', 'embed', 'reveal-deck.html'), 'utf8')
+    .replace('{{background}}', attr(background)).replace('{{iframe}}', frame));
+  fs.cpSync(path.join(repo, 'node_modules', 'reveal.js', 'dist'), path.join(dir, 'reveal'), { recursive: true });
+  const deck = await serve(dir, '/');
+  try {
+    assert.notEqual(new URL(deck.url).origin, new URL(site).origin, 'the deck is on another origin');
+    const context = await web.browser.newContext({ viewport: { width: 1280, height: 720 }, serviceWorkers: 'block' });
+    const page = await context.newPage();
+    const errors = [];
+    page.on('pageerror', (e) => errors.push(e.message));
+    await page.goto(deck.url);
+    // Slide 1: the widget is the slide's interactive background.
+    const bg = await frameReady(page, 'embed.html#/exponential-mechanism/meet');
+    assert.equal(await bg.locator('figure.widget').count(), 1);
+    await answersKeys(bg, 'background slide');
+    await page.screenshot({ path: path.join(shots, 'embed-reveal.png') });
+    // Slide 2: a title and the embed code's iframe.
+    await page.evaluate(() => window.Reveal.next());
+    const slide = await frameReady(page, 'embed.html#/report-noisy-max/rnm');
+    await answersKeys(slide, 'iframe slide');
+    await page.screenshot({ path: path.join(shots, 'embed-reveal-iframe.png') });
+    assert.deepEqual(errors, []);
+    await context.close();
+  } finally {
+    await deck.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+const SITE = 'https://dpplay.github.io/dpplay/';
+
+/** widgetsOf(slug) is the Map widget id → widget name of lesson slug's built page, or null when there is no such page. */
+function widgetsOf(slug) {
+  const file = path.join(dist, slug, 'index.html');
+  if (!fs.existsSync(file)) return null;
+  const html = fs.readFileSync(file, 'utf8');
+  return new Map([...html.matchAll(/<figure class="widget" [^>]*?data-widget="([^"]+)" data-id="([^"]+)"/g)].map((m) => [m[2], m[1]]));
+}
+
+/**
+ * addressNotes(url, schemas) is what the site would say of url, an address
+ * below SITE: the notes of its reader (readEmbed for the embed page,
+ * parseState for a lesson), and one for a lesson or widget it does not
+ * have, a setting the widget does not have, or a value or hide/lock list
+ * the widget's schema would correct. [] is an address that reads as written.
+ */
+function addressNotes(url, schemas) {
+  const u = url.slice(SITE.length);
+  const notes = [];
+  const settings = []; // [widget id, key, raw value]
+  let slug;
+  if (u.startsWith('embed.html#')) {
+    const r = readEmbed(u.slice('embed.html'.length));
+    notes.push(...r.notes);
+    slug = r.slug;
+    for (const [k, v] of r.params) settings.push([r.id, k, v]);
+  } else {
+    const m = /^([a-z0-9-]+)\/(#.*)?$/.exec(u);
+    if (!m) return [`${u}: neither the embed page nor a lesson's page`];
+    slug = m[1];
+    const st = parseState(m[2] || '');
+    notes.push(...st.notes);
+    for (const [k, v] of st.params) settings.push([k.slice(0, k.indexOf('.')), k.slice(k.indexOf('.') + 1), v]);
+  }
+  const widgets = widgetsOf(slug);
+  if (!widgets) return notes.concat(`no lesson ${slug}`);
+  for (const [id, key, raw] of settings) {
+    const schema = schemas[widgets.get(id)];
+    if (!schema) notes.push(`no widget ${id} in ${slug}`);
+    else if (FIXING.includes(key)) readKeys(schema, raw, key, notes);
+    else if (!Object.hasOwn(schema, key)) notes.push(`${id} has no setting ${key}`);
+    else coerce(schema[key], raw, key, notes);
+  }
+  return notes;
+}
+
+test('every dpplay address in docs/embed.md reads without a note', async () => {
+  const { schemas } = await import(path.join(dist, 'gen', 'widgets.js'));
+  const doc = fs.readFileSync(path.join(repo, 'docs', 'embed.md'), 'utf8');
+  const urls = [...new Set([...doc.matchAll(/https:\/\/dpplay\.github\.io\/dpplay\/[^\s"'<>)`]*/g)].map((m) => m[0].replace(/&amp;/g, '&')))];
+  const addresses = urls.filter((u) => /^[^.]*\/|^embed\.html#/.test(u.slice(SITE.length)));
+  assert.ok(addresses.filter((u) => u.includes('embed.html#')).length >= 4 && addresses.filter((u) => !u.includes('embed.html')).length >= 2, `addresses found: ${addresses.join(' ')}`);
+  for (const u of addresses) assert.deepEqual(addressNotes(u, schemas), [], u);
+  // Files it names (embed.js) are in the site.
+  for (const u of urls.filter((x) => !addresses.includes(x))) {
+    const file = u.slice(SITE.length);
+    if (file) assert.ok(fs.existsSync(path.join(dist, file)), `${file} is in the site`);
+  }
+  // The check can fail: a wrong value, an unknown key, an unknown widget.
+  assert.equal(addressNotes(`${SITE}embed.html#/exponential-mechanism/meet?eps=99&hide=colour&colour=red`, schemas).length, 3);
+  assert.equal(addressNotes(`${SITE}exponential-mechanism/#meet.eps=x&nope.eps=1`, schemas).length, 2);
+  assert.equal(addressNotes(`${SITE}embed.html#/no-such-lesson/meet?eps=1`, schemas).length, 1);
 });
