@@ -112,7 +112,7 @@ func Landing(lessons []*Lesson) string {
 <section class="teach" aria-labelledby="teach-h">
 <h2 id="teach-h">For instructors</h2>
 <ul>
-<li><strong><a href="lecture.html?role=host">Run a live lecture</a>:</strong> students join on their phones by QR code and answer; the room sees only what the exponential mechanism or the pricing mechanism releases, with the ε it cost. It needs <code>dpplay serve</code> on your laptop or the Cloudflare back end.</li>
+<li><strong><a href="lecture.html?role=host">Run a live lecture</a>:</strong> students join on their phones by QR code and answer; the room sees only what a private mechanism releases, with the ε it cost. It needs <code>dpplay serve</code> on your laptop or the Cloudflare back end.</li>
 <li><strong>Present:</strong> the Present button, or <kbd>f</kbd>, fills the screen with the widget you are using, sized for a projector; <kbd>?</kbd> lists the keys.</li>
 <li><strong>Embed and share:</strong> “Embed or share” under every widget gives the code to put it in your own slides, course page or notebook, a QR code, and a link that fixes what you choose: <em>lock</em> a control (shown, fixed at your value) or <em>hide</em> it, so an exercise starts where you set it.</li>
 <li><strong><a href="handout/">The course handout</a>:</strong> every lesson on one printable page, with the answers to the predictions.</li>
