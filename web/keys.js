@@ -9,6 +9,7 @@
 import { $, state } from './current.js';
 import { presenting, setPresenting } from './present.js';
 import { goLesson } from './pager.js';
+import { typing, widgetKey } from './widgetkeys.js';
 
 const keysDialog = $('#keys-dialog');
 const STORE = 'dpplay-keys';
@@ -42,19 +43,6 @@ function moveActive(dir) {
   fig.scrollIntoView({ block: 'start', behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
 }
 
-/** nudge(d) moves the active widget's first slider (its ε) d positions, as its arrow keys would, unless it is locked. */
-function nudge(d) {
-  const input = state.active?.controller && state.active.fig.querySelector('.control-slider input[type=range]');
-  // A slider the link locked (fixing.js) is disabled: the key leaves it.
-  if (!input || input.disabled) return false;
-  const next = Math.min(Math.max(+input.value + d, 0), +input.max);
-  if (next !== +input.value) {
-    input.value = String(next);
-    input.dispatchEvent(new Event('input', { bubbles: true }));
-  }
-  return true;
-}
-
 /** setupKeys wires the Keys button, the shortcuts and their switch; Escape closes the open lesson list with navToggle. */
 export function setupKeys(navToggle) {
   const on = $('#keys-on');
@@ -65,8 +53,7 @@ export function setupKeys(navToggle) {
   document.addEventListener('keydown', (e) => {
     if (e.ctrlKey || e.metaKey || e.altKey || keysDialog.open) return;
     const t = e.target;
-    const typing = t.closest?.('input:not([type=range]):not([type=radio]):not([type=checkbox]), textarea, select, [contenteditable=""], [contenteditable=true]');
-    if (typing) return;
+    if (typing(t)) return;
     if (e.key === 'Escape' && presenting()) { setPresenting(false); return; }
     if (e.key === 'Escape' && document.body.classList.contains('nav-open')) { navToggle.click(); navToggle.focus(); return; }
     if (!keysOn()) return;
@@ -76,32 +63,14 @@ export function setupKeys(navToggle) {
     if (!slot) return;
     state.active = slot;
     state.picked = true;
-    const onControl = t.closest?.('button, a, summary, input, [role=button]');
-    // A focusable region (a data table, a readout) scrolls with the arrow keys
-    // and Space; leave those keys to it.
-    const inRegion = t.closest?.('[role=region], .table-wrap');
-    const c = slot.controller;
     switch (e.key) {
       case '?': e.preventDefault(); keysDialog.showModal(); break;
       case 'f': e.preventDefault(); setPresenting(!presenting()); break;
-      case ' ':
-        if (onControl || inRegion || !c?.draw) return;
-        e.preventDefault(); c.draw(); break;
-      case 'r': if (c?.reset) { e.preventDefault(); c.reset(); } break;
       case 'n': e.preventDefault(); moveActive(1); break;
       case 'p': e.preventDefault(); moveActive(-1); break;
       case ']': e.preventDefault(); goLesson(1); break;
       case '[': e.preventDefault(); goLesson(-1); break;
-      case '+': case '=': case '-':
-        if (nudge(e.key === '-' ? -1 : 1)) e.preventDefault();
-        break;
-      case 'ArrowUp': case 'ArrowDown':
-        if (!presenting() || onControl || inRegion) return;
-        if (nudge(e.key === 'ArrowUp' ? 1 : -1)) e.preventDefault();
-        break;
-      case 'ArrowRight': case 'ArrowLeft':
-        if (t.matches?.('input[type=range], input[type=radio]') || inRegion || !c?.step) return;
-        e.preventDefault(); c.step(e.key === 'ArrowRight' ? 1 : -1); break;
+      default: widgetKey(e, slot, presenting());
     }
   });
 }

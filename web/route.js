@@ -158,7 +158,7 @@ export async function showPage(focus) {
   await mountNear(state.widgets, params, call);
   if (call !== state.shown) return;
   pickActive();
-  showNotes();
+  showNotes(state.notes);
   writeURL();
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
   placeScroll(focus);

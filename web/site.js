@@ -6,6 +6,7 @@
 import { score, lastLesson, lessonProgress, clearProgress } from './progress.js';
 import { pageAddress } from './state.js';
 import { root as site } from './current.js';
+import { THEMES, applyTheme } from './theme.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -99,34 +100,6 @@ export function restoreLesson(slug, reveal) {
 }
 
 // ---- Colour theme ----------------------------------------------------------
-// "system" follows prefers-color-scheme; "light" and "dark" override it by
-// rewriting the condition of every prefers-color-scheme rule in the page's
-// stylesheets, so the palette stays defined once, in styles.css.
-const THEMES = ['system', 'light', 'dark'];
-const original = new WeakMap();
-// Whether a rule has been rewritten: until then "system" needs no walk over
-// the stylesheets, whose CSSOM costs a long task to build at page load.
-let rewritten = false;
-
-function applyTheme(theme) {
-  if (theme !== 'system') rewritten = true;
-  for (const sheet of rewritten ? document.styleSheets : []) {
-    let rules;
-    try { rules = sheet.cssRules; } catch { continue; }
-    for (const rule of rules) {
-      if (!(rule instanceof CSSMediaRule)) continue;
-      if (!original.has(rule)) original.set(rule, rule.media.mediaText);
-      const text = original.get(rule);
-      const m = /\(\s*prefers-color-scheme:\s*(light|dark)\s*\)/.exec(text);
-      if (!m) continue;
-      if (theme === 'system') rule.media.mediaText = text;
-      else rule.media.mediaText = m[1] === theme ? text.replace(m[0], '(min-width: 0px)') : 'not all';
-    }
-  }
-  document.documentElement.style.colorScheme = theme === 'system' ? '' : theme;
-  document.documentElement.dataset.theme = theme;
-}
-
 export function setupTheme(button) {
   let theme = 'system';
   try { theme = localStorage.getItem('dpplay-theme') || 'system'; } catch { /* no storage */ }

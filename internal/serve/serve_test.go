@@ -103,6 +103,10 @@ func testSite(t *testing.T) (url, dir string) {
 		"sub/a.txt":          {Data: []byte("a")},
 		"docs/index.html":    {Data: []byte("<!doctype html>")},
 		"docs/.hidden/b.txt": {Data: []byte("b")},
+		"embed.html":         {Data: []byte("<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'\"><title>embed</title>")},
+		"machine.html":       {Data: []byte("<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'\"><title>machine</title>")},
+		"lecture.html":       {Data: []byte("<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'\"><title>lecture</title>")},
+		"sub/embed.html":     {Data: []byte("<!doctype html><meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'self'\"><title>not the embed page</title>")},
 	}
 	if err := os.CopyFS(dir, files); err != nil {
 		t.Fatal(err)
@@ -190,12 +194,42 @@ func TestSecurityHeaders(t *testing.T) {
 	}
 }
 
+// docs/security.md: the embed page (and the machine's page it may frame)
+// may be framed by any site; every other page, the lecture's above all,
+// and a page merely named embed.html elsewhere, only by the site itself,
+// by both headers.
+func TestFramingHeaders(t *testing.T) {
+	url, _ := testSite(t)
+	for p, any := range map[string]bool{
+		"/embed.html":          true,
+		"/machine.html":        true,
+		"/lecture.html":        false,
+		"/lecture.html?role=h": false,
+		"/":                    false,
+		"/index.html":          false,
+		"/sub/embed.html":      false,
+	} {
+		resp, err := http.Get(url + p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		resp.Body.Close()
+		csp, xfo := resp.Header.Get("Content-Security-Policy"), resp.Header.Get("X-Frame-Options")
+		if any && (!strings.HasSuffix(csp, "; frame-ancestors *") || xfo != "") {
+			t.Errorf("GET %s: CSP %q, X-Frame-Options %q; want frame-ancestors * and none", p, csp, xfo)
+		}
+		if !any && (!strings.HasSuffix(csp, "; frame-ancestors 'self'") || xfo != "SAMEORIGIN") {
+			t.Errorf("GET %s: CSP %q, X-Frame-Options %q; want frame-ancestors 'self' and SAMEORIGIN", p, csp, xfo)
+		}
+	}
+}
+
 // Every inline script of the site's pages is allowed by its page's CSP
 // hash, and every page has the policy: a script edited without updating
 // the hash would be blocked in the browser, so it fails here first.
 func TestPagePoliciesAllowTheirInlineScripts(t *testing.T) {
 	script := regexp.MustCompile(`(?s)<script(?: type="module")?>(.*?)</script>`)
-	for _, name := range []string{"index.html", "lecture.html", "machine.html", "404.html"} {
+	for _, name := range []string{"index.html", "lecture.html", "machine.html", "404.html", "embed.html"} {
 		b, err := os.ReadFile(filepath.Join("..", "..", "web", name))
 		if err != nil {
 			t.Fatal(err)

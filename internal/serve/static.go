@@ -34,6 +34,15 @@ var staticTypes = map[string]string{
 	".woff2":       "font/woff2",
 }
 
+// Embeddable names the pages any site may frame: the embed page, which
+// shows one widget for other sites (docs/embed.md), and the sampling
+// machine's page, which a widget on it frames in turn (frame-ancestors and
+// X-Frame-Options check every window above the page). They are sent with
+// frame-ancestors * and no X-Frame-Options; every other page, the live
+// lecture's above all, with frame-ancestors 'self' and X-Frame-Options:
+// SAMEORIGIN.
+var Embeddable = map[string]bool{"embed.html": true, "machine.html": true}
+
 // APIPolicy is the CSP of API replies: JSON, never a document.
 const APIPolicy = "default-src 'none'; frame-ancestors 'none'"
 
@@ -63,7 +72,8 @@ func SetSecurityHeaders(h http.Header, policy string) {
 // nothing that is not a regular file (a FIFO or a device would block the
 // request), checked before the file is opened. An HTML page is sent with
 // the Content-Security-Policy its own <meta> tag declares, plus
-// frame-ancestors, which only a header can carry. A file with a
+// frame-ancestors, which only a header can carry ('self', or * for the
+// Embeddable pages). A file with a
 // precompressed copy beside it (name.br, name.gz, written by Precompress)
 // is sent in the encoding the browser accepts (negotiate).
 func Site(dir string, api http.Handler) (http.Handler, error) {
@@ -114,8 +124,13 @@ func Site(dir string, api http.Handler) (http.Handler, error) {
 			h.Set("Content-Type", "application/octet-stream")
 		}
 		if ext == ".html" {
+			ancestors := "'self'"
+			if Embeddable[name] {
+				ancestors = "*"
+				h.Del("X-Frame-Options")
+			}
 			if policy := pagePolicy(f); policy != "" {
-				h.Set("Content-Security-Policy", policy+"; frame-ancestors 'self'")
+				h.Set("Content-Security-Policy", policy+"; frame-ancestors "+ancestors)
 			}
 		}
 		h.Set("Cache-Control", "no-cache")
