@@ -107,6 +107,7 @@ for (const c of CASES) {
       assert.deepEqual(await other.locator('#url-notes li').allTextContents(), [], 'the link earns no note');
       // Its dialog starts from the link's choices.
       await other.locator(`${fig} .embed-button`).click();
+      await other.locator('#embed-dialog[open]').waitFor();
       assert.equal(await other.locator(`#embed-dialog select[data-key="${c.hide}"]`).inputValue(), 'hide');
       assert.equal(await other.locator(`#embed-dialog select[data-key="${c.lock}"]`).inputValue(), 'lock');
       assert.equal((await dialogText(other)).link, t.link, 'and writes the same link');
@@ -138,6 +139,7 @@ for (const c of CASES) {
     assert.equal(await button.evaluate((b) => b === document.activeElement), true, 'focus returns to the button');
     // Opened again, it starts afresh from the widget's state.
     await button.click();
+    await page.locator('#embed-dialog[open]').waitFor();
     t = await dialogText(page);
     assert.equal(t.src, `${root}embed.html#/${c.slug}/${c.id}?${c.values}`);
     await page.locator('.embed-close').click();
@@ -221,14 +223,21 @@ async function answersKeys(frame, what) {
 test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as background and as a slide', async () => {
   const { embedAddress, iframeSnippet } = await import('../../web/embedlink.js');
   const { serve } = await import('./server.mjs');
-  const site = new URL('.', web.server.url).href;
-  // The deck, as an instructor writes it: the template with the dialog's address and embed code.
-  const background = embedAddress(site, 'exponential-mechanism', 'meet', { eps: '2' }, { caption: false });
-  const frame = iframeSnippet(embedAddress(site, 'report-noisy-max', 'rnm', { eps: '0.5' }, { table: false }), 'Four ways to pick the best, side by side', 560);
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-deck-'));
   const attr = (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
+  // The deck's two slides, as the Embed dialog writes them for a site at root:
+  // the address of a background and the embed code of a frame.
+  const slides = (root) => ({
+    background: attr(embedAddress(root, 'report-noisy-max', 'rnm', { eps: '0.5' }, { table: false })),
+    iframe: iframeSnippet(embedAddress(root, 'exponential-mechanism', 'meet', { eps: '2' }, { hide: ['data', 'form', 'delta', 'batch', 'seed'], caption: false }), 'Choosing a meeting day', 560),
+  });
+  // docs/embed.md shows the same deck, for the published site.
+  const doc = fs.readFileSync(path.join(repo, 'docs', 'embed.md'), 'utf8');
+  for (const [k, v] of Object.entries(slides(SITE))) assert.ok(doc.includes(v), `docs/embed.md has the ${k} slide: ${v}`);
+  const site = new URL('.', web.server.url).href;
+  const { background, iframe } = slides(site);
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-deck-'));
   fs.writeFileSync(path.join(dir, 'index.html'), fs.readFileSync(path.join(repo, 'e2e', 'embed', 'reveal-deck.html'), 'utf8')
-    .replace('{{background}}', attr(background)).replace('{{iframe}}', frame));
+    .replace('{{background}}', background).replace('{{iframe}}', iframe));
   fs.cpSync(path.join(repo, 'node_modules', 'reveal.js', 'dist'), path.join(dir, 'reveal'), { recursive: true });
   const deck = await serve(dir, '/');
   try {
@@ -239,15 +248,16 @@ test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as b
     page.on('pageerror', (e) => errors.push(e.message));
     await page.goto(deck.url);
     // Slide 1: the widget is the slide's interactive background.
-    const bg = await frameReady(page, 'embed.html#/exponential-mechanism/meet');
+    const bg = await frameReady(page, 'embed.html#/report-noisy-max/rnm');
     assert.equal(await bg.locator('figure.widget').count(), 1);
     await answersKeys(bg, 'background slide');
-    await page.screenshot({ path: path.join(shots, 'embed-reveal.png') });
-    // Slide 2: a title and the embed code's iframe.
+    await page.screenshot({ path: path.join(shots, 'embed-reveal-background.png') });
+    // Slide 2: a title and the embed code's iframe, five controls hidden.
     await page.evaluate(() => window.Reveal.next());
-    const slide = await frameReady(page, 'embed.html#/report-noisy-max/rnm');
+    const slide = await frameReady(page, 'embed.html#/exponential-mechanism/meet');
+    assert.equal(await slide.locator('figure.widget [data-key]').count(), 1, 'only ε is left');
     await answersKeys(slide, 'iframe slide');
-    await page.screenshot({ path: path.join(shots, 'embed-reveal-iframe.png') });
+    await page.screenshot({ path: path.join(shots, 'embed-reveal.png') });
     assert.deepEqual(errors, []);
     await context.close();
   } finally {
