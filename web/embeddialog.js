@@ -42,7 +42,7 @@ export async function openEmbed(fig, button) {
   parts.sub.textContent = lesson ? `${parts.widget.title}, from the lesson “${lesson}”` : parts.widget.title;
   const fixed = slot?.fixed || { hide: [], lock: [] };
   parts.keys.replaceChildren(...Object.entries(schema).map(([key, spec], i) => {
-    const sel = el('select', { id: `embed-key-${i}`, 'data-key': key });
+    const sel = el('select', { id: `embed-key-${i}`, 'data-setting': key });
     for (const [v, t] of CHOICES) sel.append(el('option', { value: v }, t));
     sel.value = fixed.hide.includes(key) ? 'hide' : fixed.lock.includes(key) ? 'lock' : '';
     return el('div', { class: 'embed-key' }, el('label', { for: sel.id }, capital(spec.label || key)), sel);
@@ -82,8 +82,8 @@ function values(w) {
 function choices() {
   const hide = [], lock = [];
   for (const sel of parts.keys.querySelectorAll('select')) {
-    if (sel.value === 'hide') hide.push(sel.dataset.key);
-    if (sel.value === 'lock') lock.push(sel.dataset.key);
+    if (sel.value === 'hide') hide.push(sel.dataset.setting);
+    if (sel.value === 'lock') lock.push(sel.dataset.setting);
   }
   return { hide, lock, caption: parts.caption.checked, table: parts.table.checked, theme: parts.theme.value || undefined };
 }

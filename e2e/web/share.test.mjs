@@ -37,7 +37,7 @@ const dialogText = (page) => page.evaluate(() => {
 });
 
 /** choose(page, key, what) sets the dialog's choice for schema key to '' (can change), 'lock' or 'hide'. */
-const choose = (page, key, what) => page.locator(`#embed-dialog select[data-key="${key}"]`).selectOption(what);
+const choose = (page, key, what) => page.locator(`#embed-dialog select[data-setting="${key}"]`).selectOption(what);
 
 /** qrModules(page) is [dark modules drawn in the dialog's QR code, dark modules of qr.js's matrix of the link shown]. */
 const qrModules = (page) => page.evaluate(async () => {
@@ -108,8 +108,8 @@ for (const c of CASES) {
       // Its dialog starts from the link's choices.
       await other.locator(`${fig} .embed-button`).click();
       await other.locator('#embed-dialog[open]').waitFor();
-      assert.equal(await other.locator(`#embed-dialog select[data-key="${c.hide}"]`).inputValue(), 'hide');
-      assert.equal(await other.locator(`#embed-dialog select[data-key="${c.lock}"]`).inputValue(), 'lock');
+      assert.equal(await other.locator(`#embed-dialog select[data-setting="${c.hide}"]`).inputValue(), 'hide');
+      assert.equal(await other.locator(`#embed-dialog select[data-setting="${c.lock}"]`).inputValue(), 'lock');
       assert.equal((await dialogText(other)).link, t.link, 'and writes the same link');
       assert.deepEqual(errs, []);
       await other.close();
@@ -156,7 +156,7 @@ test('the dialog works from the keyboard alone', async () => {
   await page.keyboard.press('Enter');
   await page.locator('#embed-dialog[open]').waitFor();
   // Tab to the choice for ε and lock it with the arrow keys.
-  const eps = page.locator('#embed-dialog select[data-key="eps"]');
+  const eps = page.locator('#embed-dialog select[data-setting="eps"]');
   for (let i = 0; i < 40 && !(await eps.evaluate((s) => s === document.activeElement)); i++) {
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.querySelector('#embed-dialog').contains(document.activeElement)), true, 'Tab stays in the dialog');
