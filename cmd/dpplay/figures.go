@@ -94,7 +94,7 @@ func runFigures(args []string, stdout io.Writer) error {
 	out := fs.String("out", "figures-out", "directory to write the figures into (created if needed)")
 	format := fs.String("format", "svg,png,pdf", "comma-separated formats: svg, png, pdf, json (the numbers each chart draws)")
 	lesson := fs.Int("lesson", 0, "draw only this lesson's figures (0: every lesson)")
-	state := fs.String("state", "", "a page's address, 'slug/#id.key=value&…' (or the whole link), or '#lesson=N&key=value' (see docs/figures.md)")
+	state := fs.String("state", "", "a page's address, 'slug/#id.key=value&…' (or the whole link, or an embed page's address), or '#lesson=N&key=value' (see docs/figures.md)")
 	lessonsDir := fs.String("lessons", "lessons", "the lessons directory, for each widget's starting parameters")
 	if err := parseFlags(fs, args); err != nil {
 		return err

@@ -127,6 +127,7 @@ func TestFiguresClampLikeThePage(t *testing.T) {
 		{"#/exponential-mechanism?meet.seed=2.6&meet.step=2", "", "meet.seed=3"},
 		// A link that hides or locks controls draws the same figure.
 		{"exponential-mechanism/#meet.eps=2&meet.hide=seed,batch&meet.lock=eps&meet.step=2", "", "meet.eps=2"},
+		{"https://dpplay.github.io/dpplay/embed.html#/exponential-mechanism/meet?eps=3&step=2&lock=eps&theme=dark", "", "meet.eps=3"},
 		{"exponential-mechanism/#meet.hide=controls&meet.step=2", `meet.hide: "controls" is not a setting of this widget, so it was ignored.`, "meet.eps=1"},
 	} {
 		res, stderr, code := runFiguresCmd(t, "-out", t.TempDir(), "-format", "svg", "-state", tc.state)

@@ -17,6 +17,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
 import { harness, root, shots, siteIndex } from './harness.mjs';
+import { watch } from './browser.mjs';
 import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
 
 const web = harness(['embed.html', 'dist/embed.html is missing: run make site'], ['embed.js', 'dist/embed.js is missing: run make site']);
@@ -44,6 +45,17 @@ function hostPage(name, body) {
 <style>body { font: 16px/1.4 system-ui, sans-serif; margin: 0; padding: 12px; background: #f4f1ea; } iframe, dpplay-widget { display: block; margin: 0 0 16px; }</style></head>
 <body><main><h1>Week 3: choosing privately</h1>${body}</main></body></html>`);
   return host.url + name;
+}
+
+/** visit(url, opts) opens url, a page of the other site, in a fresh context (width × height, colour scheme): {page, errors, context}. */
+async function visit(url, { width = 1280, height = 900, scheme = 'light' } = {}) {
+  const context = await web.browser.newContext({ viewport: { width, height }, serviceWorkers: 'block', colorScheme: scheme });
+  const page = await context.newPage();
+  const errors = watch(page);
+  const requests = [];
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(url);
+  return { page, errors, context, requests };
 }
 
 const site = () => new URL(web.server.url);
@@ -92,8 +104,7 @@ test('the lessons the tests frame exist', () => {
 test('two widgets of two lessons, framed by another site from their snippets, draw, answer the keyboard and fit their frames', async () => {
   const url = hostPage('two.html', `<p>Before the first widget.</p>${snippet(MEET, { eps: 2 })}<p>Between the widgets.</p>${snippet(BAND)}${embedScript()}`);
   for (const width of [320, 1280]) {
-    const { page, errors, context } = await web.open('', { width, height: 800 });
-    await page.goto(url);
+    const { page, errors, context } = await visit(url, { width, height: 800 });
     const frames = [await framed(page, 0), await framed(page, 1)];
     for (const [i, f] of frames.entries()) {
       assert.ok(await f.locator('figure.widget svg').count() > 0, `frame ${i} draws`);
@@ -121,8 +132,7 @@ test('two widgets of two lessons, framed by another site from their snippets, dr
 
 test('hide=eps removes the ε control; lock=eps leaves it shown, inert and named as fixed', async () => {
   const url = hostPage('fixed.html', `${snippet(MEET, {}, { hide: ['eps'] })}${snippet(MEET, { eps: 3 }, { lock: ['eps'] })}${embedScript()}`);
-  const { page, errors, context } = await web.open('', { width: 390, height: 800 });
-  await page.goto(url);
+  const { page, errors, context } = await visit(url, { width: 390, height: 800 });
   const hidden = await framed(page, 0);
   const locked = await framed(page, 1);
   assert.equal(await hidden.locator('[data-key="eps"]').count(), 0);
@@ -153,8 +163,7 @@ test('the parent sets the state with dpplay:set; malformed messages change nothi
 window.states = [];
 addEventListener('message', (e) => { if (e.data && e.data.type === 'dpplay:state') states.push(e.data); });
 </script>`);
-  const { page, errors, context } = await web.open('', { width: 1280, height: 900 });
-  await page.goto(url);
+  const { page, errors, context } = await visit(url, { width: 1280, height: 900 });
   let frame = await framed(page, 0);
   const origin = site().origin;
   const send = (m) => page.evaluate(([msg, o]) => document.querySelector('iframe').contentWindow.postMessage(msg, o), [m, origin]);
@@ -211,8 +220,7 @@ test('<dpplay-widget> makes the frame, fits it, forwards set and present, and re
   const src = embedAddress(site(), BAND.slug, BAND.id, { eps: 1 }, { caption: false });
   const url = hostPage('element.html', `${embedScript()}<dpplay-widget src="${src}" title="${BAND.title}"></dpplay-widget>
 <script>window.states = []; document.addEventListener('dpplay-state', (e) => states.push(e.detail));</script>`);
-  const { page, errors, context } = await web.open('', { width: 390, height: 800 });
-  await page.goto(url);
+  const { page, errors, context } = await visit(url, { width: 390, height: 800 });
   const frame = await framed(page, 0);
   assert.equal(await page.locator('dpplay-widget iframe').getAttribute('title'), BAND.title);
   await page.waitForFunction(() => window.states.length > 0);
@@ -232,8 +240,7 @@ test('<dpplay-widget> makes the frame, fits it, forwards set and present, and re
 test('axe finds nothing inside the frame, light and dark', async () => {
   for (const theme of ['light', 'dark']) {
     const url = hostPage(`axe-${theme}.html`, snippet(MEET, {}, { theme, lock: ['eps'] }) + embedScript());
-    const { page, context } = await web.open('', { width: 1280, height: 900, scheme: theme });
-    await page.goto(url);
+    const { page, context } = await visit(url, { width: 1280, height: 900, scheme: theme });
     const frame = await framed(page, 0);
     await frame.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
     const { violations } = await new AxeBuilder({ page }).include('iframe').analyze();
@@ -248,17 +255,14 @@ const framedPages = () => [`${MEET.slug}/`, 'lecture.html?role=host&activity=mee
 
 test('on a static host, a lesson, the landing page and the lecture\'s instructor view blank themselves in another site\'s frame', async () => {
   const url = hostPage('steal.html', framedPages().map((p) => `<iframe src="${new URL(p, site()).href}" title="x" width="600" height="400"></iframe>`).join(''));
-  const { page, context } = await web.open('', { width: 1280, height: 900 });
-  const requests = [];
-  page.on('request', (r) => requests.push(r.url()));
-  await page.goto(url);
+  const { page, context, requests } = await visit(url);
   await page.waitForTimeout(1500);
   for (const [i, p] of framedPages().entries()) {
     const frame = await (await page.locator('iframe').nth(i).elementHandle()).contentFrame();
     assert.equal(await frame.evaluate(() => getComputedStyle(document.documentElement).display), 'none', `${p || 'the landing page'} is hidden`);
     assert.equal(await frame.evaluate(() => document.body?.dataset.lessonReady ?? null), null, `${p}: no script of the page ran`);
   }
-  assert.ok(!requests.some((u) => u.endsWith('.wasm')), 'no engine loaded');
+  assert.deepEqual(requests.filter((u) => /\.wasm$|worker\.js$/.test(u)), [], 'no engine or worker loaded (no script of the page ran)');
   // The same pages on their own site, and framed by it, are untouched.
   const own = await web.open(`${MEET.slug}/`, { lesson: MEET.slug });
   assert.notEqual(await own.page.evaluate(() => getComputedStyle(document.documentElement).display), 'none');
@@ -294,8 +298,7 @@ test('on dpplay serve, only the embed page may be framed by another site: header
     }
     const url = hostPage('steal-served.html', [embedAddress(served, MEET.slug, MEET.id, {}), ...framedPages().map((p) => new URL(p, served).href)]
       .map((u) => `<iframe src="${u}" title="x" width="600" height="400"></iframe>`).join(''));
-    const { page, context } = await web.open('', { width: 1280, height: 900 });
-    await page.goto(url);
+    const { page, context } = await visit(url, { width: 1280, height: 900 });
     const embed = await framed(page, 0);
     assert.ok(await embed.locator('figure.widget svg').count() > 0, 'the embed page draws');
     await page.waitForTimeout(1000);

@@ -48,8 +48,10 @@ func oldLink(dest string) (string, bool) {
 // ParseAddress splits a page's address into its slug and its widget state.
 // It takes the address in any form a reader may copy: a whole URL
 // (https://host/base/slug/#query), a path (/base/slug/#query, slug/#query),
-// a fragment alone (#query, slug ""), or a link of the first form
-// (#/slug?query, or a URL ending in it). The slug is the last segment of the
+// a fragment alone (#query, slug ""), a link of the first form
+// (#/slug?query, or a URL ending in it), or an embed page's address
+// (embed.html#/slug/id?key=value, whose keys become id.key; its caption,
+// table and theme are left out). The slug is the last segment of the
 // path (before a closing index.html); path names a page under any base path,
 // and is "" when the address has no path. query is the fragment as written,
 // still percent-encoded; a fragment that names an element (no "=") is no
@@ -59,7 +61,11 @@ func ParseAddress(addr string) (slug, query string) {
 	path, frag, _ := strings.Cut(addr, "#")
 	if rest, ok := strings.CutPrefix(frag, "/"); ok {
 		p, q, _ := strings.Cut(rest, "?")
-		return strings.Trim(p, "/"), q
+		p = strings.Trim(p, "/")
+		if slug, id, ok := strings.Cut(p, "/"); ok && id != "" && !strings.Contains(id, "/") {
+			return slug, embedQuery(id, q)
+		}
+		return p, q
 	}
 	if u, err := url.Parse(path); err == nil && (u.Scheme != "" || u.Host != "") {
 		path = u.Path
@@ -76,6 +82,26 @@ func ParseAddress(addr string) (slug, query string) {
 		query = frag
 	}
 	return slug, query
+}
+
+// embedView names the embed page's own settings (web/embedlink.js VIEW):
+// how it shows the widget, not the widget's state.
+var embedView = map[string]bool{"caption": true, "table": true, "theme": true}
+
+// embedQuery turns the query of an embed address, whose keys name widget
+// id's settings without its id (eps=0.5&hide=seed&theme=dark), into a page's
+// state (id.eps=0.5&id.hide=seed), leaving out the embed page's own
+// settings. Keys and values stay as written, percent-encoded.
+func embedQuery(id, q string) string {
+	var out []string
+	for _, part := range strings.Split(q, "&") {
+		key, _, _ := strings.Cut(part, "=")
+		if part == "" || embedView[key] {
+			continue
+		}
+		out = append(out, id+"."+part)
+	}
+	return strings.Join(out, "&")
 }
 
 // up is the way from a lesson's page to the site's root: every lesson and

@@ -33,6 +33,9 @@ func TestParseAddress(t *testing.T) {
 		{"./#lesson=2", "", "lesson=2"},
 		{"glossary/#references", "glossary", ""},
 		{"  ", "", ""},
+		{"https://dpplay.github.io/dpplay/embed.html#/exponential-mechanism/meet?eps=0.5&hide=seed&caption=0&theme=dark&lock=eps", "exponential-mechanism", "meet.eps=0.5&meet.hide=seed&meet.lock=eps"},
+		{"embed.html#/exponential-mechanism/meet", "exponential-mechanism", ""},
+		{"#/a/b/c?x=1", "a/b/c", "x=1"},
 	} {
 		slug, query := ParseAddress(tt.addr)
 		if slug != tt.slug || query != tt.query {
@@ -44,7 +47,7 @@ func TestParseAddress(t *testing.T) {
 // Whatever it is given, ParseAddress never panics, and an address it writes
 // reads back as itself.
 func FuzzParseAddress(f *testing.F) {
-	for _, s := range []string{"https://x.io/a/b/#c.d=1", "#/a?b=1#c", "/../#", "a/index.html#=", "%zz/#%zz=%zz", "http://[::1/#a=b"} {
+	for _, s := range []string{"https://x.io/a/b/#c.d=1", "#/a?b=1#c", "embed.html#/a/b?c=1&theme=x&&", "#/a/%zz?=&=", "/../#", "a/index.html#=", "%zz/#%zz=%zz", "http://[::1/#a=b"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, addr string) {
