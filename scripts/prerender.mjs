@@ -99,6 +99,7 @@ const { mountWidget } = await import(pathToFileURL(path.join(web, 'mount.js')).h
 const { callKey, pack, unpack, replaying } = await import(pathToFileURL(path.join(web, 'prerendered.js')).href);
 const { attachExport } = await import(pathToFileURL(path.join(web, 'export.js')).href);
 const { attachTableCSV } = await import(pathToFileURL(path.join(web, 'tablecsv.js')).href);
+const { attachEmbed } = await import(pathToFileURL(path.join(web, 'embedbutton.js')).href);
 
 /**
  * recorder() is a bridge that runs calls in the engine (as worker.js does)
@@ -306,9 +307,10 @@ async function prerenderFigure(lessonDoc, fig) {
   body.removeAttribute('aria-busy');
   body.dataset.prerendered = '';
   // The row the page adds under a mounted widget ("Export figure",
-  // "Download table (CSV)"), so that it too is there from the first paint.
+  // "Download table (CSV)", "Embed or share"), so that it too is there from the first paint.
   if (fig.dataset.figures) attachExport(fig);
   attachTableCSV(fig).parentNode.dataset.prerendered = '';
+  attachEmbed(fig);
   const script = lessonDoc.createElement('script');
   script.setAttribute('type', 'application/json');
   script.setAttribute('class', 'widget-calls');

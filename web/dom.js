@@ -1,10 +1,13 @@
 // Building page elements from plain data: attributes by setAttribute and
 // text by textContent, so nothing given here is ever parsed as markup.
 
-/** el(tag, attrs, text) is a new element tag with the attributes attrs and, if given, the text text. */
-export function el(tag, attrs = {}, text) {
+/**
+ * el(tag, attrs, ...children) is a new element tag with the attributes attrs
+ * and the children given: elements, or strings, which become text (never markup).
+ */
+export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
+  e.append(...children.filter((c) => c !== undefined && c !== null));
   return e;
 }

@@ -144,14 +144,16 @@ async function mountWidget(fig, params) {
   // "Export figure" renders the same state with the Go figures package; its
   // module (and the several-MB wasm behind it) loads only when asked. The
   // site build lists the widget's figures in data-figures. Beside it,
-  // "Download table (CSV)" for the widget's data tables. The build drew
-  // this row too; the live one takes its place in one task.
-  Promise.all([fig.dataset.figures && import('./export.js'), import('./tablecsv.js')]).then(([ex, csv]) => {
+  // "Download table (CSV)" for the widget's data tables, and "Embed or
+  // share" (embedbutton.js). The build drew this row too; the live one
+  // takes its place in one task.
+  Promise.all([fig.dataset.figures && import('./export.js'), import('./tablecsv.js'), import('./embedbutton.js')]).then(([ex, csv, emb]) => {
     const old = fig.querySelector(':scope > .export-figure[data-prerendered]');
     const focused = old?.contains(document.activeElement) ? document.activeElement : null;
     old?.remove();
     ex?.attachExport(fig);
     const row = csv.attachTableCSV(fig).parentNode;
+    emb.attachEmbed(fig);
     if (old) handOver([old], row, focused, pressed.get(fig));
     pressed.delete(fig);
   }).catch(() => {});

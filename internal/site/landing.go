@@ -38,8 +38,8 @@ func checkRequires(lessons []*Lesson) error {
 }
 
 // Landing renders the page the site's root shows: what dpplay is and for
-// whom, what to know first, and the lessons as a map with their summaries,
-// minutes and prerequisites. web/landing.js fills in the reader's progress
+// whom, what to know first, the lessons as a map with their summaries,
+// minutes and prerequisites, and what instructors can do with them. web/landing.js fills in the reader's progress
 // and "continue where you left off" from the device's storage.
 func Landing(lessons []*Lesson) string {
 	title := map[string]string{}
@@ -109,10 +109,19 @@ func Landing(lessons []*Lesson) string {
 	}
 	b.WriteString(`</ol>
 </section>
+<section class="teach" aria-labelledby="teach-h">
+<h2 id="teach-h">For instructors</h2>
+<ul>
+<li><strong><a href="lecture.html?role=host">Run a live lecture</a>:</strong> students join on their phones by QR code and answer; the room sees only what a private mechanism releases, with the ε it cost. It needs <code>dpplay serve</code> on your laptop or the Cloudflare back end.</li>
+<li><strong>Present:</strong> the Present button, or <kbd>f</kbd>, fills the screen with the widget you are using, sized for a projector; <kbd>?</kbd> lists the keys.</li>
+<li><strong>Embed and share:</strong> “Embed or share” under every widget gives the code to put it in your own slides, course page or notebook, a QR code, and a link that fixes what you choose: <em>lock</em> a control (shown, fixed at your value) or <em>hide</em> it, so an exercise starts where you set it.</li>
+<li><strong><a href="handout/">The course handout</a>:</strong> every lesson on one printable page, with the answers to the predictions.</li>
+<li><strong>Figures for your slides:</strong> “Export figure” under a chart, or <code>dpplay figures</code> for every chart of every lesson as SVG, PNG or PDF, drawn from the same numbers the page shows.</li>
+</ul>
+</section>
 <section class="more" aria-labelledby="more-h">
 <h2 id="more-h">Also here</h2>
 <ul>
-<li><a href="handout/">The course handout</a>: every lesson on one printable page, with the answers to the predictions.</li>
 <li><a href="about/">About dpplay</a>: sources, credits and licences.</li>
 </ul>
 </section>

@@ -66,6 +66,9 @@ func TestLanding(t *testing.T) {
 		`data-progress="second"`,
 		`id="continue-link"`,
 		`course of 2 interactive lessons (about an hour`,
+		`<a href="lecture.html?role=host">Run a live lecture</a>`, // the instructors' section
+		`<code>dpplay figures</code>`,
+		`“Embed or share”`,
 	} {
 		if !strings.Contains(h, want) {
 			t.Errorf("landing lacks %q:\n%s", want, h)
