@@ -104,13 +104,6 @@ export function stopMounting() {
 
 const whenIdle = (f) => (window.requestIdleCallback ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 50));
 
-// Mounting builds, draws and lays out a widget: each mount takes a task of
-// its own, in the order asked, so that the widgets near the screen, mounting
-// together, leave the page free to answer (and paint) between them.
-let turn = Promise.resolve();
-const task = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((r) => setTimeout(r, 0)));
-const nextTurn = () => (turn = turn.then(task));
-
 /** mountSlot(w, params, call) mounts slot w's widget once, and fills the slot. */
 function mountSlot(w, params, call) {
   near?.unobserve(w.fig);
@@ -138,7 +131,6 @@ async function mountWidget(fig, params) {
     body.removeAttribute('inert');
     return null;
   }
-  await nextTurn();
   // The build's recording of the opening state's engine calls answers them
   // now, so the widget paints before the engine is ready (prerendered.js);
   // the others show the widget as pending while they run (pending.js).
