@@ -26,7 +26,8 @@
 // caches a module only once enough of its code has been optimized: the
 // machine's is, a lesson's use of core is not,
 // then Lighthouse (mobile, simulated throttling) scores, all four categories,
-// with total blocking time, largest contentful paint and layout shift, for the
+// with total blocking time, largest contentful paint, layout shift, the main
+// thread's total work and its long tasks (count, longest), for the
 // root and every lesson's and page's own address, each with the machine's
 // load average when it ran. (scripts/bundle-size.mjs measures the slider to
 // the painted chart at 10,000 draws.)
@@ -211,6 +212,12 @@ export async function lighthouseScores(url) {
     scores.lcp_ms = Math.round(a['largest-contentful-paint']?.numericValue);
     scores.tbt_ms = Math.round(a['total-blocking-time']?.numericValue);
     scores.cls = +(a['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3);
+    // The main thread's work and its long tasks, as Lighthouse simulates them
+    // on its slow phone: steadier than the score on a busy machine.
+    scores.main_thread_ms = Math.round(a['mainthread-work-breakdown']?.numericValue ?? NaN);
+    const long = a['long-tasks']?.details?.items || [];
+    scores.long_tasks = long.length;
+    scores.longest_task_ms = Math.round(Math.max(0, ...long.map((t) => t.duration)));
     // Lighthouse simulates a slow phone from what it measures here: a busy
     // machine lowers the score. The one-minute load average beside it says how busy.
     scores.load = +os.loadavg()[0].toFixed(1);

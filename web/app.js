@@ -78,9 +78,12 @@ setupSearch($('#search'), index);
 showPage(false).catch(reportError);
 
 // Register the service worker after the first load, so precaching the site
-// for offline use never competes with the first lesson's download.
+// for offline use never competes with the first lesson's download, and in
+// a task of its own once the page is idle (the load event often comes in the
+// task that runs the page's modules).
 if ('serviceWorker' in navigator && /^https?:$/.test(location.protocol)) {
   const register = () => import('./offline.js').then((m) => m.register()).catch(() => {});
-  if (document.readyState === 'complete') register();
-  else window.addEventListener('load', register, { once: true });
+  const later = () => (window.requestIdleCallback ? requestIdleCallback(register, { timeout: 2000 }) : setTimeout(register, 200));
+  if (document.readyState === 'complete') later();
+  else window.addEventListener('load', later, { once: true });
 }

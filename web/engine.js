@@ -14,7 +14,8 @@ class EngineClient {
     this.nextId = 1;
     this.modules = new Map(); // name → promise that resolves when the module is ready
     this.listeners = new Set();
-    // index.html may have started the worker (and the core module) already.
+    // index.html starts the worker (and the core module) after the first
+    // paint, or at once when read here first.
     const early = globalThis.dpplayEarlyWorker;
     this.worker = early ? early.worker : new Worker(new URL('worker.js', import.meta.url));
     this.worker.onmessage = (e) => this.onMessage(e.data);

@@ -7,6 +7,7 @@ import { score, lastLesson, lessonProgress, clearProgress } from './progress.js'
 import { pageAddress } from './state.js';
 import { root as site } from './current.js';
 import { THEMES, applyTheme } from './theme.js';
+import { pin } from './scrollkeep.js';
 
 const $ = (sel, root = document) => root.querySelector(sel);
 
@@ -176,7 +177,7 @@ export function restoreScroll() {
   const { scroll: y, at } = history.state || {};
   if (!Number.isFinite(y)) return false;
   const block = Array.isArray(at) && Number.isInteger(at[0]) && document.querySelector('#lesson article')?.children[at[0]];
-  if (block && Number.isFinite(at[1])) scrollBy(0, block.getBoundingClientRect().top - at[1]);
+  if (block && Number.isFinite(at[1])) pin(block, at[1]);
   else scrollTo(0, y);
   return true;
 }
