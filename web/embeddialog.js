@@ -41,13 +41,17 @@ export async function openEmbed(fig, button) {
   const lesson = lessonsBySlug.get(state.slug)?.title;
   parts.sub.textContent = lesson ? `${parts.widget.title}, from the lesson “${lesson}”` : parts.widget.title;
   const fixed = slot?.fixed || { hide: [], lock: [] };
-  parts.keys.replaceChildren(...Object.entries(schema).map(([key, spec], i) => {
+  // Only a key with a control on the page (or one the link already hides)
+  // can be hidden or locked: the others (a chart's axis, the step reached)
+  // have nothing to show or fix.
+  const controlled = Object.entries(schema).filter(([key]) => fixed.hide.includes(key) || fig.querySelector(`[data-key="${CSS.escape(key)}"]`));
+  parts.keys.replaceChildren(...controlled.map(([key, spec], i) => {
     const sel = el('select', { id: `embed-key-${i}`, 'data-setting': key });
     for (const [v, t] of CHOICES) sel.append(el('option', { value: v }, t));
     sel.value = fixed.hide.includes(key) ? 'hide' : fixed.lock.includes(key) ? 'lock' : '';
     return el('div', { class: 'embed-key' }, el('label', { for: sel.id }, capital(spec.label || key)), sel);
   }));
-  parts.keysBox.hidden = !Object.keys(schema).length;
+  parts.keysBox.hidden = !controlled.length;
   parts.caption.checked = true;
   parts.table.checked = true;
   parts.theme.value = '';

@@ -82,10 +82,13 @@ for (const c of CASES) {
     assert.ok(+t.height >= 320 && +t.height <= 1600, `height ${t.height}`);
     let [drawn, want] = await qrModules(page);
     assert.ok(want > 100 && drawn === want, `QR code of the link: ${drawn} modules drawn, ${want} in the matrix`);
-    // One row per schema key, named by its label.
+    // One row per schema key that has a control in the widget, named by its label.
     const labels = await page.locator('#embed-dialog .embed-keys label').allTextContents();
     assert.ok(labels.includes('ε'), `rows: ${labels}`);
     assert.equal(labels.length, await page.locator('#embed-dialog .embed-keys select').count());
+    const keys = await page.locator('#embed-dialog .embed-keys select').evaluateAll((ss) => ss.map((s) => s.dataset.setting));
+    const without = await page.locator(fig).evaluate((f, ks) => ks.filter((k) => !f.querySelector(`[data-key="${CSS.escape(k)}"]`)), keys);
+    assert.deepEqual(without, [], 'rows for keys with no control to hide or lock');
 
     // Hide one control, lock another: link and code follow at once.
     await choose(page, c.hide, 'hide');
