@@ -39,5 +39,9 @@ export function watch(page) {
 
 /** ready(page) waits until the lesson's widgets are mounted and the engine is up. */
 export async function ready(page, slug) {
-  await page.waitForFunction((s) => document.body.dataset.lessonReady === (s || document.body.dataset.lessonReady) && document.body.dataset.lessonReady && document.body.classList.contains('engine-ready'), slug, { timeout: 20000 });
+  // Right after a click that navigates, the new document may have no body yet.
+  await page.waitForFunction((s) => {
+    const b = document.body;
+    return !!b && !!b.dataset.lessonReady && b.dataset.lessonReady === (s || b.dataset.lessonReady) && b.classList.contains('engine-ready');
+  }, slug, { timeout: 20000 });
 }
