@@ -6,19 +6,10 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { embedAddress, lessonAddress, readEmbed, iframeSnippet, VIEW } from '../../web/embedlink.js';
 import { parseState } from '../../web/state.js';
+import { seeded } from './seeded.mjs';
 
 const root = new URL('https://example.github.io/dpplay/');
 
-/** seeded(seed) is mulberry32, so a failure reproduces. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 const PIECES = ['0.5', '1e-3', '-2', '7', 'a', ',', '&', '=', '#', '?', '/', '%', '%zz', ' ', 'ε', '"', '<b>', '+', '|', '😀'];
 
 test('the examples of the contract', () => {

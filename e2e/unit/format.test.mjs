@@ -4,17 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { fmtInt, niceStep } from '../../web/svg.js';
-
-/** seeded(seed) is a small deterministic generator of numbers in [0, 1) (mulberry32), so a failure reproduces. */
-function seeded(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { seeded } from './seeded.mjs';
 
 test('fmtInt writes what toLocaleString("en-US") writes', () => {
   const random = seeded(20261127);
