@@ -7,7 +7,7 @@
 // value comes from the widget's schema and its validated state, and the
 // dialog is built with textContent and attributes, never from markup.
 import { embedAddress, lessonAddress, iframeSnippet } from './embedlink.js';
-import { qrMatrix } from './qr.js';
+import { qrElement } from './qr.js';
 import { encode, coerce } from './state.js';
 import { opening } from './mount.js';
 import { root, state, lessonsBySlug } from './current.js';
@@ -16,7 +16,6 @@ import { el } from './dom.js';
 
 const CHOICES = [['', 'Can be changed'], ['lock', 'Locked'], ['hide', 'Hidden']];
 const THEMES = [['', 'System'], ['light', 'Light'], ['dark', 'Dark']];
-const SVG = 'http://www.w3.org/2000/svg';
 
 let dialog = null; // the page's one embed dialog, built on first use
 let parts = null; // its live parts
@@ -113,33 +112,16 @@ function update() {
 const frameHeight = (fig) => Math.min(1600, Math.max(320, Math.ceil(fig.getBoundingClientRect().height / 10) * 10));
 
 /**
- * qr(text) is text's QR code (qr.js, the lecture's encoder) as an <svg>
- * drawn one dark module at a time into one path, dark on white with a
- * four-module quiet zone whatever the theme, or a note when text is too
- * long for the encoder.
+ * qr(text) is text's QR code (qr.js, the lecture's encoder and drawing),
+ * dark on white with a quiet zone whatever the theme, or a note when text
+ * is too long for the encoder.
  */
 function qr(text) {
-  let m;
   try {
-    m = qrMatrix(text);
+    return qrElement(text, 'QR code of the link');
   } catch {
     return el('p', { class: 'embed-qr-note' }, `This link is ${text.length} characters long, too long for a QR code: choose fewer controls, or share the link itself.`);
   }
-  const n = m.size + 8;
-  const svg = document.createElementNS(SVG, 'svg');
-  svg.setAttribute('viewBox', `0 0 ${n} ${n}`);
-  svg.setAttribute('role', 'img');
-  svg.setAttribute('aria-label', 'QR code of the link');
-  svg.setAttribute('shape-rendering', 'crispEdges');
-  const bg = document.createElementNS(SVG, 'rect');
-  for (const [k, v] of [['width', n], ['height', n], ['fill', '#fff']]) bg.setAttribute(k, String(v));
-  let d = '';
-  m.modules.forEach((row, y) => row.forEach((dark, x) => { if (dark) d += `M${x + 4} ${y + 4}h1v1h-1z`; }));
-  const path = document.createElementNS(SVG, 'path');
-  path.setAttribute('d', d);
-  path.setAttribute('fill', '#000');
-  svg.append(bg, path);
-  return svg;
 }
 
 /** copy(text, what, said) puts text on the clipboard and says so in the status line said. */

@@ -272,3 +272,8 @@ export function qrSVG(text, label) {
   const esc = String(label).replace(/[&<>"]/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;' })[c]);
   return `<svg class="qr" viewBox="0 0 ${n} ${n}" role="img" aria-label="${esc}" shape-rendering="crispEdges" xmlns="http://www.w3.org/2000/svg"><rect width="${n}" height="${n}" fill="#fff"/><path d="${d}" fill="#000"/></svg>`;
 }
+
+/** qrElement(text, label) is qrSVG(text, label) as an <svg> element for the page; it throws as qrMatrix does when text is too long. */
+export function qrElement(text, label) {
+  return new DOMParser().parseFromString(qrSVG(text, label), 'image/svg+xml').documentElement;
+}

@@ -43,7 +43,8 @@ const choose = (page, key, what) => page.locator(`#embed-dialog select[data-sett
 const qrModules = (page) => page.evaluate(async () => {
   const { qrMatrix } = await import(new URL('../qr.js', location.href).href);
   const d = document.querySelector('#embed-dialog');
-  const drawn = (d.querySelector('.embed-qr svg path')?.getAttribute('d').match(/M/g) || []).length;
+  // The path draws each run of dark modules in a row as one rectangle, h<width>.
+  const drawn = [...(d.querySelector('.embed-qr svg path')?.getAttribute('d') ?? '').matchAll(/h(\d+)/g)].reduce((n, m) => n + +m[1], 0);
   const m = qrMatrix(d.querySelector('#embed-link').value);
   return [drawn, m.modules.flat().filter(Boolean).length];
 });

@@ -4,7 +4,7 @@
 // (docs/security.md): the DOM is built with el() and textContent, numbers
 // are checked to be finite before they are shown, and no API string
 // becomes markup.
-import { qrSVG } from '../qr.js';
+import { qrElement } from '../qr.js';
 import { readTyped } from '../number.js';
 import { niceStep } from '../svg.js';
 
@@ -327,7 +327,7 @@ export function joinURL(code) {
 
 /** qr(link) is the join link's QR code as an SVG element (qr.js escapes its label). */
 export function qr(link) {
-  return new DOMParser().parseFromString(qrSVG(link, `QR code for the join link ${link}`), 'image/svg+xml').documentElement;
+  return qrElement(link, `QR code for the join link ${link}`);
 }
 
 /** joinCard(display, link, ...extra) is the join code, its QR code and link, as the room sees them. */
