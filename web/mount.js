@@ -109,7 +109,7 @@ export async function mountWidget(fig, mod, { params, notes, bridge, uid, onSet 
     if (raw !== undefined) values[key] = coerce({ ...spec, default: values[key], label }, raw, label, notes);
   }
   const fixed = readFixing(id, schema, params, title, notes);
-  const locked = new Set(fixed.lock.filter((k) => !fixed.hide.includes(k)).concat(fixed.hide));
+  const locked = new Set([...fixed.lock, ...fixed.hide]);
   const live = document.createElement('p');
   live.className = 'visually-hidden';
   live.setAttribute('role', 'status');
