@@ -3,10 +3,9 @@
 // runs (app/audit, over the whole universe at once; chunks merged in order
 // give the same worst pair) and draw the worst pair as the widget does.
 //
-// They live apart because the audit evaluates the score expression with
-// expr-lang, which roughly doubles a wasm module that links it: the page's
-// figures module (wasm/figures) leaves them out, and only the auditor's
-// lesson loads wasm/auditfigures, which imports this package. Importing it
+// They live apart because only the auditor's lesson needs the audit: the
+// page's figures module (wasm/figures) leaves them out, and that lesson
+// loads wasm/auditfigures, which imports this package. Importing it
 // registers the "audit" chart.
 package auditfig
 

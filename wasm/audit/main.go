@@ -1,8 +1,8 @@
 //go:build js && wasm
 
 // Command audit is the lazily loaded module of the lesson "Check a mechanism
-// yourself": the exact privacy auditor (core/audit) with its expression
-// library. It registers globalThis.dpplay_audit with methods that take one
+// yourself": the exact privacy auditor (core/audit) with its score
+// expressions. It registers globalThis.dpplay_audit with methods that take one
 // plain object:
 //
 //	run({mechanism, score, sensitivity, epsilon, candidates, maxCount, neighbours, from, count}) →

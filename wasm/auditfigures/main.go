@@ -1,9 +1,8 @@
 //go:build js && wasm
 
 // Command auditfigures is the figure-export module of the exact privacy
-// auditor: the figures module plus package auditfig, whose audit evaluates
-// score expressions with expr-lang and so nearly doubles the module. Only
-// the auditor's "Export figure" loads it (web/export.js).
+// auditor: the figures module plus package auditfig, which runs the audit. Only the
+// auditor's "Export figure" loads it (web/export.js).
 package main
 
 import (
