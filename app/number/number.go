@@ -9,7 +9,6 @@ package number
 
 import (
 	"math"
-	"math/big"
 	"strconv"
 	"strings"
 )
@@ -115,7 +114,10 @@ func RoundSig(x float64, digits int) float64 {
 	if len(ds) != digits+1 || ds[digits] != '5' {
 		return y
 	}
-	if r, ok := new(big.Rat).SetString(s); !ok || r.Cmp(new(big.Rat).SetFloat64(math.Abs(x))) != 0 {
+	// The exact decimal value of a float64 has at most 767 significant
+	// digits, which strconv writes exactly at that precision.
+	exact, exactExp, _ := strings.Cut(strconv.FormatFloat(math.Abs(x), 'e', 800, 64), "e")
+	if strings.TrimSuffix(strings.TrimRight(exact, "0"), ".") != mant || exactExp != exp {
 		return y
 	}
 	n, _ := strconv.ParseUint(ds[:digits], 10, 64)

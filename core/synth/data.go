@@ -13,7 +13,6 @@ package synth
 import (
 	"encoding/csv"
 	"errors"
-	"fmt"
 	"io"
 	"strings"
 
@@ -47,7 +46,7 @@ func NewData(columns []string, counts []int) (*Data, error) {
 	n := 0
 	for i, c := range counts {
 		if c < 0 {
-			return nil, validate.Errorf(fmt.Sprintf("counts[%d]", i), "must be ≥ 0, got %d", c)
+			return nil, validate.Errorf(validate.Sprintf("counts[%d]", i), "must be ≥ 0, got %d", c)
 		}
 		if n > int(^uint32(0)) {
 			return nil, validate.Errorf("counts", "add up to more than %d rows", ^uint32(0))
@@ -70,12 +69,12 @@ func FromRows(columns []string, rows [][]int) (*Data, error) {
 	counts := make([]int, 1<<k)
 	for i, row := range rows {
 		if len(row) != k {
-			return nil, validate.Errorf(fmt.Sprintf("rows[%d]", i), "has %d values for %d columns", len(row), k)
+			return nil, validate.Errorf(validate.Sprintf("rows[%d]", i), "has %d values for %d columns", len(row), k)
 		}
 		x := 0
 		for j, b := range row {
 			if b != 0 && b != 1 {
-				return nil, validate.Errorf(fmt.Sprintf("rows[%d][%d]", i, j), "must be 0 or 1, got %d", b)
+				return nil, validate.Errorf(validate.Sprintf("rows[%d][%d]", i, j), "must be 0 or 1, got %d", b)
 			}
 			x = x<<1 | b
 		}
@@ -123,7 +122,7 @@ func ReadCSV(r io.Reader) (*Data, error) {
 			case "1":
 				row[j] = 1
 			default:
-				return nil, validate.Errorf(fmt.Sprintf("csv row %d, column %q", line, header[j]), "must be 0 or 1, got %q", cell)
+				return nil, validate.Errorf(validate.Sprintf("csv row %d, column %q", line, header[j]), "must be 0 or 1, got %q", cell)
 			}
 		}
 		rows = append(rows, row)
@@ -144,10 +143,10 @@ func checkColumns(columns []string) error {
 	seen := map[string]bool{}
 	for i, c := range columns {
 		if c == "" {
-			return validate.Errorf(fmt.Sprintf("columns[%d]", i), "has an empty name")
+			return validate.Errorf(validate.Sprintf("columns[%d]", i), "has an empty name")
 		}
 		if seen[c] {
-			return validate.Errorf(fmt.Sprintf("columns[%d]", i), "repeats the name %q", c)
+			return validate.Errorf(validate.Sprintf("columns[%d]", i), "repeats the name %q", c)
 		}
 		seen[c] = true
 	}

@@ -1,8 +1,6 @@
 package synth
 
 import (
-	"fmt"
-
 	"github.com/dpplay/dpplay/core/validate"
 )
 
@@ -39,11 +37,11 @@ func LearnHalfspace(synthetic []float64, real *Data) (HalfspaceFit, error) {
 	}
 	total := 0.0
 	for i, w := range synthetic {
-		if err := validate.Finite(fmt.Sprintf("synthetic[%d]", i), w); err != nil {
+		if err := validate.Finite(validate.Sprintf("synthetic[%d]", i), w); err != nil {
 			return HalfspaceFit{}, err
 		}
 		if w < 0 {
-			return HalfspaceFit{}, validate.Errorf(fmt.Sprintf("synthetic[%d]", i), "must be ≥ 0, got %v", w)
+			return HalfspaceFit{}, validate.Errorf(validate.Sprintf("synthetic[%d]", i), "must be ≥ 0, got %v", w)
 		}
 		total += w
 	}

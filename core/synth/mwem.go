@@ -2,7 +2,6 @@ package synth
 
 import (
 	"context"
-	"fmt"
 	"math"
 	mrand "math/rand/v2"
 
@@ -206,7 +205,7 @@ func (s *MWEMStepper) Step() (MWEMRound, error) {
 	if err != nil {
 		return MWEMRound{}, err
 	}
-	if err := s.spend(fmt.Sprintf("MWEM round %d: choose a query (exponential mechanism)", t), s.chargeEps); err != nil {
+	if err := s.spend(validate.Sprintf("MWEM round %d: choose a query (exponential mechanism)", t), s.chargeEps); err != nil {
 		return MWEMRound{}, err
 	}
 	q := sel.Sample(s.r)
@@ -214,7 +213,7 @@ func (s *MWEMStepper) Step() (MWEMRound, error) {
 	if err != nil {
 		return MWEMRound{}, err
 	}
-	if err := s.spend(fmt.Sprintf("MWEM round %d: measure %q (Laplace)", t, s.cfg.Queries.queries[q].Name), s.chargeEps); err != nil {
+	if err := s.spend(validate.Sprintf("MWEM round %d: measure %q (Laplace)", t, s.cfg.Queries.queries[q].Name), s.chargeEps); err != nil {
 		return MWEMRound{}, err
 	}
 	meas := lap.Sample(s.r)

@@ -29,6 +29,17 @@ func TestMedicalMatchesTheFile(t *testing.T) {
 	}
 }
 
+func TestOwnTableRefusesWhatIsNotZeroOrOne(t *testing.T) {
+	for _, s := range []string{"a,b\n1,0\n0, 1\n", "a,b\n1,0\n0,2\n", "a,b\n1\n", "a,a\n1,0\n"} {
+		if _, err := readOwnTable(s); err == nil {
+			t.Errorf("%q: no error", s)
+		}
+	}
+	if d, err := readOwnTable("a,b\n1,0\n1,1\n"); err != nil || d.N() != 2 {
+		t.Errorf("a two-row table: %v", err)
+	}
+}
+
 // TestReweightMatchesAFreshRun scores once at ε = 1, then reweights to other
 // values of ε with the source rewound to where scoring left it, and compares
 // every draw and level distribution with a fresh run at that ε.

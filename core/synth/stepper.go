@@ -2,7 +2,6 @@ package synth
 
 import (
 	"context"
-	"fmt"
 	"math"
 	mrand "math/rand/v2"
 
@@ -35,7 +34,7 @@ func (s Stage) String() string {
 	if s >= 0 && int(s) < len(stageNames) {
 		return stageNames[s]
 	}
-	return fmt.Sprintf("Stage(%d)", int(s))
+	return validate.Sprintf("Stage(%d)", int(s))
 }
 
 // DefaultChunk is how many candidates Run scores between checks of its
@@ -375,7 +374,7 @@ func (s *SmallDBStepper) CandidateLogProbability(y []int) (float64, error) {
 	counts := make([]int, s.e.universe)
 	for i, p := range y {
 		if p < 0 || p >= s.e.universe {
-			return 0, validate.Errorf(fmt.Sprintf("candidate[%d]", i), "must be in [0, %d), got %d", s.e.universe, p)
+			return 0, validate.Errorf(validate.Sprintf("candidate[%d]", i), "must be in [0, %d), got %d", s.e.universe, p)
 		}
 		counts[p]++
 	}

@@ -134,3 +134,8 @@ func formatFloat(verb byte, prec int, x float64) string {
 	}
 	return "%!" + string(verb) + "(unsupported)"
 }
+
+// Sprintf formats as fmt.Sprintf does for the verbs Errorf takes, for
+// messages and names built outside an error (core/synth's query and budget
+// names), so that their modules do not link fmt either.
+func Sprintf(format string, args ...any) string { return sprintf(format, args...) }
