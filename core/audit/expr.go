@@ -140,6 +140,7 @@ func (e *Expr) Sensitivity(count []int) (float64, error) {
 // exprError is a compile or run-time error of an expression.
 type exprError string
 
+// Error returns the message.
 func (e exprError) Error() string { return string(e) }
 
 // --- Tokens.
@@ -186,6 +187,7 @@ const (
 	vList
 )
 
+// String names the kind as a message says it.
 func (k valKind) String() string {
 	switch k {
 	case vBool:
