@@ -1,10 +1,10 @@
 // The embed page (embed.html): one widget of one lesson, without the site
 // around it, for an iframe on another site (docs/embed.md). Its address,
 // embed.html#/slug/id?key=value&…, is read by embedlink.js readEmbed. The
-// page fetches the lesson's own page (same origin), takes the widget's
-// figure from it with the build's drawing of its opening state, and mounts
-// it with the lesson's code (mount.js), so the widget is the lesson's,
-// number for number. The keys act as in the lesson with focus in the widget
+// page fetches the widget's figure as the lesson's page holds it, with the
+// build's drawing of its opening state (the build's fragment
+// embed/slug/id.html, same origin), and mounts it with the lesson's code
+// (mount.js), so the widget is the lesson's, number for number. The keys act as in the lesson with focus in the widget
 // (widgetkeys.js); the settings the link hides or locks stay so.
 //
 // Messages to the parent window (postMessage, any origin: they carry nothing
@@ -80,11 +80,21 @@ function post(message) {
   if (window.parent !== window) window.parent.postMessage(message, '*');
 }
 
-/** lessonPage(slug) is the parsed page of lesson slug, or an Error saying why not. */
-async function lessonPage(slug) {
+/**
+ * widgetPage(slug, id) is the build's fragment for widget id of lesson slug
+ * (embed/slug/id.html: the widget's figure as the lesson's page holds it
+ * and the site index's engine modules, not the whole page), parsed, with
+ * the lesson's address, against which its URLs resolve; or an Error saying
+ * why not.
+ */
+async function widgetPage(slug, id) {
   const url = new URL(pageAddress(slug), root);
-  const res = await fetch(url);
-  if (!res.ok) throw new Error(res.status === 404 ? `There is no lesson called “${slug}”.` : `${url.pathname}: HTTP ${res.status}`);
+  const res = await fetch(new URL(`embed/${slug}/${encodeURIComponent(id)}.html`, root));
+  if (res.status === 404) {
+    const lesson = await fetch(url, { method: 'HEAD' });
+    throw new Error(lesson.ok ? `The lesson “${slug}” has no widget “${id}”.` : `There is no lesson called “${slug}”.`);
+  }
+  if (!res.ok) throw new Error(`${new URL(res.url).pathname}: HTTP ${res.status}`);
   return { url, doc: new DOMParser().parseFromString(await res.text(), 'text/html') };
 }
 
@@ -134,7 +144,7 @@ async function start() {
     main.querySelector('.embed-loading').textContent = 'This link names no widget.';
     return;
   }
-  const { url, doc } = await lessonPage(slug);
+  const { url, doc } = await widgetPage(slug, id);
   const pristine = takeFigure(doc, id, url);
   if (!pristine) throw new Error(`The lesson “${slug}” has no widget “${id}”.`);
   const index = JSON.parse(doc.getElementById('site-index').textContent);

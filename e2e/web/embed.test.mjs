@@ -19,6 +19,7 @@ import AxeBuilder from '@axe-core/playwright';
 import { harness, root, shots, siteIndex } from './harness.mjs';
 import { watch } from './browser.mjs';
 import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
+import { firstLoad, BUDGET_BYTES, EMBEDS } from '../../scripts/bundle-size.mjs';
 
 const web = harness(['embed.html', 'dist/embed.html is missing: run make site'], ['embed.js', 'dist/embed.js is missing: run make site']);
 const slugs = siteIndex().lessons.map((l) => l.slug);
@@ -312,4 +313,26 @@ test('on dpplay serve, only the embed page may be framed by another site: header
     proc.kill('SIGKILL');
     rmSync(binDir, { recursive: true, force: true });
   }
+});
+
+test(`the embed page's first load of each engine's widget is at most ${BUDGET_BYTES} bytes gzipped`, async () => {
+  const ready = () => document.body.dataset.embedReady && document.body.classList.contains('engine-ready');
+  for (const [slug, id] of EMBEDS) {
+    const load = await firstLoad(web.browser, `${web.server.url}embed.html#/${slug}/${id}`, ready);
+    const paths = load.files.map((f) => new URL(f.url).pathname);
+    assert.ok(paths.some((p) => p.endsWith(`/embed/${slug}/${id}.html`)), `${slug}/${id}: the widget's fragment was not fetched: ${paths}`);
+    assert.ok(!paths.some((p) => p.endsWith(`/${slug}/`) || p.endsWith(`/${slug}/index.html`)), `${slug}/${id}: the whole lesson page was fetched`);
+    assert.ok(paths.some((p) => p.endsWith('.wasm')), `${slug}/${id}: no engine module in the first load`);
+    assert.ok(load.gzip <= BUDGET_BYTES, `${slug}/${id}: first load ${load.gzip} bytes gzipped`);
+  }
+});
+
+test('an embed link to a missing widget or lesson says which', async () => {
+  const { context, page } = await web.open(`embed.html#/${MEET.slug}/nosuch`);
+  const note = page.locator('#url-notes');
+  await note.filter({ hasText: /The lesson “exponential-mechanism” has no widget “nosuch”/ }).waitFor({ timeout: 15000 });
+  await page.goto(`${web.server.url}embed.html#/no-such-lesson/meet`);
+  await page.reload();
+  await note.filter({ hasText: /There is no lesson called “no-such-lesson”/ }).waitFor({ timeout: 15000 });
+  await context.close();
 });

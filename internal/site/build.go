@@ -226,6 +226,9 @@ func Build(o Options) (Result, error) {
 		files[h.Path+"index.html"] = []byte(p.page(h, l.Slug, content, pagerHTML(lessons, slices.Index(lessons, l)), l.Widgets))
 		paths = append(paths, h.Path)
 	}
+	if err := embedFragments(files, all, indexJSON); err != nil {
+		return Result{}, err
+	}
 	if shell, ok := files["handout.html"]; ok {
 		handout, err := p.handout(string(shell), written)
 		if err != nil {
@@ -267,7 +270,7 @@ func Build(o Options) (Result, error) {
 		switch {
 		case lessonModule(n):
 			extras = append(extras, n)
-		case forCrawlers(n) || lazyModule(n):
+		case forCrawlers(n) || lazyModule(n) || embedFragment(n):
 		case strings.HasSuffix(n, "/index.html"):
 			// A page is asked for by its address, slug/.
 			assets = append(assets, strings.TrimSuffix(n, "index.html"))

@@ -380,6 +380,10 @@ func TestBuild(t *testing.T) {
 	}
 	read("wasm/figures.wasm")
 	read("wasm_exec.js")
+	// The embed page's fragment of each widget, fetched only in a frame.
+	if f := read(EmbedFragment("a", "w")); !strings.HasPrefix(f, `<script type="application/json" id="site-index">{"wasm":`) || !strings.Contains(f, `<figure class="widget" id="w-w"`) || strings.Contains(sw, "embed/") {
+		t.Errorf("%s: %s (sw.js: %s)", EmbedFragment("a", "w"), f, sw)
+	}
 	// Without the site's address: no canonical link, the preview image's
 	// address relative to the page, no sitemap, and the 404 page's link at
 	// the host's root.
