@@ -20,7 +20,7 @@ try {
   await page.goto(`${server.url}check-a-mechanism/`);
   await page.waitForFunction(() => document.body.dataset.lessonReady, null, { timeout: 60000 });
   const runs = await page.evaluate(async () => {
-    const { engineClient } = await import('./engine.js');
+    const { engineClient } = await import('../engine.js');
     const b = engineClient();
     const cfg = { mechanism: 'exponential', score: 'count[r] - count[(r+1)%k]', sensitivity: '1', epsilon: 1, candidates: 5, maxCount: 9, neighbours: 'change-one' };
     await b.call('audit', 'gallery', {}); // the module is loaded and warm
@@ -45,7 +45,7 @@ try {
   }));
   // The variants widget's opening pair: ten queries, ε = 1, c = 1, T = 1.
   const svt = await page.evaluate(async () => {
-    const { engineClient } = await import('./engine.js');
+    const { engineClient } = await import('../engine.js');
     const b = engineClient();
     const x = Float64Array.from([0, 0, 0, 0, 0, 0, 0, 0, 0, 1]), y = Float64Array.from([1, 1, 1, 1, 1, 1, 1, 1, 1, 0]);
     await b.call('svt', 'variants', { eps: 1, c: 1 }); // loaded and warm
