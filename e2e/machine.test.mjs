@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './web/browser.mjs';
-import { harness, dist, shots, live } from './web/harness.mjs';
+import { audioSpy, harness, dist, shots, live } from './web/harness.mjs';
 
 const web = harness(
   [path.join('wasm', 'machine.wasm'), `${dist}/wasm/machine.wasm is missing: build the site with the machine module (docs/figures.md)`],
@@ -56,6 +56,21 @@ test('Start the machine: counts rise, the frame rate is measured with 2,000 ball
   await page.locator('#machine-host .machine-controls button', { hasText: 'Step' }).click();
   await iframe.waitForFunction((n) => window.machineStats.state.lanes[0].released === n + 1, before, { timeout: 10000 });
   assert.ok(await frame.locator('#live').count() === 1);
+
+  // "Listen", while paused: each lane's exact probabilities, then its shares
+  // of the balls landed, one tone a candidate, higher for a larger value.
+  const lanes = await iframe.evaluate(() => window.machineStats.state.lanes);
+  await page.waitForFunction((n) => Number(document.getElementById('machine-host').dataset.landed) === n, lanes[0].landed);
+  await page.evaluate(audioSpy);
+  await page.locator('#machine-host .listen-button').click();
+  await page.waitForFunction(() => /share of [\d,]+ balls/.test(document.getElementById('listen-status')?.textContent || ''), null, { timeout: 20000 });
+  const tones = await page.evaluate(() => window.__tones);
+  const values = lanes.flatMap((l) => [l.probs, l.counts.map((c) => c / l.landed)]).flat();
+  assert.equal(tones.length, values.length, `tones: ${JSON.stringify(tones)}`);
+  for (let i = 0; i < values.length; i++) {
+    for (let j = 0; j < values.length; j++) if (values[i] > values[j] + 1e-9) assert.ok(tones[i].f > tones[j].f, `value ${values[i]} sounds no higher than ${values[j]}`);
+  }
+  assert.match(await page.locator('#listen-status').textContent(), /^Exponential mechanism, exact probability: Monday \d+\.\d%, /);
 
   // Reconfiguring from the host (postMessage) restarts with new exact probabilities.
   const p1 = await iframe.evaluate(() => window.machineStats.state.lanes[0].probs[1]);

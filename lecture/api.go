@@ -288,6 +288,17 @@ func (h *Handler) activity(ctx context.Context, s *session, rawID string) (id in
 	return id, spec, c != 0, participants, nil
 }
 
+// sessionActivity returns the session rawCode names, with lookup's checks,
+// and the activity rawID names in it: what a phone's request about one
+// activity reads first.
+func (h *Handler) sessionActivity(ctx context.Context, r *http.Request, rawCode, rawID string) (s *session, id int64, spec *Spec, closed bool, err error) {
+	if s, err = h.lookup(ctx, r, rawCode); err != nil {
+		return nil, 0, nil, false, err
+	}
+	id, spec, closed, _, err = h.activity(ctx, s, rawID)
+	return s, id, spec, closed, err
+}
+
 // GET /api/sessions/{code}/activities/{id} → 200 ActivityInfo
 //
 // A poll that names the version it has seen (If-None-Match) gets 304 after
@@ -364,11 +375,7 @@ func (h *Handler) clientHash(r *http.Request, code string) string {
 // replaces the old one. The reply is sent only after the statement has
 // committed, which with SQLite's WAL and synchronous=FULL means on disk.
 func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, student string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
-	if err != nil {
-		return 0, nil, err
-	}
-	id, spec, closed, _, err := h.activity(ctx, s, rawID)
+	s, id, spec, closed, err := h.sessionActivity(ctx, r, rawCode, rawID)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -350,7 +350,7 @@ func (g *guessServer) send(t *testing.T, method, path, ip, token, body string) *
 // wrong codes: past it, a request naming a session that exists (a student
 // who never joined before, or the instructor with the token) is answered as
 // usual, so a prankster flooding wrong codes from a campus NAT cannot lock
-// the class or its instructor out (docs/security.md, finding 3).
+// the class or its instructor out (docs/security.md).
 func TestGuessLimit(t *testing.T) {
 	g := newGuessServer(t, 20)
 	joined, other := g.c.NewSession(t, 0), g.c.NewSession(t, 0)

@@ -123,11 +123,7 @@ func ParseEpsilon(s string) (float64, error) {
 
 // GET /api/sessions/{code}/activities/{id}/noise?epsilon=ε → 200 Noise
 func (h *Handler) noise(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
-	s, err := h.lookup(ctx, r, rawCode)
-	if err != nil {
-		return 0, nil, err
-	}
-	_, spec, _, _, err := h.activity(ctx, s, rawID)
+	_, _, spec, _, err := h.sessionActivity(ctx, r, rawCode, rawID)
 	if err != nil {
 		return 0, nil, err
 	}

@@ -13,9 +13,9 @@ import { opening } from './mount.js';
 import { root, state, lessonsBySlug } from './current.js';
 import { schemas } from './gen/widgets.js';
 import { el } from './dom.js';
+import { THEMES } from './theme.js';
 
 const CHOICES = [['', 'Can be changed'], ['lock', 'Locked'], ['hide', 'Hidden']];
-const THEMES = [['', 'System'], ['light', 'Light'], ['dark', 'Dark']];
 
 let dialog = null; // the page's one embed dialog, built on first use
 let parts = null; // its live parts
@@ -53,7 +53,7 @@ export async function openEmbed(fig, button) {
   parts.keysBox.hidden = !controlled.length;
   parts.caption.checked = true;
   parts.table.checked = true;
-  parts.theme.value = '';
+  parts.theme.value = 'system';
   for (const s of dialog.querySelectorAll('.embed-status')) s.textContent = '';
   update();
   dialog.showModal();
@@ -88,7 +88,7 @@ function choices() {
     if (sel.value === 'hide') hide.push(sel.dataset.setting);
     if (sel.value === 'lock') lock.push(sel.dataset.setting);
   }
-  return { hide, lock, caption: parts.caption.checked, table: parts.table.checked, theme: parts.theme.value || undefined };
+  return { hide, lock, caption: parts.caption.checked, table: parts.table.checked, theme: parts.theme.value };
 }
 
 /** update writes the link, the embed code and the QR code for the widget and the choices now. */
@@ -175,7 +175,7 @@ function build() {
   const caption = el('input', { type: 'checkbox', id: 'embed-caption' });
   const table = el('input', { type: 'checkbox', id: 'embed-table' });
   const theme = el('select', { id: 'embed-theme' });
-  for (const [v, t] of THEMES) theme.append(el('option', { value: v }, t));
+  for (const v of THEMES) theme.append(el('option', { value: v }, v[0].toUpperCase() + v.slice(1)));
   const lookBox = el('fieldset', { class: 'embed-part' },
     el('legend', {}, 'In the embedded frame'),
     el('div', { class: 'embed-look' },

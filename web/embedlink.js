@@ -10,6 +10,7 @@
 // are the embed page's alone (VIEW). Both forms are written and read with
 // state.js's formatState and parseState, so a value means the same in both.
 import { formatState, pageAddress, parseState, FIXING } from './state.js';
+import { THEMES } from './theme.js';
 
 /** EMBED_PAGE is the embed page's address below the site's root. */
 export const EMBED_PAGE = 'embed.html';
@@ -19,7 +20,7 @@ export const EMBED_PAGE = 'embed.html';
  * first: caption (the widget's title and caption shown), table (its data
  * tables shown) and theme.
  */
-export const VIEW = { caption: ['1', '0'], table: ['1', '0'], theme: ['system', 'light', 'dark'] };
+export const VIEW = { caption: ['1', '0'], table: ['1', '0'], theme: THEMES };
 
 const SLUG = /^[a-z0-9]+(?:-[a-z0-9]+)*$/;
 const ID = /^[A-Za-z0-9_-]{1,64}$/;

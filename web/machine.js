@@ -84,7 +84,9 @@ export function startMachine(container, params = {}) {
   const speed = el('select', { id: speedId });
   for (const v of [5, 60, 250, 1000, 2500]) speed.append(el('option', { value: String(v) }, `${v.toLocaleString('en-US')} balls/s`));
   const status = el('p', { class: 'machine-status', role: 'status', 'aria-live': 'polite', 'aria-atomic': 'true' }, 'Loading the machine…');
-  controls.append(pause, step, reset, speedLabel, speed);
+  const hear = el('button', { type: 'button', class: 'listen-button', 'aria-pressed': 'false' }, 'Listen');
+  controls.append(pause, step, reset, speedLabel, speed, hear);
+  let last = null; // the newest state the machine reported
 
   function send(msg) {
     frame?.contentWindow?.postMessage(msg, location.origin);
@@ -92,6 +94,7 @@ export function startMachine(container, params = {}) {
 
   let lastStatus = 0;
   function showState(s) {
+    last = s;
     pause.setAttribute('aria-pressed', String(s.paused));
     pause.textContent = s.paused ? 'Resume' : 'Pause';
     const now = performance.now();
@@ -128,6 +131,25 @@ export function startMachine(container, params = {}) {
     window.addEventListener('message', onMessage);
     frame.focus?.();
   }, { once: true });
+
+  // "Listen" (web/listen.js) plays each lane's exact probabilities and then
+  // its shares of the balls landed so far, one tone a candidate.
+  const chart = {
+    get data() { return last; },
+    sound() {
+      const labels = p.labels || [];
+      const pct = (x) => `${(100 * x).toFixed(1)}%`;
+      const series = (name, values) => ({ name, points: values.map((v, j) => ({ label: labels[j] ?? `#${j + 1}`, value: v, say: pct(v) })) });
+      const out = [];
+      last.lanes.forEach((l, i) => {
+        const name = p.titles?.[i] || NAMES[l.mechanism] || l.mechanism;
+        out.push(series(`${name}, exact probability`, l.probs));
+        if (l.landed) out.push(series(`${name}, share of ${l.landed.toLocaleString('en-US')} balls`, l.counts.map((c) => c / l.landed)));
+      });
+      return { series: out, range: [0, Math.max(...out.flatMap((s) => s.points.map((q) => q.value)))] };
+    },
+  };
+  hear.addEventListener('click', () => import('./listen.js').then((m) => m.listen(chart, hear)));
 
   pause.addEventListener('click', () => send({ type: 'pause' }));
   step.addEventListener('click', () => send({ type: 'step' }));

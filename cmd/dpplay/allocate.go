@@ -11,10 +11,6 @@ import (
 	"github.com/dpplay/dpplay/core/market"
 )
 
-func init() {
-	register("allocate", "allocate goods by private billboard prices (joint differential privacy)", runAllocate)
-}
-
 // allocateResult is the JSON that `dpplay allocate` prints. Demand (exact)
 // and choices are each buyer's private view, printed for teaching; only
 // prices and noisy counts are public.
@@ -25,7 +21,7 @@ type allocateResult struct {
 	Rounds             int                 `json:"rounds"`
 	Epsilon            float64             `json:"epsilon"`
 	EpsilonSpent       float64             `json:"epsilon_spent"`
-	Ledger             []allocChargeJSON   `json:"ledger"`
+	Ledger             []chargeJSON        `json:"ledger"`
 	Counter            string              `json:"counter"`
 	Step               float64             `json:"step"`
 	MaxValue           float64             `json:"max_value"`
@@ -52,14 +48,6 @@ type allocateRoundJSON struct {
 	Prices      []float64 `json:"prices"`
 	Demand      []int     `json:"demand"`
 	NoisyDemand []float64 `json:"noisy_demand"`
-}
-
-// allocChargeJSON groups consecutive equal charges, so that T per-round
-// charges print as one line.
-type allocChargeJSON struct {
-	Label   string  `json:"label"`
-	Epsilon float64 `json:"epsilon"`
-	Count   int     `json:"count"`
 }
 
 func runAllocate(args []string, stdout io.Writer) error {
@@ -124,7 +112,7 @@ func runAllocate(args []string, stdout io.Writer) error {
 			res.Ledger[n-1].Count++
 			continue
 		}
-		res.Ledger = append(res.Ledger, allocChargeJSON{Label: ch.Label, Epsilon: ch.Epsilon, Count: 1})
+		res.Ledger = append(res.Ledger, chargeJSON{Label: ch.Label, Epsilon: ch.Epsilon, Count: 1})
 	}
 	for i := range res.Ledger {
 		if res.Ledger[i].Count > 1 {

@@ -9,10 +9,6 @@ import (
 	"github.com/dpplay/dpplay/core/audit"
 )
 
-func init() {
-	register("audit", "check a mechanism's ε claim exactly on every pair of neighbouring data sets", runAudit)
-}
-
 // auditResult is the JSON that `dpplay audit` prints. JSON has no infinity:
 // an unbounded loss is "worst_loss": null with "unbounded": true, and a
 // log-probability of an impossible output (or of an output only approached

@@ -18,10 +18,6 @@ import (
 	"github.com/dpplay/dpplay/internal/site"
 )
 
-func init() {
-	register("figures", "write every lesson's figures as SVG, PNG and PDF for slides (seeded, reproducible)", runFigures)
-}
-
 type figuresResult struct {
 	Out   string   `json:"out"`
 	Files []string `json:"files"`

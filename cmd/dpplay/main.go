@@ -1,8 +1,8 @@
 // Command dpplay is the command line of the dpplay playground: it serves the
 // site and the lecture API, and exposes the core mechanisms to scripts.
 //
-// Each subcommand lives in its own file and registers itself in init, so a new
-// subcommand never touches this file.
+// Each subcommand lives in its own file; the table commands below lists them
+// all.
 package main
 
 import (
@@ -20,10 +20,18 @@ type command struct {
 	run     func(args []string, stdout io.Writer) error
 }
 
-var commands = map[string]command{}
-
-func register(name, summary string, run func([]string, io.Writer) error) {
-	commands[name] = command{summary: summary, run: run}
+// commands maps each subcommand's name to its summary (the line `dpplay
+// help` prints) and its run function.
+var commands = map[string]command{
+	"allocate": {"allocate goods by private billboard prices (joint differential privacy)", runAllocate},
+	"audit":    {"check a mechanism's ε claim exactly on every pair of neighbouring data sets", runAudit},
+	"figures":  {"write every lesson's figures as SVG, PNG and PDF for slides (seeded, reproducible)", runFigures},
+	"mwem":     {"release a synthetic distribution with MWEM (multiplicative weights)", runMWEM},
+	"pricing":  {"price a digital good privately (exponential mechanism) and print the exact price distribution", runPricing},
+	"sample":   {"draw from a selection mechanism and print counts and exact probabilities", runSample},
+	"serve":    {"serve the static site and the lecture API (SQLite)", runServe},
+	"site":     {"build the static site (lessons, web shell, wasm) into a directory", runSite},
+	"smalldb":  {"release a synthetic database with SmallDB (exact exponential mechanism)", runSmallDB},
 }
 
 // usageError marks bad flags or arguments: the process exits with status 2.

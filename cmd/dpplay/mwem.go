@@ -8,10 +8,6 @@ import (
 	"github.com/dpplay/dpplay/core/synth"
 )
 
-func init() {
-	register("mwem", "release a synthetic distribution with MWEM (multiplicative weights)", runMWEM)
-}
-
 type mwemRoundJSON struct {
 	Round       int     `json:"round"`
 	Query       string  `json:"query"`
@@ -26,9 +22,13 @@ type weightedRowJSON struct {
 	Weight float64 `json:"weight"`
 }
 
+// chargeJSON is one line of a privacy ledger: a charge of ε, or with Count
+// set, Count consecutive equal charges (dpplay allocate groups its T
+// per-round charges into one line).
 type chargeJSON struct {
 	Label   string  `json:"label"`
 	Epsilon float64 `json:"epsilon"`
+	Count   int     `json:"count,omitempty"`
 }
 
 type mwemJSON struct {

@@ -11,10 +11,6 @@ import (
 	"github.com/dpplay/dpplay/core/market"
 )
 
-func init() {
-	register("pricing", "price a digital good privately (exponential mechanism) and print the exact price distribution", runPricing)
-}
-
 // pricingResult is the JSON that `dpplay pricing` prints.
 type pricingResult struct {
 	Mechanism       string             `json:"mechanism"`

@@ -9,10 +9,6 @@ import (
 	"github.com/dpplay/dpplay/core/mech"
 )
 
-func init() {
-	register("sample", "draw from a selection mechanism and print counts and exact probabilities", runSample)
-}
-
 // sampleResult is the JSON that `dpplay sample` prints.
 type sampleResult struct {
 	Mechanism        string    `json:"mechanism"`

@@ -13,10 +13,6 @@ import (
 	"github.com/dpplay/dpplay/lecture"
 )
 
-func init() {
-	register("serve", "serve the static site and the lecture API (SQLite)", runServe)
-}
-
 // hostList is a repeatable flag.
 type hostList []string
 

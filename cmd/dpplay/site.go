@@ -13,10 +13,6 @@ import (
 	"github.com/dpplay/dpplay/internal/site"
 )
 
-func init() {
-	register("site", "build the static site (lessons, web shell, wasm) into a directory", runSite)
-}
-
 // runSite renders lessons/ and web/ into -out. The WebAssembly modules are
 // built beforehand (make site does both) and named with -wasm name=path,…
 func runSite(args []string, stdout io.Writer) error {

@@ -13,10 +13,6 @@ import (
 	"github.com/dpplay/dpplay/core/synth"
 )
 
-func init() {
-	register("smalldb", "release a synthetic database with SmallDB (exact exponential mechanism)", runSmallDB)
-}
-
 // synthFlags are the inputs dpplay smalldb and dpplay mwem share.
 type synthFlags struct {
 	data, columns, queries *string

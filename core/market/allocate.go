@@ -535,11 +535,8 @@ func checkRow(param string, row []float64, k int) error {
 		return validate.Errorf(param, "has %d values for %d goods", len(row), k)
 	}
 	for j, v := range row {
-		if err := validate.Finite(fmt.Sprintf("%s[%d]", param, j), v); err != nil {
+		if err := validate.NonNegative(validate.Index(param, j), v); err != nil {
 			return err
-		}
-		if v < 0 {
-			return validate.Errorf(fmt.Sprintf("%s[%d]", param, j), "must be ≥ 0, got %v", v)
 		}
 	}
 	return nil

@@ -78,11 +78,8 @@ func checkValues(values []float64) error {
 		return err
 	}
 	for i, v := range values {
-		if err := validate.Finite(fmt.Sprintf("values[%d]", i), v); err != nil {
+		if err := validate.NonNegative(validate.Index("values", i), v); err != nil {
 			return err
-		}
-		if v < 0 {
-			return validate.Errorf(fmt.Sprintf("values[%d]", i), "must be ≥ 0, got %v", v)
 		}
 	}
 	return nil

@@ -19,10 +19,7 @@ func AccuracyThreshold(opt, epsilon, sensitivity float64, candidates, optimal in
 	if err := validate.Finite("OPT", opt); err != nil {
 		return 0, err
 	}
-	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
-		return 0, err
-	}
-	if err := validate.Positive("Δ (sensitivity)", sensitivity); err != nil {
+	if err := checkEpsilonDelta(epsilon, sensitivity); err != nil {
 		return 0, err
 	}
 	if candidates < 1 || optimal < 1 || optimal > candidates {

@@ -15,10 +15,7 @@ import (
 // density overflows), a larger one lets a draw overflow to ±Inf. The
 // message names ε and Δ, the two numbers the student chose.
 func noiseScale(name string, sensitivity, epsilon, factor float64) (float64, error) {
-	if err := validate.Positive("Δ (sensitivity)", sensitivity); err != nil {
-		return 0, err
-	}
-	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
+	if err := checkEpsilonDelta(epsilon, sensitivity); err != nil {
 		return 0, err
 	}
 	// Doubling is exact, so factor 2 after the division loses nothing.

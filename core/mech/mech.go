@@ -35,13 +35,19 @@ func (c Config) validate() error {
 	if err := validate.Scores("scores", c.Scores); err != nil {
 		return err
 	}
-	if err := validate.Positive("ε (epsilon)", c.Epsilon); err != nil {
-		return err
-	}
-	if err := validate.Positive("Δ (sensitivity)", c.Sensitivity); err != nil {
+	if err := checkEpsilonDelta(c.Epsilon, c.Sensitivity); err != nil {
 		return err
 	}
 	return validate.Measure("measure μ", c.Measure, len(c.Scores))
+}
+
+// checkEpsilonDelta checks that ε and Δ are finite and positive, the two
+// numbers every mechanism here is given (ε first when both are wrong).
+func checkEpsilonDelta(epsilon, sensitivity float64) error {
+	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
+		return err
+	}
+	return validate.Positive("Δ (sensitivity)", sensitivity)
 }
 
 // A Selector is a mechanism that outputs the index of one candidate: the
@@ -213,10 +219,7 @@ func FromArticle(epsArticle, sensitivity float64) (float64, error) {
 
 // ToArticle converts ε to the article's ε_a = ε/(2Δ).
 func ToArticle(epsilon, sensitivity float64) (float64, error) {
-	if err := validate.Positive("ε (epsilon)", epsilon); err != nil {
-		return 0, err
-	}
-	if err := validate.Positive("Δ (sensitivity)", sensitivity); err != nil {
+	if err := checkEpsilonDelta(epsilon, sensitivity); err != nil {
 		return 0, err
 	}
 	ea := epsilon / (2 * sensitivity)

@@ -46,7 +46,7 @@ func NewData(columns []string, counts []int) (*Data, error) {
 	n := 0
 	for i, c := range counts {
 		if c < 0 {
-			return nil, validate.Errorf(validate.Sprintf("counts[%d]", i), "must be ≥ 0, got %d", c)
+			return nil, validate.Errorf(validate.Index("counts", i), "must be ≥ 0, got %d", c)
 		}
 		if n > int(^uint32(0)) {
 			return nil, validate.Errorf("counts", "add up to more than %d rows", ^uint32(0))
@@ -69,12 +69,12 @@ func FromRows(columns []string, rows [][]int) (*Data, error) {
 	counts := make([]int, 1<<k)
 	for i, row := range rows {
 		if len(row) != k {
-			return nil, validate.Errorf(validate.Sprintf("rows[%d]", i), "has %d values for %d columns", len(row), k)
+			return nil, validate.Errorf(validate.Index("rows", i), "has %d values for %d columns", len(row), k)
 		}
 		x := 0
 		for j, b := range row {
 			if b != 0 && b != 1 {
-				return nil, validate.Errorf(validate.Sprintf("rows[%d][%d]", i, j), "must be 0 or 1, got %d", b)
+				return nil, validate.Errorf(validate.Index(validate.Index("rows", i), j), "must be 0 or 1, got %d", b)
 			}
 			x = x<<1 | b
 		}
@@ -143,10 +143,10 @@ func checkColumns(columns []string) error {
 	seen := map[string]bool{}
 	for i, c := range columns {
 		if c == "" {
-			return validate.Errorf(validate.Sprintf("columns[%d]", i), "has an empty name")
+			return validate.Errorf(validate.Index("columns", i), "has an empty name")
 		}
 		if seen[c] {
-			return validate.Errorf(validate.Sprintf("columns[%d]", i), "repeats the name %q", c)
+			return validate.Errorf(validate.Index("columns", i), "repeats the name %q", c)
 		}
 		seen[c] = true
 	}

@@ -1,8 +1,6 @@
 package synth
 
-import (
-	"github.com/dpplay/dpplay/core/validate"
-)
+import "github.com/dpplay/dpplay/core/validate"
 
 // HalfspaceFit is the article's use case for a released database: learn the
 // halfspace Σ πᵢxᵢ ≥ x_k that
@@ -37,11 +35,8 @@ func LearnHalfspace(synthetic []float64, real *Data) (HalfspaceFit, error) {
 	}
 	total := 0.0
 	for i, w := range synthetic {
-		if err := validate.Finite(validate.Sprintf("synthetic[%d]", i), w); err != nil {
+		if err := validate.NonNegative(validate.Index("synthetic", i), w); err != nil {
 			return HalfspaceFit{}, err
-		}
-		if w < 0 {
-			return HalfspaceFit{}, validate.Errorf(validate.Sprintf("synthetic[%d]", i), "must be ≥ 0, got %v", w)
 		}
 		total += w
 	}

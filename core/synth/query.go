@@ -43,7 +43,7 @@ func NewQuerySet(columns []string, queries []Query) (*QuerySet, error) {
 	qs := &QuerySet{columns: append([]string(nil), columns...), queries: make([]Query, len(queries))}
 	for i, q := range queries {
 		if len(q.Member) != size {
-			return nil, validate.Errorf(validate.Sprintf("queries[%d]", i), "has %d membership values for %d points", len(q.Member), size)
+			return nil, validate.Errorf(validate.Index("queries", i), "has %d membership values for %d points", len(q.Member), size)
 		}
 		qs.queries[i] = Query{Name: q.Name, Member: append([]bool(nil), q.Member...)}
 	}
@@ -217,7 +217,7 @@ func ParseQueries(columns []string, spec string) (*QuerySet, error) {
 	for qi, part := range strings.Split(spec, ";") {
 		part = strings.TrimSpace(part)
 		if part == "" {
-			return nil, validate.Errorf(validate.Sprintf("queries[%d]", qi), "is empty")
+			return nil, validate.Errorf(validate.Index("queries", qi), "is empty")
 		}
 		q := Query{Member: make([]bool, 1<<k)}
 		for x := range q.Member {
@@ -230,7 +230,7 @@ func ParseQueries(columns []string, spec string) (*QuerySet, error) {
 			name, val = strings.TrimSpace(name), strings.TrimSpace(val)
 			j := indexOf(columns, name)
 			if !ok || j < 0 || (val != "0" && val != "1") {
-				return nil, validate.Errorf(validate.Sprintf("queries[%d]", qi), "literal %q must look like column=0 or column=1 with a column from %s", lit, strings.Join(columns, ", "))
+				return nil, validate.Errorf(validate.Index("queries", qi), "literal %q must look like column=0 or column=1 with a column from %s", lit, strings.Join(columns, ", "))
 			}
 			v := int(val[0] - '0')
 			for x := range q.Member {
@@ -348,7 +348,7 @@ func (qs *QuerySet) AnswersOn(w []float64) ([]float64, error) {
 		return nil, validate.Errorf("weights", "has %d entries for %d points", len(w), 1<<len(qs.columns))
 	}
 	for i, x := range w {
-		if err := validate.Finite(validate.Sprintf("weights[%d]", i), x); err != nil {
+		if err := validate.Finite(validate.Index("weights", i), x); err != nil {
 			return nil, err
 		}
 	}

@@ -374,7 +374,7 @@ func (s *SmallDBStepper) CandidateLogProbability(y []int) (float64, error) {
 	counts := make([]int, s.e.universe)
 	for i, p := range y {
 		if p < 0 || p >= s.e.universe {
-			return 0, validate.Errorf(validate.Sprintf("candidate[%d]", i), "must be in [0, %d), got %d", s.e.universe, p)
+			return 0, validate.Errorf(validate.Index("candidate", i), "must be in [0, %d), got %d", s.e.universe, p)
 		}
 		counts[p]++
 	}

@@ -47,6 +47,18 @@ func Finite(param string, x float64) error {
 	return nil
 }
 
+// NonNegative checks that x is finite and at least zero: a buyer's value, a
+// weight.
+func NonNegative(param string, x float64) error {
+	if err := Finite(param, x); err != nil {
+		return err
+	}
+	if x < 0 {
+		return Errorf(param, "must be ≥ 0, got %v", x)
+	}
+	return nil
+}
+
 // Probability checks that x lies in [0, 1]: the δ of every accountant.
 func Probability(param string, x float64) error {
 	if !(x >= 0 && x <= 1) {

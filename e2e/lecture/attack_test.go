@@ -193,7 +193,7 @@ func TestSlowBodyAttack(t *testing.T) {
 	}
 }
 
-// bigSession fills a session as the flood of finding 5 found it: 100
+// bigSession fills a session as the read flood of docs/security.md found it: 100
 // activities of 31 options of 40 characters, 3,000 students answering each
 // (300,000 answers). The answers go straight into the SQLite file, with
 // the server stopped, since no single address may add them that fast

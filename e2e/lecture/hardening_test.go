@@ -19,7 +19,7 @@ import (
 	"time"
 )
 
-// docs/security.md, finding 7: `dpplay serve -tls-cert -tls-key` serves the site and
+// docs/security.md: `dpplay serve -tls-cert -tls-key` serves the site and
 // the API over HTTPS.
 func TestServeTLS(t *testing.T) {
 	requireE2E(t)
@@ -66,7 +66,7 @@ func must[T any](v T, err error) T {
 	return v
 }
 
-// docs/security.md, finding 5: with its open-file limit at 1,024, `dpplay serve`
+// docs/security.md: with its open-file limit at 1,024, `dpplay serve`
 // keeps answering while one client holds 2,000 idle connections: a real
 // request made after them succeeds within a few seconds.
 func TestServeUnderIdleConnections(t *testing.T) {

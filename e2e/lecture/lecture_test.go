@@ -528,7 +528,7 @@ func testConcurrentGuesses(t *testing.T, w *workerDev) {
 		t.Errorf("joined student's polls during the flood: statuses %v, want all 200", poll)
 	}
 	// Past the limit the address still reaches a session it never used, and
-	// its instructor still runs it (docs/security.md, finding 3).
+	// its instructor still runs it (docs/security.md).
 	other := c.NewSession(t, 0)
 	if st := get(other.Code); st != 200 {
 		t.Errorf("right code from the flooded address: status %d, want 200", st)

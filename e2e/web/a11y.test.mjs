@@ -11,7 +11,7 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import AxeBuilder from '@axe-core/playwright';
 import { ready, watch } from './browser.mjs';
-import { everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
+import { audioSpy, everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -329,27 +329,6 @@ test('at 320 px nothing scrolls sideways and the whole top bar is on screen, on 
     await context.close();
   }
 });
-
-// An AudioContext that records every tone scheduled: its frequency and start time.
-function audioSpy() {
-  window.__tones = [];
-  class Param { setValueAtTime() {} linearRampToValueAtTime() {} }
-  window.AudioContext = class {
-    constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; }
-    resume() { return Promise.resolve(); }
-    createGain() { return { gain: new Param(), connect: (n) => n }; }
-    createOscillator() {
-      const tone = {};
-      return {
-        type: '',
-        frequency: { setValueAtTime(f, t) { tone.f = f; tone.t = t; } },
-        connect: (n) => n,
-        start() { window.__tones.push(tone); },
-        stop() {},
-      };
-    }
-  };
-}
 
 test('"Listen" plays a chart as tones in order, higher for higher bars, then reads out the exact values', async () => {
   const { context, page, errors } = await blank({ viewport: { width: 1280, height: 900 } });

@@ -130,3 +130,24 @@ export async function axe(page, what, ...include) {
   const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
   assert.deepEqual(summary, [], `axe violations on ${what}`);
 }
+
+/** audioSpy, run in a page, puts in its AudioContext one that records every tone scheduled in window.__tones: {f, t}, its frequency and start time. */
+export function audioSpy() {
+  window.__tones = [];
+  class Param { setValueAtTime() {} linearRampToValueAtTime() {} }
+  window.AudioContext = class {
+    constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; }
+    resume() { return Promise.resolve(); }
+    createGain() { return { gain: new Param(), connect: (n) => n }; }
+    createOscillator() {
+      const tone = {};
+      return {
+        type: '',
+        frequency: { setValueAtTime(f, t) { tone.f = f; tone.t = t; } },
+        connect: (n) => n,
+        start() { window.__tones.push(tone); },
+        stop() {},
+      };
+    }
+  };
+}

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, everyLive, harness, idle, live, shots, siteIndex, dist } from './harness.mjs';
+import { axe, checked, everyLive, harness, idle, live, shots, siteIndex, dist } from './harness.mjs';
 import { serve } from './server.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
@@ -45,41 +45,39 @@ test('every lesson loads under /dpplay/ with no console errors and no axe violat
 });
 
 test('moving ε with the keyboard changes the chart and its data table; reload reproduces them', async () => {
-  const { context, page, errors } = await open('exponential-mechanism/', { lesson: 'exponential-mechanism' });
-  const w = '#w-meet';
-  await live(page, w);
-  const table0 = await tableText(page, w);
-  const desc0 = await chartDesc(page, w);
-  const slider = page.locator(`${w} input[type=range]`);
-  assert.match(await page.locator(`label[for="${await slider.getAttribute('id')}"]`).textContent(), /ε \(epsilon\)/);
-  const n0 = await renders(page, w);
-  await slider.focus();
-  for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowLeft');
-  await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel).dataset.renders) > n, [w, n0]);
-  await settled(page, w, /meet\.eps=0\.\d+/);
-  const table1 = await tableText(page, w);
-  assert.notEqual(table1, table0, 'data table unchanged after moving ε');
-  assert.notEqual(await chartDesc(page, w), desc0, 'chart description unchanged after moving ε');
-  assert.match(page.url(), /meet\.eps=0\.\d+/);
-  // Draw two more batches with Space (focus in the widget, not on a control).
-  await page.locator(w).focus();
-  await page.keyboard.press('Space');
-  await page.keyboard.press('Space');
-  await page.waitForFunction(() => /3 batches/.test(document.querySelector('#w-meet .draw-status').textContent));
-  await settled(page, w, /meet\.step=3/);
-  const url = page.url();
-  assert.match(url, /meet\.step=3/);
-  const before = await tableText(page, w);
-  await page.reload();
-  await ready(page, 'exponential-mechanism');
-  assert.equal(await tableText(page, w), before, 'reload changed the numbers');
-  // The same link in a brand-new browser context gives the same numbers too.
-  const other = await open(url.slice(web.server.url.length), { lesson: 'exponential-mechanism' });
-  assert.equal(await tableText(other.page, w), before, 'a fresh context gave different numbers');
-  assert.deepEqual(errors, []);
-  assert.deepEqual(other.errors, []);
-  await other.context.close();
-  await context.close();
+  await checked(await open('exponential-mechanism/', { lesson: 'exponential-mechanism' }), async ({ page }) => {
+    const w = '#w-meet';
+    await live(page, w);
+    const table0 = await tableText(page, w);
+    const desc0 = await chartDesc(page, w);
+    const slider = page.locator(`${w} input[type=range]`);
+    assert.match(await page.locator(`label[for="${await slider.getAttribute('id')}"]`).textContent(), /ε \(epsilon\)/);
+    const n0 = await renders(page, w);
+    await slider.focus();
+    for (let i = 0; i < 40; i++) await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction(([sel, n]) => Number(document.querySelector(sel).dataset.renders) > n, [w, n0]);
+    await settled(page, w, /meet\.eps=0\.\d+/);
+    const table1 = await tableText(page, w);
+    assert.notEqual(table1, table0, 'data table unchanged after moving ε');
+    assert.notEqual(await chartDesc(page, w), desc0, 'chart description unchanged after moving ε');
+    assert.match(page.url(), /meet\.eps=0\.\d+/);
+    // Draw two more batches with Space (focus in the widget, not on a control).
+    await page.locator(w).focus();
+    await page.keyboard.press('Space');
+    await page.keyboard.press('Space');
+    await page.waitForFunction(() => /3 batches/.test(document.querySelector('#w-meet .draw-status').textContent));
+    await settled(page, w, /meet\.step=3/);
+    const url = page.url();
+    assert.match(url, /meet\.step=3/);
+    const before = await tableText(page, w);
+    await page.reload();
+    await ready(page, 'exponential-mechanism');
+    assert.equal(await tableText(page, w), before, 'reload changed the numbers');
+    // The same link in a brand-new browser context gives the same numbers too.
+    await checked(await open(url.slice(web.server.url.length), { lesson: 'exponential-mechanism' }), async (other) => {
+      assert.equal(await tableText(other.page, w), before, 'a fresh context gave different numbers');
+    });
+  });
 });
 
 test('a bad hash is clamped with a visible note and never crashes', async () => {

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe as audit, everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
+import { axe as audit, checked, everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -97,53 +97,51 @@ test('a phone\'s slider dock and number boxes pass axe in light and dark', async
 });
 
 test('typed ε: the number box and the slider move together and write the URL; the slider lands on round values', async () => {
-  const { context, page, errors } = await open('exponential-mechanism/', { lesson: 'exponential-mechanism' });
-  const w = '#w-meet';
-  await live(page, w);
-  const box = page.locator(`${w} .slider-box`);
-  const slider = page.locator(`${w} input[type=range]`);
-  // The box has the slider's visible label as its name.
-  assert.match(await box.evaluate((b) => document.getElementById(b.getAttribute('aria-labelledby')).textContent), /ε \(epsilon\)/);
-  const n0 = Number(await page.locator(w).getAttribute('data-renders'));
-  await box.fill('0.05');
-  await box.press('Enter');
-  await page.waitForFunction(() => /meet\.eps=0\.05(&|$)/.test(location.hash));
-  await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.renders) > n, [w, n0]);
-  assert.equal(await slider.getAttribute('aria-valuetext'), 'ε = 0.05');
-  // Out of range is clamped with the URL's rule, and said.
-  await box.fill('50');
-  await box.press('Enter');
-  await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
-  assert.equal(await box.inputValue(), '20');
-  assert.match(await page.locator(`${w} .slider-note`).textContent(), /outside 0\.01 … 20, so 20 is used/);
-  assert.equal(await slider.inputValue(), await slider.getAttribute('max'));
-  // Not a number: marked invalid, the state stays.
-  await box.fill('');
-  await box.press('Enter');
-  assert.equal(await box.getAttribute('aria-invalid'), 'true');
-  assert.match(page.url(), /meet\.eps=20(&|$)/);
-  // From the bottom, every key press is a round value: 0.01 → 1 in 22 presses, past 0.05, 0.5, 3 and 5.
-  await slider.focus();
-  await page.keyboard.press('Home');
-  const seen = [await box.inputValue()];
-  for (let i = 0; i < 40 && seen.at(-1) !== '20'; i++) {
-    await page.keyboard.press('ArrowRight');
-    seen.push(await box.inputValue());
-  }
-  for (const v of ['0.01', '0.05', '0.5', '1', '3', '5', '20']) assert.ok(seen.includes(v), `${v} not reachable: ${seen.join(' ')}`);
-  assert.equal(seen.indexOf('1'), 22, `0.01 to 1 took ${seen.indexOf('1')} presses`);
-  for (const v of seen) {
-    const m = +(Number(v) / 10 ** Math.floor(Math.log10(Number(v)))).toPrecision(6);
-    assert.ok([1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8].includes(m), `${v} is not a round value`);
-  }
-  await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
-  // A linked off-grid value is kept exactly and shown in the box.
-  const other = await open('exponential-mechanism/#meet.eps=0.693', { lesson: 'exponential-mechanism' });
-  assert.equal(await other.page.locator(`${w} .slider-box`).inputValue(), '0.693');
-  assert.deepEqual(errors, []);
-  assert.deepEqual(other.errors, []);
-  await other.context.close();
-  await context.close();
+  await checked(await open('exponential-mechanism/', { lesson: 'exponential-mechanism' }), async ({ page }) => {
+    const w = '#w-meet';
+    await live(page, w);
+    const box = page.locator(`${w} .slider-box`);
+    const slider = page.locator(`${w} input[type=range]`);
+    // The box has the slider's visible label as its name.
+    assert.match(await box.evaluate((b) => document.getElementById(b.getAttribute('aria-labelledby')).textContent), /ε \(epsilon\)/);
+    const n0 = Number(await page.locator(w).getAttribute('data-renders'));
+    await box.fill('0.05');
+    await box.press('Enter');
+    await page.waitForFunction(() => /meet\.eps=0\.05(&|$)/.test(location.hash));
+    await page.waitForFunction(([s, n]) => Number(document.querySelector(s).dataset.renders) > n, [w, n0]);
+    assert.equal(await slider.getAttribute('aria-valuetext'), 'ε = 0.05');
+    // Out of range is clamped with the URL's rule, and said.
+    await box.fill('50');
+    await box.press('Enter');
+    await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
+    assert.equal(await box.inputValue(), '20');
+    assert.match(await page.locator(`${w} .slider-note`).textContent(), /outside 0\.01 … 20, so 20 is used/);
+    assert.equal(await slider.inputValue(), await slider.getAttribute('max'));
+    // Not a number: marked invalid, the state stays.
+    await box.fill('');
+    await box.press('Enter');
+    assert.equal(await box.getAttribute('aria-invalid'), 'true');
+    assert.match(page.url(), /meet\.eps=20(&|$)/);
+    // From the bottom, every key press is a round value: 0.01 → 1 in 22 presses, past 0.05, 0.5, 3 and 5.
+    await slider.focus();
+    await page.keyboard.press('Home');
+    const seen = [await box.inputValue()];
+    for (let i = 0; i < 40 && seen.at(-1) !== '20'; i++) {
+      await page.keyboard.press('ArrowRight');
+      seen.push(await box.inputValue());
+    }
+    for (const v of ['0.01', '0.05', '0.5', '1', '3', '5', '20']) assert.ok(seen.includes(v), `${v} not reachable: ${seen.join(' ')}`);
+    assert.equal(seen.indexOf('1'), 22, `0.01 to 1 took ${seen.indexOf('1')} presses`);
+    for (const v of seen) {
+      const m = +(Number(v) / 10 ** Math.floor(Math.log10(Number(v)))).toPrecision(6);
+      assert.ok([1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8].includes(m), `${v} is not a round value`);
+    }
+    await page.waitForFunction(() => /meet\.eps=20(&|$)/.test(location.hash));
+    // A linked off-grid value is kept exactly and shown in the box.
+    await checked(await open('exponential-mechanism/#meet.eps=0.693', { lesson: 'exponential-mechanism' }), async (other) => {
+      assert.equal(await other.page.locator(`${w} .slider-box`).inputValue(), '0.693');
+    });
+  });
 });
 
 test('bar charts name their axes, and the number column says whether it is exact or drawn', async () => {

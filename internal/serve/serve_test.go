@@ -128,7 +128,7 @@ func testSite(t *testing.T) (url, dir string) {
 	return srv.URL, dir
 }
 
-// docs/security.md, finding 8: only regular files inside -dir are served.
+// docs/security.md: only regular files inside -dir are served.
 func TestStaticOnlyRegularFilesInside(t *testing.T) {
 	url, _ := testSite(t)
 	for p, want := range map[string]int{
@@ -171,7 +171,7 @@ func TestStaticOnlyRegularFilesInside(t *testing.T) {
 	}
 }
 
-// docs/security.md, finding 2: a page is sent with the CSP its own <meta> declares
+// docs/security.md: a page is sent with the CSP its own <meta> declares
 // plus frame-ancestors; every reply has nosniff, Referrer-Policy and a
 // framing policy; API replies have a CSP that allows nothing.
 func TestSecurityHeaders(t *testing.T) {
@@ -247,7 +247,7 @@ func TestPagePoliciesAllowTheirInlineScripts(t *testing.T) {
 	}
 }
 
-// docs/security.md, finding 8: serve refuses a database inside the served directory.
+// docs/security.md: serve refuses a database inside the served directory.
 func TestServeRefusesDatabaseInsideDir(t *testing.T) {
 	dir := t.TempDir()
 	if err := os.Mkdir(filepath.Join(dir, "site"), 0o755); err != nil {

@@ -117,6 +117,20 @@ func dataSets(sets []widget.DataSet) (string, error) {
 	})
 }
 
+// jsMechanism is a selection mechanism as a widget names it: core mechanism
+// Mechanism run at Factor·ε, and what its ε guarantees. The selection
+// widgets' mechanisms have a Title and a Noise, the loss chart's curves a
+// Label (their readout's row); Short is a lane's or a legend's name.
+type jsMechanism struct {
+	Mechanism string  `json:"mechanism"`
+	Factor    float64 `json:"factor"`
+	Title     string  `json:"title,omitempty"`
+	Noise     string  `json:"noise,omitempty"`
+	Short     string  `json:"short"`
+	Label     string  `json:"label,omitempty"`
+	Guarantee string  `json:"guarantee"`
+}
+
 // widgetsModule returns the ES module of what the widgets take from package
 // widget: every widget's schema (schemas.NAME, keys in URL order), the
 // selection widgets' data sets, the selection mechanisms with what each
@@ -158,29 +172,16 @@ func widgetsModule() ([]byte, error) {
 	export("lossGrid", marshal(widget.LossGrid()))
 	export("priceGrid", marshal(map[string]float64{"maxPrice": widget.MaxPrice, "step": widget.PriceStep}))
 	export("poll", marshal(map[string]any{"days": widget.PollDays, "others": widget.PollOthers}))
-	type jsCurve struct {
-		Mechanism string  `json:"mechanism"`
-		Factor    float64 `json:"factor"`
-		Short     string  `json:"short"`
-		Label     string  `json:"label"`
-		Guarantee string  `json:"guarantee"`
-	}
-	var curves []jsCurve
+	var curves []jsMechanism
 	for _, c := range widget.LossCurves() {
-		curves = append(curves, jsCurve{c.Mechanism, c.Factor, c.Short, c.Label, widget.GuaranteeOf(c.Mechanism, c.Factor)})
+		curves = append(curves, jsMechanism{Mechanism: c.Mechanism, Factor: c.Factor, Short: c.Short, Label: c.Label,
+			Guarantee: widget.GuaranteeOf(c.Mechanism, c.Factor)})
 	}
 	export("lossCurves", marshal(curves))
-	type jsSelection struct {
-		Mechanism string  `json:"mechanism"`
-		Factor    float64 `json:"factor"`
-		Title     string  `json:"title"`
-		Noise     string  `json:"noise"`
-		Short     string  `json:"short"`
-		Guarantee string  `json:"guarantee"`
-	}
-	var sels []jsSelection
+	var sels []jsMechanism
 	for _, c := range widget.Selections() {
-		sels = append(sels, jsSelection{c.Mechanism, c.Factor, c.Title, c.Noise, c.Short, c.Guarantee})
+		sels = append(sels, jsMechanism{Mechanism: c.Mechanism, Factor: c.Factor, Title: c.Title, Noise: c.Noise, Short: c.Short,
+			Guarantee: c.Guarantee})
 	}
 	export("selections", marshal(sels))
 	var mechs [][2]string

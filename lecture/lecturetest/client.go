@@ -98,29 +98,51 @@ func (c *Client) DoHeader(method, path, token string, body any, header http.Head
 	for k, v := range header {
 		req.Header[k] = v
 	}
+	resp, raw, err := c.send(req, token)
+	if err != nil {
+		return nil, err
+	}
+	out := &Response{Status: resp.StatusCode, Raw: raw}
+	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
+		return out, fmt.Errorf("%s %s: content type %q, want application/json (body %.200q)", method, path, ct, raw)
+	}
+	if err := json.Unmarshal([]byte(raw), &out.JSON); err != nil {
+		return out, fmt.Errorf("%s %s: body is not a JSON object: %v (%.200q)", method, path, err, raw)
+	}
+	return out, nil
+}
+
+// Raw sends a GET and returns the status, the headers and the body as
+// bytes, whatever their type; the body joins those searched for leaks.
+func (c *Client) Raw(path, token string) (int, http.Header, string, error) {
+	req, err := http.NewRequest("GET", c.Base+path, nil)
+	if err != nil {
+		return 0, nil, "", err
+	}
+	resp, body, err := c.send(req, token)
+	if resp == nil {
+		return 0, nil, "", err
+	}
+	return resp.StatusCode, resp.Header, body, err
+}
+
+// send sends req, with the token's Authorization when there is one, and
+// reads the whole body, which joins those searched for leaks (Bodies). The
+// response is nil only when no reply came.
+func (c *Client) send(req *http.Request, token string) (*http.Response, string, error) {
 	if token != "" {
 		req.Header.Set("Authorization", "Bearer "+token)
 	}
 	resp, err := c.HTTP.Do(req)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
 	defer resp.Body.Close()
 	raw, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
 	c.mu.Lock()
 	c.bodies = append(c.bodies, string(raw))
 	c.mu.Unlock()
-	out := &Response{Status: resp.StatusCode, Raw: string(raw)}
-	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
-		return out, fmt.Errorf("%s %s: content type %q, want application/json (body %.200q)", method, path, ct, raw)
-	}
-	if err := json.Unmarshal(raw, &out.JSON); err != nil {
-		return out, fmt.Errorf("%s %s: body is not a JSON object: %v (%.200q)", method, path, err, raw)
-	}
-	return out, nil
+	return resp, string(raw), err
 }
 
 // GetStatus sends GET path with the header key set to value (the client

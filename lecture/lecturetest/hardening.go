@@ -2,7 +2,6 @@ package lecturetest
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"strings"
@@ -164,12 +163,10 @@ func (c *Client) etag(t *testing.T, path, ifNoneMatch string, want int) string {
 	if ifNoneMatch != "" {
 		req.Header.Set("If-None-Match", ifNoneMatch)
 	}
-	resp, err := c.HTTP.Do(req)
+	resp, body, err := c.send(req, "")
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer resp.Body.Close()
-	body, _ := io.ReadAll(resp.Body)
 	if resp.StatusCode != want || want == 304 && len(body) > 0 {
 		t.Errorf("GET %s (If-None-Match %q): %d with %d bytes, want %d", path, ifNoneMatch, resp.StatusCode, len(body), want)
 	}
@@ -238,15 +235,10 @@ func testHost(t *testing.T, c *Client) {
 		req.Host = "evil.example"
 		req.Header.Set("Origin", "http://evil.example")
 		req.Header.Set("Content-Type", "application/json")
-		if c.Key != "" {
-			req.Header.Set("Authorization", "Bearer "+c.Key)
-		}
-		resp, err := c.HTTP.Do(req)
+		resp, b, err := c.send(req, c.Key)
 		if err != nil {
 			t.Fatal(err)
 		}
-		b, _ := io.ReadAll(resp.Body)
-		resp.Body.Close()
 		if resp.StatusCode != http.StatusMisdirectedRequest {
 			t.Errorf("%s with Host evil.example: %d %s, want 421", method, resp.StatusCode, b)
 		}

@@ -3,7 +3,6 @@ package lecturetest
 import (
 	"encoding/csv"
 	"fmt"
-	"io"
 	"math"
 	"net/http"
 	"strings"
@@ -13,28 +12,6 @@ import (
 // The parts of the suite for a whole lecture in one session:
 // several activities, the current one, closing and reopening, the ledger
 // and its export, and what ε means before a release.
-
-// Raw sends a GET and returns the status, the headers and the body as
-// bytes, whatever their type; the body joins those searched for leaks.
-func (c *Client) Raw(path, token string) (int, http.Header, string, error) {
-	req, err := http.NewRequest("GET", c.Base+path, nil)
-	if err != nil {
-		return 0, nil, "", err
-	}
-	if token != "" {
-		req.Header.Set("Authorization", "Bearer "+token)
-	}
-	resp, err := c.HTTP.Do(req)
-	if err != nil {
-		return 0, nil, "", err
-	}
-	defer resp.Body.Close()
-	b, err := io.ReadAll(resp.Body)
-	c.mu.Lock()
-	c.bodies = append(c.bodies, string(b))
-	c.mu.Unlock()
-	return resp.StatusCode, resp.Header, string(b), err
-}
 
 func num(t *testing.T, m map[string]any, key string) float64 {
 	t.Helper()

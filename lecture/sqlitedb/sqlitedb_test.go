@@ -17,7 +17,7 @@ import (
 	"github.com/dpplay/dpplay/lecture/sqlitedb"
 )
 
-// docs/security.md, finding 6: a burst of answers while the class polls leaves the
+// docs/security.md: a burst of answers while the class polls leaves the
 // write-ahead log under WALLimit within a few checkpoint ticks, and the
 // answers are all in the database.
 func TestWALStaysBounded(t *testing.T) {
