@@ -104,6 +104,18 @@ export function stopMounting() {
 
 const whenIdle = (f) => (window.requestIdleCallback ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 50));
 
+/**
+ * yieldTask() resolves in a later task, ahead of other queued work where the
+ * browser can say so (scheduler.yield), so that the browser may paint and
+ * answer input between two widgets' mounts: each mount is a task of its own
+ * rather than all of them one long one.
+ */
+export const yieldTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => {
+  const ch = new MessageChannel();
+  ch.port1.onmessage = () => resolve();
+  ch.port2.postMessage(null);
+}));
+
 /** mountSlot(w, params, call) mounts slot w's widget once, and fills the slot. */
 function mountSlot(w, params, call) {
   near?.unobserve(w.fig);
@@ -131,10 +143,12 @@ async function mountWidget(fig, params) {
     body.removeAttribute('inert');
     return null;
   }
-  // The build's recording of the opening state's engine calls answers them
+  // Each widget mounts in a task of its own (yieldTask). The build's
+  // recording of the opening state's engine calls answers them
   // now, so the widget paints before the engine is ready (prerendered.js);
   // the others show the widget as pending while they run (pending.js).
   // mount replaces the drawing at once: keep its nodes and focus first.
+  await yieldTask();
   const drawing = 'prerendered' in body.dataset ? [...body.childNodes] : null;
   const focused = drawing && body.contains(document.activeElement) ? document.activeElement : null;
   const w = await mount(fig, mod, {
