@@ -163,24 +163,26 @@ func minify(b []byte, loader api.Loader) ([]byte, error) {
 // preloads returns modulepreload links for the page's entry module (app.js),
 // the given widgets' modules and every file they import statically, so the
 // browser fetches them all in parallel instead of one import level at a
-// time.
+// time. The widgets' own files are fetched at low priority: their
+// pre-rendered charts are in the page, so the first paint needs none of
+// them, and on a slow link they must not delay the stylesheets or app.js.
 func (js scripts) preloads(widgets []string) string {
 	seen := map[string]bool{}
 	var b strings.Builder
-	var visit func(p string)
-	visit = func(p string) {
+	var visit func(p, attr string)
+	visit = func(p, attr string) {
 		if seen[p] || p == "" {
 			return
 		}
 		seen[p] = true
-		fmt.Fprintf(&b, "<link rel=\"modulepreload\" href=\"%s\">\n", p)
+		fmt.Fprintf(&b, "<link rel=\"modulepreload\" href=\"%s\"%s>\n", p, attr)
 		for _, m := range js.imports[p] {
-			visit(m)
+			visit(m, attr)
 		}
 	}
-	visit(js.out["app.js"])
+	visit(js.out["app.js"], "")
 	for _, w := range widgets {
-		visit(js.out["widgets/"+w+".js"])
+		visit(js.out["widgets/"+w+".js"], ` fetchpriority="low"`)
 	}
 	return b.String()
 }

@@ -354,12 +354,19 @@ func TestBuild(t *testing.T) {
 	// first widget and what they import statically, each once, nothing
 	// else; the preloads of a lesson one level down are the same files.
 	var pre []string
-	for _, m := range regexp.MustCompile(`<link rel="modulepreload" href="([^"]+)">`).FindAllStringSubmatch(index, -1) {
+	lows := 0
+	for _, m := range regexp.MustCompile(`<link rel="modulepreload" href="([^"]+)"( fetchpriority="low")?>`).FindAllStringSubmatch(index, -1) {
 		pre = append(pre, m[1])
+		// app.js and its chunks first, then the widget's files at low priority.
+		if low := m[2] != ""; low != (strings.HasPrefix(m[1], "w-") || lows > 0) {
+			t.Errorf("index.html preloads %s at low priority: %v", m[1], low)
+		} else if low {
+			lows++
+		}
 		if n := strings.Count(index, `href="`+m[1]+`"`); n != 1 {
 			t.Errorf("index.html preloads %s %d times", m[1], n)
 		}
-		if !strings.Contains(a, `<link rel="modulepreload" href="../`+m[1]+`">`) {
+		if !strings.Contains(a, `<link rel="modulepreload" href="../`+m[1]+`"`+m[2]+`>`) {
 			t.Errorf("a/index.html does not preload ../%s", m[1])
 		}
 		if strings.Contains(read(m[1]), "import(") == (m[1] != "app.js") {
