@@ -4,6 +4,7 @@ go 1.26.8
 
 require (
 	github.com/andybalholm/brotli v1.3.0
+	github.com/evanw/esbuild v0.28.2
 	github.com/expr-lang/expr v1.17.8
 	github.com/hajimehoshi/ebiten/v2 v2.8.8
 	github.com/spaolacci/murmur3 v1.1.0

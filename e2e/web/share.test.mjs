@@ -14,6 +14,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { axe, dist, harness, idle, root as repo, shots } from './harness.mjs';
 import { readEmbed } from '../../web/embedlink.js';
+import { qrMatrix } from '../../web/qr.js';
 import { parseState, coerce, readKeys, FIXING } from '../../web/state.js';
 
 const web = harness(['index.html', 'dist/ is missing: run make site']);
@@ -40,14 +41,14 @@ const dialogText = (page) => page.evaluate(() => {
 const choose = (page, key, what) => page.locator(`#embed-dialog select[data-setting="${key}"]`).selectOption(what);
 
 /** qrModules(page) is [dark modules drawn in the dialog's QR code, dark modules of qr.js's matrix of the link shown]. */
-const qrModules = (page) => page.evaluate(async () => {
-  const { qrMatrix } = await import(new URL('../qr.js', location.href).href);
-  const d = document.querySelector('#embed-dialog');
-  // The path draws each run of dark modules in a row as one rectangle, h<width>.
-  const drawn = [...(d.querySelector('.embed-qr svg path')?.getAttribute('d') ?? '').matchAll(/h(\d+)/g)].reduce((n, m) => n + +m[1], 0);
-  const m = qrMatrix(d.querySelector('#embed-link').value);
-  return [drawn, m.modules.flat().filter(Boolean).length];
-});
+const qrModules = async (page) => {
+  const [drawn, link] = await page.evaluate(() => {
+    const d = document.querySelector('#embed-dialog');
+    // The path draws each run of dark modules in a row as one rectangle, h<width>.
+    return [[...(d.querySelector('.embed-qr svg path')?.getAttribute('d') ?? '').matchAll(/h(\d+)/g)].reduce((n, m) => n + +m[1], 0), d.querySelector('#embed-link').value];
+  });
+  return [drawn, qrMatrix(link).modules.flat().filter(Boolean).length];
+};
 
 test('every widget has "Embed or share", drawn by the build and live', async () => {
   const { context, page, errors } = await web.open('exponential-mechanism/');

@@ -425,7 +425,9 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   for (const f of extras) assert.ok(!cached.includes(f), `${f} is not precached on Save-Data`);
   // The lighter precache is the page's choice: cellular and slow links count too.
   assert.deepEqual(await page.evaluate(async () => {
-    const { metered } = await import('./offline.js');
+    // The bundle names offline.js's file offline-HASH.js; the page has loaded it.
+    const url = performance.getEntriesByType('resource').map((e) => e.name).find((n) => /\/offline-[A-Z0-9]+\.js$/.test(n));
+    const { metered } = await import(url);
     return [{ saveData: true }, { type: 'cellular' }, { effectiveType: '3g' }, { effectiveType: '2g' }, { effectiveType: '4g', type: 'wifi' }, null].map((c) => metered(c));
   }), [true, true, true, true, false, false]);
   const button = page.getByRole('button', { name: `Make every lesson available offline (${extrasMB} MB)` });

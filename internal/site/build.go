@@ -19,10 +19,11 @@ import (
 	"os"
 	"path"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"sort"
 	"strings"
+
+	"github.com/evanw/esbuild/pkg/api"
 )
 
 // Options say where the build reads and writes.
@@ -150,6 +151,10 @@ func Build(o Options) (Result, error) {
 		}
 		files["wasm_exec.js"] = b
 	}
+	js, err := bundle(files)
+	if err != nil {
+		return Result{}, err
+	}
 	type wasmInfo struct {
 		File  string `json:"file"`
 		Bytes int    `json:"bytes"`
@@ -196,7 +201,7 @@ func Build(o Options) (Result, error) {
 	}
 	// JSON inside a script element: "</" must not close it.
 	safe := strings.ReplaceAll(string(indexJSON), "</", `<\/`)
-	p := pageShell{o: o, shell: string(shell), files: files, lessons: lessons, index: `<script type="application/json" id="site-index">` + safe + `</script>`}
+	p := pageShell{o: o, shell: string(shell), js: js, lessons: lessons, index: `<script type="application/json" id="site-index">` + safe + `</script>`}
 	if core, ok := index.Wasm["core"]; ok {
 		p.core = core.File + " " + fmt.Sprint(core.Bytes)
 	}
@@ -270,7 +275,7 @@ func Build(o Options) (Result, error) {
 		switch {
 		case lessonModule(n):
 			extras = append(extras, n)
-		case forCrawlers(n) || lazyModule(n) || embedFragment(n):
+		case forCrawlers(n) || lazyModule(n) || embedFragment(n) || n == WidgetsModule:
 		case strings.HasSuffix(n, "/index.html"):
 			// A page is asked for by its address, slug/.
 			assets = append(assets, strings.TrimSuffix(n, "index.html"))
@@ -288,7 +293,9 @@ func Build(o Options) (Result, error) {
 	sw = bytes.Replace(sw, []byte(versionMark), []byte(version), 1)
 	sw = bytes.Replace(sw, []byte(assetsMark), assetsJSON, 1)
 	sw = bytes.Replace(sw, []byte(extrasMark), extrasJSON, 1)
-	files["sw.js"] = sw
+	if files["sw.js"], err = minify(sw, api.LoaderJS); err != nil {
+		return Result{}, fmt.Errorf("minifying sw.js: %v", err)
+	}
 	files[marker] = []byte("built by dpplay site; deleted and rebuilt by the next build\n")
 
 	res := Result{Out: o.Out, Lessons: len(lessons), Version: version}
@@ -304,33 +311,6 @@ func Build(o Options) (Result, error) {
 		res.Bytes += int64(len(b))
 	}
 	return res, nil
-}
-
-var reImport = regexp.MustCompile(`from\s+'(\.\.?/[a-z0-9_/-]+\.js)'`)
-
-// preloads returns modulepreload links for the page's entry module (app.js),
-// the first lesson's widget modules and every module they import statically,
-// so the browser fetches them all in parallel instead of one import level at
-// a time.
-func preloads(files map[string][]byte, widgets []string) string {
-	seen := map[string]bool{}
-	var b strings.Builder
-	var visit func(p string)
-	visit = func(p string) {
-		if seen[p] || files[p] == nil {
-			return
-		}
-		seen[p] = true
-		fmt.Fprintf(&b, "<link rel=\"modulepreload\" href=\"%s\">\n", p)
-		for _, m := range reImport.FindAllSubmatch(files[p], -1) {
-			visit(path.Join(path.Dir(p), string(m[1])))
-		}
-	}
-	visit("app.js")
-	for _, w := range widgets {
-		visit("widgets/" + w + ".js")
-	}
-	return b.String()
 }
 
 // prepareOut empties out if it is an earlier build (or empty) and creates it.

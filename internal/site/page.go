@@ -164,7 +164,7 @@ const homeMark = "__DPPLAY_HOME__"
 type pageShell struct {
 	o       Options
 	shell   string
-	files   map[string][]byte // the built site so far, for modulepreload links
+	js      scripts // the site's bundled modules, for modulepreload links
 	lessons []*Lesson
 	index   string // the site index's script element
 	core    string // the core module's file and size, "wasm/core.wasm 2400000"
@@ -189,7 +189,7 @@ func (p pageShell) page(h Head, current, content, pager string, widgets []string
 	s := p.shell
 	s = strings.Replace(s, metaMarker, h.HTML(p.o.BaseURL, prefix), 1)
 	s = strings.Replace(s, navMarker, navHTML(p.lessons, current), 1)
-	pre := preloads(p.files, widgets)
+	pre := p.js.preloads(widgets)
 	if m := reFirstWidget.FindStringSubmatch(content); m != nil {
 		pre += `<link rel="expect" href="#` + m[1] + `" blocking="render">` + "\n"
 	}

@@ -271,15 +271,18 @@ func TestBuild(t *testing.T) {
 		"lessons/01-a.md":          "---\ntitle: First\norder: 1\nobjectives:\n  - a\n---\n```widget w\n```\n",
 		"lessons/02-b.md":          "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nText.\n",
 		"lessons/README.md":        "not a lesson",
-		"web/index.html":           `<head><!--dpplay:meta--><meta name="dpplay-core" content="__DPPLAY_CORE__"><meta name="dpplay-lessons" content="__DPPLAY_LESSONS__"><link rel="stylesheet" href="styles.css"><!--dpplay:preload--></head><a href="./">home</a><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--><nav class="pager"><!--dpplay:pager--></nav></main><!--dpplay:index-->`,
+		"web/index.html":           `<head><!--dpplay:meta--><meta name="dpplay-core" content="__DPPLAY_CORE__"><meta name="dpplay-lessons" content="__DPPLAY_LESSONS__"><link rel="stylesheet" href="styles.css"><!--dpplay:preload--><script type="module" src="app.js"></script></head><a href="./">home</a><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--><nav class="pager"><!--dpplay:pager--></nav></main><!--dpplay:index-->`,
+		"web/styles.css":           "body {\n  color: red;\n}\n",
+		"web/embed.js":             "(function () {\n  var here = 1;\n  window.dpplayEmbed = here;\n})();\n",
 		"web/404.html":             `<a id="home" href="__DPPLAY_HOME__">home</a>`,
 		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"]; const E=[\"__DPPLAY_EXTRAS__\"];",
-		"web/app.js":               "import { s } from './start.js';",
-		"web/start.js":             "import { c } from './charts/c.js';",
-		"web/charts/c.js":          "export const c = 1;",
-		"web/widgets/w.js":         "import { x } from './helper.js';\nimport { c } from '../charts/c.js';",
+		"web/app.js":               "import { s } from './start.js';\nexport const mount = (name) => import(`./widgets/${name}.js`);\nconsole.log(s);",
+		"web/start.js":             "import { c } from './charts/c.js';\nexport const s = c + 1;",
+		"web/charts/c.js":          "export const c = Math.random();",
+		"web/widgets/w.js":         "import { x } from './helper.js';\nimport { c } from '../charts/c.js';\nexport const w = [x, c, new URL('../data/d.csv', import.meta.url).href];",
 		"web/widgets/helper.js":    "export const x = 1;",
-		"web/widgets/unused.js":    "",
+		"web/widgets/v.js":         "import { x } from './helper.js';\nexport const v = x;",
+		"web/unused.js":            "export const unused = 1;",
 		"build/core.wasm":          "\x00asm",
 		"build/figures.wasm":       "\x00asm figures",
 		"build/data.wasm":          "\x00asm data data data data",
@@ -312,9 +315,7 @@ func TestBuild(t *testing.T) {
 	}
 	index := read("index.html")
 	for _, want := range []string{`href="a/"`, `href="b/"`, `data-slug="a"`, `"file":"wasm/core.wasm"`,
-		`<link rel="modulepreload" href="app.js">`, `<link rel="modulepreload" href="start.js">`, `<link rel="modulepreload" href="charts/c.js">`,
-		`<link rel="modulepreload" href="widgets/w.js">`, `<link rel="modulepreload" href="widgets/helper.js">`,
-		`content="worker.js wasm/core.wasm 4"`, `content="a b"`, `<a href="./">home</a>`, `<link rel="stylesheet" href="styles.css">`,
+		`<link rel="modulepreload" href="app.js">`, `content="worker.js wasm/core.wasm 4"`, `content="a b"`, `<a href="./">home</a>`, `<link rel="stylesheet" href="styles.css">`,
 		`<link rel="canonical" href="https://example.org/course/">`, `<meta property="og:image" content="https://example.org/course/icons/social.png">`} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %s:\n%s", want, index)
@@ -326,7 +327,7 @@ func TestBuild(t *testing.T) {
 	for _, want := range []string{`<title>First — dpplay</title>`, `<link rel="canonical" href="https://example.org/course/a/">`,
 		`<meta property="og:image" content="https://example.org/course/og/a.png">`, `<meta property="og:image:alt" content="A chart of a">`,
 		`<meta property="og:type" content="article">`, `<a href="../">home</a>`, `<link rel="stylesheet" href="../styles.css">`,
-		`<link rel="modulepreload" href="../app.js">`, `<link rel="modulepreload" href="../widgets/w.js">`, `content="../worker.js wasm/core.wasm 4"`,
+		`<link rel="modulepreload" href="../app.js">`, `content="../worker.js wasm/core.wasm 4"`,
 		`<a href="../a/" data-slug="a" aria-current="page">`, `<a href="../b/" data-slug="b">`, `<article class="lesson" data-slug="a"`,
 		`<link rel="expect" href="#w-w" blocking="render">`, `<a href="../b/" rel="next" class="pager-next">`} {
 		if !strings.Contains(a, want) {
@@ -348,8 +349,71 @@ func TestBuild(t *testing.T) {
 	if got := read("404.html"); !strings.Contains(got, `href="/course/"`) {
 		t.Errorf("404.html's home link: %s", got)
 	}
-	if n := strings.Count(index, `href="charts/c.js"`); n != 1 || strings.Contains(index, "unused.js") {
-		t.Errorf("index.html preloads charts/c.js %d times (want 1) or preloads a module nothing imports:\n%s", n, index)
+	// The modules are bundled: app.js, the widget w (a dynamic import) and
+	// the chunks they share, all at the root. A page preloads app.js, its
+	// first widget and what they import statically, each once, nothing
+	// else; the preloads of a lesson one level down are the same files.
+	var pre []string
+	lows := 0
+	for _, m := range regexp.MustCompile(`<link rel="modulepreload" href="([^"]+)"( fetchpriority="low")?>`).FindAllStringSubmatch(index, -1) {
+		pre = append(pre, m[1])
+		// app.js and its chunks first, then the widget's files at low priority.
+		if low := m[2] != ""; low != (strings.HasPrefix(m[1], "w-") || lows > 0) {
+			t.Errorf("index.html preloads %s at low priority: %v", m[1], low)
+		} else if low {
+			lows++
+		}
+		if n := strings.Count(index, `href="`+m[1]+`"`); n != 1 {
+			t.Errorf("index.html preloads %s %d times", m[1], n)
+		}
+		if !strings.Contains(a, `<link rel="modulepreload" href="../`+m[1]+`"`+m[2]+`>`) {
+			t.Errorf("a/index.html does not preload ../%s", m[1])
+		}
+		if strings.Contains(read(m[1]), "import(") == (m[1] != "app.js") {
+			t.Errorf("%s: only app.js has the dynamic import", m[1])
+		}
+	}
+	var w string
+	for i, f := range pre {
+		switch {
+		case regexp.MustCompile(`^w-[A-Z0-9]{8}\.js$`).MatchString(f):
+			w = f
+		case i > 0 && !regexp.MustCompile(`^chunk-[A-Z0-9]{8}\.js$`).MatchString(f):
+			t.Errorf("index.html preloads %s", f)
+		}
+	}
+	if len(pre) == 0 || pre[0] != "app.js" || w == "" {
+		t.Fatalf("index.html preloads %q, want app.js, w-HASH.js and chunks", pre)
+	}
+	// The sources are gone; the lazy widget v and its helper are files of
+	// their own; w reads its data beside its source, as unbundled.
+	for _, gone := range []string{"start.js", "charts/c.js", "widgets/w.js", "widgets/helper.js"} {
+		if _, err := os.Stat(filepath.Join(out, gone)); err == nil {
+			t.Errorf("%s is in the built site beside the bundle", gone)
+		}
+	}
+	ls, _ := filepath.Glob(filepath.Join(out, "*.js"))
+	var names []string
+	for _, f := range ls {
+		if n := regexp.MustCompile(`-[A-Z0-9]{8}\.js$`).ReplaceAllString(filepath.Base(f), ""); n != "chunk" {
+			names = append(names, n)
+		}
+	}
+	if got := strings.Join(names, " "); got != "app.js embed.js helper sw.js unused.js v w wasm_exec.js" {
+		t.Errorf("the site's root holds %s", got)
+	}
+	if !strings.Contains(read(w), `new URL("../data/d.csv",new URL("widgets/w.js",import.meta.url).href)`) {
+		t.Errorf("%s does not read its data beside its source: %s", w, read(w))
+	}
+	// What no page bundles is minified under its own name; so is the CSS.
+	if got := read("embed.js"); strings.Contains(got, "\n  ") || !strings.Contains(got, "window.dpplayEmbed=") {
+		t.Errorf("embed.js = %q", got)
+	}
+	if got := read("styles.css"); got != "body{color:red}\n" {
+		t.Errorf("styles.css = %q", got)
+	}
+	if got := read("unused.js"); !strings.Contains(got, "unused") {
+		t.Errorf("unused.js = %q", got)
 	}
 	if strings.Contains(index, "<!--dpplay:") || strings.Contains(index, `href="/`) || strings.Contains(index, `src="/`) {
 		t.Errorf("index.html keeps a marker or has an absolute URL (breaks sub-path hosting)")
@@ -372,7 +436,7 @@ func TestBuild(t *testing.T) {
 	// A lesson's own module is precached apart from the shell (EXTRAS), so
 	// that a metered first visit can leave it out; the page's index gives
 	// its gzipped size for the offer to cache it.
-	if !strings.Contains(sw, `const E=["wasm/data.wasm"];`) || strings.Contains(sw, `"wasm/data.wasm","`) {
+	if !strings.Contains(sw, `E=["wasm/data.wasm"]`) || strings.Contains(sw, `"wasm/data.wasm","`) {
 		t.Errorf("sw.js does not list data.wasm as the only extra: %s", sw)
 	}
 	if m := regexp.MustCompile(`"offline":\[\{"file":"wasm/data.wasm","gzip":(\d+)\}\]`).FindStringSubmatch(index); m == nil || m[1] == "0" {
@@ -401,7 +465,15 @@ func TestBuild(t *testing.T) {
 	if _, err := Build(opt); err == nil {
 		t.Error("an ftp base URL is accepted")
 	}
-	opt.BaseURL = "https://example.org/course/"
+	opt.BaseURL = "https://example.org/course"
+	// The same sources give the same site, bundle and version included.
+	again, err := Build(opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.Version != res.Version || read("index.html") != index {
+		t.Errorf("a second build of the same sources is version %s, not %s, or its index.html differs", again.Version, res.Version)
+	}
 	// A second build replaces the first; the version changes with content.
 	writeFiles(t, dir, map[string]string{"lessons/02-b.md": "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nChanged.\n"})
 	res2, err := Build(opt)
