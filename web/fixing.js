@@ -26,12 +26,12 @@ export function fixControls(root, { hide = [], lock = [] }) {
   }
 }
 
-/** lockControl(el) disables the fields of control el and marks its label (or legend) as fixed by the link. */
+/** lockControl(el) disables the fields of control el and marks its summary, label or legend, the first there is, as fixed by the link. */
 function lockControl(el) {
   if (el.classList.contains('is-locked')) return;
   el.classList.add('is-locked');
   for (const f of el.querySelectorAll('input, select, textarea, button')) f.disabled = true;
-  const label = el.querySelector('label, legend');
+  const label = el.querySelector('summary, label, legend');
   if (!label) return;
   const mark = document.createElement('span');
   mark.className = 'fixed-mark';

@@ -233,7 +233,7 @@ test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as b
   // the address of a background and the embed code of a frame.
   const slides = (root) => ({
     background: attr(embedAddress(root, 'report-noisy-max', 'rnm', { eps: '0.5' }, { table: false })),
-    iframe: iframeSnippet(embedAddress(root, 'exponential-mechanism', 'meet', { eps: '2' }, { hide: ['data', 'form', 'delta', 'batch', 'seed'], caption: false }), 'Choosing a meeting day', 560),
+    iframe: iframeSnippet(embedAddress(root, 'exponential-mechanism', 'meet', { eps: '2' }, { hide: ['data', 'src', 'form', 'delta', 'batch', 'seed'], caption: false }), 'Choosing a meeting day', 600),
   });
   // docs/embed.md shows the same deck, for the published site.
   const doc = fs.readFileSync(path.join(repo, 'docs', 'embed.md'), 'utf8');
@@ -258,7 +258,9 @@ test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as b
     await answersKeys(bg, 'background slide');
     await page.screenshot({ path: path.join(shots, 'embed-reveal-background.png') });
     // Slide 2: a title and the embed code's iframe, five controls hidden.
+    const moved = page.evaluate(() => new Promise((r) => window.Reveal.on('slidetransitionend', r)));
     await page.evaluate(() => window.Reveal.next());
+    await moved;
     const slide = await frameReady(page, 'embed.html#/exponential-mechanism/meet');
     assert.equal(await slide.locator('figure.widget [data-key]').count(), 1, 'only ε is left');
     await answersKeys(slide, 'iframe slide');

@@ -100,6 +100,9 @@ function selectBox(ctx, labelText, options, value, onChange) {
  */
 export function dataPanel(ctx, { mode, max, min: lo, onData }) {
   const root = el('details', 'data-panel');
+  // The panel is the control of the key it sets, so a link that hides or
+  // locks src (fixing.js) hides or locks the whole panel.
+  root.dataset.key = 'src';
   const summary = el('summary', '', 'Use your own data (CSV)');
   const marker = el('span', 'data-marker');
   marker.hidden = true;
