@@ -199,9 +199,7 @@ func Build(o Options) (Result, error) {
 			return Result{}, fmt.Errorf("web/index.html lacks the marker %s", m)
 		}
 	}
-	// JSON inside a script element: "</" must not close it.
-	safe := strings.ReplaceAll(string(indexJSON), "</", `<\/`)
-	p := pageShell{o: o, shell: string(shell), js: js, lessons: lessons, index: `<script type="application/json" id="site-index">` + safe + `</script>`}
+	p := pageShell{o: o, shell: string(shell), js: js, lessons: lessons, index: indexScript(indexJSON)}
 	if core, ok := index.Wasm["core"]; ok {
 		p.core = core.File + " " + fmt.Sprint(core.Bytes)
 	}
@@ -231,7 +229,7 @@ func Build(o Options) (Result, error) {
 		files[h.Path+"index.html"] = []byte(p.page(h, l.Slug, content, pagerHTML(lessons, slices.Index(lessons, l)), l.Widgets))
 		paths = append(paths, h.Path)
 	}
-	if err := embedFragments(files, all, indexJSON); err != nil {
+	if err := embedFragments(files, all, index.Wasm); err != nil {
 		return Result{}, err
 	}
 	if shell, ok := files["handout.html"]; ok {
@@ -311,6 +309,13 @@ func Build(o Options) (Result, error) {
 		res.Bytes += int64(len(b))
 	}
 	return res, nil
+}
+
+// indexScript returns the site index, JSON, as the script element with id
+// site-index that the pages read; "</" is escaped so that it cannot close
+// the element.
+func indexScript(index []byte) string {
+	return `<script type="application/json" id="site-index">` + strings.ReplaceAll(string(index), "</", `<\/`) + `</script>`
 }
 
 // prepareOut empties out if it is an earlier build (or empty) and creates it.

@@ -20,23 +20,17 @@ var reWidgetFigure = regexp.MustCompile(`<figure class="widget" [^>]*\bdata-id="
 
 // embedFragments adds to files one fragment per widget figure of each
 // lesson (EmbedFragment): the figure as the lesson's page holds it, with
-// the build's drawing of its opening state, after the site index's engine
-// modules (a script element with id site-index holding {"wasm": …} of
-// indexJSON). The embed page needs only that, not the whole lesson page.
-// Its URLs stay written for the lesson's page: the embed page resolves
-// them against the lesson's address.
-func embedFragments(files map[string][]byte, lessons []*Lesson, indexJSON []byte) error {
-	var index struct {
-		Wasm json.RawMessage `json:"wasm"`
-	}
-	if err := json.Unmarshal(indexJSON, &index); err != nil {
-		return err
-	}
-	wasm, err := json.Marshal(map[string]json.RawMessage{"wasm": index.Wasm})
+// the build's drawing of its opening state, after a script element with id
+// site-index holding {"wasm": wasm}, the site index's engine modules. The
+// embed page needs only that, not the whole lesson page. Its URLs stay
+// written for the lesson's page: the embed page resolves them against the
+// lesson's address.
+func embedFragments(files map[string][]byte, lessons []*Lesson, wasm any) error {
+	index, err := json.Marshal(map[string]any{"wasm": wasm})
 	if err != nil {
 		return err
 	}
-	head := `<script type="application/json" id="site-index">` + strings.ReplaceAll(string(wasm), "</", `<\/`) + "</script>\n"
+	head := indexScript(index) + "\n"
 	for _, l := range lessons {
 		for _, m := range reWidgetFigure.FindAllStringSubmatchIndex(l.HTML, -1) {
 			id := l.HTML[m[2]:m[3]]
