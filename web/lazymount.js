@@ -110,7 +110,7 @@ const whenIdle = (f) => (window.requestIdleCallback ? requestIdleCallback(f, { t
  * answer input between two widgets' mounts: each mount is a task of its own
  * rather than all of them one long one.
  */
-export const yieldTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => {
+const yieldTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => {
   const ch = new MessageChannel();
   ch.port1.onmessage = () => resolve();
   ch.port2.postMessage(null);

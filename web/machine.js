@@ -92,6 +92,10 @@ export function startMachine(container, params = {}) {
     frame?.contentWindow?.postMessage(msg, location.origin);
   }
 
+  const laneName = (l, i) => p.titles?.[i] || NAMES[l.mechanism] || l.mechanism;
+  const candidate = (j) => p.labels?.[j] ?? `#${j + 1}`;
+  const pct = (x) => `${(100 * x).toFixed(1)}%`;
+
   let lastStatus = 0;
   function showState(s) {
     last = s;
@@ -100,9 +104,8 @@ export function startMachine(container, params = {}) {
     const now = performance.now();
     if (!s.paused && now - lastStatus < 2000) return; // do not flood screen readers
     lastStatus = now;
-    const labels = p.labels || [];
-    status.textContent = s.lanes.map((l, i) => `${p.titles?.[i] || NAMES[l.mechanism] || l.mechanism}: ${l.landed.toLocaleString('en-US')} balls. ` +
-      l.counts.map((c, j) => `${labels[j] ?? `#${j + 1}`} ${l.landed ? (100 * c / l.landed).toFixed(1) : '0.0'}% (exact ${(100 * l.probs[j]).toFixed(1)}%)`).join(', ')).join('. ') + '.';
+    status.textContent = s.lanes.map((l, i) => `${laneName(l, i)}: ${l.landed.toLocaleString('en-US')} balls. ` +
+      l.counts.map((c, j) => `${candidate(j)} ${pct(l.landed ? c / l.landed : 0)} (exact ${pct(l.probs[j])})`).join(', ')).join('. ') + '.';
     container.dataset.landed = String(s.lanes[0].landed);
   }
 
@@ -136,17 +139,15 @@ export function startMachine(container, params = {}) {
   // its shares of the balls landed so far, one tone a candidate.
   const chart = {
     get data() { return last; },
+    // One range for every series, listen.js's default: 0 to the largest value.
     sound() {
-      const labels = p.labels || [];
-      const pct = (x) => `${(100 * x).toFixed(1)}%`;
-      const series = (name, values) => ({ name, points: values.map((v, j) => ({ label: labels[j] ?? `#${j + 1}`, value: v, say: pct(v) })) });
+      const series = (name, values) => ({ name, points: values.map((v, j) => ({ label: candidate(j), value: v, say: pct(v) })) });
       const out = [];
       last.lanes.forEach((l, i) => {
-        const name = p.titles?.[i] || NAMES[l.mechanism] || l.mechanism;
-        out.push(series(`${name}, exact probability`, l.probs));
-        if (l.landed) out.push(series(`${name}, share of ${l.landed.toLocaleString('en-US')} balls`, l.counts.map((c) => c / l.landed)));
+        out.push(series(`${laneName(l, i)}, exact probability`, l.probs));
+        if (l.landed) out.push(series(`${laneName(l, i)}, share of ${l.landed.toLocaleString('en-US')} balls`, l.counts.map((c) => c / l.landed)));
       });
-      return { series: out, range: [0, Math.max(...out.flatMap((s) => s.points.map((q) => q.value)))] };
+      return { series: out };
     },
   };
   hear.addEventListener('click', () => import('./listen.js').then((m) => m.listen(chart, hear)));
