@@ -12,6 +12,7 @@ import { setupPresenting } from './present.js';
 import { setupKeys } from './keys.js';
 import { watchEngine } from './pending.js';
 import { keepFocus } from './focuskeep.js';
+import { yieldTask } from './tasks.js';
 
 // ---- Engine loading indicator -------------------------------------------
 const progress = $('#engine-progress');
@@ -38,44 +39,55 @@ bridge.load('core');
 // A key pressed first mounts the widgets still showing their pre-rendered
 // drawing, one per idle period, so that Tab reaches live ones.
 document.addEventListener('keydown', mountRest, { capture: true });
-const navToggle = $('.nav-toggle');
-keepFocus();
-setupPresenting();
-setupKeys(navToggle);
-navToggle.addEventListener('click', () => {
-  const open = navToggle.getAttribute('aria-expanded') !== 'true';
-  navToggle.setAttribute('aria-expanded', String(open));
-  document.body.classList.toggle('nav-open', open);
-});
-$('#lesson-nav').addEventListener('click', (e) => {
-  if (e.target.closest('a')) { navToggle.setAttribute('aria-expanded', 'false'); document.body.classList.remove('nav-open'); }
-});
-// The links of the top bar and the lesson list, and the icons', are written
-// for the page this document was loaded at; moving to a page at another depth
-// (go) would break them, so they are made absolute.
-for (const a of document.querySelectorAll('a[href], link[rel~="icon"], link[rel="manifest"], link[rel="apple-touch-icon"]')) {
-  if (!a.closest('#lesson, .pager') && !a.getAttribute('href').startsWith('#')) a.setAttribute('href', a.href);
-}
-followLinks();
-// Back and Forward to another page's entry show it; between entries of the
-// same page only the fragment differs, which hashchange follows.
-window.addEventListener('popstate', () => {
-  if (location.pathname !== state.path) showPage(false).catch(reportError);
-});
-window.addEventListener('hashchange', () => {
-  // Our own replaceState never fires hashchange: this is a link, the user or
-  // Back. A fragment that names an element is the browser's to scroll to.
-  if (location.pathname !== state.path || location.hash === state.hash) return;
-  const old = oldLink(location.hash);
-  if (!old && parseState(location.hash).section) state.hash = location.hash;
-  else showPage(!!old && old.slug !== state.slug).catch(reportError);
-});
-setupTheme($('#theme-button'));
-setupShare($('#share-button'), $('#share-status'));
-setupScrollMemory(() => !state.loading);
-setupSearch($('#search'), index);
+start().catch(reportError);
 
-showPage(false).catch(reportError);
+/**
+ * start wires the page and shows what the address names, each group of
+ * steps in a task of its own: together they would be one long task right
+ * after the first paint, while the reader may already tap or scroll.
+ */
+async function start() {
+  await yieldTask();
+  const navToggle = $('.nav-toggle');
+  keepFocus();
+  setupPresenting();
+  setupKeys(navToggle);
+  navToggle.addEventListener('click', () => {
+    const open = navToggle.getAttribute('aria-expanded') !== 'true';
+    navToggle.setAttribute('aria-expanded', String(open));
+    document.body.classList.toggle('nav-open', open);
+  });
+  $('#lesson-nav').addEventListener('click', (e) => {
+    if (e.target.closest('a')) { navToggle.setAttribute('aria-expanded', 'false'); document.body.classList.remove('nav-open'); }
+  });
+  // The links of the top bar and the lesson list, and the icons', are written
+  // for the page this document was loaded at; moving to a page at another depth
+  // (go) would break them, so they are made absolute.
+  for (const a of document.querySelectorAll('a[href], link[rel~="icon"], link[rel="manifest"], link[rel="apple-touch-icon"]')) {
+    if (!a.closest('#lesson, .pager') && !a.getAttribute('href').startsWith('#')) a.setAttribute('href', a.href);
+  }
+  followLinks();
+  // Back and Forward to another page's entry show it; between entries of the
+  // same page only the fragment differs, which hashchange follows.
+  window.addEventListener('popstate', () => {
+    if (location.pathname !== state.path) showPage(false).catch(reportError);
+  });
+  window.addEventListener('hashchange', () => {
+    // Our own replaceState never fires hashchange: this is a link, the user or
+    // Back. A fragment that names an element is the browser's to scroll to.
+    if (location.pathname !== state.path || location.hash === state.hash) return;
+    const old = oldLink(location.hash);
+    if (!old && parseState(location.hash).section) state.hash = location.hash;
+    else showPage(!!old && old.slug !== state.slug).catch(reportError);
+  });
+  await yieldTask();
+  setupTheme($('#theme-button'));
+  setupShare($('#share-button'), $('#share-status'));
+  setupScrollMemory(() => !state.loading);
+  setupSearch($('#search'), index);
+  await yieldTask();
+  await showPage(false);
+}
 
 // Register the service worker after the first load, so precaching the site
 // for offline use never competes with the first lesson's download, and in

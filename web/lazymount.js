@@ -13,6 +13,7 @@ import { $, bridge, state, pickActive } from './current.js';
 import { scheduleWrite, writeURL } from './urlsync.js';
 import { reportError } from './urlnotes.js';
 import { tracked, start, stop } from './pending.js';
+import { yieldTask } from './tasks.js';
 
 let uidCount = 0;
 let near = null; // the IntersectionObserver of the lesson on screen
@@ -103,18 +104,6 @@ export function stopMounting() {
 }
 
 const whenIdle = (f) => (window.requestIdleCallback ? requestIdleCallback(f, { timeout: 1000 }) : setTimeout(f, 50));
-
-/**
- * yieldTask() resolves in a later task, ahead of other queued work where the
- * browser can say so (scheduler.yield), so that the browser may paint and
- * answer input between two widgets' mounts: each mount is a task of its own
- * rather than all of them one long one.
- */
-const yieldTask = () => (globalThis.scheduler?.yield ? scheduler.yield() : new Promise((resolve) => {
-  const ch = new MessageChannel();
-  ch.port1.onmessage = () => resolve();
-  ch.port2.postMessage(null);
-}));
 
 /** mountSlot(w, params, call) mounts slot w's widget once, and fills the slot. */
 function mountSlot(w, params, call) {

@@ -17,6 +17,7 @@ import { showNotes, reportError } from './urlnotes.js';
 import { wirePredictions, reveal } from './predict.js';
 import { wireExercises } from './exercises.js';
 import { presenting, setPresenting, stopWatchingPresented } from './present.js';
+import { afterFrame, yieldTask } from './tasks.js';
 
 // The pages fetched so far, parsed (slug → promise of a Document): showing
 // one takes a copy of its article, so that showing it again mounts its
@@ -141,6 +142,9 @@ export async function showPage(focus) {
   }
   wirePredictions();
   wireExercises();
+  // Each group of steps below runs in a task of its own (tasks.js).
+  await yieldTask();
+  if (call !== state.shown) return;
   restoreLesson(slug, reveal);
   markProgress(index);
   // One slot per widget, in reading order, so that "active", n and p do not
@@ -156,6 +160,7 @@ export async function showPage(focus) {
   // height when it mounts.
   placeScroll(focus);
   await mountNear(state.widgets, params, call);
+  await yieldTask();
   if (call !== state.shown) return;
   pickActive();
   showNotes(state.notes);
@@ -164,7 +169,10 @@ export async function showPage(focus) {
   placeScroll(focus);
   // The entry keeps its place from the start: a page left before the reader
   // scrolls (Forward to it later) opens where it was shown, not where the
-  // page before it was.
+  // page before it was. Read once the page is laid out: the widgets just
+  // mounted would otherwise make the reading a layout of the whole page.
+  await afterFrame();
+  if (call !== state.shown) return;
   saveScroll();
   state.loading = false;
   document.body.dataset.lessonReady = slug;
@@ -211,6 +219,8 @@ async function showHome(call, focus) {
   markProgress(index);
   if (focus) $('#lesson-title')?.focus?.({ preventScroll: true });
   if (!restoreScroll() && call > 1) scrollTo(0, 0);
+  await afterFrame();
+  if (call !== state.shown) return;
   saveScroll();
   state.loading = false;
   document.body.dataset.lessonReady = 'home';
