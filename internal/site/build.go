@@ -155,10 +155,6 @@ func Build(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
-	type wasmInfo struct {
-		File  string `json:"file"`
-		Bytes int    `json:"bytes"`
-	}
 	// Offline lists the lessons' own modules with their gzipped sizes, for
 	// the page's offer to keep every lesson offline where the service worker
 	// precaches only the shell and core (web/offline.js).
@@ -309,6 +305,12 @@ func Build(o Options) (Result, error) {
 		res.Bytes += int64(len(b))
 	}
 	return res, nil
+}
+
+// wasmInfo is an engine module in the site index: its file and its size in bytes.
+type wasmInfo struct {
+	File  string `json:"file"`
+	Bytes int    `json:"bytes"`
 }
 
 // indexScript returns the site index, JSON, as the script element with id

@@ -25,8 +25,8 @@ var reWidgetFigure = regexp.MustCompile(`<figure class="widget" [^>]*\bdata-id="
 // embed page needs only that, not the whole lesson page. Its URLs stay
 // written for the lesson's page: the embed page resolves them against the
 // lesson's address.
-func embedFragments(files map[string][]byte, lessons []*Lesson, wasm any) error {
-	index, err := json.Marshal(map[string]any{"wasm": wasm})
+func embedFragments(files map[string][]byte, lessons []*Lesson, wasm map[string]wasmInfo) error {
+	index, err := json.Marshal(map[string]map[string]wasmInfo{"wasm": wasm})
 	if err != nil {
 		return err
 	}

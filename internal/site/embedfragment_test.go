@@ -16,10 +16,7 @@ func TestEmbedFragments(t *testing.T) {
 	two := fig("two", "<p>2</p>")
 	l := &Lesson{Slug: "les", HTML: "<p>Text before.</p>\n" + one + "\n<p>Between.</p>" + two + "<p>After.</p>"}
 	files := map[string][]byte{}
-	if err := embedFragments(files, []*Lesson{l}, map[string]struct {
-		File  string `json:"file"`
-		Bytes int    `json:"bytes"`
-	}{"core": {"wasm/core.wasm", 4}}); err != nil {
+	if err := embedFragments(files, []*Lesson{l}, map[string]wasmInfo{"core": {"wasm/core.wasm", 4}}); err != nil {
 		t.Fatal(err)
 	}
 	const head = `<script type="application/json" id="site-index">{"wasm":{"core":{"file":"wasm/core.wasm","bytes":4}}}</script>` + "\n"
@@ -32,7 +29,7 @@ func TestEmbedFragments(t *testing.T) {
 		t.Errorf("files %v", files)
 	}
 	l.HTML = strings.TrimSuffix(fig("bad", "<p>no end"), "</figure>")
-	if err := embedFragments(files, []*Lesson{l}, map[string]any{}); err == nil {
+	if err := embedFragments(files, []*Lesson{l}, map[string]wasmInfo{}); err == nil {
 		t.Error("a figure with no end is not an error")
 	}
 }
