@@ -508,7 +508,19 @@ func TestRealLessons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	// Link texts that say nothing of where they lead: Lighthouse's SEO audit
+	// "link-text" fails a page for any of them.
+	vague := map[string]bool{"click here": true, "click this": true, "go": true, "here": true, "this": true,
+		"start": true, "right here": true, "more": true, "learn more": true, "read more": true, "more info": true,
+		"more information": true, "information": true, "link": true}
+	anchor := regexp.MustCompile(`(?s)<a\b[^>]*>(.*?)</a>`)
+	tag := regexp.MustCompile(`<[^>]*>`)
 	for _, l := range lessons {
+		for _, m := range anchor.FindAllStringSubmatch(l.HTML, -1) {
+			if text := strings.ToLower(strings.TrimSpace(tag.ReplaceAllString(m[1], ""))); vague[text] {
+				t.Errorf("%s: a link whose whole text is %q says nothing of where it leads", l.Slug, text)
+			}
+		}
 		if l.Kind == "page" {
 			continue
 		}
