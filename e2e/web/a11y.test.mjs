@@ -412,9 +412,9 @@ test('before the engine: a moved slider and Draw say the widget is waiting, the 
   await page.waitForFunction((i) => document.getElementById(i).hasAttribute('data-pending'), id, { timeout: 5000 });
   assert.match(await page.locator(`#${id} .widget-pending`).textContent(), /Waiting for the engine/);
   assert.ok(await page.locator(`#${id} .widget-pending .pending-pill`).isVisible(), 'the waiting note is not on screen');
-  // The dimming fades in over 0.2 s (styles.css), so wait for it to finish rather than read it mid-fade.
+  // The dimming may be a 0.2 s transition (styles.css), so poll until the opacity passes 0.6 rather than read it once.
   await page.waitForFunction((i) => +getComputedStyle(document.querySelector(`#${i} .loss-line`)).opacity < 0.6, id, { timeout: 3000 })
-    .catch(() => assert.fail('the stale readout is not dimmed'));
+    .catch((e) => assert.fail(`the stale readout is not dimmed: ${e.message}`));
   assert.equal(await readout.textContent(), before);
   await page.screenshot({ path: path.join(shots, 'a11y-waiting-390.png') });
   release();
