@@ -1,14 +1,16 @@
 #!/usr/bin/env node
 // Reproduces, without the site, the hold on the first frame that makes
 // Lighthouse's mobile figures bimodal here (docs/web.md, "What the main thread
-// does while a lesson loads"). A page of one heading and one paragraph links a
-// stylesheet that the server sends after delay_ms. Chromium starts with the
-// flags Lighthouse's command line gives it (lighthouseChrome), navigates from
-// about:blank as Lighthouse does, and the page reports its first contentful
-// paint, in four settings: desktop or mobile emulation, and the RenderDocument
-// feature off (as Lighthouse starts Chromium) or at the build's default. -1
-// means no paint within 2.5 s of the load event.
-// Usage: node scripts/first-frame-hold.mjs [runs] [delay_ms…]  (prints one line per setting and delay)
+// does while a lesson loads"). A page of one heading and one paragraph is
+// kept from drawing for delay_ms in one of two ways: its stylesheet arrives
+// after delay_ms, or an inline script at the end of its body keeps the main
+// thread busy for delay_ms. Chromium starts as Lighthouse's command line
+// starts it (lighthouseChrome), opens a new tab, sets the emulation and loads
+// the page, which reports its first contentful paint, in four settings:
+// mobile emulation (Lighthouse's 412 × 823 phone) or the same viewport
+// without it, and RenderDocument off (as Lighthouse starts Chromium) or at
+// the build's default. -1 means no paint within 2.5 s of the load event.
+// Usage: node scripts/first-frame-hold.mjs [runs] [delay_ms…]  (one line per way, delay and setting)
 import http from 'node:http';
 import { chromium } from 'playwright-core';
 import { lighthouseChrome } from './perf-bench.mjs';
@@ -19,46 +21,49 @@ const delays = (delayArgs.length ? delayArgs : ['100', '500']).map(Number);
 
 const server = http.createServer((req, res) => {
   const u = new URL(req.url, 'http://x');
+  const ms = Number(u.searchParams.get('ms'));
   if (u.pathname === '/slow.css') {
-    setTimeout(() => res.end('p { color: #333 }'), Number(u.searchParams.get('ms')));
     res.setHeader('Content-Type', 'text/css');
+    setTimeout(() => res.end('p { color: #333 }'), ms);
     return;
   }
+  const css = u.searchParams.get('way') === 'css' ? `<link rel="stylesheet" href="/slow.css?ms=${ms}">` : '';
+  const busy = u.searchParams.get('way') === 'busy' ? `<script>for (const t = performance.now(); performance.now() - t < ${ms};);</script>` : '';
   res.setHeader('Content-Type', 'text/html');
   res.end(`<!doctype html><html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1"><title>first frame</title>
-<link rel="stylesheet" href="/slow.css?ms=${Number(u.searchParams.get('ms'))}"></head>
-<body><h1>A heading</h1><p>A paragraph of text.</p></body></html>`);
+<meta name="viewport" content="width=device-width, initial-scale=1"><title>first frame</title>${css}</head>
+<body><h1>A heading</h1><p>A paragraph of text.</p>${busy}</body></html>`);
 });
 await new Promise((r) => server.listen(0, '127.0.0.1', r));
 const base = `http://127.0.0.1:${server.address().port}/`;
 
 /** firstPaint loads the page once in a fresh Chromium and returns its first contentful paint in ms. */
-async function firstPaint(delay, mobile, renderDocument) {
+async function firstPaint(way, delay, mobile, renderDocument) {
   const chrome = await lighthouseChrome({ renderDocument });
-  const browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+  let browser;
   try {
-    const page = browser.contexts()[0].pages()[0] || await browser.contexts()[0].newPage();
+    browser = await chromium.connectOverCDP(`http://127.0.0.1:${chrome.port}`);
+    const page = await browser.contexts()[0].newPage();
     const cdp = await page.context().newCDPSession(page);
-    await page.goto('about:blank');
-    // Lighthouse's mobile device: 412 × 823 CSS px (device scale 1.75 or 1 gives the same).
     await cdp.send('Emulation.setDeviceMetricsOverride', { mobile, width: 412, height: 823, deviceScaleFactor: mobile ? 1.75 : 1 });
-    await page.goto(`${base}?ms=${delay}`, { waitUntil: 'load' });
+    await page.goto(`${base}?way=${way}&ms=${delay}`, { waitUntil: 'load' });
     await page.waitForTimeout(2500);
     return await page.evaluate(() => Math.round(performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? -1));
   } finally {
-    await browser.close().catch(() => {});
+    await browser?.close().catch(() => {});
     await chrome.kill();
   }
 }
 
 try {
-  for (const delay of delays) {
-    for (const mobile of [false, true]) {
-      for (const renderDocument of [false, true]) {
-        const fcp = [];
-        for (let i = 0; i < runs; i++) fcp.push(await firstPaint(delay, mobile, renderDocument));
-        console.log(`stylesheet after ${delay} ms, ${mobile ? 'mobile ' : 'desktop'}, RenderDocument ${renderDocument ? 'default' : 'off    '}: first paint ${fcp.join(', ')} ms`);
+  for (const [way, what] of [['css', 'stylesheet after'], ['busy', 'main thread busy for']]) {
+    for (const delay of delays) {
+      for (const mobile of [false, true]) {
+        for (const renderDocument of [false, true]) {
+          const fcp = [];
+          for (let i = 0; i < runs; i++) fcp.push(await firstPaint(way, delay, mobile, renderDocument));
+          console.log(`${what} ${delay} ms, ${mobile ? 'mobile emulation' : 'no emulation    '}, RenderDocument ${renderDocument ? 'default' : 'off    '}: first paint ${fcp.join(', ')} ms`);
+        }
       }
     }
   }

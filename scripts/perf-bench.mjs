@@ -25,15 +25,13 @@
 // many functions, each compiled on first call unless the cache has it). V8
 // caches a module only once enough of its code has been optimized: the
 // machine's is, a lesson's use of core is not,
-// then Lighthouse (mobile, simulated throttling) scores, all four categories,
-// with total blocking time, largest contentful paint, speed index, layout
-// shift, the observed first paint, the main thread's total work and its long
-// tasks (count, longest), for the root and every lesson's and page's own
-// address, each with the machine's load average when it ran: once in Chromium
-// as Lighthouse's command line starts it (lighthouse_mobile) and once with
-// RenderDocument at the build's default (lighthouse_mobile_render_document;
-// see lighthouseChrome). (scripts/bundle-size.mjs measures the slider to
-// the painted chart at 10,000 draws.)
+// then Lighthouse (mobile, simulated throttling) for the root and every
+// lesson's and page's own address: lighthouseFigures, with the machine's load
+// average when it ran, once in Chromium as Lighthouse's command line starts it
+// (lighthouse_mobile) and once with RenderDocument at the build's default
+// (lighthouse_mobile_render_document; see lighthouseChrome), which doubles
+// this part's time (about 40 s a run here). scripts/bundle-size.mjs measures
+// the slider to the painted chart at 10,000 draws.
 // Usage: node scripts/perf-bench.mjs [dist] [runs]  (prints JSON)
 // Timings are figures, never pass/fail.
 import path from 'node:path';
@@ -41,7 +39,7 @@ import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import { serve } from '../e2e/web/server.mjs';
 import fs from 'node:fs';
-import { launch, launchProfile, chromiumPath } from '../e2e/web/browser.mjs';
+import { launch, launchProfile, chromiumPath, chromiumArgs } from '../e2e/web/browser.mjs';
 import { siteIndex } from '../e2e/web/harness.mjs';
 
 // Lighthouse's mobile "slow 4G" (its DevTools throttling preset) and 4× CPU.
@@ -186,7 +184,8 @@ export async function codeCache(url, lesson, machineBytes) {
   return out;
 }
 
-const median = (xs) => { const s = xs.filter(Number.isFinite).sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
+/** median(xs) is the median of the finite numbers in xs, NaN if there are none. */
+export const median = (xs) => { const s = xs.filter(Number.isFinite).sort((a, b) => a - b); return s.length ? s[Math.floor(s.length / 2)] : NaN; };
 
 /** medians(runs) is, for each figure of runs[i].cold and runs[i].warm, its median over the runs. */
 export function medians(runs) {
@@ -199,57 +198,70 @@ export function medians(runs) {
 }
 
 /**
- * lighthouseChrome starts a headless Chromium for Lighthouse. By default it
- * has the flags Lighthouse's own command line gives it (chrome-launcher's
- * defaults), which turn Chromium's RenderDocument feature off. With that
- * feature off and Lighthouse's mobile emulation, this Chromium presents the
- * first frame of a page that has not drawn one in its first 0.2–0.3 s (a
- * render-blocking stylesheet still loading, or a main-thread task that long)
- * only at about 1.2 or 2.3 s (docs/web.md). With renderDocument true the
- * feature stays at the build's default, which has no such hold.
+ * lighthouseChrome launches a headless Chromium for Lighthouse with
+ * chrome-launcher's default flags, the ones Lighthouse's command line uses,
+ * and chromiumArgs. With renderDocument, RenderDocument is taken out of the
+ * defaults' --disable-features, which leaves it at the build's default:
+ * docs/web.md ("What the main thread does while a lesson loads") says why.
  */
 export async function lighthouseChrome({ renderDocument = false } = {}) {
   const chromeLauncher = await import('chrome-launcher');
-  let defaults = chromeLauncher.Launcher.defaultFlags();
+  let flags = chromeLauncher.Launcher.defaultFlags();
   if (renderDocument) {
-    defaults = defaults.map((f) => (f.startsWith('--disable-features=')
+    const before = flags.join(' ');
+    flags = flags.map((f) => (f.startsWith('--disable-features=')
       ? '--disable-features=' + f.slice('--disable-features='.length).split(',').filter((x) => x !== 'RenderDocument').join(',')
       : f));
+    if (flags.join(' ') === before) throw new Error('chrome-launcher no longer turns RenderDocument off: drop the renderDocument setting');
   }
   return chromeLauncher.launch({
     chromePath: chromiumPath,
     ignoreDefaultFlags: true,
-    chromeFlags: [...defaults, '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: [...new Set([...flags, '--headless=new', ...chromiumArgs])],
   });
 }
 
-export async function lighthouseScores(url, options) {
+/**
+ * lighthouseFigures(lhr) is what a Lighthouse result says of the page's load:
+ * the score of each category it ran, the performance metrics Lighthouse
+ * simulates (ms, and the layout shift), the first contentful paint it
+ * observed before simulating, the main thread's total work, its largest four
+ * kinds of work, and its long tasks (at most 20, the longest: count, sum and
+ * longest, in simulated time).
+ */
+export function lighthouseFigures(lhr) {
+  const out = {};
+  for (const [k, c] of Object.entries(lhr.categories)) out[k] = Math.round(100 * c.score);
+  const a = lhr.audits;
+  const ms = (id) => Math.round(a[id]?.numericValue ?? NaN);
+  Object.assign(out, {
+    fcp_ms: ms('first-contentful-paint'), lcp_ms: ms('largest-contentful-paint'), si_ms: ms('speed-index'),
+    tbt_ms: ms('total-blocking-time'), cls: +(a['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3),
+    observed_fcp_ms: Math.round(a.metrics?.details?.items?.[0]?.observedFirstContentfulPaint ?? NaN),
+    main_thread_ms: ms('mainthread-work-breakdown'),
+    main_thread_top: Object.fromEntries((a['mainthread-work-breakdown']?.details?.items || []).slice(0, 4).map((i) => [i.group, Math.round(i.duration)])),
+  });
+  const long = a['long-tasks']?.details?.items || [];
+  out.long_tasks = long.length;
+  out.long_sum_ms = Math.round(long.reduce((sum, t) => sum + t.duration, 0));
+  out.longest_task_ms = Math.round(Math.max(0, ...long.map((t) => t.duration)));
+  return out;
+}
+
+/**
+ * lighthouseScores(url, options) runs Lighthouse mobile (simulated
+ * throttling, every category) on url in a fresh lighthouseChrome(options)
+ * and returns lighthouseFigures with the one-minute load average when it ran:
+ * Lighthouse simulates a slow phone from what it measures here, so a busy
+ * machine lowers the score.
+ */
+export async function lighthouseScores(url, options, categories) {
   const { default: lighthouse } = await import('lighthouse');
   const chrome = await lighthouseChrome(options);
   try {
-    const res = await lighthouse(url, { port: chrome.port, logLevel: 'error', output: 'json' });
-    const lhr = res.lhr;
-    const scores = {};
-    for (const [k, c] of Object.entries(lhr.categories)) scores[k] = Math.round(100 * c.score);
-    const a = lhr.audits;
-    scores.lcp_ms = Math.round(a['largest-contentful-paint']?.numericValue);
-    scores.tbt_ms = Math.round(a['total-blocking-time']?.numericValue);
-    scores.si_ms = Math.round(a['speed-index']?.numericValue);
-    scores.cls = +(a['cumulative-layout-shift']?.numericValue ?? NaN).toFixed(3);
-    // The first paint Lighthouse saw before its simulation: about 1.2 s or
-    // more when Chromium held the first frame (lighthouseChrome).
-    scores.observed_fcp_ms = Math.round(a.metrics?.details?.items?.[0]?.observedFirstContentfulPaint ?? NaN);
-    // The main thread's work and its long tasks, as Lighthouse simulates them
-    // on its slow phone: steadier than the score on a busy machine.
-    scores.main_thread_ms = Math.round(a['mainthread-work-breakdown']?.numericValue ?? NaN);
-    const long = a['long-tasks']?.details?.items || [];
-    scores.long_tasks = long.length;
-    scores.longest_task_ms = Math.round(Math.max(0, ...long.map((t) => t.duration)));
-    // Lighthouse simulates a slow phone from what it measures here: a busy
-    // machine lowers the score. The one-minute load average beside it says how busy.
-    scores.load = +os.loadavg()[0].toFixed(1);
-    return scores;
+    const load = +os.loadavg()[0].toFixed(1);
+    const { lhr } = await lighthouse(url, { port: chrome.port, logLevel: 'error', output: 'json', onlyCategories: categories });
+    return { load, ...lighthouseFigures(lhr) };
   } finally {
     await chrome.kill();
   }
@@ -276,14 +288,17 @@ if (import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
   }
   out.code_cache = await codeCache(server.url, lessons[0].slug, fs.statSync(path.join(dir, 'wasm', 'machine.wasm')).size);
   try {
-    // As Lighthouse's command line runs it, then with RenderDocument at the
-    // build's default (lighthouseChrome), page by page so both see one load.
+    // Chromium as Lighthouse's command line starts it, and with RenderDocument
+    // at the build's default (lighthouseChrome): both on each page in turn,
+    // first one then the other, so that both see about the same load.
     out.lighthouse_mobile = {};
     out.lighthouse_mobile_render_document = {};
-    for (const slug of ['', ...lessons.concat(pages).map((p) => p.slug)]) {
+    for (const [i, slug] of ['', ...lessons.concat(pages).map((p) => p.slug)].entries()) {
       const url = slug ? `${server.url}${slug}/` : server.url;
-      out.lighthouse_mobile[slug || 'root'] = await lighthouseScores(url);
-      out.lighthouse_mobile_render_document[slug || 'root'] = await lighthouseScores(url, { renderDocument: true });
+      for (const renderDocument of i % 2 ? [true, false] : [false, true]) {
+        const key = renderDocument ? 'lighthouse_mobile_render_document' : 'lighthouse_mobile';
+        out[key][slug || 'root'] = await lighthouseScores(url, { renderDocument });
+      }
     }
   } finally {
     await server.close();

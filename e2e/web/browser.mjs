@@ -6,14 +6,13 @@ import { existsSync } from 'node:fs';
 
 export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 
+/** chromiumArgs are the flags every Chromium of the tests and benchmarks gets, besides headless. */
+export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+
 const options = () => {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found: run scripts/setup.sh`);
-  return {
-    executablePath: chromiumPath,
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
-      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  };
+  return { executablePath: chromiumPath, headless: true, args: ['--headless', ...chromiumArgs] };
 };
 
 export async function launch() {
