@@ -249,8 +249,9 @@ export function lighthouseFigures(lhr) {
 }
 
 /**
- * lighthouseScores(url, options) runs Lighthouse mobile (simulated
- * throttling, every category) on url in a fresh lighthouseChrome(options)
+ * lighthouseScores(url, options, categories) runs Lighthouse mobile
+ * (simulated throttling; the categories named, or every one) on url in a
+ * fresh lighthouseChrome(options)
  * and returns lighthouseFigures with the one-minute load average when it ran:
  * Lighthouse simulates a slow phone from what it measures here, so a busy
  * machine lowers the score.
