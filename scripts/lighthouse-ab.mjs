@@ -9,8 +9,9 @@
 // RenderDocument feature stays at the build's default, which removes a hold
 // on the first frame that moves the score between runs (lighthouseChrome;
 // observed_fcp_ms shows the hold). With NO_SCRIPTS=1 it audits copies of the
-// builds whose pages have no scripts (withoutScripts): what the page's own
-// markup costs before the app does anything.
+// builds with every page's scripts and module preloads removed
+// (withoutScripts): what the page's own markup costs before the app does
+// anything.
 // Usage: node scripts/lighthouse-ab.mjs distA distB runs slug…  ('' is the root)
 // Prints one JSON line per run, then the medians per build and page.
 import fs from 'node:fs';
@@ -27,20 +28,18 @@ const renderDocument = process.env.RENDER_DOCUMENT === '1';
 const noScripts = process.env.NO_SCRIPTS === '1';
 
 /**
- * withoutScripts(dir) copies the build dir into a temporary directory and
- * removes from every HTML page its script elements, its module preloads and
- * its render-blocking link rel=expect, and returns the copy's path.
+ * withoutScripts(dir, out) copies the build dir into out, leaving out the
+ * precompressed copies (the server compresses by itself), and removes from
+ * every HTML page its script elements and its module preloads.
  */
-function withoutScripts(dir) {
-  const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-noscripts-'));
-  fs.cpSync(dir, out, { recursive: true });
+function withoutScripts(dir, out) {
+  fs.cpSync(dir, out, { recursive: true, filter: (f) => !/\.(br|gz)$/.test(f) });
   for (const f of fs.readdirSync(out, { recursive: true })) {
     if (!f.endsWith('.html')) continue;
     const file = path.join(out, f);
     const html = fs.readFileSync(file, 'utf8');
-    fs.writeFileSync(file, html.replace(/<script\b[\s\S]*?<\/script>/g, '').replace(/<link rel="(modulepreload|expect)"[^>]*>/g, ''));
+    fs.writeFileSync(file, html.replace(/<script\b[\s\S]*?<\/script>/g, '').replace(/<link rel="modulepreload"[^>]*>/g, ''));
   }
-  return out;
 }
 
 /** audit(url) runs Lighthouse mobile on url in a fresh Chromium and returns the figures above. */
@@ -49,10 +48,16 @@ async function audit(url) {
   return { render_document: renderDocument, no_scripts: noScripts, score, ...figures };
 }
 
-const dirs = noScripts ? builds.map(withoutScripts) : builds;
-const servers = await Promise.all(dirs.map((d) => serve(d, '/dpplay/', { pages: true })));
+const copies = noScripts ? fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-noscripts-')) : null;
+if (copies) process.once('SIGINT', () => { fs.rmSync(copies, { recursive: true, force: true }); process.exit(130); });
+const servers = [];
 const all = [];
 try {
+  for (const [k, d] of builds.entries()) {
+    const dir = copies ? path.join(copies, 'AB'[k]) : d;
+    if (copies) withoutScripts(d, dir);
+    servers.push(await serve(dir, '/dpplay/', { pages: true }));
+  }
   for (const slug of slugs.length ? slugs : ['']) {
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < servers.length; k++) {
@@ -64,7 +69,7 @@ try {
   }
 } finally {
   await Promise.all(servers.map((s) => s.close()));
-  if (noScripts) for (const d of dirs) fs.rmSync(d, { recursive: true, force: true });
+  if (copies) fs.rmSync(copies, { recursive: true, force: true });
 }
 for (const slug of slugs.length ? slugs : ['']) {
   for (const k of 'AB'.slice(0, servers.length)) {
