@@ -153,8 +153,15 @@ test('a widget without a pre-rendered drawing waits below the screen; mounted ab
   // Jump far below it, then press a key: the rest mount, SmallDB above the reader.
   const heading = page.locator('#when-the-universe-is-too-large');
   await heading.evaluate((h) => h.scrollIntoView({ block: 'center' }));
-  await page.waitForTimeout(300);
-  const before = await heading.evaluate((h) => h.getBoundingClientRect().top);
+  // The widgets near the screen mount as it arrives, later on a busy machine:
+  // read the heading once it has stayed put for half a second (up to 10 s).
+  let before = NaN;
+  for (let same = 0, i = 0; same < 5 && i < 100; i++) {
+    await page.waitForTimeout(100);
+    const top = await heading.evaluate((h) => h.getBoundingClientRect().top);
+    same = top === before ? same + 1 : 0;
+    before = top;
+  }
   const height = await page.evaluate(() => document.querySelector('#w-sdb').offsetHeight);
   await everyLive(page);
   await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.renders);
