@@ -16,7 +16,7 @@ import path from 'node:path';
 import { execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import AxeBuilder from '@axe-core/playwright';
-import { harness, root, shots, siteIndex } from './harness.mjs';
+import { harness, root, shots, siteIndex, steady } from './harness.mjs';
 import { watch } from './browser.mjs';
 import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
 import { firstLoad, BUDGET_BYTES, EMBEDS } from '../../scripts/bundle-size.mjs';
@@ -76,15 +76,7 @@ async function framed(page, n = 0) {
 }
 
 /** settle(page) waits until every frame's height has stayed put for a moment (the resize messages have arrived). */
-async function settle(page) {
-  let last = '';
-  for (let i = 0; i < 40; i++) {
-    await page.waitForTimeout(150);
-    const now = (await page.$$eval('iframe', (fs) => fs.map((f) => f.getBoundingClientRect().height))).join();
-    if (now === last) return;
-    last = now;
-  }
-}
+const settle = (page) => steady(page, () => page.$$eval('iframe', (fs) => fs.map((f) => f.getBoundingClientRect().height)), { every: 150 });
 
 /** noInnerScroll(frame, what) asserts that the frame's document fits it, in height and width. */
 async function noInnerScroll(frame, what) {

@@ -103,6 +103,23 @@ export async function everyLive(page, timeout = 30000) {
     ![...document.querySelectorAll('figure.widget')].some((f) => f.dataset.busy), null, { timeout });
 }
 
+/**
+ * steady(page, read, {every, times, tries}) calls read every `every` ms until
+ * it has returned the same value (compared as JSON) `times` times in a row
+ * after the first, or has been called `tries` times, and returns the last
+ * value: for reading a layout once what moves it has settled.
+ */
+export async function steady(page, read, { every = 100, times = 1, tries = 40 } = {}) {
+  let last;
+  for (let same = 0, i = 0; same < times && i < tries; i++) {
+    await page.waitForTimeout(every);
+    const now = JSON.stringify(await read());
+    same = now === last ? same + 1 : 0;
+    last = now;
+  }
+  return JSON.parse(last);
+}
+
 /** idle(page, sel, timeout) brings the widget sel live and waits until it has drawn and is not busy. */
 export async function idle(page, sel, timeout = 30000) {
   await live(page, sel, timeout);

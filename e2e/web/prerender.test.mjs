@@ -10,7 +10,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { watch, ready } from './browser.mjs';
-import { harness, dist, everyLive, live, siteIndex } from './harness.mjs';
+import { harness, dist, everyLive, live, siteIndex, steady } from './harness.mjs';
 
 const index = siteIndex();
 // Every lesson with a pre-rendered chart.
@@ -155,13 +155,7 @@ test('a widget without a pre-rendered drawing waits below the screen; mounted ab
   await heading.evaluate((h) => h.scrollIntoView({ block: 'center' }));
   // The widgets near the screen mount as it arrives, later on a busy machine:
   // read the heading once it has stayed put for half a second (up to 10 s).
-  let before = NaN;
-  for (let same = 0, i = 0; same < 5 && i < 100; i++) {
-    await page.waitForTimeout(100);
-    const top = await heading.evaluate((h) => h.getBoundingClientRect().top);
-    same = top === before ? same + 1 : 0;
-    before = top;
-  }
+  const before = await steady(page, () => heading.evaluate((h) => h.getBoundingClientRect().top), { times: 5, tries: 100 });
   const height = await page.evaluate(() => document.querySelector('#w-sdb').offsetHeight);
   await everyLive(page);
   await page.waitForFunction(() => document.querySelector('#w-sdb').dataset.renders);
