@@ -16,6 +16,7 @@ import { cancelWrite, writeURL } from './urlsync.js';
 import { showNotes, reportError } from './urlnotes.js';
 import { wirePredictions, reveal } from './predict.js';
 import { wireExercises } from './exercises.js';
+import { watchFormulas } from './mathscroll.js';
 import { presenting, setPresenting, stopWatchingPresented } from './present.js';
 import { afterFrame, yieldTask } from './tasks.js';
 
@@ -142,6 +143,7 @@ export async function showPage(focus) {
   }
   wirePredictions();
   wireExercises();
+  watchFormulas($('#lesson'));
   // Each group of steps below runs in a task of its own (tasks.js).
   await yieldTask();
   if (call !== state.shown) return;
