@@ -52,19 +52,26 @@ export async function phone() {
     const acts = Array.isArray(list) ? list : [];
     return acts.find((a) => a.id === cur) || acts.filter((a) => !a.closed).at(-1) || acts.at(-1);
   };
-  let act = pick(sess.activities, sess.current);
-  while (!act) {
-    show(main, el('div', { class: 'lec-student' }, el('h1', { class: 'lec-code-small' }, `Session ${display}`),
-      el('p', { class: 'lec-waiting' }, 'You are in. The instructor has not started an activity yet; this page follows as soon as they do.')));
-    await sleep(POLL_MS);
-    try { sess = await call('GET', path); act = pick(sess.activities, sess.current); } catch (err) { say(`Connection problem: ${err.message}`); }
-  }
+  // The activity to show and what it asks (checkSpec), once the server
+  // names one this page can show: until then, a note, and the session is
+  // asked again; an activity it cannot read is never drawn.
+  const waitFor = async () => {
+    for (;;) {
+      const act = pick(sess.activities, sess.current);
+      let spec = null, why = 'You are in. The instructor has not started an activity yet; this page follows as soon as they do.';
+      try { if (act) spec = checkSpec(act.spec); } catch (err) { why = `This activity cannot be shown here (${err.message}); this page follows as soon as the instructor moves on.`; }
+      if (spec) return { act, spec };
+      show(main, el('div', { class: 'lec-student' }, el('h1', { class: 'lec-code-small' }, `Session ${display}`), el('p', { class: 'lec-waiting' }, why)));
+      await sleep(POLL_MS);
+      try { sess = await call('GET', path); } catch (err) { say(`Connection problem: ${err.message}`); }
+    }
+  };
   for (;;) {
-    const next = await answerView(path, display, int(act.id), checkSpec(act.spec), text(sess.code) || code);
-    try {
-      say('The instructor moved on: here is the new activity.');
-      act = await call('GET', `${path}/activities/${next}`);
-    } catch (err) { say(`Connection problem: ${err.message}`); await sleep(POLL_MS); }
+    const { act, spec } = await waitFor();
+    const next = await answerView(path, display, int(act.id), spec, text(sess.code) || code);
+    say('The instructor moved on: here is the new activity.');
+    sess = { ...sess, current: next };
+    try { sess.activities = [await call('GET', `${path}/activities/${next}`)]; } catch (err) { say(`Connection problem: ${err.message}`); }
   }
 }
 
