@@ -93,6 +93,8 @@ export async function offerOffline(root, index) {
     waiting.push(resolve);
     reg.active.postMessage({ type: 'status' });
   });
+  // How many lesson modules the service worker left out: 0 is nothing to offer.
+  root.dataset.offlineMissing = String(missing.length);
   const section = root.querySelector('.more');
   if (!missing.length || !section || !root.isConnected) return;
   const gzip = index.offline.filter((f) => missing.includes(f.file)).reduce((n, f) => n + f.gzip, 0);
