@@ -6,6 +6,11 @@ cd "$(dirname "$0")/.."
 
 need_apt=()
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+# The engine tests (e2e/engines): Firefox ESR, WebKitGTK's WebDriver with
+# its MiniBrowser, and a virtual X display for MiniBrowser.
+[ -x /usr/bin/firefox-esr ] || need_apt+=(firefox-esr)
+[ -x /usr/bin/WebKitWebDriver ] || need_apt+=(webkit2gtk-driver)
+[ -x /usr/bin/Xvfb ] || need_apt+=(xvfb)
 if [ ${#need_apt[@]} -gt 0 ]; then
   if [ "$(id -u)" != 0 ]; then
     echo "setup: please install ${need_apt[*]} (for example: sudo apt-get install ${need_apt[*]})" >&2

@@ -2,6 +2,8 @@ package site
 
 import (
 	"encoding/json"
+	"encoding/xml"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -31,6 +33,8 @@ func TestTeXToMathML(t *testing.T) {
 		{`\mathcal{R}`, `<mi>ℛ</mi>`, false},
 		{`\text{if } x`, `<mtext>if </mtext><mi>x</mi>`, false},
 		{`\exp(x)`, `<mi mathvariant="normal">exp</mi><mo>⁡</mo><mo>(</mo><mi>x</mi><mo>)</mo>`, false},
+		{`\max_{o} x`, `<munder><mi mathvariant="normal">max</mi><mrow><mi>o</mi></mrow></munder><mo>⁡</mo><mi>x</mi>`, true},
+		{`\log_2 n`, `<msub><mi mathvariant="normal">log</mi><mn>2</mn></msub><mo>⁡</mo><mi>n</mi>`, false},
 		{`\sum_{s} x`, `<munder><mo largeop="true">∑</mo><mrow><mi>s</mi></mrow></munder><mi>x</mi>`, true},
 		{`\sum_{s} x`, `<msub><mo largeop="true">∑</mo><mrow><mi>s</mi></mrow></msub><mi>x</mi>`, false},
 		{`\left( x \right)`, `<mrow><mo stretchy="true">(</mo><mi>x</mi><mo stretchy="true">)</mo></mrow>`, false},
@@ -48,6 +52,57 @@ func TestTeXToMathML(t *testing.T) {
 		}
 		if tt.display != strings.Contains(got, `display="block"`) {
 			t.Errorf("%q: display attribute wrong in %s", tt.tex, got)
+		}
+	}
+}
+
+// TestTeXScriptsTakeOneBase checks that every script element of a formula
+// has the children MathML requires: a function with a limit or an index
+// (\max_r, \log_2) is its name under or beside the script, then the
+// function application, not three children, which Firefox refuses as
+// invalid markup.
+func TestTeXScriptsTakeOneBase(t *testing.T) {
+	arity := map[string]int{"msub": 2, "msup": 2, "munder": 2, "mover": 2, "msubsup": 3, "munderover": 3, "mfrac": 2}
+	for _, tt := range []struct {
+		tex     string
+		display bool
+	}{
+		{`\max_{x \sim x', o} \frac{\Pr[M(x) = o]}{\Pr[M(x') = o]}`, true},
+		{`\max_{x \sim x', o} u`, false},
+		{`\mathrm{OPT} = \max_r u(x, r)`, false},
+		{`\log_2 n`, false},
+		{`\argmax_{r \in \mathcal{R}} u(x, r)`, true},
+		{`\sup_{t}^{T} f`, true},
+		{`\exp^{2}(x)`, false},
+	} {
+		got, err := TeXToMathML(tt.tex, tt.display)
+		if err != nil {
+			t.Errorf("%q: %v", tt.tex, err)
+			continue
+		}
+		d := xml.NewDecoder(strings.NewReader(got))
+		var open []string
+		children := map[int]int{}
+		for {
+			tok, err := d.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("%q: %v in %s", tt.tex, err, got)
+			}
+			switch e := tok.(type) {
+			case xml.StartElement:
+				children[len(open)-1]++
+				open = append(open, e.Name.Local)
+				children[len(open)-1] = 0
+			case xml.EndElement:
+				name := open[len(open)-1]
+				if n, ok := arity[name]; ok && children[len(open)-1] != n {
+					t.Errorf("%q (display %v): <%s> has %d children, want %d, in\n%s", tt.tex, tt.display, name, children[len(open)-1], n, got)
+				}
+				open = open[:len(open)-1]
+			}
 		}
 	}
 }

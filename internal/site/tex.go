@@ -145,16 +145,26 @@ func (p *texParser) parseScripts(base string, limits bool) (string, error) {
 	if limits && p.display {
 		under, over, both = "munder", "mover", "munderover"
 	}
+	// A function name is two elements, its name and the function
+	// application after it; a script element takes one base, so the
+	// application follows the scripted name (\max_r x: max_r ⁡ x).
+	apply := ""
+	if (sub != "" || sup != "") && strings.HasSuffix(base, texApply) {
+		base, apply = strings.TrimSuffix(base, texApply), texApply
+	}
 	switch {
 	case sub != "" && sup != "":
-		return "<" + both + ">" + base + sub + sup + "</" + both + ">", nil
+		return "<" + both + ">" + base + sub + sup + "</" + both + ">" + apply, nil
 	case sub != "":
-		return "<" + under + ">" + base + sub + "</" + under + ">", nil
+		return "<" + under + ">" + base + sub + "</" + under + ">" + apply, nil
 	case sup != "":
-		return "<" + over + ">" + base + sup + "</" + over + ">", nil
+		return "<" + over + ">" + base + sup + "</" + over + ">" + apply, nil
 	}
 	return base, nil
 }
+
+// texApply is the invisible function application that follows a function's name.
+const texApply = "<mo>\u2061</mo>"
 
 // parseArg parses one argument: a braced group or a single atom, as one mrow.
 func (p *texParser) parseArg() (string, error) {
@@ -288,7 +298,7 @@ func (p *texParser) parseCommand() (string, bool, error) {
 		if name == "argmax" || name == "argmin" {
 			text = "arg\u2009" + name[3:]
 		}
-		return `<mi mathvariant="normal">` + text + "</mi><mo>\u2061</mo>", texLimitFuncs[name], nil
+		return `<mi mathvariant="normal">` + text + "</mi>" + texApply, texLimitFuncs[name], nil
 	}
 	if w, ok := texSpaces[name]; ok {
 		return `<mspace width="` + w + `"></mspace>`, false, nil
