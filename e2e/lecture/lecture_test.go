@@ -47,18 +47,30 @@ func repoRoot(t *testing.T) string {
 var (
 	buildOnce sync.Once
 	binPath   string
+	buildDir  string // where dpplayBin built it, removed by TestMain
 	buildErr  error
 )
 
-// dpplayBin builds cmd/dpplay once per test binary.
+// dpplayBin is the dpplay binary the tests run: DPPLAY_BIN, an absolute
+// path, when set (the Makefile builds cmd/dpplay once for every suite),
+// otherwise cmd/dpplay built once per test binary.
 func dpplayBin(t *testing.T) string {
 	buildOnce.Do(func() {
+		if p := os.Getenv("DPPLAY_BIN"); p != "" {
+			if !filepath.IsAbs(p) {
+				buildErr = fmt.Errorf("DPPLAY_BIN=%q is not an absolute path", p)
+			} else if _, err := os.Stat(p); err != nil {
+				buildErr = fmt.Errorf("DPPLAY_BIN: %v", err)
+			}
+			binPath = p
+			return
+		}
 		dir, err := os.MkdirTemp("", "dpplay-e2e-bin")
 		if err != nil {
 			buildErr = err
 			return
 		}
-		binPath = filepath.Join(dir, "dpplay")
+		buildDir, binPath = dir, filepath.Join(dir, "dpplay")
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/dpplay")
 		cmd.Dir = repoRoot(t)
 		out, err := cmd.CombinedOutput()
@@ -70,6 +82,14 @@ func dpplayBin(t *testing.T) string {
 		t.Fatal(buildErr)
 	}
 	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 // server is a running `dpplay serve`.
