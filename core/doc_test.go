@@ -11,9 +11,19 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 )
+
+// skipInWasmShort skips a check of the source tree in WebAssembly under
+// -short (make test-wasm): the files read are the same whatever the target,
+// and the native runs (make check, make test) check them.
+func skipInWasmShort(t *testing.T) {
+	if runtime.GOOS == "js" && testing.Short() {
+		t.Skip("a check of the source tree: the native runs make it")
+	}
+}
 
 // exported walks the Go files (not tests) below root, as the go tool sees
 // them, and calls f for every exported identifier with its package's
@@ -86,8 +96,10 @@ func exported(t *testing.T, root string, f func(dir, name, doc string)) int {
 // core/ and walks the source files, so a package added later is checked
 // without being listed anywhere. Under GOOS=js GOARCH=wasm go_js_wasm_exec
 // runs the binary in Node from the same directory, and the os package
-// reaches the files through Node's fs, so no build tag is needed.
+// reaches the files through Node's fs, so no build tag is needed; with
+// -short it skips there (skipInWasmShort).
 func TestDocCommentsStartWithTheName(t *testing.T) {
+	skipInWasmShort(t)
 	for _, root := range []string{".", "../app"} {
 		files := exported(t, root, func(dir, name, doc string) {
 			short := name[strings.LastIndex(name, ".")+1:]
@@ -121,6 +133,7 @@ var reTestNamesLesson = regexp.MustCompile(`^(Test|Benchmark|Fuzz|Example)\w*Les
 // and of the JavaScript tests and scripts (their comments, test titles and
 // text alike): none names a lesson by its number.
 func TestNoLessonNumbers(t *testing.T) {
+	skipInWasmShort(t)
 	for _, root := range []string{".", "../app", "../figures", "../wasm", "../lecture", "../machine", "../internal", "../cmd", "../lessons", "../e2e"} {
 		fset := token.NewFileSet()
 		files := 0
@@ -201,6 +214,7 @@ var (
 // writes exists (in app/ in the application column, in core/ in the core
 // column).
 func TestLessonMapNamesRealAPI(t *testing.T) {
+	skipInWasmShort(t)
 	api := map[string]bool{} // "app/selection.Bridge", "core/mech.New"
 	for root, tree := range map[string]string{".": "core", "../app": "app"} {
 		exported(t, root, func(dir, name, _ string) {

@@ -22,7 +22,9 @@ import (
 	"github.com/dpplay/dpplay/lecture/sqlitedb"
 )
 
-// server runs the handler over a fresh SQLite file.
+// server runs the handler over a fresh SQLite file. The tests that start
+// one run in parallel: each commit waits for its file's fsync, and the
+// waits of different files overlap.
 func server(t testing.TB, opts lecture.Options) (*httptest.Server, *lecturetest.Client) {
 	t.Helper()
 	db, err := sqlitedb.Open(context.Background(), filepath.Join(t.TempDir(), "lecture.db"))
@@ -47,6 +49,7 @@ func serverB(b *testing.B) (*httptest.Server, *lecturetest.Client) {
 }
 
 func TestAPI(t *testing.T) {
+	t.Parallel()
 	srv, _ := server(t, lecture.Options{})
 	lecturetest.Run(t, srv.URL, nil)
 }
@@ -54,6 +57,7 @@ func TestAPI(t *testing.T) {
 // The suite against a handler that holds an instructor key, takes every
 // client for another machine and answers only to its own host.
 func TestAPIWithKeyAndHost(t *testing.T) {
+	t.Parallel()
 	var host string
 	srv, _ := server(t, lecture.Options{CreateKey: "k3y", Host: func(h string) bool { return h == host }})
 	host = strings.TrimPrefix(srv.URL, "http://")
@@ -103,6 +107,7 @@ func releases(t *testing.T, c *lecturetest.Client, spec any, answers []any, eps 
 // taken from the server, so a server that scored wrongly, or used the wrong ε
 // or Δ, fails. Threshold 1e-6: a correct server fails once in a million runs.
 func TestReleasesFollowTheirMechanisms(t *testing.T) {
+	t.Parallel()
 	const alpha = 1e-6
 	// followsChiSquare fails the test when counts are not a plausible sample
 	// of probs by Pearson's chi-square at level alpha.
@@ -116,10 +121,16 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 			t.Errorf("%s counts %v vs probabilities %v: p = %g", name, counts, probs, res.PValue)
 		}
 	}
-	srv, _ := server(t, lecture.Options{Source: seeded(7)})
-	c := lecturetest.NewClient(srv.URL)
+	// Each activity draws on a server of its own, seeded apart, so that
+	// the three run in parallel and each one's draws stay the same.
+	client := func(t *testing.T, seed uint64) *lecturetest.Client {
+		_, c := server(t, lecture.Options{Source: seeded(seed)})
+		return c
+	}
 
 	t.Run("meeting-day", func(t *testing.T) {
+		t.Parallel()
+		c := client(t, 7)
 		// Availability counts 5, 3, 0, 1 with Δ = 1.
 		var answers []any
 		for _, av := range [][]int{{0, 1}, {0, 1}, {0, 1}, {0}, {0, 3}, {}} {
@@ -139,6 +150,8 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 	})
 
 	t.Run("pricing", func(t *testing.T) {
+		t.Parallel()
+		c := client(t, 8)
 		prices := []float64{1, 2, 3, 4, 4.01, 5}
 		values := []float64{1, 1, 1, 4.01}
 		var answers []any
@@ -177,6 +190,8 @@ func TestReleasesFollowTheirMechanisms(t *testing.T) {
 	})
 
 	t.Run("histogram", func(t *testing.T) {
+		t.Parallel()
+		c := client(t, 9)
 		// Values in bins of [0, 10) by 2: counts 2, 1, 0, 0, 3.
 		values := []float64{0, 1.5, 2, 8, 9.99, 10}
 		truth := []float64{2, 1, 0, 0, 3}
@@ -352,6 +367,7 @@ func (g *guessServer) send(t *testing.T, method, path, ip, token, body string) *
 // usual, so a prankster flooding wrong codes from a campus NAT cannot lock
 // the class or its instructor out (docs/security.md).
 func TestGuessLimit(t *testing.T) {
+	t.Parallel()
 	g := newGuessServer(t, 20)
 	joined, other := g.c.NewSession(t, 0), g.c.NewSession(t, 0)
 	for i := range 20 {
@@ -411,6 +427,7 @@ func TestGuessLimit(t *testing.T) {
 // together: each is decided by the count its own increment returned. The
 // class that joined from the same address keeps polling throughout.
 func TestConcurrentGuesses(t *testing.T) {
+	t.Parallel()
 	const limit, guesses, polls = 20, 200, 100
 	g := newGuessServer(t, limit)
 	s := g.c.NewSession(t, 0)
@@ -435,6 +452,7 @@ func TestConcurrentGuesses(t *testing.T) {
 }
 
 func TestCreateLimit(t *testing.T) {
+	t.Parallel()
 	_, c := server(t, lecture.Options{CreateLimit: 3})
 	for range 3 {
 		c.NewSession(t, 0)
@@ -452,6 +470,7 @@ func TestCreateLimit(t *testing.T) {
 // are limited. A phone refused with 429 sends again after Retry-After, as
 // the page does; the clock is the test's.
 func TestClassBehindNAT(t *testing.T) {
+	t.Parallel()
 	start := time.Unix(1_800_000_000-1_800_000_000%60+59, 0) // one second before a window ends
 	g := newGuessServerAt(t, 0, start)
 	c := g.c
@@ -526,6 +545,7 @@ func TestClassBehindNAT(t *testing.T) {
 // at most JoinLimit students a minute; the rest get 429 with Retry-After,
 // and another address is not held back.
 func TestJoinLimit(t *testing.T) {
+	t.Parallel()
 	g := newGuessServerAt(t, 0, time.Unix(1_800_000_000, 0))
 	s := g.c.NewSession(t, 0)
 	a := g.c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
@@ -601,6 +621,7 @@ func TestClientKey(t *testing.T) {
 // the API: preflights succeed and replies carry the CORS header. Without it
 // (dpplay serve, same origin) no CORS header is sent.
 func TestCORS(t *testing.T) {
+	t.Parallel()
 	for _, origin := range []string{"", "https://example.github.io"} {
 		srv, _ := server(t, lecture.Options{AllowOrigin: origin})
 		req, _ := http.NewRequest("OPTIONS", srv.URL+"/api/sessions/ABCD-EFGH/activities/1/submissions/x", nil)
@@ -626,6 +647,7 @@ func TestCORS(t *testing.T) {
 // client (X-Forwarded-For, X-Real-IP, Forwarded, CF-Connecting-IP) are the
 // client's own text, and trusting them would give each request a fresh count.
 func TestClientAddressIgnoresForwardingHeaders(t *testing.T) {
+	t.Parallel()
 	srv, _ := server(t, lecture.Options{GuessLimit: 3})
 	last := 0
 	for i := range 6 {
@@ -650,6 +672,7 @@ func TestClientAddressIgnoresForwardingHeaders(t *testing.T) {
 // Releases of the smallest ε leave the budget almost whole, so the number
 // of releases is capped on its own.
 func TestReleasesAreCapped(t *testing.T) {
+	t.Parallel()
 	_, c := server(t, lecture.Options{MaxReleases: 5})
 	s := c.NewSession(t, 1)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
@@ -677,6 +700,7 @@ func TestReleasesAreCapped(t *testing.T) {
 // Retry-After, unless it carries the session's instructor token; another
 // address is not held back.
 func TestReadLimit(t *testing.T) {
+	t.Parallel()
 	g := &guessServer{now: time.Unix(1_800_000_000, 0)}
 	srv, c := server(t, lecture.Options{
 		ReadRate: 10,
@@ -718,6 +742,7 @@ func TestReadLimit(t *testing.T) {
 // Storage does not grow without end: a session that has seen nothing for
 // the TTL is deleted with all it holds; one in use is kept.
 func TestExpire(t *testing.T) {
+	t.Parallel()
 	now := time.Unix(1_800_000_000, 0)
 	var mu sync.Mutex
 	clock := func() time.Time { mu.Lock(); defer mu.Unlock(); return now }
@@ -759,6 +784,7 @@ func TestExpire(t *testing.T) {
 // Requests a hostile page makes a visitor's browser send (an <img>, a fetch from another origin) are refused without
 // counting as wrong codes for the visitor's address.
 func TestHostilePageGuessesDoNotCount(t *testing.T) {
+	t.Parallel()
 	g := newGuessServer(t, 5)
 	send := func(kv ...string) int {
 		req, _ := http.NewRequest("GET", g.url+"/api/sessions/ZZZZZZZZ", nil)

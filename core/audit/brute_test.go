@@ -1,7 +1,9 @@
 package audit
 
 import (
+	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/internal/reference"
@@ -123,8 +125,9 @@ func TestWorstLossMatchesBruteForceSelection(t *testing.T) {
 						continue
 					}
 				}
+				dist := perDataSet(func(x []int) []float64 { return mc.dist(scoresOf(sc.score, x)) })
 				want, pairs := bruteWorst(k, m, notion, func(x, y []int) float64 {
-					return maxAbsLogRatio(mc.dist(scoresOf(sc.score, x)), mc.dist(scoresOf(sc.score, y)))
+					return maxAbsLogRatio(dist(x), dist(y))
 				})
 				got := auditAll(t, Config{Mechanism: mc.name, Score: sc.src, Sensitivity: "1", Epsilon: eps,
 					Candidates: k, MaxCount: m, Neighbours: notion, Measure: mc.mu})
@@ -139,13 +142,25 @@ func TestWorstLossMatchesBruteForceSelection(t *testing.T) {
 	}
 }
 
-// bruteSup1 returns the largest |f(t)| over a uniform grid on [lo, hi]
-// and the given extra points (the kinks, where a maximum may sit).
-func bruteSup1(f func(t float64) float64, lo, hi float64, extra []float64) float64 {
-	const steps = 20000
+// supSteps is the number of steps of bruteSup's uniform grid.
+const supSteps = 20000
+
+// supGrid is bruteSup's uniform grid on [lo, hi].
+func supGrid(lo, hi float64) []float64 {
+	g := make([]float64, supSteps+1)
+	for q := range g {
+		g[q] = lo + (hi-lo)*float64(q)/supSteps
+	}
+	return g
+}
+
+// bruteSup returns the largest |a[q] − b[q]| over the points of a grid,
+// given a and b there, and the largest |f(t)| over the extra points (the
+// kinks, where a maximum may sit).
+func bruteSup(a, b []float64, f func(t float64) float64, extra []float64) float64 {
 	s := 0.0
-	for q := 0; q <= steps; q++ {
-		s = math.Max(s, math.Abs(f(lo+(hi-lo)*float64(q)/steps)))
+	for q := range a {
+		s = math.Max(s, math.Abs(a[q]-b[q]))
 	}
 	for _, t := range extra {
 		s = math.Max(s, math.Abs(f(t)))
@@ -153,24 +168,82 @@ func bruteSup1(f func(t float64) float64, lo, hi float64, extra []float64) float
 	return s
 }
 
+// perDataSet returns f with its results kept per data set: bruteWorst
+// meets each data set once for every neighbour it has, so what depends on
+// one data set alone is computed once.
+func perDataSet[T any](f func(x []int) T) func(x []int) T {
+	seen := map[string]T{}
+	return func(x []int) T {
+		key := fmt.Sprint(x)
+		v, ok := seen[key]
+		if !ok {
+			v = f(x)
+			seen[key] = v
+		}
+		return v
+	}
+}
+
 func TestWorstLossMatchesBruteForceContinuous(t *testing.T) {
 	const eps = 0.7
+	b := 1 / eps
+	// Laplace on every value: the grid of released values, and the log
+	// density of each value's noisy release on it.
+	var laplaceGrid []float64
+	for q := -2000; q <= 2000; q++ {
+		laplaceGrid = append(laplaceGrid, float64(q)/100)
+	}
+	laplaceLog := func(o, u float64) float64 { return math.Log(reference.LaplacePDF(o-u, b)) }
+	// Report noisy max with the value: ln of the density that candidate i
+	// is reported with value t, for scores u, is ln f(t − uᵢ) + Σⱼ≠ᵢ ln F(t − uⱼ),
+	// f and F the Laplace density and distribution function. On the grid,
+	// the terms are kept per score value.
+	valueGrid := supGrid(-10, 20)
+	winLog := func(u []float64, i int, t float64) float64 {
+		f := reference.LaplacePDF(t-u[i], b)
+		for j := range u {
+			if j != i {
+				f *= reference.LaplaceCDF(t-u[j], b)
+			}
+		}
+		return math.Log(f)
+	}
+	type terms struct{ logPDF, logCDF []float64 }
+	onGrid := map[float64]terms{}
+	termsOf := func(s float64) terms {
+		tm, ok := onGrid[s]
+		if !ok {
+			for _, t := range valueGrid {
+				tm.logPDF = append(tm.logPDF, math.Log(reference.LaplacePDF(t-s, b)))
+				tm.logCDF = append(tm.logCDF, math.Log(reference.LaplaceCDF(t-s, b)))
+			}
+			onGrid[s] = tm
+		}
+		return tm
+	}
 	for _, sc := range bruteScores {
 		for _, notion := range []string{AddRemove, ChangeOne} {
 			k, m := 2, 3
-			// Laplace on every value: the density is a product, so the sup of
-			// the log-ratio is the sum of per-coordinate sups on a grid.
-			want, _ := bruteWorst(k, m, notion, func(x, y []int) float64 {
-				u, v := scoresOf(sc.score, x), scoresOf(sc.score, y)
-				up, down := 0.0, 0.0
+			// The density is a product, so the sup of the log-ratio is the
+			// sum of per-coordinate sups on a grid.
+			laplace := perDataSet(func(x []int) [][]float64 {
+				u := scoresOf(sc.score, x)
+				out := make([][]float64, len(u))
 				for r := range u {
-					g := func(o float64) float64 {
-						return math.Log(reference.LaplacePDF(o-u[r], 1/eps)) - math.Log(reference.LaplacePDF(o-v[r], 1/eps))
+					for _, o := range laplaceGrid {
+						out[r] = append(out[r], laplaceLog(o, u[r]))
 					}
+				}
+				return out
+			})
+			want, _ := bruteWorst(k, m, notion, func(x, y []int) float64 {
+				lu, lv := laplace(x), laplace(y)
+				up, down := 0.0, 0.0
+				for r := range lu {
 					hiV, loV := math.Inf(-1), math.Inf(1)
-					for q := -2000; q <= 2000; q++ {
-						o := float64(q) / 100
-						hiV, loV = math.Max(hiV, g(o)), math.Min(loV, g(o))
+					for q := range lu[r] {
+						g := lu[r][q] - lv[r][q]
+						hiV, loV = math.Max(hiV, g), math.Min(loV, g)
 					}
 					up, down = up+hiV, down+loV
 				}
@@ -184,22 +257,28 @@ func TestWorstLossMatchesBruteForceContinuous(t *testing.T) {
 
 			// Report noisy max with the value: dense grid plus the +∞ limit.
 			k = 3
-			b := 1 / eps
-			want, _ = bruteWorst(k, 2, notion, func(x, y []int) float64 {
-				u, v := scoresOf(sc.score, x), scoresOf(sc.score, y)
-				l := 0.0
+			value := perDataSet(func(x []int) [][]float64 {
+				u := scoresOf(sc.score, x)
+				out := make([][]float64, len(u))
 				for i := range u {
-					g := func(t float64) float64 {
-						fu, fv := reference.LaplacePDF(t-u[i], b), reference.LaplacePDF(t-v[i], b)
-						for j := range u {
-							if j != i {
-								fu *= reference.LaplaceCDF(t-u[j], b)
-								fv *= reference.LaplaceCDF(t-v[j], b)
+					out[i] = slices.Clone(termsOf(u[i]).logPDF)
+					for j := range u {
+						if j != i {
+							for q, l := range termsOf(u[j]).logCDF {
+								out[i][q] += l
 							}
 						}
-						return math.Log(fu) - math.Log(fv)
 					}
-					l = math.Max(l, bruteSup1(g, -10, 20, append(append([]float64(nil), u...), v...)))
+				}
+				return out
+			})
+			want, _ = bruteWorst(k, 2, notion, func(x, y []int) float64 {
+				u, v := scoresOf(sc.score, x), scoresOf(sc.score, y)
+				gu, gv := value(x), value(y)
+				l := 0.0
+				for i := range u {
+					g := func(t float64) float64 { return winLog(u, i, t) - winLog(v, i, t) }
+					l = math.Max(l, bruteSup(gu[i], gv[i], g, append(append([]float64(nil), u...), v...)))
 					l = math.Max(l, math.Abs(u[i]-v[i])/b)
 				}
 				return l

@@ -47,18 +47,30 @@ func repoRoot(t *testing.T) string {
 var (
 	buildOnce sync.Once
 	binPath   string
+	buildDir  string // where dpplayBin built it, removed by TestMain
 	buildErr  error
 )
 
-// dpplayBin builds cmd/dpplay once per test binary.
+// dpplayBin is the dpplay binary the tests run: DPPLAY_BIN, an absolute
+// path, when set (the Makefile builds cmd/dpplay once for every suite),
+// otherwise cmd/dpplay built once per test binary.
 func dpplayBin(t *testing.T) string {
 	buildOnce.Do(func() {
+		if p := os.Getenv("DPPLAY_BIN"); p != "" {
+			if !filepath.IsAbs(p) {
+				buildErr = fmt.Errorf("DPPLAY_BIN=%q is not an absolute path", p)
+			} else if _, err := os.Stat(p); err != nil {
+				buildErr = fmt.Errorf("DPPLAY_BIN: %v", err)
+			}
+			binPath = p
+			return
+		}
 		dir, err := os.MkdirTemp("", "dpplay-e2e-bin")
 		if err != nil {
 			buildErr = err
 			return
 		}
-		binPath = filepath.Join(dir, "dpplay")
+		buildDir, binPath = dir, filepath.Join(dir, "dpplay")
 		cmd := exec.Command("go", "build", "-o", binPath, "./cmd/dpplay")
 		cmd.Dir = repoRoot(t)
 		out, err := cmd.CombinedOutput()
@@ -70,6 +82,14 @@ func dpplayBin(t *testing.T) string {
 		t.Fatal(buildErr)
 	}
 	return binPath
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if buildDir != "" {
+		os.RemoveAll(buildDir)
+	}
+	os.Exit(code)
 }
 
 // server is a running `dpplay serve`.
@@ -426,7 +446,7 @@ func startWorker(t *testing.T, vars ...string) *workerDev {
 		if time.Now().After(deadline) {
 			t.Fatalf("the worker did not answer on %s within 90 s (last error %v)", w.base, err)
 		}
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
 	return w
 }
@@ -468,13 +488,17 @@ func TestWorker(t *testing.T) {
 	if resp, err := http.DefaultClient.Do(req); err != nil || resp.StatusCode != 204 || resp.Header.Get("Access-Control-Allow-Origin") == "" {
 		t.Errorf("CORS preflight: %v %+v", err, resp)
 	}
+	// The session that must expire is made first and left alone while the
+	// suite runs, so that the suite's time counts towards its TTL.
+	idle := w.client().NewSession(t, 0)
+	idleSince := time.Now()
 	lecturetest.Run(t, w.base, w.setup)
 	// The burst of concurrent guesses runs after the suite, on the keep-alive
 	// connections the suite left behind (under wrangler dev's proxy, that
 	// order lost GETs: docs/lecture.md, "Go on Workers").
 	t.Run("concurrent-guesses", func(t *testing.T) { testConcurrentGuesses(t, w) })
 	t.Run("abandoned-requests", func(t *testing.T) { testAbandoned(t, w) })
-	t.Run("expire", func(t *testing.T) { testExpire(t, w) })
+	t.Run("expire", func(t *testing.T) { testExpire(t, w, idle, idleSince) })
 	if leaks := lecturetest.Leaks(w.logText(t)); leaks != nil {
 		t.Errorf("the worker's log contains submitted values %q", leaks)
 	}
@@ -713,13 +737,14 @@ func goMemory(log string) string {
 }
 
 // testExpire: the worker's scheduled handler deletes sessions that have
-// seen nothing for SESSION_TTL and keeps the others.
-// The worker of this test keeps them workerSessionTTL; dev.mjs runs the
-// handler on SIGUSR2.
-func testExpire(t *testing.T, w *workerDev) {
+// seen nothing for SESSION_TTL and keeps the others. The worker of this test
+// keeps them workerSessionTTL; idle is a session nothing has touched since
+// idleSince; dev.mjs runs the handler on SIGUSR2.
+func testExpire(t *testing.T, w *workerDev, idle lecturetest.Session, idleSince time.Time) {
 	c := w.client()
-	s := c.NewSession(t, 0)
-	time.Sleep(workerSessionTTL + time.Second)
+	// The handler runs once idle has been idle past the TTL (and a second,
+	// since the worker keeps its times in whole seconds).
+	time.Sleep(time.Until(idleSince.Add(workerSessionTTL + time.Second)))
 	made := time.Now()
 	fresh := c.NewSession(t, 0)
 	if err := syscall.Kill(w.pgid, syscall.SIGUSR2); err != nil {
@@ -727,16 +752,17 @@ func testExpire(t *testing.T, w *workerDev) {
 	}
 	deadline := time.Now().Add(30 * time.Second)
 	for {
-		r, err := c.Do("GET", "/api/sessions/"+s.Code, "", nil)
+		r, err := c.Do("GET", "/api/sessions/"+idle.Code, "", nil)
 		if err == nil && r.Status == 404 {
 			break
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("a session idle past SESSION_TTL is still there after the scheduled handler: %v %+v", err, r)
 		}
-		time.Sleep(300 * time.Millisecond)
+		time.Sleep(100 * time.Millisecond)
 	}
 	if r, err := c.Do("GET", "/api/sessions/"+fresh.Code, "", nil); err != nil || r.Status != 200 {
 		t.Errorf("a session made %v before the scheduled handler ended (TTL %v): %v %+v", time.Since(made).Round(time.Millisecond), workerSessionTTL, err, r)
 	}
+	t.Logf("idle session checked %v after it was made", time.Since(idleSince).Round(time.Second))
 }

@@ -46,6 +46,7 @@ const (
 // limit (ulimit -n) for a larger hall on plain HTTP/1.1.
 type guard struct {
 	high, perAddr int
+	bodyTimeout   time.Duration // BodyTimeout, shorter in some tests
 
 	mu       sync.Mutex
 	conns    map[net.Conn]*connState
@@ -66,7 +67,8 @@ type connState struct {
 func newGuard(nofile uint64) *guard {
 	high := int(min(nofile*3/4, 1<<20))
 	high = max(high, 64)
-	return &guard{high: high, perAddr: max(16, high/2), conns: map[net.Conn]*connState{}, byAddr: map[string]int{}, shedBy: map[string]int{}}
+	return &guard{high: high, perAddr: max(16, high/2), bodyTimeout: BodyTimeout,
+		conns: map[net.Conn]*connState{}, byAddr: map[string]int{}, shedBy: map[string]int{}}
 }
 
 type connKey struct{}
@@ -194,7 +196,7 @@ func (g *guard) shedLocked(keep *connState) {
 }
 
 // bodies bounds the time a request may take to send its body: its
-// connection's read deadline is set BodyTimeout ahead, and while the body
+// connection's read deadline is set bodyTimeout ahead, and while the body
 // is being read the guard may shed the connection.
 func (g *guard) bodies(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -202,7 +204,7 @@ func (g *guard) bodies(next http.Handler) http.Handler {
 			next.ServeHTTP(w, r)
 			return
 		}
-		http.NewResponseController(w).SetReadDeadline(time.Now().Add(BodyTimeout))
+		http.NewResponseController(w).SetReadDeadline(time.Now().Add(g.bodyTimeout))
 		s, _ := r.Context().Value(connKey{}).(*connState)
 		if s != nil {
 			g.mu.Lock()

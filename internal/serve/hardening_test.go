@@ -14,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -322,24 +323,17 @@ func TestHeaderLimit(t *testing.T) {
 	}
 }
 
-// Slow bodies from one address cannot hold every connection: one address
-// holds at most perAddr connections; a body that takes longer than
-// BodyTimeout ends its request; another address is still served.
-func TestGuardCapsAnAddress(t *testing.T) {
-	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		io.Copy(io.Discard, r.Body)
-	}))
-	srv.Config = NewServer(srv.Config.Handler, 128) // high 96, 48 per address
-	srv.Start()
-	defer srv.Close()
-	addr := strings.TrimPrefix(srv.URL, "http://")
+// slowBodies opens n connections to addr, each sending the headers of a
+// POST whose 8,000-byte body never comes. They are closed when the test ends.
+func slowBodies(t *testing.T, addr string, n int) []net.Conn {
+	t.Helper()
 	var held []net.Conn
-	defer func() {
+	t.Cleanup(func() {
 		for _, c := range held {
 			c.Close()
 		}
-	}()
-	for range 80 {
+	})
+	for range n {
 		c, err := net.Dial("tcp", addr)
 		if err != nil {
 			t.Fatal(err)
@@ -347,17 +341,41 @@ func TestGuardCapsAnAddress(t *testing.T) {
 		io.WriteString(c, "POST / HTTP/1.1\r\nHost: x\r\nContent-Length: 8000\r\n\r\n")
 		held = append(held, c)
 	}
-	time.Sleep(300 * time.Millisecond)
-	open := 0
-	for _, c := range held {
-		c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		if _, err := c.Read(make([]byte, 1)); err != nil && os.IsTimeout(err) {
-			open++ // still held by the server, waiting for the body
-		}
+	return held
+}
+
+// ended reads from each connection until the server answers or closes it,
+// or until within passes, all at once, and reports which ended and when.
+func ended(conns []net.Conn, within time.Duration) (done []bool, at []time.Time) {
+	done, at = make([]bool, len(conns)), make([]time.Time, len(conns))
+	var wg sync.WaitGroup
+	for i, c := range conns {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c.SetReadDeadline(time.Now().Add(within))
+			_, err := c.Read(make([]byte, 512))
+			done[i], at[i] = err == nil || !os.IsTimeout(err), time.Now()
+		}()
 	}
-	if open != 48 {
-		t.Errorf("%d of 80 connections from one address held open, want 48", open)
-	}
+	wg.Wait()
+	return done, at
+}
+
+// Slow bodies from one address cannot hold every connection: one address
+// holds at most perAddr connections, and another address is still served.
+// The bodies here are given a minute, so only the guard closes any.
+func TestGuardCapsAnAddress(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+	}))
+	srv.Config = newServer(srv.Config.Handler, 128, time.Minute) // high 96, 48 per address
+	srv.Start()
+	t.Cleanup(srv.Close) // after the connections close (cleanups run last first)
+	held := slowBodies(t, strings.TrimPrefix(srv.URL, "http://"), 80)
+	// The server accepts connections in order and the guard decides on each
+	// as it is accepted, so once the request from another address is
+	// answered, the guard has decided on all 80.
 	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.2")}}
 	c := &http.Client{Transport: &http.Transport{DialContext: d.DialContext}, Timeout: 5 * time.Second}
 	resp, err := c.Get(srv.URL)
@@ -365,16 +383,42 @@ func TestGuardCapsAnAddress(t *testing.T) {
 		t.Fatalf("another address: %v", err)
 	}
 	resp.Body.Close()
-	// The slow bodies end within BodyTimeout (and a second of slack).
-	time.Sleep(BodyTimeout + time.Second)
-	ended := 0
-	for _, c := range held {
-		c.SetReadDeadline(time.Now().Add(50 * time.Millisecond))
-		if _, err := c.Read(make([]byte, 512)); err == nil || !os.IsTimeout(err) {
-			ended++
+	closed, _ := ended(held, 500*time.Millisecond)
+	if open := len(held) - trues(closed); open != 48 {
+		t.Errorf("%d of 80 connections from one address held open, want 48", open)
+	}
+}
+
+// A body that takes longer than the body timeout ends its request: its
+// connection is answered or closed then, not before.
+func TestSlowBodiesEnd(t *testing.T) {
+	const timeout = 200 * time.Millisecond
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.Copy(io.Discard, r.Body)
+	}))
+	srv.Config = newServer(srv.Config.Handler, 128, timeout)
+	srv.Start()
+	t.Cleanup(srv.Close) // after the connections close (cleanups run last first)
+	start := time.Now()
+	held := slowBodies(t, strings.TrimPrefix(srv.URL, "http://"), 40)
+	// Well before the server's whole-request ReadTimeout (ReadHeaderTimeout
+	// more), so that only the body's own deadline can end them in time.
+	done, at := ended(held, timeout+ReadHeaderTimeout*4/5)
+	for i := range held {
+		if !done[i] {
+			t.Errorf("slow body %d still open %v after it began (body timeout %v)", i, at[i].Sub(start).Round(time.Millisecond), timeout)
+		} else if d := at[i].Sub(start); d < timeout {
+			t.Errorf("slow body %d ended after %v, before the body timeout of %v", i, d, timeout)
 		}
 	}
-	if ended != len(held) {
-		t.Errorf("%d of %d slow bodies ended after %v", ended, len(held), BodyTimeout)
+}
+
+func trues(b []bool) int {
+	n := 0
+	for _, v := range b {
+		if v {
+			n++
+		}
 	}
+	return n
 }

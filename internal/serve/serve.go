@@ -176,11 +176,18 @@ func hostPart(addr string) string {
 // process allowed nofile open files: small headers, short header, body and
 // idle timeouts, and a guard on connections (guard).
 func NewServer(handler http.Handler, nofile uint64) *http.Server {
+	return newServer(handler, nofile, BodyTimeout)
+}
+
+// newServer is NewServer with bodyTimeout in place of BodyTimeout, so that
+// a test can watch slow bodies end without waiting seconds.
+func newServer(handler http.Handler, nofile uint64, bodyTimeout time.Duration) *http.Server {
 	g := newGuard(nofile)
+	g.bodyTimeout = bodyTimeout
 	return &http.Server{
 		Handler:           g.bodies(handler),
 		ReadHeaderTimeout: ReadHeaderTimeout,
-		ReadTimeout:       ReadHeaderTimeout + BodyTimeout,
+		ReadTimeout:       ReadHeaderTimeout + bodyTimeout,
 		WriteTimeout:      60 * time.Second,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes - 4096,

@@ -203,19 +203,37 @@ func bruteNoisyLoss(t *testing.T, m SVT, x, y []float64) (up, down float64) {
 			return out
 		}
 		hx, hy := cum(x), cum(y)
-		lf := func(v, a float64) float64 { return math.Log(reference.LaplacePDF(v-a, m.QueryScale)) }
+		// The log-densities on the grid, each computed once: the double
+		// loop below adds them for every pair of released values.
+		logs := func(v []float64) []float64 {
+			out := make([]float64, len(v))
+			for k := range v {
+				out[k] = math.Log(v[k])
+			}
+			return out
+		}
+		lf := func(a float64) []float64 {
+			out := make([]float64, len(grid))
+			for k, v := range grid {
+				out[k] = math.Log(reference.LaplacePDF(v-a, m.QueryScale))
+			}
+			return out
+		}
+		lhx, lhy := logs(hx), logs(hy)
 		if len(tops) == 1 {
 			j := tops[0]
-			for k, v := range grid {
-				fold(lf(v, x[j])+math.Log(hx[k]), lf(v, y[j])+math.Log(hy[k]))
+			fx, fy := lf(x[j]), lf(y[j])
+			for k := range grid {
+				fold(fx[k]+lhx[k], fy[k]+lhy[k])
 			}
 			continue
 		}
 		j1, j2 := tops[0], tops[1]
-		for k1, v1 := range grid {
-			for k2, v2 := range grid {
+		fx1, fx2, fy1, fy2 := lf(x[j1]), lf(x[j2]), lf(y[j1]), lf(y[j2])
+		for k1 := range grid {
+			for k2 := range grid {
 				k := min(k1, k2)
-				fold(lf(v1, x[j1])+lf(v2, x[j2])+math.Log(hx[k]), lf(v1, y[j1])+lf(v2, y[j2])+math.Log(hy[k]))
+				fold(fx1[k1]+fx2[k2]+lhx[k], fy1[k1]+fy2[k2]+lhy[k])
 			}
 		}
 	}
