@@ -242,7 +242,9 @@ func Build(o Options) (Result, error) {
 		if u, err := url.Parse(o.BaseURL); err == nil && o.BaseURL != "" {
 			home = u.Path
 		}
-		files["404.html"] = bytes.Replace(nf, []byte(homeMark), []byte(html.EscapeString(home)), 1)
+		nf = bytes.Replace(nf, []byte(homeMark), []byte(html.EscapeString(home)), 1)
+		icon := "data:image/svg+xml," + url.PathEscape(string(files["favicon.svg"]))
+		files["404.html"] = bytes.Replace(nf, []byte(iconMark), []byte(html.EscapeString(icon)), 1)
 	}
 	if o.BaseURL != "" {
 		files["sitemap.xml"] = Sitemap(o.BaseURL, paths)

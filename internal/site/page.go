@@ -160,6 +160,12 @@ const handoutPath = "handout/"
 // is served at any depth, where a relative link would miss it.
 const homeMark = "__DPPLAY_HOME__"
 
+// iconMark in web/404.html is the site's icon (web/favicon.svg) as a data:
+// URL: at any depth a relative link would miss it, and the page's policy
+// loads images from data: only. Without an icon a browser asks for
+// /favicon.ico, which that policy refuses with an error.
+const iconMark = "__DPPLAY_ICON__"
+
 // pageShell fills the web shell (web/index.html) for each page of the site.
 type pageShell struct {
 	o       Options

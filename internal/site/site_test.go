@@ -329,7 +329,8 @@ func TestBuild(t *testing.T) {
 		"web/index.html":           `<head><!--dpplay:meta--><meta name="dpplay-core" content="__DPPLAY_CORE__"><meta name="dpplay-lessons" content="__DPPLAY_LESSONS__"><link rel="stylesheet" href="styles.css"><!--dpplay:preload--><script type="module" src="app.js"></script></head><a href="./">home</a><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--><nav class="pager"><!--dpplay:pager--></nav></main><!--dpplay:index-->`,
 		"web/styles.css":           "body {\n  color: red;\n}\n",
 		"web/embed.js":             "(function () {\n  var here = 1;\n  window.dpplayEmbed = here;\n})();\n",
-		"web/404.html":             `<a id="home" href="__DPPLAY_HOME__">home</a>`,
+		"web/404.html":             `<link rel="icon" href="__DPPLAY_ICON__"><a id="home" href="__DPPLAY_HOME__">home</a>`,
+		"web/favicon.svg":          `<svg viewBox="0 0 2 2"><rect width="2" height="2"/></svg>`,
 		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"]; const E=[\"__DPPLAY_EXTRAS__\"];",
 		"web/app.js":               "import { s } from './start.js';\nexport const mount = (name) => import(`./widgets/${name}.js`);\nconsole.log(s);",
 		"web/start.js":             "import { c } from './charts/c.js';\nexport const s = c + 1;",
@@ -403,6 +404,9 @@ func TestBuild(t *testing.T) {
 	}
 	if got := read("404.html"); !strings.Contains(got, `href="/course/"`) {
 		t.Errorf("404.html's home link: %s", got)
+	}
+	if got := read("404.html"); !strings.Contains(got, `<link rel="icon" href="data:image/svg+xml,%3Csvg%20viewBox=%220%200%202%202%22%3E%3Crect%20width=%222%22%20height=%222%22%2F%3E%3C%2Fsvg%3E">`) {
+		t.Errorf("404.html's icon: %s", got)
 	}
 	// The modules are bundled: app.js, the widget w (a dynamic import) and
 	// the chunks they share, all at the root. A page preloads app.js, its
