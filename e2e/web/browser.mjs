@@ -10,13 +10,20 @@ export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
 export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
   '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
-const options = () => {
+/** chromiumOptions() are playwright's launch options for Debian's Chromium, headless. */
+export function chromiumOptions() {
   if (!existsSync(chromiumPath)) throw new Error(`${chromiumPath} not found: run scripts/setup.sh`);
   return { executablePath: chromiumPath, headless: true, args: ['--headless', ...chromiumArgs] };
-};
+}
 
+/**
+ * launch() is a Chromium: the one e2e/run.mjs started for the whole run
+ * (DPPLAY_CHROMIUM, its address), or a new one when a file runs alone.
+ * Closing it closes only this connection's contexts.
+ */
 export async function launch() {
-  return chromium.launch(options());
+  if (process.env.DPPLAY_CHROMIUM) return chromium.connect(process.env.DPPLAY_CHROMIUM);
+  return chromium.launch(chromiumOptions());
 }
 
 /**
@@ -25,7 +32,7 @@ export async function launch() {
  * Storage, compiled code) outlive a page. launch()'s contexts are in memory.
  */
 export async function launchProfile(dir, opts = {}) {
-  return chromium.launchPersistentContext(dir, { ...options(), ...opts });
+  return chromium.launchPersistentContext(dir, { ...chromiumOptions(), ...opts });
 }
 
 /** watch(page) collects console errors and uncaught exceptions. */
@@ -37,10 +44,10 @@ export function watch(page) {
 }
 
 /** ready(page) waits until the lesson's widgets are mounted and the engine is up. */
-export async function ready(page, slug) {
+export async function ready(page, slug, timeout = 60000) {
   // Right after a click that navigates, the new document may have no body yet.
   await page.waitForFunction((s) => {
     const b = document.body;
     return !!b && !!b.dataset.lessonReady && b.dataset.lessonReady === (s || b.dataset.lessonReady) && b.classList.contains('engine-ready');
-  }, slug, { timeout: 20000 });
+  }, slug, { timeout });
 }

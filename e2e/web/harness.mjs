@@ -1,12 +1,16 @@
 // What every browser test file shares: dist/ served under /dpplay/ (the
 // sub-path GitHub Pages serves a project site at), one Chromium, pages opened
-// in fresh contexts, and waits on a widget's redraws.
+// in fresh contexts, waits on a widget's redraws, and axe. Under e2e/run.mjs
+// the server and the browser are the run's (DPPLAY_SITE, DPPLAY_CHROMIUM);
+// a file run alone starts its own.
 import { before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import AxeBuilder from '@axe-core/playwright';
 import { serve } from './server.mjs';
 import { launch, watch, ready } from './browser.mjs';
 
@@ -51,7 +55,7 @@ export function harness(...need) {
   };
   before(async () => {
     for (const [file, message] of need) assert.ok(fs.existsSync(path.join(dist, file)), message);
-    h.server = await serve(dist, '/dpplay/');
+    h.server = await site();
     h.browser = await launch();
     fs.mkdirSync(shots, { recursive: true });
   });
@@ -60,6 +64,32 @@ export function harness(...need) {
     await h.server?.close();
   });
   return h;
+}
+
+let built = null;
+/**
+ * dpplayBin() is the path of a `dpplay` binary: DPPLAY_BIN, the one `make
+ * test` builds for the whole run, or one built once per process into a
+ * temporary directory (removed at exit).
+ */
+export function dpplayBin() {
+  if (process.env.DPPLAY_BIN) return process.env.DPPLAY_BIN;
+  if (!built) {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-bin-'));
+    process.on('exit', () => fs.rmSync(dir, { recursive: true, force: true }));
+    built = path.join(dir, 'dpplay');
+    execFileSync('go', ['build', '-o', built, './cmd/dpplay'], { cwd: root, stdio: 'inherit' });
+  }
+  return built;
+}
+
+/**
+ * site() is dist/ served under /dpplay/: the run's server (DPPLAY_SITE), or
+ * a new one. It is {url, close}; close stops only a server site started.
+ */
+export async function site() {
+  if (process.env.DPPLAY_SITE) return { url: process.env.DPPLAY_SITE, close: async () => {} };
+  return serve(dist, '/dpplay/');
 }
 
 /**
@@ -74,6 +104,36 @@ export async function checked(opened, body) {
   } finally {
     await opened.context.close();
   }
+}
+
+/**
+ * hold(page, glob) holds back every request of page whose URL matches glob
+ * until the returned release() is called.
+ */
+export async function hold(page, glob) {
+  let release;
+  const held = new Promise((r) => { release = r; });
+  await page.route(glob, async (route) => { await held; await route.continue().catch(() => {}); });
+  return release;
+}
+
+/**
+ * afterTasks(page) resolves once the tasks already queued in the page, and
+ * two frames, have run: for a check that something did not happen, made
+ * after the event that could have caused it has been handled.
+ */
+export const afterTasks = (page) => page.evaluate(() => new Promise((done) => {
+  setTimeout(() => requestAnimationFrame(() => requestAnimationFrame(() => setTimeout(done, 0))), 0);
+}));
+
+/**
+ * downloaded(download) is the bytes of a finished download. Read as a
+ * stream: a browser the run shares (launch) keeps its files on its side.
+ */
+export async function downloaded(download) {
+  const chunks = [];
+  for await (const c of await download.createReadStream()) chunks.push(c);
+  return Buffer.concat(chunks);
 }
 
 /** renders(page, sel) is how many redraws the widget sel has finished. */
@@ -101,6 +161,20 @@ export async function everyLive(page, timeout = 30000) {
   await page.keyboard.press('Shift');
   await page.waitForFunction(() => !document.querySelector('#lesson .widget-body:is([aria-busy], [data-prerendered])') &&
     ![...document.querySelectorAll('figure.widget')].some((f) => f.dataset.busy), null, { timeout });
+}
+
+/**
+ * nearLive(page) waits until every widget on or within a screen of the
+ * viewport has mounted and is not busy: those are the ones the page mounts
+ * as they come near (web/lazymount.js), so that once they have, scrolling
+ * and restoring a place move nothing more.
+ */
+export async function nearLive(page, timeout = 30000) {
+  await page.waitForFunction(() => [...document.querySelectorAll('#lesson figure.widget')].every((f) => {
+    const r = f.getBoundingClientRect();
+    if (r.bottom < -innerHeight || r.top > 2 * innerHeight) return true;
+    return !f.querySelector(':scope > .widget-body:is([aria-busy], [data-prerendered])') && !f.dataset.busy;
+  }), null, { timeout });
 }
 
 /**
@@ -135,17 +209,35 @@ export const rerendered = (page, sel, n, timeout = 30000) => page.waitForFunctio
   return +el.dataset.renders > k && !el.dataset.busy;
 }, [sel, n], { timeout });
 
+const axeSource = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+
 /**
- * axe(page, what, ...include) asserts that axe finds no violations on the page,
- * or within the selectors include, with every <details> open.
+ * violations(target, {include, rules}) runs axe-core in target, a page or a
+ * frame, over the elements matching the selectors include (all of target's
+ * document when none) and the rules named (every rule when none), and
+ * returns each violation as "rule: help (the first three elements)". It
+ * calls axe.run in the document itself: @axe-core/playwright's runPartial
+ * and finishRun, which opens a page of its own for each audit, took about
+ * eight times as long on a lesson. Frames inside target are not entered;
+ * audit each one as a target of its own.
  */
-export async function axe(page, what, ...include) {
-  await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
-  let builder = new AxeBuilder({ page });
-  for (const sel of include) builder = builder.include(sel);
-  const { violations } = await builder.analyze();
-  const summary = violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
-  assert.deepEqual(summary, [], `axe violations on ${what}`);
+export async function violations(target, { include = [], rules = null } = {}) {
+  if (!(await target.evaluate(() => typeof window.axe === 'object'))) await target.evaluate(axeSource);
+  return target.evaluate(async ([inc, only]) => {
+    const options = { resultTypes: ['violations'], iframes: false, ...(only && { runOnly: { type: 'rule', values: only } }) };
+    const r = await window.axe.run(inc.length ? { include: inc.map((s) => [s]) } : document, options);
+    return r.violations.map((v) => `${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(' ')).slice(0, 3).join('; ')})`);
+  }, [include, rules]);
+}
+
+/**
+ * axe(target, what, ...include) asserts that axe finds no violations in
+ * target (a page or a frame), or within the selectors include, with every
+ * <details> open.
+ */
+export async function axe(target, what, ...include) {
+  await target.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
+  assert.deepEqual(await violations(target, { include }), [], `axe violations on ${what}`);
 }
 
 /** audioSpy, run in a page, puts in its AudioContext one that records every tone scheduled in window.__tones: {f, t}, its frequency and start time. */
