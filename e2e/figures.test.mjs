@@ -10,9 +10,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { serve } from './web/server.mjs';
 import { launch, watch, ready } from './web/browser.mjs';
-import { idle } from './web/harness.mjs';
+import { downloaded, dpplayBin, idle, site } from './web/harness.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const dist = process.env.DIST || path.join(root, 'dist');
@@ -21,7 +20,7 @@ let server, browser;
 before(async () => {
   assert.ok(fs.existsSync(path.join(dist, 'wasm', 'figures.wasm')),
     `${dist}/wasm/figures.wasm is missing: build the site with the figures module (docs/figures.md)`);
-  server = await serve(dist, '/dpplay/');
+  server = await site();
   browser = await launch();
 });
 after(async () => {
@@ -38,12 +37,12 @@ async function exportOnce(page, fig, format, figure) {
     page.waitForEvent('download', { timeout: 60000 }),
     box.locator('.export-button').click(),
   ]);
-  return { name: download.suggestedFilename(), bytes: fs.readFileSync(await download.path()) };
+  return { name: download.suggestedFilename(), bytes: await downloaded(download) };
 }
 
 function cliFigures(args) {
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-fig-'));
-  const out = JSON.parse(execFileSync('go', ['run', './cmd/dpplay', 'figures', '-out', tmp, ...args], { cwd: root, encoding: 'utf8' }));
+  const out = JSON.parse(execFileSync(dpplayBin(), ['figures', '-out', tmp, ...args], { cwd: root, encoding: 'utf8' }));
   return { dir: tmp, ...out };
 }
 

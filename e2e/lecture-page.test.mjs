@@ -3,31 +3,27 @@
 // meeting-day activity to the end. Needs `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import AxeBuilder from '@axe-core/playwright';
 import { launch, watch } from './web/browser.mjs';
+import { afterTasks, dist, downloaded, dpplayBin, violations } from './web/harness.mjs';
 
 const freePort = () => new Promise((resolve, reject) => {
   const s = net.createServer().listen(0, '127.0.0.1', () => { const p = s.address().port; s.close(() => resolve(p)); });
   s.on('error', reject);
 });
 
-// The binary is built once, first, and run directly: killing `go run` would
-// leave its child serving, holding this process open. (Building it once per
-// test took half of each test's time limit on a busy machine.)
-const binDir = mkdtempSync(path.join(os.tmpdir(), 'dpplay-lecture-bin-'));
-const bin = path.join(binDir, 'dpplay');
-execFileSync('go', ['build', '-o', bin, './cmd/dpplay'], { stdio: 'inherit' });
-process.on('exit', () => rmSync(binDir, { recursive: true, force: true }));
+// The binary is run directly (the run's, or built once): killing `go run`
+// would leave its child serving, holding this process open.
+const bin = dpplayBin();
 
 async function startServer() {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'dpplay-lecture-'));
   const port = await freePort();
-  const proc = spawn(bin, ['serve', '-dir', 'dist', '-db', path.join(dir, 'l.db'), '-addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const proc = spawn(bin, ['serve', '-dir', dist, '-db', path.join(dir, 'l.db'), '-addr', `127.0.0.1:${port}`], { stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise((resolve, reject) => {
     proc.stdout.once('data', resolve);
     proc.once('exit', (c) => reject(new Error(`dpplay serve exited ${c}`)));
@@ -41,8 +37,8 @@ async function startServer() {
 
 /**
  * lectureTest(name, timeout, body) is a test that runs body({server, browser})
- * on its own `dpplay serve` (a fresh SQLite file) and browser, and stops both
- * after it, passed or failed.
+ * on its own `dpplay serve` (a fresh SQLite file) and browser connection (the
+ * run's Chromium under e2e/run.mjs), and stops both after it, passed or failed.
  */
 function lectureTest(name, timeout, body) {
   test(name, { timeout }, async () => {
@@ -69,9 +65,9 @@ async function settled(host, students, errors) {
   assert.deepEqual([...errors, ...students.flatMap((s) => s.errs)], []);
 }
 
+/** axe(page, name) asserts that axe finds nothing on the page as it is (its disclosures left as they are). */
 async function axe(page, name) {
-  const r = await new AxeBuilder({ page }).analyze();
-  assert.deepEqual(r.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target).join(' ')}`), [], `axe on ${name}`);
+  assert.deepEqual(await violations(page), [], `axe on ${name}`);
 }
 
 /** calm checks that no page has reported a failure in its status line. */
@@ -323,10 +319,20 @@ lectureTest('strings and numbers from the API never become markup', 120000, asyn
     const p = await ctx.newPage();
     await p.goto(server.url + 'lecture.html?join=ABCDEFGH');
     await p.waitForFunction(() => document.body.dataset.view === 'student' || /Could not join/.test(document.querySelector('main').textContent), null, { timeout: 10000 });
-    await p.waitForTimeout(2000); // two polls
+    // A phone that joined polls: two more answers served, and read.
+    if (await p.evaluate(() => document.body.dataset.view === 'student')) {
+      for (let i = 0; i < 2; i++) {
+        const r = await p.waitForEvent('response', { predicate: (x) => /\/api\/sessions\//.test(x.url()), timeout: 15000 })
+          .catch(async () => assert.fail(`${name}: the phone stopped polling (${(await p.locator('main').textContent()).slice(0, 200)})`));
+        await r.finished();
+      }
+    }
+    await afterTasks(p);
     assert.equal(await p.locator('main img, main svg[onload], main [onerror]').count(), 0, `${name}: an element was made from API text`);
     assert.equal(await p.evaluate(() => window.pwned), undefined, `${name}: script ran`);
     if (name === 'meeting') assert.ok((await p.locator('main').textContent()).includes(bad), 'the label is shown as text');
+    // An activity the phone cannot read is never drawn: it says so and keeps asking.
+    if (name === 'histBad') assert.match(await p.locator('main .lec-waiting').textContent(), /cannot be shown here/);
     await p.close();
   }
 });
@@ -419,12 +425,12 @@ lectureTest('one session is the lecture: two activities, a new tab, close and re
 
   // Export: releases and ledger, never an answer.
   const [csvDl] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: 'Export CSV' }).click()]);
-  const csv = readFileSync(await csvDl.path(), 'utf8').trim().split('\n');
+  const csv = (await downloaded(csvDl)).toString('utf8').trim().split('\n');
   assert.equal(csv.length, 4, csv.join('\n'));
   assert.match(csv[0], /^seq,time_utc,activity,kind,prompt,epsilon,epsilon_total,epsilon_budget,participants,result/);
   assert.match(csv[3], /^3,.*,3,histogram,.*,1,2\.5,3,3,/);
   const [jsonDl] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: 'Export JSON' }).click()]);
-  const ledger = JSON.parse(readFileSync(await jsonDl.path(), 'utf8'));
+  const ledger = JSON.parse((await downloaded(jsonDl)).toString('utf8'));
   assert.equal(ledger.epsilon_spent, 2.5);
   assert.deepEqual(ledger.activities.map((a) => a.epsilon_spent), [1, 0.5, 1]);
   assert.deepEqual(ledger.releases.map((r) => r.epsilon_total), [1, 1.5, 2.5]);
@@ -434,7 +440,7 @@ lectureTest('one session is the lecture: two activities, a new tab, close and re
   await axe(students[0].p, 'lecture phone view');
   if (process.env.SHOTS) {
     await tab.setViewportSize({ width: 1920, height: 1080 });
-    await tab.waitForTimeout(500);
+    await afterTasks(tab);
     await tab.screenshot({ path: path.join(process.env.SHOTS, 'lecture-controls-1920.png') });
     await shoot([tab, 'lecture-controls-1920-full.png'], [students[0].p, 'lecture-phone-390.png']);
   }
@@ -564,8 +570,12 @@ lectureTest('the projector view, typed numbers, and asking before spending', 300
   await send(b.p);
   await waitText(b.p, '[data-budget]', /^2 answers so far/);
   assert.equal(held.length, 1, 'no periodic poll got through');
+  // Once the page has read the held answer whole (its resource timing entry), and the tasks after.
+  const polls = () => performance.getEntriesByType('resource').filter((e) => /\/activities\/\d+$/.test(e.name) && e.responseEnd > 0).length;
+  const read = await b.p.evaluate(polls);
   await held.shift()();
-  await b.p.waitForTimeout(500);
+  while (await b.p.evaluate(polls) <= read) await afterTasks(b.p);
+  await afterTasks(b.p);
   assert.match(await b.p.locator('[data-budget]').textContent(), /^2 answers so far/, 'a poll older than the answer undid its count');
   await b.p.unroute('**/api/sessions/*/activities/*');
   for (const f of held) await f().catch(() => {}); // unroute may have let it go already

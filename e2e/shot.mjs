@@ -3,6 +3,7 @@
 // Needs `make site`. It serves dist/ as the tests do and waits for the lesson.
 import { serve } from './web/server.mjs';
 import { launch, ready, watch } from './web/browser.mjs';
+import { afterTasks, nearLive } from './web/harness.mjs';
 
 const [hash, selector, width = '1280', out = '/tmp/shot.png'] = process.argv.slice(2);
 const server = await serve('dist', '/dpplay/');
@@ -14,7 +15,8 @@ try {
   await ready(page);
   const el = selector ? page.locator(selector).first() : page.locator('body');
   await el.scrollIntoViewIfNeeded();
-  await page.waitForTimeout(300);
+  await nearLive(page);
+  await afterTasks(page);
   await el.screenshot({ path: out });
   if (errors.length) console.error(errors.join('\n'));
   console.log(out);

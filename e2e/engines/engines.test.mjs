@@ -12,10 +12,10 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dist, root, shots, siteIndex } from '../web/harness.mjs';
+import { dist, dpplayBin, shots, siteIndex } from '../web/harness.mjs';
 import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
 import { ENGINES } from './drivers.mjs';
-import { dpplayBinary, dpplayServe, otherSite, probeCopy } from './stage.mjs';
+import { dpplayServe, otherSite, probeCopy } from './stage.mjs';
 
 const LESSON = 'exponential-mechanism';
 const WIDGET = { slug: LESSON, id: 'meet', title: 'Choosing a meeting day' };
@@ -26,7 +26,7 @@ before(async () => {
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-engines-'));
   const copy = path.join(tmp, 'site');
   probeCopy(dist, copy);
-  site = await dpplayServe(dpplayBinary(root, tmp), copy, path.join(tmp, 'lecture.db'));
+  site = await dpplayServe(dpplayBin(), copy, path.join(tmp, 'lecture.db'));
   other = await otherSite();
   fs.mkdirSync(shots, { recursive: true });
 });

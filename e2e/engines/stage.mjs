@@ -2,7 +2,7 @@
 // page that may load the site's own scripts loads the error probe first
 // (probe.js), served by a real `dpplay serve` with a fresh SQLite file; and
 // a tiny server on another port, the other site that frames a widget.
-import { execFileSync, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
@@ -54,17 +54,6 @@ function link(from, to) {
     if (err.code !== 'EXDEV' && err.code !== 'EPERM') throw err;
     fs.copyFileSync(from, to);
   }
-}
-
-/** dpplayBinary(root, tmp) is $DPPLAY_BIN, or a dpplay built from root into tmp. */
-export function dpplayBinary(root, tmp) {
-  if (process.env.DPPLAY_BIN) {
-    if (!path.isAbsolute(process.env.DPPLAY_BIN)) throw new Error(`DPPLAY_BIN must be an absolute path: ${process.env.DPPLAY_BIN}`);
-    return process.env.DPPLAY_BIN;
-  }
-  const bin = path.join(tmp, 'dpplay');
-  execFileSync('go', ['build', '-o', bin, './cmd/dpplay'], { cwd: root, stdio: 'inherit' });
-  return bin;
 }
 
 /**

@@ -3,13 +3,13 @@
 // (pre-rendered) fails with the loss the Go
 // tests compute, a typed score is audited, a bad or hostile expression is
 // reported as text (never markup), the gallery loads a mistake and its fix,
-// a 100,000-data-set universe shows progress, and the page passes axe with no
-// sideways scroll at 360, 390 and 1280 px (screenshots at 390 and 1280).
+// and a 100,000-data-set universe shows progress. The page's axe, sideways
+// scroll and screenshots are the sweep's.
 // Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
-import { axe, harness, shots, idle as idleFor, renders as rendersOf, rerendered } from './harness.mjs';
+import { harness, idle as idleFor, renders as rendersOf, rerendered } from './harness.mjs';
 
 const slug = 'check-a-mechanism';
 const W = '#w-check';
@@ -105,22 +105,4 @@ test('a 100,000-data-set universe is audited in chunks with a progress bar', asy
   assert.ok(await page.locator(`${W} progress[aria-label="Pairs audited"]`).isHidden());
   assert.deepEqual(errors, []);
   await context.close();
-});
-
-test('axe and no sideways scroll at 360, 390 and 1280 px; screenshots at 390 and 1280', async () => {
-  for (const width of [360, 390, 1280]) {
-    for (const scheme of ['light', 'dark']) {
-      const { context, page, errors } = await open('', { width, height: 844, scheme });
-      await axe(page, `${width}px (${scheme})`);
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `${width}px scrolls sideways by ${overflow}px`);
-      if (width !== 360 && scheme === 'light') {
-        await page.locator(W).scrollIntoViewIfNeeded();
-        await page.locator(W).screenshot({ path: path.join(shots, `${slug}-widget-${width}.png`) });
-        await page.screenshot({ path: path.join(shots, `${slug}-${width}.png`) });
-      }
-      assert.deepEqual(errors, []);
-      await context.close();
-    }
-  }
 });

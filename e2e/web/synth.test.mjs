@@ -11,7 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import { ready } from './browser.mjs';
-import { axe, harness, live } from './harness.mjs';
+import { axe, dpplayBin, harness, live, root } from './harness.mjs';
 
 const slug = 'small-database';
 const web = harness([path.join(slug, 'index.html'), 'dist/ has no small-database lesson: run make site'],
@@ -41,7 +41,7 @@ test('SmallDB: the page draws the levels histogram that dpplay figures draws', a
   const caption = await table.locator('caption').textContent();
   const heights = await table.locator('tbody td').allTextContents();
   const out = fs.mkdtempSync(path.join(os.tmpdir(), 'dpplay-levels-'));
-  execFileSync('go', ['run', './cmd/dpplay', 'figures', '-out', out, '-format', 'json', '-state', link], { encoding: 'utf8' });
+  execFileSync(dpplayBin(), ['figures', '-out', out, '-format', 'json', '-state', link], { cwd: root, encoding: 'utf8' });
   const file = fs.readdirSync(out).find((f) => f.endsWith('-sdb-levels.json'));
   const bars = JSON.parse(fs.readFileSync(path.join(out, file), 'utf8')).series.find((x) => x.kind === 'bars');
   assert.equal(caption, bars.name, 'the band width');

@@ -1,14 +1,14 @@
-// Widgets on phones, typed values, presentation mode and chart labels (issue
-// 17), in Debian's Chromium: the slider dock keeps a slider and its chart on
-// a phone's screen together, every slider has a number box bound to it and
-// to the URL, sliders land on round values, presenting fills a 1920×1080
-// screen with the ε value as its largest text, and bar charts name their
-// axes and their changing column. Run `make site` first.
+// Typed values, presentation mode and chart labels (issue 17), in Debian's
+// Chromium: every slider has a number box bound to it and to the URL,
+// sliders land on round values, presenting fills a 1920×1080 screen with
+// the ε value as its largest text, and bar charts name their axes and their
+// changing column. The slider dock on phones is the sweep's
+// (sweep.test.mjs). Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe as audit, checked, everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
+import { axe as audit, checked, harness, idle, live, shots, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -17,84 +17,8 @@ const web = harness(['index.html', 'dist/ is missing: run make site']);
 /** open(hash, opts) is a page in a fresh context; a phone (width < 600) has touch and no hover. */
 const open = (hash, { width = 1280, ...opts } = {}) => web.open(hash, { width, ...opts, hasTouch: width < 600, isMobile: width < 600 });
 
-/** axe(page, what) audits the widgets (this file's subject; site.test.mjs audits whole lessons). */
+/** axe(page, what) audits the widgets (this file's subject; the sweep audits whole pages). */
 const axe = (page, what) => audit(page, what, 'figure.widget');
-
-test('phones at 360 and 390 px: every widget\'s slider and its chart are on screen together; selects are not cut off; no key hints', async () => {
-  const measured = [];
-  for (const width of [360, 390]) {
-    for (const slug of slugs) {
-      const { context, page, errors } = await open(`${slug}/`, { width, height: 800 });
-      await ready(page, slug);
-      assert.equal(await page.locator('#keys-button').isVisible(), false, `${slug}: Keys button shown on a touch-only phone`);
-      assert.equal(await page.locator('figure.widget button kbd').evaluateAll((ks) => ks.filter((k) => k.offsetParent).length), 0, `${slug}: key hints on buttons`);
-      const ids = await page.locator('figure.widget').evaluateAll((fs) => fs
-        .filter((f) => f.querySelector('.control-slider') && f.querySelector('.chart-svg svg, .machine-host'))
-        .map((f) => f.id));
-      for (const id of ids) {
-        await live(page, `#${id}`);
-        // A student finds the slider, then scrolls down to the chart.
-        await page.locator(`#${id} .control-slider input[type=range]`).first().scrollIntoViewIfNeeded();
-        await page.locator(`#${id} :is(.chart-svg svg, .machine-host)`).first().evaluate((c) => c.scrollIntoView({ block: 'end' }));
-        await page.waitForTimeout(50);
-        const r = await page.evaluate((id) => {
-          const fig = document.getElementById(id);
-          const slider = fig.querySelector('.control-slider input[type=range]');
-          const chart = fig.querySelector('.chart-svg svg, .machine-host');
-          const s = slider.getBoundingClientRect(), c = chart.getBoundingClientRect();
-          const hit = document.elementFromPoint(s.left + s.width / 2, s.top + s.height / 2);
-          return { sTop: s.top, sBottom: s.bottom, cTop: c.top, cBottom: c.bottom, h: innerHeight, uncovered: hit === slider };
-        }, id);
-        const where = `${slug} #${id} at ${width}px`;
-        assert.ok(r.sTop >= 0 && r.sBottom <= r.h, `${where}: slider off screen (${Math.round(r.sTop)}..${Math.round(r.sBottom)})`);
-        assert.ok(r.uncovered, `${where}: slider covered`);
-        assert.ok(r.cTop >= r.sBottom - 1 && r.cBottom <= r.h + 1, `${where}: chart ${Math.round(r.cTop)}..${Math.round(r.cBottom)} not on screen with the slider`);
-        measured.push(`${slug}#${id}@${width}: slider ${Math.round(r.sTop)}, chart ${Math.round(r.cTop)}..${Math.round(r.cBottom)}`);
-      }
-      // Every drop-down's chosen text fits its box, in every widget mounted.
-      await everyLive(page);
-      const cut = await page.locator('figure.widget .controls select, figure.widget .slider-dock select').evaluateAll((ss) => {
-        const ctx = document.createElement('canvas').getContext('2d');
-        return ss.filter((s) => s.offsetParent).flatMap((s) => {
-          const cs = getComputedStyle(s);
-          ctx.font = `${cs.fontWeight} ${cs.fontSize} ${cs.fontFamily}`;
-          const text = s.options[s.selectedIndex]?.textContent || '';
-          const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 20; // the arrow
-          return ctx.measureText(text).width > room ? [`${s.id}: “${text}”`] : [];
-        });
-      });
-      assert.deepEqual(cut, [], `${slug} at ${width}px: cut-off drop-downs`);
-      // Every drop-down, the table chooser included, lies within its widget and
-      // the phone's width (a mobile viewport widens to fit what overflows it).
-      const off = await page.locator('figure.widget select').evaluateAll((ss, w) => ss
-        .filter((s) => s.offsetParent)
-        .flatMap((s) => {
-          const b = s.getBoundingClientRect(), f = s.closest('figure').getBoundingClientRect();
-          return b.left < Math.max(f.left, 0) || b.right > Math.min(f.right, w) ? [`${s.id}: ${Math.round(b.left)}..${Math.round(b.right)}`] : [];
-        }), width);
-      assert.deepEqual(off, [], `${slug} at ${width}px: drop-downs past the widget's edge`);
-      if (width === 390 && slug === 'exponential-mechanism') await page.screenshot({ path: path.join(shots, 'ux-phone-390.png') });
-      assert.deepEqual(errors, [], `${slug} at ${width}px`);
-      await context.close();
-    }
-  }
-  assert.ok(measured.length >= 2 * 12, `too few widgets measured: ${measured.length}`);
-  console.log(measured.join('\n'));
-});
-
-test('a phone\'s slider dock and number boxes pass axe in light and dark', async () => {
-  for (const scheme of ['light', 'dark']) {
-    for (const [width, slug] of [[360, 'report-noisy-max'], [390, 'laplace-from-exponential']]) {
-      const { context, page, errors } = await open(`${slug}/`, { width, height: 800, scheme });
-      await ready(page, slug);
-      await live(page, 'figure.widget');
-      assert.ok(await page.locator('.slider-dock .control-slider').count() >= 1, 'no slider dock on a phone');
-      await axe(page, `${slug} at ${width}px (${scheme})`);
-      assert.deepEqual(errors, []);
-      await context.close();
-    }
-  }
-});
 
 test('typed ε: the number box and the slider move together and write the URL; the slider lands on round values', async () => {
   await checked(await open('exponential-mechanism/', { lesson: 'exponential-mechanism' }), async ({ page }) => {

@@ -3,17 +3,14 @@
 // is clamped with the page's note; SmallDB prints what Proposition 4.4 gives
 // at Theorem 4.5's whole m; every probability axis ends at 100% and no chart
 // cuts its data off at the schema's corners; number boxes read what a person
-// types; at most four controls show, the rest under "More settings"; on a
-// phone the primary control and the chart share one screen and the action
-// row never breaks a label from its control; no sideways scroll and no axe
-// violation in the widgets on a phone (light and dark) and at 1920 px. Run
-// `make site` first.
+// types; a link to a setting under "More settings" opens it. How many
+// controls show, the phone's layout and axe on every page are the sweep's
+// (sweep.test.mjs). Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { ready } from './browser.mjs';
-import { axe, dist, everyLive, harness, idle, live, shots, siteIndex } from './harness.mjs';
+import { dist, harness, idle, live, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -221,34 +218,9 @@ test('typed numbers: a lone comma is a decimal point, the value as read is shown
   await context.close();
 });
 
-/** shownControls(page) counts each mounted widget's controls in view: its labelled boxes, sliders, selects, choices and fieldsets. */
-const shownControls = (page) => page.locator('#lesson figure.widget').evaluateAll((fs) => fs.map((f) => {
-  const seen = (e) => e.getClientRects().length > 0 && !e.closest('details:not([open])');
-  const cs = [...f.querySelectorAll('.widget-body :is(.control, .neighbour-days fieldset)')].filter(seen);
-  return { id: f.id, name: f.dataset.widget, n: cs.length, more: !!f.querySelector('.widget-body details.more-settings') };
-}));
-
-test('at most four controls in view; the rest one click away under "More settings", opened by a link that sets them', async () => {
-  const counts = [];
-  for (const width of [1280, 390]) {
-    const { context, page, errors } = await open(`#/${slugs[0]}`, { width, height: 844, lesson: slugs[0] });
-    for (const slug of slugs) {
-      await go(page, `#/${slug}`, 'figure.widget');
-      await everyLive(page);
-      for (const w of await shownControls(page)) {
-        // The auditor is another lesson's widget with its own layout.
-        if (w.name !== 'audit') assert.ok(w.n <= 4, `${slug} ${w.id} at ${width}px shows ${w.n} controls`);
-        if (width === 1280) counts.push(`${w.name}#${w.id}: ${w.n}${w.more ? ' + More settings' : ''}`);
-      }
-      // Every "More settings" is closed on the lesson's own settings and opens from the keyboard.
-      const closed = await page.locator('details.more-settings').evaluateAll((ds) => ds.filter((d) => d.open).length);
-      assert.equal(closed, 0, `${slug}: More settings open with the lesson's values`);
-    }
-    assert.deepEqual(errors, []);
-    await context.close();
-  }
-  console.log(`controls shown by default at 1280 px:\n${counts.join('\n')}`);
-  // A link that sets a key under More settings opens it; Tab reaches its summary and Enter opens it too.
+// At most four controls in view, and "More settings" closed on a lesson's
+// own values, on every page at 1280 and 390 px: the sweep's.
+test('a link that sets a key under "More settings" opens it; Tab reaches its summary and Enter opens it too', async () => {
   const { context, page, errors } = await open('#/laplace-from-exponential?lap.mode=grid&lap.h=2', { lesson: 'laplace-from-exponential' });
   await idle(page, '#w-lap');
   const more = page.locator('#w-lap details.more-settings');
@@ -268,70 +240,4 @@ test('at most four controls in view; the rest one click away under "More setting
   assert.match(tree, /More settings/);
   assert.deepEqual(errors, []);
   await context.close();
-});
-
-test('phones: the primary control and the chart share one screen; the action row never breaks a label from its control; widget heights', async () => {
-  const rows = [];
-  const { context, page, errors } = await open(`#/${slugs[0]}`, { width: 390, height: 844, lesson: slugs[0] });
-  for (const slug of slugs) {
-    await go(page, `#/${slug}`, 'figure.widget');
-    await everyLive(page);
-    const ids = await page.locator('#lesson figure.widget').evaluateAll((fs) => fs.map((f) => f.id));
-    for (const id of ids) {
-      await page.locator(`#${id}`).evaluate((f) => f.scrollIntoView({ block: 'start' }));
-      await page.waitForTimeout(60);
-      const r = await page.evaluate((id) => {
-        const f = document.getElementById(id);
-        const first = f.querySelector('.widget-body :is(.slider-dock .control, .control)');
-        const main = f.querySelector('.widget-body .widget-main :is(.chart-svg svg, table), .widget-body .widget-main.machine-host, .widget-body .widget-main.budget-meter, .widget-body .widget-main.fp-stat');
-        const top = document.querySelector('.topbar').getBoundingClientRect().bottom;
-        const a = first?.getBoundingClientRect(), c = main?.getBoundingClientRect();
-        return { name: f.dataset.widget, h: f.getBoundingClientRect().height, top, screen: innerHeight, span: a && c ? Math.max(a.bottom, c.bottom) - Math.min(a.top, c.top) : null, main: !!main, first: !!first };
-      }, id);
-      if (r.name === 'classrun') continue;
-      rows.push(`${slug}#${id} (${r.name}): ${(r.h / r.screen).toFixed(2)} screens tall; primary control to chart ${r.span === null ? '–' : (r.span / r.screen).toFixed(2)}`);
-      // The auditor keeps its own layout; SmallDB's chart comes at stage 5; a
-      // challenge has no chart, its answer is the student's own output.
-      if (r.name === 'audit' || r.name === 'smalldb' || r.name === 'challenge') continue;
-      assert.ok(r.main, `${slug}#${id}: no main chart or readout marked`);
-      if (r.first) assert.ok(r.span <= r.screen - r.top, `${slug}#${id}: primary control and chart span ${Math.round(r.span)}px, more than a ${r.screen - Math.round(r.top)}px screen`);
-    }
-    // The action row: every label on one line, on the line of its control.
-    const broken = await page.locator('.export-figure label').evaluateAll((ls) => ls.filter((l) => l.getClientRects().length).flatMap((l) => {
-      const b = l.getBoundingClientRect(), c = document.getElementById(l.htmlFor).getBoundingClientRect();
-      const lh = parseFloat(getComputedStyle(l).lineHeight) || 1.55 * parseFloat(getComputedStyle(l).fontSize);
-      return b.height > lh * 1.2 || b.bottom < c.top || b.top > c.bottom ? [`${l.textContent}: label ${Math.round(b.top)}–${Math.round(b.bottom)}, control ${Math.round(c.top)}–${Math.round(c.bottom)}`] : [];
-    }));
-    assert.deepEqual(broken, [], `${slug}: the action row breaks a label from its control`);
-  }
-  console.log(`widgets at 390×844:\n${rows.join('\n')}`);
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
-// The widgets' own layouts are the phone's (below 600 px) and the wide one;
-// site.test.mjs runs axe on whole pages at 1280 px in light and dark and
-// a11y.test.mjs checks sideways scroll at 320 px, so this pass takes the
-// phone in both schemes and the projector's 1920 px.
-test('no sideways scroll and no axe violation in the widgets at 390 px (light and dark) and 1920 px; screenshots', async () => {
-  for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1920, 'light']]) {
-    const { context, page, errors } = await open(`#/${slugs[0]}`, { width, height: width > 1000 ? 1080 : 844, scheme, lesson: slugs[0] });
-    for (const slug of slugs) {
-      await go(page, `#/${slug}`, 'figure.widget');
-      await everyLive(page);
-      // Every disclosure open for the checks, then as the page had them for the screenshots.
-      await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.dataset.wasOpen = d.open ? '1' : ''; d.open = true; }));
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
-      assert.ok(overflow <= 0, `${slug} at ${width}px (${scheme}) scrolls sideways by ${overflow}px`);
-      await axe(page, `${slug} widgets at ${width}px (${scheme})`, 'figure.widget');
-      if (scheme === 'light' && ['laplace-from-exponential', 'report-noisy-max', 'exponential-mechanism', 'private-pricing'].includes(slug)) {
-        await page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = d.dataset.wasOpen === '1'; }));
-        await page.locator('figure.widget').first().evaluate((f) => f.scrollIntoView({ block: 'start' }));
-        await page.waitForTimeout(100);
-        await page.screenshot({ path: path.join(shots, `widgets-${slug}-${width}.png`) });
-      }
-    }
-    assert.deepEqual(errors, [], `${width}px ${scheme}`);
-    await context.close();
-  }
 });
