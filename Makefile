@@ -9,11 +9,10 @@ JS_ENV := PATH="$(WASM_EXEC_DIR):$$PATH" GOOS=js GOARCH=wasm
 # `make check`: the feedback to run while you work (under a minute on two
 # cores with a warm build cache): formatting, a tidy go.mod, vet natively and
 # for js/wasm, the layer rule (internal/deps), the Go tests of every package
-# but e2e/... with -short and without -race, and the JS unit tests in Node.
-# Under -short the slowest checks run a smaller instance; make test runs
-# them in full: test-go the packages that start no goroutines, test-race
-# RACE_PKGS (servers, load clients) with -race.
-RACE_PKGS := ./lecture/... ./internal/serve/... ./cmd/... ./e2e/...
+# but the end-to-end ones with -short and without -race, and the JS unit
+# tests in Node. `make test` runs all of it in full (RACE_PKGS, which start
+# goroutines, with -race).
+RACE_PKGS := ./lecture/... ./internal/serve/... ./cmd/...
 RACE_RE := /(lecture|internal/serve|cmd|e2e)(/|$$)
 
 check: check-static check-go check-unit
@@ -33,15 +32,39 @@ check-static:
 	GOOS=js GOARCH=wasm $(GO) vet ./wasm/... ./cmd/cloudflare
 
 check-go:
-	$(GO) test -short -count=1 $$($(GO) list ./... | grep -v '/e2e/')
+	$(GO) test -short -count=1 $$($(GO) list ./... | grep -v /e2e/)
 
 check-unit: node_modules/.package-lock.json
 	node --test e2e/unit/
 
-# `make test`: everything CI runs. After make check, five independent suites
-# share the two cores (each one's output is printed when it ends).
-test: check
-	$(MAKE) --no-print-directory -j2 --output-sync=target test-e2e test-go test-race test-wasm test-lecture
+# `make test`: everything CI runs. The suites run side by side, each line
+# they print prefixed with the suite's name, and a table of what each took
+# ends the run (scripts/times.sh). One dist/ and one build/dpplay serve
+# them all. The browser suite, the longest, and what it needs come first.
+SUITES := browser lecture wasm race go static unit
+.PHONY: test-suites $(SUITES:%=suite-%)
+test:
+	@scripts/setup.sh
+	@rm -rf build/times && mkdir -p build/times
+	@$(MAKE) --no-print-directory -j3 --output-sync=none test-suites; rc=$$?; scripts/times.sh build/times; exit $$rc
+
+test-suites: $(SUITES:%=suite-%)
+
+TIMED = scripts/timed.sh
+suite-static:
+	@$(TIMED) static $(MAKE) --no-print-directory check-static
+suite-unit: node_modules/.package-lock.json
+	@$(TIMED) unit $(MAKE) --no-print-directory check-unit
+suite-go:
+	@$(TIMED) go $(MAKE) --no-print-directory test-go
+suite-race:
+	@$(TIMED) race $(MAKE) --no-print-directory test-race
+suite-wasm:
+	@$(TIMED) wasm $(MAKE) --no-print-directory test-wasm
+suite-lecture: build/dpplay cloudflare-deps cloudflare-build
+	@$(TIMED) lecture $(MAKE) --no-print-directory test-lecture-run
+suite-browser: site build/dpplay
+	@$(TIMED) browser $(MAKE) --no-print-directory test-browser-run
 
 test-go:
 	$(GO) test -count=1 $$($(GO) list ./... | grep -vE '$(RACE_RE)')
@@ -58,16 +81,15 @@ fuzz:
 	    echo "fuzz $$pkg $$f"; $(GO) test -run '^$$' -fuzz "^$$f\$$" -fuzztime $(FUZZTIME) $$pkg; \
 	  done; done
 
-# The same core tests compiled to WebAssembly and run in Node, with -short:
-# the long searches run natively (test-go), the checks of what could differ
-# in WebAssembly (floating point, the rng streams, exact small cases) here.
+# The core's tests compiled to WebAssembly and run in Node: that it behaves
+# the same there. -short leaves the long searches to the native run.
 test-wasm:
 	$(JS_ENV) $(GO) test -short -count=1 ./core/...
 
 bench:
-	$(GO) test -run '^$$' -bench . -count 3 ./core/... ./app/audit/sparse | awk -f scripts/bench-rate.awk
-	@echo "--- the same core benchmarks compiled to WebAssembly, in Node"
-	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB|AuditExponential5' ./core/rng ./core/mech ./core/synth ./core/audit
+	$(GO) test -run '^$$' -bench . -count 3 ./core/... ./app/audit/sparse ./app/data | awk -f scripts/bench-rate.awk
+	@echo "--- the same core benchmarks compiled to WebAssembly, in Node (the CSV parser as the page's worker runs it)"
+	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB|AuditExponential5|Parse100k' ./core/rng ./core/mech ./core/synth ./core/audit ./app/data
 	@echo "--- lazy modules (every dist/wasm module but core, loaded on demand)"
 	@for m in $(filter-out core,$(WASM_MODULES)); do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (make site builds it)"; fi; done
 	@set -o pipefail; DPPLAY_BIN=$(DPPLAY_BIN) LECTURE_E2E=1 LECTURE_WRANGLER=1 LECTURE_ATTACK_SECONDS=20 $(GO) test -count=1 -timeout 30m -v -run '^(TestLoad|TestLectureHall|TestSlowBodyAttack|TestReadFlood)$$' ./e2e/lecture/ | \
@@ -80,7 +102,7 @@ bench:
 PORT ?= 8787
 WORKER_ENV := WRANGLER_SEND_METRICS=false WRANGLER_HIDE_BANNER=true CLOUDFLARE_CF_FETCH_ENABLED=false
 
-.PHONY: test-lecture test-hall cloudflare-deps cloudflare-build cloudflare-dev
+.PHONY: test-lecture test-lecture-run test-hall cloudflare-deps cloudflare-build cloudflare-dev
 
 cloudflare/node_modules/.package-lock.json: cloudflare/package-lock.json
 	npm ci --prefix cloudflare --no-audit --no-fund --loglevel=error
@@ -108,7 +130,9 @@ cloudflare-dev: cloudflare-deps cloudflare-build
 LOAD_TESTS := ^(TestLoad|TestLectureHall)$$
 # The attacks are watched for 5 s at full strength (LECTURE_ATTACK_SECONDS
 # unset); make bench watches them for 20.
-test-lecture: cloudflare-deps cloudflare-build build/dpplay
+test-lecture: build/dpplay cloudflare-deps cloudflare-build
+	$(MAKE) --no-print-directory test-lecture-run
+test-lecture-run:
 	DPPLAY_BIN=$(DPPLAY_BIN) LECTURE_E2E=1 LECTURE_WRANGLER=1 $(GO) test -count=1 -timeout 30m -skip '$(LOAD_TESTS)' ./e2e/lecture/
 
 # 1,000 phones, 200 requests in flight, on `dpplay serve` and on the worker.
@@ -122,7 +146,7 @@ test-hall: cloudflare-deps cloudflare-build build/dpplay
 ADDR ?= 127.0.0.1:8080
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
-.PHONY: site serve test-e2e bench-web
+.PHONY: site serve test-e2e test-browser-run bench-web
 
 # Every wasm/<name>/main.go is a module, built to build/<name>.wasm and
 # published as dist/wasm/<name>.wasm; the page loads all but core on demand.
@@ -159,9 +183,17 @@ site: $(WASM_MODULES:%=build/%.wasm) node_modules/.package-lock.json
 serve: site
 	$(GO) run ./cmd/dpplay serve -dir dist -addr $(ADDR)
 
+# The browser suites: the markup in Node (e2e/dist), Chromium (the sweep
+# first, the longest file), then Firefox and WebKit (e2e/engines), two files
+# at a time against one server and one Chromium (e2e/run.mjs). One file
+# alone: node e2e/run.mjs e2e/web/share.test.mjs (after make site).
+BROWSER_FILES := e2e/web/sweep.test.mjs $(wildcard e2e/engines/*.test.mjs) e2e/lecture-page.test.mjs \
+  $(wildcard e2e/web/*.test.mjs) e2e/figures.test.mjs e2e/machine.test.mjs $(wildcard e2e/dist/*.test.mjs)
 test-e2e: site build/dpplay
 	scripts/setup.sh
-	DPPLAY_BIN=$(DPPLAY_BIN) node --test --test-concurrency=1 e2e/web/ e2e/figures.test.mjs e2e/machine.test.mjs e2e/lecture-page.test.mjs
+	$(MAKE) --no-print-directory test-browser-run
+test-browser-run:
+	DPPLAY_BIN=$(DPPLAY_BIN) DPPLAY_TIMES=$(CURDIR)/build/times/browser.tsv node e2e/run.mjs $(BROWSER_FILES)
 
 bench: bench-web
 bench-web: site
@@ -170,7 +202,7 @@ bench-web: site
 	node scripts/audit-bench.mjs dist
 	@echo "--- page load (first paint, first chart, slider live; longest tasks), cold and warm, localhost and slow 4G + 4x CPU; Lighthouse mobile"
 	node scripts/perf-bench.mjs dist 3
-	@echo "--- sampling machine: press to first ball, cold and warm, localhost and slow 4G + 4x CPU"
+	@echo "--- sampling machine: press to first ball, cold and warm, localhost and slow 4G + 4x CPU; frames per second with 2,000 balls"
 	node scripts/machine-bench.mjs dist 3
 	@echo "--- dpplay serve on slow 4G: core.wasm and the first page's files, with the encoding served"
 	node scripts/serve-bench.mjs dist 3
