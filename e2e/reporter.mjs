@@ -1,7 +1,9 @@
 // A node:test reporter for the browser suites: one line per test as it ends,
 // named by its file, a failure's whole message under it, and at the end the
 // time each file took, also written to $DPPLAY_TIMES (tab-separated: file,
-// seconds, tests, failed) for the table `make test` prints.
+// seconds, tests, failed) for the table `make test` prints, and each failure
+// again, in full, to failures.txt beside it, which that table ends with (a
+// CI log is often read from its end).
 import fs from 'node:fs';
 import path from 'node:path';
 import { inspect } from 'node:util';
@@ -57,6 +59,8 @@ export default async function* reporter(source) {
   for (const [f, r] of rows) yield `${short(f).padEnd(width)}  ${String(r.tests).padStart(5)}  ${secs(r.ms).padStart(8)}${r.failed ? `  ${r.failed} failed` : ''}\n`;
   if (failed.length) yield `\n${failed.length} failed:\n${failed.map((f) => `  ${f.split('\n')[0]}`).join('\n')}\n`;
   if (process.env.DPPLAY_TIMES) {
+    fs.mkdirSync(path.dirname(process.env.DPPLAY_TIMES), { recursive: true });
     fs.appendFileSync(process.env.DPPLAY_TIMES, rows.map(([f, r]) => `${short(f)}\t${(r.ms / 1000).toFixed(1)}\t${r.tests}\t${r.failed}\n`).join(''));
+    if (failed.length) fs.appendFileSync(path.join(path.dirname(process.env.DPPLAY_TIMES), 'failures.txt'), failed.map((f) => `FAIL ${f}\n\n`).join(''));
   }
 }

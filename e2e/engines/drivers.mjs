@@ -78,6 +78,9 @@ export async function firefox() {
     name: 'firefox',
     async open(url, { width = 1280, height = 900, probe: expected = true } = {}) {
       await page.evaluate(forgetProbe).catch(() => {});
+      // The page left behind reports its teardown while it unloads: what
+      // it reports before the blank page has loaded is not the next page's.
+      await page.goto('about:blank');
       await page.setViewport({ width, height });
       native.length = 0;
       probe = expected;

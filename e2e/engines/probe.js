@@ -19,8 +19,14 @@
   const errors = Array.isArray(kept) ? kept : [];
   window.__errors = errors;
 
+  // Once the page is being left, what fails is the teardown of its loads
+  // (a fetch aborted by the navigation), not the page: nothing more is noted.
+  let leaving = false;
+  addEventListener('pagehide', () => { leaving = true; }, true);
+
   /** note(text) adds text to the list, and to sessionStorage. */
   const note = (text) => {
+    if (leaving) return;
     errors.push(`${String(text).slice(0, 600)} [${location.pathname}]`);
     try { if (top) sessionStorage.setItem(KEY, JSON.stringify(errors)); } catch { /* storage full or refused: the list in memory stays */ }
   };

@@ -1,6 +1,8 @@
 // The one sweep over every page of the site, in Debian's Chromium: each page
 // is opened once per setting it needs, and every page-level check runs
-// there. Adding a lesson adds its pages to this list, nothing more.
+// there. Adding a lesson adds its pages to this list, nothing more. Axe
+// audits each layout once in full, in light, and in dark only the rules a
+// colour scheme changes (audit, dark).
 //
 // desktop (1280 × 900, then 1920 × 1080): the build's drawings (read before
 //   any module runs) and the page before the engine (every control in the
@@ -24,7 +26,7 @@ import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready, watch } from './browser.mjs';
-import { everyLive, harness, hold, live, shots, siteIndex, violations } from './harness.mjs';
+import { COLOUR_RULES, everyLive, harness, hold, live, shots, siteIndex, violations } from './harness.mjs';
 
 const index = siteIndex();
 const lessons = index.lessons.map((l) => l.slug);
@@ -92,11 +94,20 @@ async function finish({ context, errors, outside }, f, where) {
   assert.deepEqual(f.list, [], where);
 }
 
-/** audit(page, f, what, include) notes every axe violation, with every <details> open. */
-async function audit(page, f, what, ...include) {
+/**
+ * audit(page, f, what, rules) notes every axe violation on the page, with
+ * every <details> open, of the rules named (every rule when none).
+ */
+async function audit(page, f, what, rules = null) {
   await openDetails(page);
-  f.none(await violations(page, { include }), `axe on ${what}`);
+  f.none(await violations(page, { rules }), `axe on ${what}`);
 }
+
+/**
+ * Each setting is audited by axe once in full, in light; the same layout in
+ * dark is audited for what a colour scheme changes (COLOUR_RULES).
+ */
+const dark = (page, f, what) => page.emulateMedia({ colorScheme: 'dark' }).then(() => audit(page, f, `${what} (dark)`, COLOUR_RULES));
 
 const openDetails = (page) => page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
 
@@ -426,10 +437,9 @@ async function desktop(slug) {
   await widgetShots(page, slug, 1280);
   if (isLesson(slug)) await page.evaluate(() => document.querySelector('figure.widget').scrollIntoView());
   await shot(page, `${name(slug)}-1280.png`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await audit(page, f, `${where} (dark)`);
-  const dark = await rings(page, f, `${where} (dark)`);
-  report.rings.push(`${name(slug)}: ${lit} light, ${dark} dark`);
+  await dark(page, f, where);
+  const darkRings = await rings(page, f, `${where} (dark)`);
+  report.rings.push(`${name(slug)}: ${lit} light, ${darkRings} dark`);
   if (slug === 'exponential-mechanism') {
     await page.locator('#w-meet input[type=range]').focus();
     await shot(page, 'a11y-focus-dark.png');
@@ -442,9 +452,6 @@ async function desktop(slug) {
   const by1920 = await sideways(page);
   f.ok(by1920 <= 0, `${wide} scrolls sideways by ${by1920}px`);
   await audit(page, f, `${wide} (light)`);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await audit(page, f, `${wide} (dark)`);
-  await page.emulateMedia({ colorScheme: 'light' });
   if (!slug || ['laplace-from-exponential', 'report-noisy-max', 'exponential-mechanism', 'private-pricing'].includes(slug)) {
     await page.evaluate(() => {
       document.querySelectorAll('details:not(.notes)').forEach((d) => { d.open = false; });
@@ -493,8 +500,7 @@ async function phone(slug, width) {
     if (slug === 'exponential-mechanism') await shot(page, 'ux-phone-390.png');
     if (['laplace-from-exponential', 'report-noisy-max', 'exponential-mechanism', 'private-pricing'].includes(slug)) await shot(page, `widgets-${slug}-390.png`);
   }
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await audit(page, f, `${where} (dark)`);
+  await dark(page, f, where);
   if (!slug && width === 390) await shot(page, 'landing-390-dark.png', { fullPage: true });
   await finish(opened, f, where);
 }
