@@ -266,12 +266,19 @@ export async function axe(target, what, ...include) {
   assert.deepEqual(await violations(target, { include }), [], `axe violations on ${what}`);
 }
 
-/** audioSpy, run in a page, puts in its AudioContext one that records every tone scheduled in window.__tones: {f, t}, its frequency and start time. */
+/**
+ * audioSpy, run in a page, puts in its AudioContext one that records every
+ * tone scheduled in window.__tones: {f, t}, its frequency and start time.
+ * Its clock stands at the end of the last tone scheduled: what is scheduled
+ * has played as soon as it is scheduled, so a test need not wait for it.
+ */
 export function audioSpy() {
   window.__tones = [];
+  let end = 0;
   class Param { setValueAtTime() {} linearRampToValueAtTime() {} }
   window.AudioContext = class {
-    constructor() { this.currentTime = 0; this.state = 'running'; this.destination = {}; }
+    constructor() { this.state = 'running'; this.destination = {}; }
+    get currentTime() { return end; }
     resume() { return Promise.resolve(); }
     createGain() { return { gain: new Param(), connect: (n) => n }; }
     createOscillator() {
@@ -281,7 +288,7 @@ export function audioSpy() {
         frequency: { setValueAtTime(f, t) { tone.f = f; tone.t = t; } },
         connect: (n) => n,
         start() { window.__tones.push(tone); },
-        stop() {},
+        stop(t) { end = Math.max(end, t); },
       };
     }
   };
