@@ -240,6 +240,38 @@ lectureTest('histogram: every phone and the projector show the same noisy counts
   await settled(host, students, errors);
 });
 
+// A double click on Release and Enter pressed three times more, while the
+// first release is on its way, send one release: the button says it is
+// busy until the reply, and keeps the focus.
+lectureTest('a double click and Enter pressed again release once', 120000, async ({ server, browser }) => {
+  const { host, link, errors } = await hostSession(browser, server, 'meeting-day');
+  const s = await phone(browser, server, link);
+  await s.p.locator('input[name=day]').first().check();
+  await send(s.p);
+  await host.waitForFunction(() => document.querySelector('[data-participants]').textContent === '1', null, { timeout: 10000 });
+  let posts = 0;
+  let open;
+  const gate = new Promise((resolve) => { open = resolve; });
+  await host.context().route('**/releases', async (route) => {
+    posts++;
+    await gate;
+    await route.continue();
+  });
+  await host.locator('#eps').fill('0.2');
+  const button = host.locator('.lec-release button[type=submit]');
+  await button.dblclick();
+  await host.waitForFunction(() => document.querySelector('.lec-release button[type=submit]').getAttribute('aria-disabled') === 'true');
+  for (let i = 0; i < 3; i++) await host.locator('#eps').press('Enter');
+  assert.equal(await host.locator('.lec-confirm').textContent(), '', 'a repeat asked to confirm');
+  open();
+  await host.waitForFunction(() => document.querySelector('[data-remaining]').textContent === '2.8', null, { timeout: 10000 });
+  await host.waitForFunction(() => !document.querySelector('.lec-release button[type=submit]').hasAttribute('aria-disabled'));
+  assert.equal(posts, 1, `${posts} release requests sent`);
+  assert.equal(await host.locator('[data-history] tbody tr').count(), 1, 'releases in the history');
+  await host.context().unrouteAll({ behavior: 'ignoreErrors' });
+  await settled(host, [s], errors);
+});
+
 lectureTest('the instructor view on a network address shows no loopback warning', 120000, async ({ server, browser }) => {
   // The page is opened as http://lecture.test:8080/, each request
   // forwarded to the loopback server, as a LAN address would be.

@@ -622,7 +622,14 @@ func (h *Handler) setCurrent(ctx context.Context, r *http.Request, rawCode strin
 	return http.StatusOK, map[string]int64{"current": *req.Activity}, nil
 }
 
-// POST /api/sessions/{code}/activities/{id}/releases  {"epsilon": ε} → 201 ReleaseInfo (instructor)
+// POST /api/sessions/{code}/activities/{id}/releases  {"epsilon": ε, "request": id} → 201 ReleaseInfo (instructor)
+//
+// request, optional, is an id the client draws afresh for each release it
+// means to make (RequestID): a request that repeats one already recorded
+// in the session, a second click or a resent request, is answered 200 with
+// that release, as of it, and charges nothing; with another activity or ε
+// it is refused. The id is unique in the session's ledger, so of two such
+// requests at once one records the release and the other is given it.
 //
 // ε is charged in whole EpsilonUnits (Units): the budget check is integer
 // arithmetic, first against the ledger as the request found it, which gives
@@ -633,6 +640,7 @@ func (h *Handler) setCurrent(ctx context.Context, r *http.Request, rawCode strin
 func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID string) (int, any, error) {
 	var req struct {
 		Epsilon *float64 `json:"epsilon"`
+		Request *string  `json:"request"`
 	}
 	s, err := h.instructorRequest(ctx, r, rawCode, &req, false)
 	if err != nil {
@@ -640,6 +648,13 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	}
 	if req.Epsilon == nil {
 		return 0, nil, bad("epsilon is required")
+	}
+	var request any // NULL when the client sends none
+	if req.Request != nil {
+		if !RequestID(*req.Request) {
+			return 0, nil, bad("request: 16 to 64 letters, digits, - or _, drawn afresh for each release")
+		}
+		request = *req.Request
 	}
 	units, ok := Units(*req.Epsilon)
 	if !ok || *req.Epsilon > MaxEpsilon {
@@ -652,6 +667,11 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	}
 	if spec.Kind == KindHistogram && eps < MinHistogramEpsilon {
 		return 0, nil, bad("epsilon: a histogram release needs ε ≥ %g (noise scale 2/ε at most 2^28)", MinHistogramEpsilon)
+	}
+	// A repeat is answered before the budget is checked: the release that
+	// spent the last of it is still the one the client asked for.
+	if rel, err := h.recorded(ctx, s, request, id, units); rel != nil || err != nil {
+		return http.StatusOK, rel, err
 	}
 	if s.spentUnits+units > s.budgetUnits {
 		_, _, left := ledgerOf(s.budgetUnits, s.spentUnits)
@@ -689,12 +709,17 @@ func (h *Handler) release(ctx context.Context, r *http.Request, rawCode, rawID s
 	}
 	now := h.opts.Now().Unix()
 	rel := &ReleaseInfo{Activity: id, Epsilon: eps, Participants: len(answers), Result: result, Created: now}
-	err = h.queryRow(ctx, h.db, `INSERT INTO releases (session, seq, activity, epsilon, eps_units, participants, result, created)
-SELECT ?, next, ?, ?, ?, ?, ?, ? FROM
+	err = h.queryRow(ctx, h.db, `INSERT INTO releases (session, seq, activity, epsilon, eps_units, participants, result, created, request)
+SELECT ?, next, ?, ?, ?, ?, ?, ?, ? FROM
   (SELECT COALESCE(MAX(seq), 0) + 1 AS next, COALESCE(SUM(eps_units), 0) AS spent FROM releases WHERE session = ?)
 WHERE spent + ? <= (SELECT budget_units FROM sessions WHERE code = ?) AND next <= ?
-RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, units, len(answers), string(text), now, s.code, units, s.code, h.opts.MaxReleases)
+ON CONFLICT (session, request) WHERE request IS NOT NULL DO NOTHING
+RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, units, len(answers), string(text), now, request, s.code, units, s.code, h.opts.MaxReleases)
 	if errors.Is(err, sql.ErrNoRows) {
+		// The same request, sent twice at once: the other one recorded it.
+		if rel, err := h.recorded(ctx, s, request, id, units); rel != nil || err != nil {
+			return http.StatusOK, rel, err
+		}
 		// A tiny ε leaves the budget almost whole; the cap on releases is
 		// what keeps a token holder from making the ledger grow without end.
 		return 0, nil, errorf(http.StatusConflict, "privacy budget exhausted by a concurrent release, or the session has had its %d releases", h.opts.MaxReleases)
@@ -702,18 +727,68 @@ RETURNING seq`, []any{&rel.Seq}, s.code, id, eps, units, len(answers), string(te
 	if err != nil {
 		return 0, nil, err
 	}
-	// The total after this release, read back from the ledger: s.spentUnits
-	// is from before the request, and a concurrent release may have landed
-	// since. Bounding by seq gives the total as of this release exactly,
-	// whatever is inserted after it, and needs no transaction (D1 has none).
+	if err := h.asOf(ctx, s, rel); err != nil {
+		return 0, nil, err
+	}
+	return http.StatusCreated, rel, nil
+}
+
+// asOf fills in rel's budget figures as of rel, read back from the ledger:
+// s.spentUnits is from before the request, and a concurrent release may
+// have landed since. Bounding by seq gives the total as of this release
+// exactly, whatever is inserted after it, and needs no transaction (D1 has
+// none).
+func (h *Handler) asOf(ctx context.Context, s *session, rel *ReleaseInfo) error {
 	var spent int64
 	if err := h.queryRow(ctx, h.db, `SELECT SUM(eps_units) FROM releases WHERE session = ? AND seq <= ?`,
 		[]any{&spent}, s.code, rel.Seq); err != nil {
-		return 0, nil, err
+		return err
 	}
 	_, sp, left := ledgerOf(s.budgetUnits, spent)
 	rel.Spent, rel.Remaining = &sp, &left
-	return http.StatusCreated, rel, nil
+	return nil
+}
+
+// recorded is the release of session s recorded for request (nil when
+// request is nil or names none), with its budget figures as of it; a
+// request recorded for another activity or ε is refused.
+func (h *Handler) recorded(ctx context.Context, s *session, request any, activity, units int64) (*ReleaseInfo, error) {
+	if request == nil {
+		return nil, nil
+	}
+	rel := &ReleaseInfo{Result: new(Result)}
+	var u int64
+	var result string
+	err := h.queryRow(ctx, h.db, `SELECT seq, activity, eps_units, participants, result, created FROM releases WHERE session = ? AND request = ?`,
+		[]any{&rel.Seq, &rel.Activity, &u, &rel.Participants, &result, &rel.Created}, s.code, request)
+	if errors.Is(err, sql.ErrNoRows) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	if rel.Activity != activity || u != units {
+		return nil, errorf(http.StatusConflict, "request: this id was sent with another release (ε = %g of activity %d)", Epsilon(u), rel.Activity)
+	}
+	rel.Epsilon = Epsilon(u)
+	if err := json.Unmarshal([]byte(result), rel.Result); err != nil {
+		return nil, err
+	}
+	return rel, h.asOf(ctx, s, rel)
+}
+
+// RequestID reports whether id can name a release request: 16 to 64
+// letters, digits, '-' or '_' (128 random bits in hexadecimal are 32).
+func RequestID(id string) bool {
+	if len(id) < 16 || len(id) > 64 {
+		return false
+	}
+	for _, c := range []byte(id) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // MinHistogramEpsilon is the smallest ε of a histogram release: the exact

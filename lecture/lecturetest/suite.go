@@ -1,6 +1,7 @@
 package lecturetest
 
 import (
+	"crypto/rand"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -42,6 +43,7 @@ func Run(t *testing.T, base string, setup func(*Client)) {
 	t.Run("budget", func(t *testing.T) { testBudget(t, c) })
 	t.Run("epsilon-edges", func(t *testing.T) { testEpsilonEdges(t, c) })
 	t.Run("concurrent", func(t *testing.T) { testConcurrent(t, c) })
+	t.Run("repeated-release", func(t *testing.T) { testRepeatedRelease(t, c) })
 	t.Run("close", func(t *testing.T) { testClose(t, c) })
 	t.Run("bad-inputs", func(t *testing.T) { testBadInputs(t, c) })
 	t.Run("roster", func(t *testing.T) { testRoster(t, c) })
@@ -254,6 +256,68 @@ func testEpsilonEdges(t *testing.T, c *Client) {
 // testConcurrent races requests that must not interfere: releases that
 // together would overspend (the budget check inside the insert must stop
 // all but three), and activity creations (each must get its own id).
+// A release request carrying an id already recorded (a second click, a
+// resent request) is answered with the release it repeats and charged
+// once, even at once with its twin and after the budget is spent; the id
+// with another ε is refused, and so is an id that is not one.
+func testRepeatedRelease(t *testing.T, c *Client) {
+	s := c.NewSession(t, 1)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B", "C"}})
+	c.must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{1}})
+	rel := func(eps float64, id string) map[string]any { return map[string]any{"epsilon": eps, "request": id} }
+
+	first := rand.Text()
+	one := c.must(t, 201, "POST", a+"/releases", s.Token, rel(0.2, first))
+	again := c.must(t, 200, "POST", a+"/releases", s.Token, rel(0.2, first))
+	for _, k := range []string{"seq", "epsilon", "result", "epsilon_spent", "epsilon_remaining"} {
+		if fmt.Sprint(again[k]) != fmt.Sprint(one[k]) {
+			t.Errorf("repeated release: %s is %v, the release repeated had %v", k, again[k], one[k])
+		}
+	}
+	c.must(t, http.StatusConflict, "POST", a+"/releases", s.Token, rel(0.3, first))
+
+	// Twelve copies of one request at once: one release.
+	twin := rand.Text()
+	const n = 12
+	var wg sync.WaitGroup
+	replies := make(chan *Response, n)
+	for range n {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r, err := c.Do("POST", a+"/releases", s.Token, rel(0.2, twin))
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			replies <- r
+		}()
+	}
+	wg.Wait()
+	close(replies)
+	statuses, seqs := map[int]int{}, map[any]bool{}
+	for r := range replies {
+		statuses[r.Status]++
+		seqs[r.JSON["seq"]] = true
+	}
+	if statuses[201] != 1 || statuses[200] != n-1 || len(seqs) != 1 {
+		t.Errorf("%d copies of one release request at once: statuses %v, seqs %v; want one 201, the rest 200, one seq", n, statuses, seqs)
+	}
+
+	// The release that spends the last of the budget, repeated.
+	last := rand.Text()
+	c.must(t, 201, "POST", a+"/releases", s.Token, rel(0.6, last))
+	if r := c.must(t, 200, "POST", a+"/releases", s.Token, rel(0.6, last)); r["epsilon_remaining"].(float64) != 0 {
+		t.Errorf("repeat of the last release: ε remaining %v, want 0", r["epsilon_remaining"])
+	}
+	if _, releases, spent := activityState(t, c, a); releases != 3 || math.Abs(spent-1) > 1e-9 {
+		t.Errorf("after repeats: %d releases, ε spent %v; want 3 and 1", releases, spent)
+	}
+	for _, id := range []string{"", "short", strings.Repeat("a", 65), "sixteen chars ok", "<script>alert(1)</script>"} {
+		c.must(t, http.StatusUnprocessableEntity, "POST", a+"/releases", s.Token, rel(0.1, id))
+	}
+}
+
 func testConcurrent(t *testing.T, c *Client) {
 	s := c.NewSession(t, 1)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})

@@ -30,6 +30,30 @@ export const show = (parent, ...children) => parent.replaceChildren(...children.
 export const say = (t) => { status.textContent = t; };
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
+/**
+ * once(buttons, run) is run guarded against a second start while one is in
+ * flight (a double click, Enter pressed again): a call meanwhile does
+ * nothing, and the buttons say they are busy by aria-disabled, which keeps
+ * the focus where it is (disabled would drop it to the page).
+ */
+export function once(buttons, run) {
+  let busy = false;
+  return async (...args) => {
+    if (busy) return undefined;
+    busy = true;
+    for (const b of buttons) b.setAttribute('aria-disabled', 'true');
+    try {
+      return await run(...args);
+    } finally {
+      busy = false;
+      for (const b of buttons) b.removeAttribute('aria-disabled');
+    }
+  };
+}
+
+/** requestID() is a fresh id for one release the instructor means to make: 128 random bits in hexadecimal (lecture.RequestID). */
+export const requestID = () => [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, '0')).join('');
+
 /** num(x) is x if it is a finite number; anything else from the API is refused. */
 export function num(x) {
   if (typeof x !== 'number' || !Number.isFinite(x)) throw new Error('the server sent a malformed reply');

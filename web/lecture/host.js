@@ -12,7 +12,7 @@
 import { save } from '../download.js';
 import {
   API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, fmt, hasAPI, int, joinCard, joinURL, main, noiseOf, noiseSentence, num,
-  numberInput, params, plural, releasesOf, result, resultText, say, sessionChannel, show, stat, text, typedNumber,
+  numberInput, once, params, plural, releasesOf, requestID, result, resultText, say, sessionChannel, show, stat, text, typedNumber,
 } from './client.js';
 
 // isLoopback: a host name that a phone would take to mean the phone itself.
@@ -134,8 +134,8 @@ async function pickSession() {
   return new Promise((done) => {
     main.querySelectorAll('[data-resume]').forEach((b) => b.addEventListener('click', () => done({ s: mine.find((s) => s.code === b.dataset.resume), fresh: false })));
     let confirmed = !mine.length;
-    form.addEventListener('submit', async (e) => {
-      e.preventDefault();
+    // A second press while the session is being made does nothing.
+    const start = once([...form.querySelectorAll('button[type=submit]')], async () => {
       const epsilonBudget = readBudget();
       const roster = readRoster();
       if (epsilonBudget === null || roster === null) { say('Check the numbers above.'); return; }
@@ -166,6 +166,7 @@ async function pickSession() {
         say(`Could not start the session: ${err.message}`);
       }
     });
+    form.addEventListener('submit', (e) => { e.preventDefault(); start(); });
   });
 }
 
@@ -243,8 +244,9 @@ function controls(s, first, auth) {
   const means = el('p', { class: 'lec-means', id: 'eps-means', 'data-noise': true, 'aria-live': 'polite' });
   const readEps = typedNumber(eps, epsRead, (v) => (v > 0 && v <= 10 ? '' : 'ε must lie between 0 and 10.'));
   const ask = el('div', { class: 'lec-confirm', 'data-release-confirm': true });
+  const releaseButton = el('button', { class: 'primary', type: 'submit' }, 'Release');
   const releaseForm = el('form', { class: 'lec-release' }, el('label', { for: 'eps' }, 'ε (epsilon) for this release'), eps,
-    el('button', { class: 'primary', type: 'submit' }, 'Release'), epsRead, means, ask);
+    releaseButton, epsRead, means, ask);
   const out = el('div', { class: 'lec-result', 'aria-live': 'polite' });
   const meter = el('meter', { class: 'lec-meter', min: '0', max: '1', value: '1', 'aria-label': 'Privacy budget left' });
   const tabs = el('nav', { class: 'lec-tabs', 'aria-label': 'Activities of this lecture' });
@@ -412,15 +414,27 @@ function controls(s, first, auth) {
       await changed();
     } catch (err) { say(`Could not ${closing ? 'close' : 'reopen'}: ${err.message}`); }
   });
-  const release = async (epsilon) => {
+  // A release carries an id drawn for it; the server answers a repeat of
+  // one it has recorded with that release, charged once. A release whose
+  // reply never came (the network failed) may have been recorded: asked
+  // again for the same ε of the same activity, it is sent with its id.
+  let unsure = null;
+  const release = once([releaseButton], async (epsilon) => {
+    const request = unsure && unsure.epsilon === epsilon && unsure.activity === shown ? unsure.request : requestID();
+    unsure = { epsilon, activity: shown, request };
     try {
-      await auth('POST', `/activities/${shown}/releases`, { epsilon });
+      await auth('POST', `/activities/${shown}/releases`, { epsilon, request });
+      unsure = null;
       say(`Released with ε = ${fmt(epsilon)}.`);
       await changed();
-    } catch (err) { say(`Release refused: ${err.message}`); }
-  };
+    } catch (err) {
+      if (err.status) unsure = null;
+      say(`Release refused: ${err.message}`);
+    }
+  });
   releaseForm.addEventListener('submit', (e) => {
     e.preventDefault();
+    if (releaseButton.hasAttribute('aria-disabled')) return;
     show(ask);
     const epsilon = readEps();
     if (epsilon === null) { say('Check ε: it is not a number the release can use.'); return; }
@@ -517,8 +531,8 @@ function composeForm() {
   const open = (yes) => { c.box.hidden = !yes; c.toggle.setAttribute('aria-expanded', String(yes)); if (yes) kindSel.focus(); };
   c.toggle.addEventListener('click', () => open(c.box.hidden));
   form.querySelector('[data-compose-cancel]').addEventListener('click', () => open(false));
-  form.addEventListener('submit', async (e) => {
-    e.preventDefault();
+  // A second press while the activity is being added does nothing.
+  const add = once([...form.querySelectorAll('button[type=submit]')], async () => {
     const k = kindSel.value;
     let spec;
     if (k === 'poll') spec = { kind: 'meeting-day', prompt: promptIn.value.trim(), options: optionsIn.value.split('\n').map((o) => o.trim()).filter(Boolean) };
@@ -529,5 +543,6 @@ function composeForm() {
     } else spec = { ...SPECS[k], prompt: promptIn.value.trim() || SPECS[k].prompt };
     try { await c.onCreate(spec); open(false); optionsIn.value = ''; sync(); say('Activity added and shown.'); } catch (err) { say(`Could not add the activity: ${err.message}`); }
   });
+  form.addEventListener('submit', (e) => { e.preventDefault(); add(); });
   return c;
 }
