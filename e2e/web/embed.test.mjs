@@ -77,8 +77,17 @@ async function framed(page, n = 0) {
 /** settle(page) waits until every frame's height has stayed put for a moment (the resize messages have arrived). */
 const settle = (page) => steady(page, () => page.$$eval('iframe', (fs) => fs.map((f) => f.getBoundingClientRect().height)), { every: 150 });
 
-/** noInnerScroll(frame, what) asserts that the frame's document fits it, in height and width. */
+/**
+ * noInnerScroll(frame, what) asserts that the frame's document fits it, in
+ * height and width, once the frame has been fitted: the parent sizes it on
+ * the frame's message, which may come a few frames after the page settled.
+ */
 async function noInnerScroll(frame, what) {
+  const fits = () => {
+    const d = document.documentElement;
+    return d.scrollHeight <= d.clientHeight + 1 && d.scrollWidth <= d.clientWidth + 1;
+  };
+  await frame.waitForFunction(fits, null, { timeout: 10000 }).catch(() => {});
   const m = await frame.evaluate(() => ({ sh: document.documentElement.scrollHeight, ch: document.documentElement.clientHeight, sw: document.documentElement.scrollWidth, cw: document.documentElement.clientWidth }));
   assert.ok(m.sh <= m.ch + 1, `${what}: the frame scrolls inside (${m.sh} > ${m.ch})`);
   assert.ok(m.sw <= m.cw + 1, `${what}: the frame scrolls sideways (${m.sw} > ${m.cw})`);
