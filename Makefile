@@ -40,34 +40,33 @@ check-unit: node_modules/.package-lock.json
 # `make test`: everything CI runs. The suites run side by side, each line
 # they print prefixed with the suite's name, and a table of what each took
 # ends the run (scripts/times.sh). One dist/ and one build/dpplay serve
-# them all. The browser suite is the longest: it and the site it needs
-# start at once and take the CPU first; the Go suites, at a lower priority
-# (nice), use what the browsers leave. Every suite has a job of its own, so
-# that none waits for another to end before it starts.
+# them all. The browser suite, the longest, comes first and builds the site
+# within its own job (as a prerequisite the site would wait for a job slot,
+# which the Go suites hold for minutes); three jobs run at a time.
 SUITES := browser lecture wasm race go static unit
 .PHONY: test-suites $(SUITES:%=suite-%)
 test:
 	@scripts/setup.sh
 	@rm -rf build/times && mkdir -p build/times
-	@$(MAKE) --no-print-directory -j --output-sync=none test-suites; rc=$$?; scripts/times.sh build/times; exit $$rc
+	@$(MAKE) --no-print-directory -j3 --output-sync=none test-suites; rc=$$?; scripts/times.sh build/times; exit $$rc
 
 test-suites: $(SUITES:%=suite-%)
 
 TIMED = scripts/timed.sh
-LATER = nice -n 10 $(TIMED)
 suite-static:
-	@$(LATER) static $(MAKE) --no-print-directory check-static
+	@$(TIMED) static $(MAKE) --no-print-directory check-static
 suite-unit: node_modules/.package-lock.json
-	@$(LATER) unit $(MAKE) --no-print-directory check-unit
+	@$(TIMED) unit $(MAKE) --no-print-directory check-unit
 suite-go:
-	@$(LATER) go $(MAKE) --no-print-directory test-go
+	@$(TIMED) go $(MAKE) --no-print-directory test-go
 suite-race:
-	@$(LATER) race $(MAKE) --no-print-directory test-race
+	@$(TIMED) race $(MAKE) --no-print-directory test-race
 suite-wasm:
-	@$(LATER) wasm $(MAKE) --no-print-directory test-wasm
+	@$(TIMED) wasm $(MAKE) --no-print-directory test-wasm
 suite-lecture: build/dpplay cloudflare-deps cloudflare-build
 	@$(TIMED) lecture $(MAKE) --no-print-directory test-lecture-run
-suite-browser: site build/dpplay
+suite-browser: build/dpplay node_modules/.package-lock.json
+	@$(TIMED) site $(MAKE) --no-print-directory site
 	@$(TIMED) browser $(MAKE) --no-print-directory test-browser-run
 
 test-go:

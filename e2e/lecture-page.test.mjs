@@ -267,6 +267,7 @@ lectureTest('a double click and Enter pressed again release once', 120000, async
   await host.waitForFunction(() => document.querySelector('[data-remaining]').textContent === '2.8', null, { timeout: 10000 });
   await host.waitForFunction(() => !document.querySelector('.lec-release button[type=submit]').hasAttribute('aria-disabled'));
   assert.equal(posts, 1, `${posts} release requests sent`);
+  assert.equal(await host.evaluate(() => document.activeElement?.id), 'eps', 'the focus left the ε box');
   assert.equal(await host.locator('[data-history] tbody tr').count(), 1, 'releases in the history');
   await host.context().unrouteAll({ behavior: 'ignoreErrors' });
   await settled(host, [s], errors);

@@ -3,8 +3,8 @@
 // title, description, canonical address and link preview, the sitemap,
 // what a reader without JavaScript gets in the markup, valid MathML, links
 // that lead somewhere, the landing page's lesson map, the handout, the
-// manifest and icons, the search index, and recordings that hold no engine
-// state. What needs a browser's layout is e2e/web/sweep.test.mjs's.
+// manifest and icons, the search index, recordings that hold no engine
+// state, and colour schemes that change colours only. What needs a browser's layout is e2e/web/sweep.test.mjs's.
 // Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -230,4 +230,35 @@ test('there are pre-rendered lessons, the first among them, and no recording hol
       for (const [key, result] of JSON.parse(s.textContent)) assert.ok(!(result && typeof result === 'object' && 'handle' in result), `${l.slug}: ${key} returns a handle`);
     }
   }
+});
+
+// The sweep audits a page's dark scheme with the colour rules only
+// (e2e/web/harness.mjs COLOUR_RULES): that holds while a scheme changes
+// colours and nothing else. Every rule under a prefers-color-scheme query,
+// in every style sheet, sets custom properties only (the colours the rest
+// of the sheet uses), and no script reads the query but the theme switch.
+test('a colour scheme changes colours only: its rules set custom properties', () => {
+  const sheets = fs.readdirSync(dist).filter((f) => f.endsWith('.css'));
+  assert.ok(sheets.includes('styles.css'), `style sheets: ${sheets}`);
+  let blocks = 0;
+  for (const file of sheets) {
+    const css = read(file).replace(/\/\*[\s\S]*?\*\//g, '');
+    for (const m of css.matchAll(/@media[^{]*prefers-color-scheme[^{]*\{/g)) {
+      // The block's body, to its matching brace.
+      let depth = 1, i = m.index + m[0].length;
+      const start = i;
+      for (; depth > 0 && i < css.length; i++) depth += css[i] === '{' ? 1 : css[i] === '}' ? -1 : 0;
+      const body = css.slice(start, i - 1);
+      for (const [, selector, decls] of body.matchAll(/([^{}]+)\{([^{}]*)\}/g)) {
+        for (const decl of decls.split(';').map((d) => d.trim()).filter(Boolean)) {
+          assert.match(decl, /^--[\w-]+\s*:/, `${file}: under ${m[0].trim()} ${selector.trim()} sets ${decl}, not a custom property`);
+        }
+      }
+      blocks++;
+    }
+  }
+  assert.ok(blocks >= 3, `${blocks} prefers-color-scheme blocks found`);
+  const web = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
+  const scripts = fs.readdirSync(web, { recursive: true }).filter((f) => f.endsWith('.js') && fs.readFileSync(path.join(web, f), 'utf8').includes('prefers-color-scheme'));
+  assert.deepEqual(scripts, ['theme.js'], 'the page\'s modules that read prefers-color-scheme');
 });

@@ -253,13 +253,11 @@ func testEpsilonEdges(t *testing.T, c *Client) {
 	c.must(t, 409, "POST", a+"/releases", b.Token, map[string]any{"epsilon": 1e-6})
 }
 
-// testConcurrent races requests that must not interfere: releases that
-// together would overspend (the budget check inside the insert must stop
-// all but three), and activity creations (each must get its own id).
-// A release request carrying an id already recorded (a second click, a
-// resent request) is answered with the release it repeats and charged
-// once, even at once with its twin and after the budget is spent; the id
-// with another ε is refused, and so is an id that is not one.
+// testRepeatedRelease: a release request carrying an id already recorded
+// (a second click, a resent request) is answered with the release it
+// repeats and charged once, even at once with its twin and after the
+// budget is spent; the id with another ε or activity is refused, and so is
+// an id that is not one.
 func testRepeatedRelease(t *testing.T, c *Client) {
 	s := c.NewSession(t, 1)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B", "C"}})
@@ -275,6 +273,9 @@ func testRepeatedRelease(t *testing.T, c *Client) {
 		}
 	}
 	c.must(t, http.StatusConflict, "POST", a+"/releases", s.Token, rel(0.3, first))
+	other := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	c.must(t, 200, "PUT", other+"/submissions/x", "", map[string]any{"available": []int{0}})
+	c.must(t, http.StatusConflict, "POST", other+"/releases", s.Token, rel(0.2, first))
 
 	// Twelve copies of one request at once: one release.
 	twin := rand.Text()
@@ -318,6 +319,9 @@ func testRepeatedRelease(t *testing.T, c *Client) {
 	}
 }
 
+// testConcurrent races requests that must not interfere: releases that
+// together would overspend (the budget check inside the insert must stop
+// all but three), and activity creations (each must get its own id).
 func testConcurrent(t *testing.T, c *Client) {
 	s := c.NewSession(t, 1)
 	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})

@@ -160,11 +160,12 @@ func TestOpenMigratesAFreshDatabase(t *testing.T) {
 	}
 	want := []string{
 		"index releases_by_activity on releases: ",
+		"index releases_by_request on releases: ",
 		"index sessions_by_touched on sessions: ",
 		"index students_by_client on students: ",
 		"table activities on activities: session id kind config closed created answers",
 		"table guesses on guesses: client win failures",
-		"table releases on releases: session seq activity epsilon participants result created eps_units",
+		"table releases on releases: session seq activity epsilon participants result created eps_units request",
 		"table sessions on sessions: code token_hash budget created roster door_open current budget_units version touched joined addresses answers",
 		"table students on students: session student joined client",
 		"table submissions on submissions: session activity student answer updated client",

@@ -145,7 +145,8 @@ const seen = new Map(); // GET path → {tag, data}: the last reply, for If-None
  * its JSON reply, or throws an Error with the server's message and status
  * (retryAfter: its Retry-After in seconds). A GET names the version it last
  * saw (If-None-Match) and gets that reply back on 304; opts.waiting(s) is
- * called before a PUT refused with 429 is sent again after Retry-After.
+ * called before a PUT refused with 429 is sent again after Retry-After;
+ * opts.signal, an AbortSignal, ends a request that takes too long.
  */
 export async function call(method, path, body, token, opts = {}) {
   const headers = {};
@@ -153,7 +154,7 @@ export async function call(method, path, body, token, opts = {}) {
   if (token) headers.Authorization = `Bearer ${token}`;
   const last = method === 'GET' ? seen.get(path) : undefined;
   if (last) headers['If-None-Match'] = last.tag;
-  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' };
+  const init = { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', signal: opts.signal };
   let res;
   for (let attempt = 0; ; attempt++) {
     const final = method !== 'PUT' || attempt >= RETRY_MS.length;

@@ -200,7 +200,7 @@ export async function host() {
   history.replaceState(null, '', u.href);
 
   const code = encodeURIComponent(s.code);
-  const auth = (method, path, body) => call(method, `sessions/${code}${path}`, body, s.token);
+  const auth = (method, path, body, opts) => call(method, `sessions/${code}${path}`, body, s.token, opts);
   let sess;
   try { sess = await auth('GET', ''); } catch (err) {
     if (err.status === 404) forgetSession(s);
@@ -416,20 +416,26 @@ function controls(s, first, auth) {
   });
   // A release carries an id drawn for it; the server answers a repeat of
   // one it has recorded with that release, charged once. A release whose
-  // reply never came (the network failed) may have been recorded: asked
-  // again for the same ε of the same activity, it is sent with its id.
+  // outcome is unknown (no reply within 20 s, or a server error, which may
+  // come after the release was recorded) is sent with its id when asked
+  // for again for the same ε of the same activity; a refusal (4xx) recorded
+  // nothing.
   let unsure = null;
   const release = once([releaseButton], async (epsilon) => {
     const request = unsure && unsure.epsilon === epsilon && unsure.activity === shown ? unsure.request : requestID();
     unsure = { epsilon, activity: shown, request };
     try {
-      await auth('POST', `/activities/${shown}/releases`, { epsilon, request });
+      await auth('POST', `/activities/${shown}/releases`, { epsilon, request }, { signal: AbortSignal.timeout(20000) });
       unsure = null;
       say(`Released with ε = ${fmt(epsilon)}.`);
       await changed();
     } catch (err) {
-      if (err.status) unsure = null;
-      say(`Release refused: ${err.message}`);
+      if (err.status && err.status < 500) {
+        unsure = null;
+        say(`Release refused: ${err.message}`);
+      } else {
+        say(`The release may or may not have been made (${err.message}). Release again with the same ε to find out: it is never charged twice.`);
+      }
     }
   });
   releaseForm.addEventListener('submit', (e) => {
