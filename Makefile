@@ -40,14 +40,15 @@ check-unit: node_modules/.package-lock.json
 # `make test`: everything CI runs. The suites run side by side, each line
 # they print prefixed with the suite's name, and a table of what each took
 # ends the run (scripts/times.sh). One dist/ and one build/dpplay serve
-# them all. The browser suite, the longest, comes first and builds the site
-# within its own job (as a prerequisite the site would wait for a job slot,
-# which the Go suites hold for minutes); three jobs run at a time.
+# them all, built first. The browser suite, the longest, takes the first of
+# the three job slots and builds the site within it (as a prerequisite the
+# site would wait for a slot, which the Go suites hold for minutes).
 SUITES := browser lecture wasm race go static unit
 .PHONY: test-suites $(SUITES:%=suite-%)
 test:
 	@scripts/setup.sh
 	@rm -rf build/times && mkdir -p build/times
+	@$(MAKE) --no-print-directory build/dpplay node_modules/.package-lock.json
 	@$(MAKE) --no-print-directory -j3 --output-sync=none test-suites; rc=$$?; scripts/times.sh build/times; exit $$rc
 
 test-suites: $(SUITES:%=suite-%)
@@ -65,8 +66,8 @@ suite-wasm:
 	@$(TIMED) wasm $(MAKE) --no-print-directory test-wasm
 suite-lecture: build/dpplay cloudflare-deps cloudflare-build
 	@$(TIMED) lecture $(MAKE) --no-print-directory test-lecture-run
-suite-browser: build/dpplay node_modules/.package-lock.json
-	@$(TIMED) site $(MAKE) --no-print-directory site
+suite-browser:
+	@$(TIMED) site $(MAKE) --no-print-directory site build/dpplay
 	@$(TIMED) browser $(MAKE) --no-print-directory test-browser-run
 
 test-go:
