@@ -59,6 +59,8 @@ test('Start the machine: counts rise, it pauses and steps, it plays its counts a
 
   // "Listen", while paused: each lane's exact probabilities, then its shares
   // of the balls landed, one tone a candidate, higher for a larger value.
+  // Paused, the balls already released still land: read the counts once none is in flight.
+  await iframe.waitForFunction(() => window.machineStats.state.inFlight === 0, null, { timeout: 20000 });
   const lanes = await iframe.evaluate(() => window.machineStats.state.lanes);
   await page.waitForFunction((n) => Number(document.getElementById('machine-host').dataset.landed) === n, lanes[0].landed);
   await page.evaluate(audioSpy);
