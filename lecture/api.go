@@ -779,17 +779,7 @@ func (h *Handler) recorded(ctx context.Context, s *session, request any, activit
 
 // RequestID reports whether id can name a release request: 16 to 64
 // letters, digits, '-' or '_' (128 random bits in hexadecimal are 32).
-func RequestID(id string) bool {
-	if len(id) < 16 || len(id) > 64 {
-		return false
-	}
-	for _, c := range []byte(id) {
-		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
-			return false
-		}
-	}
-	return true
-}
+func RequestID(id string) bool { return idChars(id, 16, 64) }
 
 // MinHistogramEpsilon is the smallest ε of a histogram release: the exact
 // discrete Laplace sampler takes scales up to rng.MaxDiscreteScale = 2²⁸, and

@@ -709,13 +709,16 @@ func parseActivityID(s string) (int64, error) {
 	return id, nil
 }
 
-func validStudent(s string) bool {
-	if s == "" || len(s) > MaxStudentIDLen {
+func validStudent(s string) bool { return idChars(s, 1, MaxStudentIDLen) }
+
+// idChars reports whether s is lo to hi letters, digits, '-' or '_': the
+// ids clients make (student ids, release requests).
+func idChars(s string, lo, hi int) bool {
+	if len(s) < lo || len(s) > hi {
 		return false
 	}
-	for _, c := range s {
-		ok := c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-		if !ok {
+	for _, c := range []byte(s) {
+		if !('a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '-' || c == '_') {
 			return false
 		}
 	}

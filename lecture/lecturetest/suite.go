@@ -280,27 +280,19 @@ func testRepeatedRelease(t *testing.T, c *Client) {
 	// Twelve copies of one request at once: one release.
 	twin := rand.Text()
 	const n = 12
-	var wg sync.WaitGroup
-	replies := make(chan *Response, n)
-	for range n {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			r, err := c.Do("POST", a+"/releases", s.Token, rel(0.2, twin))
-			if err != nil {
-				t.Error(err)
-				return
-			}
-			replies <- r
-		}()
-	}
-	wg.Wait()
-	close(replies)
-	statuses, seqs := map[int]int{}, map[any]bool{}
-	for r := range replies {
-		statuses[r.Status]++
+	seqs := map[any]bool{}
+	var mu sync.Mutex
+	statuses := Tally(Burst(n, func(int) int {
+		r, err := c.Do("POST", a+"/releases", s.Token, rel(0.2, twin))
+		if err != nil {
+			t.Error(err)
+			return 0
+		}
+		mu.Lock()
 		seqs[r.JSON["seq"]] = true
-	}
+		mu.Unlock()
+		return r.Status
+	}))
 	if statuses[201] != 1 || statuses[200] != n-1 || len(seqs) != 1 {
 		t.Errorf("%d copies of one release request at once: statuses %v, seqs %v; want one 201, the rest 200, one seq", n, statuses, seqs)
 	}
