@@ -2,6 +2,8 @@ package lecture_test
 
 import (
 	"context"
+	"crypto/rand"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -17,6 +19,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/dpplay/dpplay/internal/serve"
 	"github.com/dpplay/dpplay/lecture/lecturetest"
 	"github.com/dpplay/dpplay/lecture/sqlitedb"
 )
@@ -96,6 +99,22 @@ func (p *probe) String() string {
 		ms(lecturetest.Quantile(p.lat, 0.5)), ms(lecturetest.Quantile(p.lat, 0.99)), ms(lecturetest.Quantile(p.lat, 1)), p.refused)
 }
 
+// transportError names the kind of a request's failure.
+func transportError(err error) string {
+	switch msg := err.Error(); {
+	case os.IsTimeout(err):
+		return "timeout"
+	case strings.Contains(msg, "reset"):
+		return "connection reset"
+	case strings.Contains(msg, "EOF"):
+		return "closed"
+	case strings.Contains(msg, "refused"):
+		return "connection refused"
+	default:
+		return "transport error"
+	}
+}
+
 // poll sends GET url from the honest client every gap until stop closes,
 // recording each answer with status want (anything else is refused).
 func (p *probe) poll(c *http.Client, url string, want int, gap time.Duration, stop <-chan struct{}) {
@@ -113,7 +132,7 @@ func (p *probe) poll(c *http.Client, url string, want int, gap time.Duration, st
 			t0 := time.Now()
 			resp, err := c.Get(url)
 			if err != nil {
-				p.add(0, "transport error")
+				p.add(0, transportError(err))
 				return
 			}
 			io.Copy(io.Discard, resp.Body)
@@ -334,5 +353,161 @@ func TestReadFlood(t *testing.T) {
 		if p.answered == 0 || len(p.refused) > 0 {
 			t.Errorf("another session's poll under a read flood of %d connections: %s", n, p)
 		}
+	}
+}
+
+// Issue 43, finding 1: slow reads. Two addresses (127.0.0.3 and .4) each
+// open 384 connections with a 1 KB receive window, each pipelining three
+// GETs of a 4 MB file (a quarter asking for brotli, a quarter for gzip,
+// a quarter for either) and reading 32 bytes every 5 s, opening a new one
+// whenever the server closes theirs, against a file limit of 1,024. A
+// student (127.0.0.2) and the instructor (127.0.0.5, with the session's
+// token) poll the session twice a second; each of their requests must be
+// answered within 10 s (the attack's latency is logged and `make bench`
+// prints it). Before the guard counted descriptors and bounded writes, the
+// attackers' sockets and files took all 1,024 descriptors and the polls
+// timed out for the whole attack. LECTURE_SLOWREAD_CONNS replaces the 384
+// connections per address (0: the honest clients alone, for a baseline).
+func TestSlowReadAttack(t *testing.T) {
+	requireE2E(t)
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) not installed")
+	}
+	dir := staticDir(t)
+	os.MkdirAll(filepath.Join(dir, "wasm"), 0o755)
+	big := make([]byte, 2<<20)
+	rand.Read(big)
+	if err := os.WriteFile(filepath.Join(dir, "wasm", "machine.wasm"), []byte(hex.EncodeToString(big)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := serve.Precompress(dir, func(string) bool { return false }); err != nil {
+		t.Fatal(err)
+	}
+	srv := startCmd(t, exec.Command("prlimit", "--nofile=1024:1024", dpplayBin(t), "serve", "-addr", "127.0.0.1:0",
+		"-dir", dir, "-db", filepath.Join(t.TempDir(), "l.db")), "http://127.0.0.1:")
+	s := lecturetest.NewClient(srv.url).NewSession(t, 0)
+	addr := srv.addr()
+	perAddr := 384
+	if n, err := strconv.Atoi(os.Getenv("LECTURE_SLOWREAD_CONNS")); err == nil && n >= 0 {
+		perAddr = n // 0 measures the honest clients alone
+	}
+	stop := make(chan struct{})
+	var opened, started atomic.Int64
+	var wg sync.WaitGroup
+	for a, ip := range []string{"127.0.0.3", "127.0.0.4"} {
+		for i := range perAddr {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				time.Sleep(time.Duration(a*perAddr+i) * time.Millisecond)
+				started.Add(1)
+				slowReads(addr, ip, []string{"br", "gzip", "", "gzip, br"}[i%4], 5*time.Second, stop, &opened)
+			}()
+		}
+	}
+	waitFor(t, "the slow readers connecting", time.Minute, func() bool { return started.Load() == int64(2*perAddr) })
+	time.Sleep(2 * time.Second) // their first replies fill the sockets
+
+	var student, instructor probe
+	probing := make(chan struct{})
+	var pw sync.WaitGroup
+	pw.Add(2)
+	go func() {
+		defer pw.Done()
+		student.poll(honestClient(10*time.Second), srv.url+"/api/sessions/"+s.Code, 200, 500*time.Millisecond, probing)
+	}()
+	go func() {
+		defer pw.Done()
+		d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP("127.0.0.5")}, Timeout: 10 * time.Second}
+		c := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{DialContext: d.DialContext, DisableKeepAlives: true}}
+		for {
+			select {
+			case <-probing:
+				return
+			case <-time.After(500 * time.Millisecond):
+			}
+			req, _ := http.NewRequest("GET", srv.url+"/api/sessions/"+s.Code, nil)
+			req.Header.Set("Authorization", "Bearer "+s.Token)
+			t0 := time.Now()
+			resp, err := c.Do(req)
+			if err != nil {
+				instructor.add(0, transportError(err))
+				continue
+			}
+			io.Copy(io.Discard, resp.Body)
+			resp.Body.Close()
+			if resp.StatusCode != 200 {
+				instructor.add(0, strconv.Itoa(resp.StatusCode))
+				continue
+			}
+			instructor.add(time.Since(t0), "")
+		}
+	}()
+	most := 0
+	for end := time.Now().Add(attackSeconds()); time.Now().Before(end); time.Sleep(200 * time.Millisecond) {
+		if fds, err := os.ReadDir(fmt.Sprintf("/proc/%d/fd", srv.cmd.Process.Pid)); err == nil {
+			most = max(most, len(fds))
+		}
+	}
+	close(probing)
+	pw.Wait()
+	t.Logf("attack: slow reads (2 × %d connections, %d opened) for %v, load %s, at most %d of 1024 descriptors open: student %s; instructor %s",
+		perAddr, opened.Load(), attackSeconds(), loadavg(), most, &student, &instructor)
+	close(stop)
+	wg.Wait()
+	for who, p := range map[string]*probe{"student": &student, "instructor": &instructor} {
+		if p.answered == 0 || len(p.refused) > 0 {
+			t.Errorf("the %s under slow reads (each request given 10 s): %s", who, p)
+		}
+	}
+	if strings.Contains(srv.log.String(), "too many open files") {
+		t.Errorf("the server ran out of descriptors:\n%s", srv.log.String())
+	}
+}
+
+// slowReads is one slow reader from ip: it pipelines three GETs of the
+// large file and reads 32 bytes every gap, on a connection with a 1 KB
+// receive window, opened again whenever the server closes it, until stop.
+func slowReads(addr, ip, enc string, gap time.Duration, stop <-chan struct{}, opened *atomic.Int64) {
+	d := &net.Dialer{LocalAddr: &net.TCPAddr{IP: net.ParseIP(ip)}, Timeout: 2 * time.Second,
+		Control: func(_, _ string, rc syscall.RawConn) error {
+			return rc.Control(func(fd uintptr) { syscall.SetsockoptInt(int(fd), syscall.SOL_SOCKET, syscall.SO_RCVBUF, 1024) })
+		}}
+	req := "GET /wasm/machine.wasm HTTP/1.1\r\nHost: " + addr + "\r\n"
+	if enc != "" {
+		req += "Accept-Encoding: " + enc + "\r\n"
+	}
+	req += "\r\n"
+	for {
+		select {
+		case <-stop:
+			return
+		default:
+		}
+		c, err := d.Dial("tcp", addr)
+		if err != nil {
+			select {
+			case <-stop:
+				return
+			case <-time.After(100 * time.Millisecond):
+			}
+			continue
+		}
+		opened.Add(1)
+		io.WriteString(c, strings.Repeat(req, 3))
+		buf := make([]byte, 32)
+		for {
+			c.SetReadDeadline(time.Now().Add(time.Second))
+			if _, err := io.ReadFull(c, buf); err != nil && !os.IsTimeout(err) {
+				break
+			}
+			select {
+			case <-stop:
+				c.Close()
+				return
+			case <-time.After(gap):
+			}
+		}
+		c.Close()
 	}
 }

@@ -306,7 +306,8 @@ func TestSessionsNeedKeyOrThisMachine(t *testing.T) {
 // (net/http adds 4 KB to its own setting).
 func TestHeaderLimit(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	srv.Config = NewServer(srv.Config.Handler, 4096)
+	s := NewServer(srv.Config.Handler, 4096)
+	srv.Config, srv.Listener = s.Server, s.Listener(srv.Listener)
 	srv.Start()
 	defer srv.Close()
 	for size, want := range map[int]string{15 << 10: "200", 17 << 10: "431", 20 << 10: "431"} {
@@ -369,7 +370,10 @@ func TestGuardCapsAnAddress(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 	}))
-	srv.Config = newServer(srv.Config.Handler, 128, time.Minute) // high 96, 48 per address
+	lim := defaultLimits
+	lim.body = time.Minute
+	s := newServer(srv.Config.Handler, 128, lim) // high 96, 48 per address
+	srv.Config, srv.Listener = s.Server, s.Listener(srv.Listener)
 	srv.Start()
 	t.Cleanup(srv.Close) // after the connections close (cleanups run last first)
 	held := slowBodies(t, strings.TrimPrefix(srv.URL, "http://"), 80)
@@ -396,7 +400,10 @@ func TestSlowBodiesEnd(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.Copy(io.Discard, r.Body)
 	}))
-	srv.Config = newServer(srv.Config.Handler, 128, timeout)
+	lim := defaultLimits
+	lim.body = timeout
+	s := newServer(srv.Config.Handler, 128, lim)
+	srv.Config, srv.Listener = s.Server, s.Listener(srv.Listener)
 	srv.Start()
 	t.Cleanup(srv.Close) // after the connections close (cleanups run last first)
 	start := time.Now()

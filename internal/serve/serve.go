@@ -133,6 +133,7 @@ func Run(ctx context.Context, c Config, stdout io.Writer) error {
 	}
 	srv := NewServer(hosts.Check(site), nofile)
 	scheme := "http"
+	ln = srv.Listener(ln)
 	if tlsConfig != nil {
 		srv.TLSConfig = tlsConfig
 		ln = tls.NewListener(ln, tlsConfig)
@@ -149,7 +150,7 @@ func Run(ctx context.Context, c Config, stdout io.Writer) error {
 
 	go api.ExpireEvery(ctx, time.Hour)
 	errc := make(chan error, 1)
-	go func() { errc <- srv.Serve(ln) }()
+	go func() { errc <- srv.Server.Serve(ln) }()
 	select {
 	case err := <-errc:
 		return err
@@ -172,28 +173,44 @@ func hostPart(addr string) string {
 	return h
 }
 
-// NewServer returns the HTTP server of `dpplay serve` for handler, in a
-// process allowed nofile open files: small headers, short header, body and
-// idle timeouts, and a guard on connections (guard).
-func NewServer(handler http.Handler, nofile uint64) *http.Server {
-	return newServer(handler, nofile, BodyTimeout)
+// Server is the HTTP server of `dpplay serve` with its connection guard
+// (guard), which sees only the connections of listeners it wraps: Serve
+// wraps its own, and Listener wraps one for a caller that serves through
+// another (TLS, httptest).
+type Server struct {
+	*http.Server
+	g *guard
 }
 
-// newServer is NewServer with bodyTimeout in place of BodyTimeout, so that
-// a test can watch slow bodies end without waiting seconds.
-func newServer(handler http.Handler, nofile uint64, bodyTimeout time.Duration) *http.Server {
-	g := newGuard(nofile)
-	g.bodyTimeout = bodyTimeout
-	return &http.Server{
-		Handler:           g.bodies(handler),
+// Serve serves on ln through the guard.
+func (s *Server) Serve(ln net.Listener) error { return s.Server.Serve(s.Listener(ln)) }
+
+// Listener wraps ln so that the guard tracks its connections.
+func (s *Server) Listener(ln net.Listener) net.Listener { return s.g.listen(ln) }
+
+// NewServer returns the HTTP server of `dpplay serve` for handler, in a
+// process allowed nofile open files: small headers, short header, body,
+// write and idle timeouts, a bounded lifetime for every connection, and a
+// guard on descriptors (guard).
+func NewServer(handler http.Handler, nofile uint64) *Server {
+	return newServer(handler, nofile, defaultLimits)
+}
+
+// newServer is NewServer with the guard's durations in lim, so that a test
+// can watch slow bodies, stuck writes and old connections end without
+// waiting minutes.
+func newServer(handler http.Handler, nofile uint64, lim limits) *Server {
+	g := newGuard(nofile, lim)
+	return &Server{&http.Server{
+		Handler:           g.handler(handler),
 		ReadHeaderTimeout: ReadHeaderTimeout,
-		ReadTimeout:       ReadHeaderTimeout + bodyTimeout,
-		WriteTimeout:      60 * time.Second,
+		ReadTimeout:       ReadHeaderTimeout + lim.body,
+		WriteTimeout:      lim.grace,
 		IdleTimeout:       IdleTimeout,
 		MaxHeaderBytes:    MaxHeaderBytes - 4096,
 		ConnState:         g.track,
 		ConnContext:       g.connContext,
-	}
+	}, g}
 }
 
 // Within reports whether file would lie inside dir (or be dir), following

@@ -114,7 +114,8 @@ func Site(dir string, api http.Handler) (http.Handler, error) {
 			notFoundPage(w, r, root, name)
 			return
 		}
-		defer f.Close()
+		closeF := held(r, f)
+		defer closeF()
 		ext := strings.ToLower(path.Ext(name))
 		if t, ok := staticTypes[ext]; ok {
 			h.Set("Content-Type", t)
@@ -138,7 +139,8 @@ func Site(dir string, api http.Handler) (http.Handler, error) {
 		if compressible(ext) {
 			h.Add("Vary", "Accept-Encoding")
 			if cf, cst, e := negotiate(root, name, st, r.Header.Get("Accept-Encoding")); cf != nil {
-				defer cf.Close()
+				defer held(r, cf)()
+				closeF() // the copy is sent: a slow reader holds one file, not two
 				body, bst, enc = cf, cst, e
 				h.Set("Content-Encoding", e)
 			}
@@ -180,7 +182,7 @@ func notFoundPage(w http.ResponseWriter, r *http.Request, root *os.Root, name st
 		http.NotFound(w, r)
 		return
 	}
-	defer f.Close()
+	defer held(r, f)()
 	b, err := io.ReadAll(io.LimitReader(f, 1<<20))
 	if err != nil {
 		http.NotFound(w, r)
@@ -214,6 +216,21 @@ func staticName(urlPath string) (string, bool) {
 		return ".", true
 	}
 	return p[1:], true
+}
+
+// held counts f, which r's handler has just opened, against r's
+// connection's descriptors (holdFile), and returns the function that
+// closes it and stops counting it, once however often it is called.
+func held(r *http.Request, f *os.File) func() {
+	release := holdFile(r)
+	done := false
+	return func() {
+		if !done {
+			done = true
+			f.Close()
+			release()
+		}
+	}
 }
 
 var errNotRegular = errors.New("not a regular file")
