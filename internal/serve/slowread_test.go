@@ -2,6 +2,7 @@ package serve
 
 import (
 	"bufio"
+	"bytes"
 	"crypto/rand"
 	"fmt"
 	"io"
@@ -31,7 +32,7 @@ import (
 // Before the guard counted descriptors and bounded writes, the attackers'
 // sockets and files filled all 256 descriptors, accept failed with "too
 // many open files" and the honest polls timed out.
-func TestSlowReadsCannotStopTheServer(t *testing.T) { slowReadAttack(t, 256, 0) }
+func TestSlowReadsCannotStopTheServer(t *testing.T) { slowReadAttack(t, 256, 0, time.Second) }
 
 // The same attack on a process allowed 160 files whose guard believes it
 // may open 1,024 (as if the process held descriptors the guard does not
@@ -39,12 +40,15 @@ func TestSlowReadsCannotStopTheServer(t *testing.T) { slowReadAttack(t, 256, 0) 
 // ceiling and sheds, and its spare descriptor accepts and closes the
 // waiting connection instead of failing on it again and again, so the
 // honest polls are still answered: none waits 3 s, and at most a quarter
-// find their connection closed at once.
-func TestOutOfDescriptorsSheds(t *testing.T) { slowReadAttack(t, 160, 1024) }
+// find their connection closed at once. A stuck write ends only after
+// 10 s here, so only the guard's answer to the failed accept can make
+// room in time.
+func TestOutOfDescriptorsSheds(t *testing.T) { slowReadAttack(t, 160, 1024, 10*time.Second) }
 
 // slowReadAttack runs the attack on a server process with an open-file
-// limit of nofile whose guard believes the limit is believe (0: nofile).
-func slowReadAttack(t *testing.T, nofile, believe int) {
+// limit of nofile whose guard believes the limit is believe (0: nofile),
+// and whose writes may be stuck for stall.
+func slowReadAttack(t *testing.T, nofile, believe int, stall time.Duration) {
 	if testing.Short() {
 		t.Skip("starts a server process")
 	}
@@ -57,15 +61,23 @@ func slowReadAttack(t *testing.T, nofile, believe int) {
 	}
 	dir := bigSite(t)
 	cmd := exec.Command(os.Args[0], "-test.run=^TestSlowReadServerProcess$")
-	cmd.Env = append(os.Environ(), "SLOWREAD_DIR="+dir, "SLOWREAD_NOFILE="+strconv.Itoa(nofile), "SLOWREAD_BELIEVE="+strconv.Itoa(believe))
-	cmd.Stderr = os.Stderr
+	cmd.Env = append(os.Environ(), "SLOWREAD_DIR="+dir, "SLOWREAD_NOFILE="+strconv.Itoa(nofile), "SLOWREAD_BELIEVE="+strconv.Itoa(believe), "SLOWREAD_STALL="+stall.String())
+	var logged bytes.Buffer // written by cmd's own goroutine until Wait
+	cmd.Stderr = &logged
 	stdin, _ := cmd.StdinPipe()
 	stdout, _ := cmd.StdoutPipe()
 	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Wait()
-	defer stdin.Close()
+	stopped := false
+	stop := func() {
+		if !stopped {
+			stopped = true
+			stdin.Close()
+			cmd.Wait()
+		}
+	}
+	defer stop()
 	line, err := bufio.NewReader(stdout).ReadString('\n')
 	addr, ok := strings.CutPrefix(strings.TrimSpace(line), "listening ")
 	if err != nil || !ok {
@@ -73,7 +85,7 @@ func slowReadAttack(t *testing.T, nofile, believe int) {
 	}
 	go io.Copy(io.Discard, stdout)
 
-	stop := make(chan struct{})
+	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	var opened atomic.Int64
 	for _, ip := range []string{"127.0.0.2", "127.0.0.3"} {
@@ -81,7 +93,7 @@ func slowReadAttack(t *testing.T, nofile, believe int) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				slowReader(addr, ip, []string{"br", "gzip", "", "br, gzip"}[i%4], stop, &opened)
+				slowReader(addr, ip, []string{"br", "gzip", "", "br, gzip"}[i%4], quit, &opened)
 			}()
 		}
 	}
@@ -120,8 +132,17 @@ func slowReadAttack(t *testing.T, nofile, believe int) {
 	go honest("127.0.0.4", "/api/sessions/STUDENT")
 	go honest("127.0.0.5", "/api/sessions/INSTRUCTOR")
 	time.Sleep(3 * time.Second)
-	close(stop)
+	close(quit)
 	wg.Wait()
+	stop()
+	log := logged.String()
+	t.Logf("the server's log:\n%s", log)
+	switch {
+	case strings.Contains(log, "too many open files"):
+		t.Errorf("accept failed for want of descriptors and the server went on failing on it")
+	case believe != 0 && !strings.Contains(log, "out of file descriptors"):
+		t.Errorf("the process never ran out of descriptors: the test did not test that")
+	}
 	t.Logf("attack: %d attacking connections opened; honest polls %d answered (slowest %v), %d not", opened.Load(), answered.Load(), worst.Round(time.Millisecond), failed.Load())
 	// Out of descriptors, the server may accept a waiting connection and
 	// close it at once (an honest client tries again); it must not leave
@@ -196,6 +217,7 @@ func TestSlowReadServerProcess(t *testing.T) {
 	if believe == 0 {
 		believe = raiseFileLimit()
 	}
+	stall, _ := time.ParseDuration(os.Getenv("SLOWREAD_STALL"))
 	api := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) { io.WriteString(w, `{"ok":true}`) })
 	site, err := Site(dir, api)
 	if err != nil {
@@ -205,7 +227,7 @@ func TestSlowReadServerProcess(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	srv := newServer(site, believe, limits{body: time.Second, stall: time.Second, lifetime: 2 * time.Second, grace: 2 * time.Second, tick: 100 * time.Millisecond})
+	srv := newServer(site, believe, limits{body: time.Second, stall: stall, lifetime: 2 * time.Second, grace: 2 * time.Second, tick: 100 * time.Millisecond})
 	fmt.Println("listening " + ln.Addr().String())
 	go srv.Serve(ln)
 	io.Copy(io.Discard, os.Stdin)
