@@ -375,6 +375,9 @@ func (h *Handler) clientHash(r *http.Request, code string) string {
 // replaces the old one. The reply is sent only after the statement has
 // committed, which with SQLite's WAL and synchronous=FULL means on disk.
 func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, student string) (int, any, error) {
+	if err := h.answerAllowed(r); err != nil {
+		return 0, nil, err
+	}
 	s, id, spec, closed, err := h.sessionActivity(ctx, r, rawCode, rawID)
 	if err != nil {
 		return 0, nil, err
@@ -393,18 +396,32 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	if closed {
 		return 0, nil, errClosed
 	}
-	// A new student counts against their address's JoinLimit, so that a
-	// script cannot fill the roster in a second with invented ids.
+	// A new student is refused before anything is written if the door is
+	// closed or the roster full, as the session was read; past that, they
+	// count against their address's JoinLimit, so that a script cannot
+	// fill the roster in a second with invented ids.
 	var on int64
 	if err := h.queryRow(ctx, h.rd, `SELECT COUNT(*) FROM students WHERE session = ? AND student = ?`, []any{&on}, s.code, student); err != nil {
 		return 0, nil, err
 	}
+	if on == 0 && !s.doorOpen {
+		return 0, nil, errDoorClosed
+	}
+	if on == 0 && s.joined >= s.roster {
+		return 0, nil, errRosterFull
+	}
+	if !h.students.take(s.code + "/" + student) {
+		return 0, nil, errAnswerLimited
+	}
+	release, err := h.classWrite(ctx)
+	if err != nil {
+		return 0, nil, err
+	}
+	defer release()
 	if on == 0 && h.opts.JoinLimit > 0 {
-		n, err := h.count(ctx, "join:"+s.code+":"+ClientKey(h.opts.ClientIP(r)), h.window(JoinWindow), JoinWindow)
-		if err != nil {
+		if ok, err := h.countUnder(ctx, "join:"+s.code+":"+ClientKey(h.opts.ClientIP(r)), JoinWindow, int64(h.opts.JoinLimit)); err != nil {
 			return 0, nil, err
-		}
-		if n > int64(h.opts.JoinLimit) {
+		} else if !ok {
 			return 0, nil, errJoinLimited
 		}
 	}
@@ -453,6 +470,34 @@ RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND acti
 		if try == 3 {
 			return 0, nil, errClosed
 		}
+	}
+}
+
+// answerAllowed applies the limit on answers per address (WriteRate),
+// which needs nothing read, so a flood costs no query. The limit per
+// student id (StudentRate) is applied once an answer is found valid, just
+// before it is written.
+func (h *Handler) answerAllowed(r *http.Request) error {
+	if h.writes != nil && !h.writes.take(ClientKey(h.opts.ClientIP(r))) {
+		return errWriteLimited
+	}
+	return nil
+}
+
+// classWrite takes one of the ClassWriters slots for an answer's writes,
+// waiting at most ClassWait, and returns the function that gives it back:
+// the instructor's writes take no slot, so they queue for the writer
+// behind at most ClassWriters answers.
+func (h *Handler) classWrite(ctx context.Context) (release func(), err error) {
+	t := time.NewTimer(ClassWait)
+	defer t.Stop()
+	select {
+	case h.class <- struct{}{}:
+		return func() { <-h.class }, nil
+	case <-t.C:
+		return nil, errClassBusy
+	case <-ctx.Done():
+		return nil, errClassBusy
 	}
 }
 

@@ -91,6 +91,24 @@ const (
 	// about 700 a second; a client pulling a large session's full reply
 	// (170 KB) as fast as it can is held to about 45 a second.
 	ReadRate = 1000
+	// WriteRate is how many answers one address may send a second, with
+	// a burst of twice as many: a hall of 1,000 phones behind one NAT
+	// address all answering at once is through in about 3 s (those
+	// refused with 429 send again after Retry-After), while a script
+	// gets no more of the one writer than that.
+	WriteRate = 200
+	// StudentRate is how many answers one student id may send a second,
+	// with a burst of StudentBurst: a phone sends one per activity, and
+	// again when its student changes their mind.
+	StudentRate  = 1
+	StudentBurst = 10
+	// ClassWriters is how many of the class's answers may be waiting for
+	// the database's writer at once: the instructor's writes (the door, a
+	// release, a new activity) never wait for more than these, however
+	// many phones are answering. An answer that cannot start its write
+	// within ClassWait is refused with 429.
+	ClassWriters = 4
+	ClassWait    = 5 * time.Second
 )
 
 // Options configures a Handler. The zero value is the production setting.
@@ -120,11 +138,12 @@ type Options struct {
 	// protect no one.
 	Source mrand.Source
 
-	// GuessLimit, CreateLimit, JoinLimit, ReadRate and MaxReleases
-	// override the limits of the same names (0 means the default; a
-	// negative JoinLimit or ReadRate turns that limit off, as a load test
-	// playing a whole hall from one address must); tests lower them.
-	GuessLimit, CreateLimit, JoinLimit, ReadRate, MaxReleases int
+	// GuessLimit, CreateLimit, JoinLimit, ReadRate, WriteRate and
+	// MaxReleases override the limits of the same names (0 means the
+	// default; a negative JoinLimit, ReadRate or WriteRate turns that limit
+	// off, as a load test playing a whole hall from one address must);
+	// tests lower them.
+	GuessLimit, CreateLimit, JoinLimit, ReadRate, WriteRate, MaxReleases int
 
 	// CreateKey, when set, is the instructor key: starting a session needs
 	// it (Authorization: Bearer <key>) unless Local reports that the request
@@ -169,6 +188,9 @@ type Handler struct {
 
 	wstmts, rstmts stmts
 	reads          *buckets // the read limit per address (nil: none)
+	writes         *buckets // the answer limit per address (nil: none)
+	students       *buckets // the answer limit per student id
+	class          chan struct{}
 	replies        *replies // recent poll replies, by session version
 	keyHash        []byte   // SHA-256 of Options.CreateKey
 }
@@ -186,6 +208,7 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	opts.MaxReleases = cmp.Or(opts.MaxReleases, MaxReleases)
 	opts.JoinLimit = cmp.Or(opts.JoinLimit, JoinLimit)
 	opts.ReadRate = cmp.Or(opts.ReadRate, ReadRate)
+	opts.WriteRate = cmp.Or(opts.WriteRate, WriteRate)
 	opts.SessionTTL = cmp.Or(opts.SessionTTL, DefaultSessionTTL)
 	if !(opts.DefaultBudget > 0) || opts.DefaultBudget > MaxBudget {
 		return nil, fmt.Errorf("lecture: default budget must be in (0, %g], got %v", MaxBudget, opts.DefaultBudget)
@@ -211,10 +234,18 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 		opts.Memory = NewMemory()
 	}
 	m := opts.Memory
-	m.once.Do(func() { m.reads = newBuckets(float64(opts.ReadRate), 2*float64(opts.ReadRate), opts.Now) })
-	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:], replies: &m.replies}
+	m.once.Do(func() {
+		m.reads = newBuckets(float64(opts.ReadRate), 2*float64(opts.ReadRate), opts.Now)
+		m.writes = newBuckets(float64(opts.WriteRate), 2*float64(opts.WriteRate), opts.Now)
+		m.students = newBuckets(StudentRate, StudentBurst, opts.Now)
+		m.class = make(chan struct{}, ClassWriters)
+	})
+	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:], replies: &m.replies, students: m.students, class: m.class}
 	if opts.ReadRate > 0 {
 		h.reads = m.reads
+	}
+	if opts.WriteRate > 0 {
+		h.writes = m.writes
 	}
 	return h, nil
 }
@@ -278,6 +309,9 @@ var (
 	errRateLimited   = &apiError{http.StatusTooManyRequests, "too many wrong session codes from this address; wait and try again", 60}
 	errReadLimited   = &apiError{http.StatusTooManyRequests, "too many requests from this address; wait a moment", 1}
 	errJoinLimited   = &apiError{http.StatusTooManyRequests, "many students are joining from this network at once; this phone sends again in a few seconds", 5}
+	errWriteLimited  = &apiError{http.StatusTooManyRequests, "many answers are coming from this network at once; this phone sends again in a moment", 1}
+	errAnswerLimited = &apiError{http.StatusTooManyRequests, "this student's answers are coming faster than anyone answers; this phone sends again in a moment", 1}
+	errClassBusy     = &apiError{http.StatusTooManyRequests, "the server is busy storing the class's answers; this phone sends again in a moment", 1}
 	errClosed        = errorf(http.StatusConflict, "activity is closed")
 	errNotJSON       = errorf(http.StatusUnsupportedMediaType, "requests that change state must have Content-Type: application/json")
 	errForeignOrigin = errorf(http.StatusForbidden, "requests from another web site are not accepted")
@@ -576,35 +610,44 @@ func (h *Handler) fromPage(r *http.Request) bool {
 }
 
 // wrongCode counts a wrong code against the client's address and returns
-// the refusal: 404 within the limit, 429 past it. The count only grows
-// within a window, so a count already at the limit refuses without a write.
-// Otherwise the decision comes from the count the increment itself returns:
-// reading, comparing and then incrementing would let concurrent guesses all
-// see the same count and all get through. A request a hostile page made a
+// the refusal: 404 within the limit, 429 past it (countUnder). A request a hostile page made a
 // visitor's browser send (fromPage) is refused without counting, so that
 // such a page cannot spend the allowance of the visitor's network.
 func (h *Handler) wrongCode(ctx context.Context, r *http.Request) error {
 	if !h.fromPage(r) {
 		return errNoSession
 	}
-	key, limit := "code:"+ClientKey(h.opts.ClientIP(r)), int64(h.opts.GuessLimit)
-	win := h.window(GuessWindow)
-	var failures int64
-	if err := h.queryRow(ctx, h.rd, `SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?`,
-		[]any{&failures}, key, win); err != nil {
-		return err
-	}
-	if failures >= limit {
-		return errRateLimited
-	}
-	n, err := h.count(ctx, key, win, GuessWindow)
+	ok, err := h.countUnder(ctx, "code:"+ClientKey(h.opts.ClientIP(r)), GuessWindow, int64(h.opts.GuessLimit))
 	if err != nil {
 		return err
 	}
-	if n > limit {
+	if !ok {
 		return errRateLimited
 	}
 	return errNoSession
+}
+
+// countUnder counts one more against key in the current window of length
+// d, unless the count has reached limit, and reports whether the count,
+// this one included, is within limit. A count already at the limit refuses
+// without a write. Otherwise the decision comes from the count the
+// increment itself returns: reading, comparing and then incrementing would
+// let concurrent requests all see the same count and all get through.
+func (h *Handler) countUnder(ctx context.Context, key string, d time.Duration, limit int64) (bool, error) {
+	win := h.window(d)
+	var n int64
+	if err := h.queryRow(ctx, h.rd, `SELECT COALESCE(MAX(failures), 0) FROM guesses WHERE client = ? AND win = ?`,
+		[]any{&n}, key, win); err != nil {
+		return false, err
+	}
+	if n >= limit {
+		return false, nil
+	}
+	n, err := h.count(ctx, key, win, d)
+	if err != nil {
+		return false, err
+	}
+	return n <= limit, nil
 }
 
 // window is the start, in Unix seconds, of the current window of length d.

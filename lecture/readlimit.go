@@ -69,13 +69,16 @@ func (b *buckets) spend(key string, cost float64, ifAny bool) bool {
 
 // Memory is what a handler keeps between requests (Options.Memory).
 type Memory struct {
-	once    sync.Once
-	reads   *buckets
-	replies replies
+	once     sync.Once
+	reads    *buckets
+	writes   *buckets
+	students *buckets
+	class    chan struct{} // a slot per class answer writing (ClassWriters)
+	replies  replies
 }
 
 // NewMemory returns an empty Memory. The first handler built with it sets
-// its read limit.
+// its read and write limits.
 func NewMemory() *Memory { return &Memory{} }
 
 // rawJSON is a reply already encoded, newline included.

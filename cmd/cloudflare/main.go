@@ -115,6 +115,7 @@ var memory = lecture.NewMemory()
 //	                it to race wrong guesses against D1's own counter
 //	JOIN_LIMIT      replaces lecture.JoinLimit; "0" turns it off (the
 //	                lecture-hall load test plays 1,000 phones from one address)
+//	WRITE_RATE      replaces lecture.WriteRate; "0" turns it off (likewise)
 func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 	origin := vars.Get("ALLOWED_ORIGIN").String()
 	if origin == "" {
@@ -124,6 +125,10 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 	joinLimit, err := strconv.Atoi(vars.Get("JOIN_LIMIT").String())
 	if err == nil && joinLimit <= 0 {
 		joinLimit = -1
+	}
+	writeRate, err := strconv.Atoi(vars.Get("WRITE_RATE").String())
+	if err == nil && writeRate <= 0 {
+		writeRate = -1
 	}
 	ttl, _ := time.ParseDuration(vars.Get("SESSION_TTL").String())
 	key := vars.Get("INSTRUCTOR_KEY").String()
@@ -150,6 +155,7 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 		AllowOrigin: origin,
 		GuessLimit:  guessLimit,
 		JoinLimit:   joinLimit,
+		WriteRate:   writeRate,
 		CreateKey:   key,
 		Host:        host,
 		SessionTTL:  ttl,

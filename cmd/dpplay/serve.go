@@ -34,6 +34,7 @@ func runServe(args []string, stdout io.Writer) error {
 	fs.Var(&hosts, "host", "a further host name the server answers to, e.g. laptop.local (repeatable)")
 	fs.DurationVar(&c.SessionTTL, "session-ttl", lecture.DefaultSessionTTL, "delete lecture sessions that have seen nothing for this long")
 	joins := fs.Int("join-limit", lecture.JoinLimit, "most new students one address may add to a session a minute (0: no limit, for load tests)")
+	writes := fs.Int("write-rate", lecture.WriteRate, "most answers one address may send a second (0: no limit, for load tests)")
 	if err := parseFlags(fs, args); err != nil {
 		return err
 	}
@@ -41,6 +42,10 @@ func runServe(args []string, stdout io.Writer) error {
 	c.JoinLimit = *joins
 	if *joins <= 0 {
 		c.JoinLimit = -1
+	}
+	c.WriteRate = *writes
+	if *writes <= 0 {
+		c.WriteRate = -1
 	}
 	c.Key = os.Getenv("DPPLAY_INSTRUCTOR_KEY")
 	if _, err := c.Check(); err != nil {

@@ -118,15 +118,16 @@ func (b *syncBuffer) String() string {
 }
 
 // startServe starts `dpplay serve` on a free loopback port over db and dir,
-// without the limit on new students per address: the load tests play a
-// whole hall from one address (the limit has its own tests in lecture).
+// without the limits on new students and on answers per address: the load
+// tests play a whole hall from one address (the limits have their own
+// tests in lecture).
 // addr may name a port to reuse after a restart ("" picks a free one).
 func startServe(t *testing.T, db, dir, addr string) *server {
 	t.Helper()
 	if addr == "" {
 		addr = "127.0.0.1:0"
 	}
-	return startCmd(t, exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db, "-join-limit", "0"), "http://127.0.0.1:")
+	return startCmd(t, exec.Command(dpplayBin(t), "serve", "-addr", addr, "-dir", dir, "-db", db, "-join-limit", "0", "-write-rate", "0"), "http://127.0.0.1:")
 }
 
 // startCmd starts cmd, a `dpplay serve` command line, and waits for the
@@ -632,7 +633,7 @@ func TestLectureHall(t *testing.T) {
 		testHall(t, lecturetest.NewClient(s.url))
 	})
 	t.Run("worker", func(t *testing.T) {
-		w := startWorker(t, "JOIN_LIMIT:0")
+		w := startWorker(t, "JOIN_LIMIT:0", "WRITE_RATE:0")
 		before := workerdMemory(t, w)
 		testHall(t, w.client())
 		after := workerdMemory(t, w)

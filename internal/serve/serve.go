@@ -53,6 +53,10 @@ type Config struct {
 	// session a minute (0: lecture.JoinLimit; negative: no limit, for load
 	// tests that play a whole hall from one address).
 	JoinLimit int
+
+	// WriteRate is how many answers one address may send a second (0:
+	// lecture.WriteRate; negative: no limit, for load tests).
+	WriteRate int
 }
 
 // Check reports what is wrong with c, as a sentence for the person who
@@ -121,6 +125,7 @@ func Run(ctx context.Context, c Config, stdout io.Writer) error {
 		Local:         hosts.Local,
 		SessionTTL:    c.SessionTTL,
 		JoinLimit:     c.JoinLimit,
+		WriteRate:     c.WriteRate,
 	}))
 	if err != nil {
 		ln.Close()

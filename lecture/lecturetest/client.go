@@ -40,9 +40,11 @@ func NewClient(base string) *Client {
 	return &Client{Base: strings.TrimSuffix(base, "/"), HTTP: &http.Client{Transport: tr, Timeout: 60 * time.Second}}
 }
 
-// Response is one reply: status, raw body and the body decoded as an object.
+// Response is one reply: status, headers, raw body and the body decoded
+// as an object.
 type Response struct {
 	Status int
+	Header http.Header
 	Raw    string
 	JSON   map[string]any
 }
@@ -102,7 +104,7 @@ func (c *Client) DoHeader(method, path, token string, body any, header http.Head
 	if err != nil {
 		return nil, err
 	}
-	out := &Response{Status: resp.StatusCode, Raw: raw}
+	out := &Response{Status: resp.StatusCode, Header: resp.Header, Raw: raw}
 	if ct := resp.Header.Get("Content-Type"); !strings.HasPrefix(ct, "application/json") {
 		return out, fmt.Errorf("%s %s: content type %q, want application/json (body %.200q)", method, path, ct, raw)
 	}

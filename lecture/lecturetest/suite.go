@@ -7,9 +7,11 @@ import (
 	"math"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
+	"time"
 )
 
 // Markers are submitted values distinctive enough that finding one in a
@@ -49,6 +51,7 @@ func Run(t *testing.T, base string, setup func(*Client)) {
 	t.Run("roster", func(t *testing.T) { testRoster(t, c) })
 	t.Run("roster-race", func(t *testing.T) { testRosterRace(t, c) })
 	t.Run("door", func(t *testing.T) { testDoor(t, c) })
+	t.Run("answer-limit", func(t *testing.T) { testAnswerLimit(t, c) })
 	t.Run("cross-site", func(t *testing.T) { testCrossSite(t, c) })
 	t.Run("lecture", func(t *testing.T) { testLecture(t, c) })
 	t.Run("reopen", func(t *testing.T) { testReopen(t, c) })
@@ -607,6 +610,43 @@ func testDoor(t *testing.T, c *Client) {
 	}
 	c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": true})
 	c.must(t, 200, "PUT", a+"/submissions/late", "", map[string]any{"available": []int{1}})
+}
+
+// studentBurst is the most answers one student id may send at once
+// (lecture.StudentBurst; the suite talks HTTP only).
+const studentBurst = 10
+
+// testAnswerLimit (issue 43, finding 2): one student id sending its answer
+// as fast as it can is answered 429 with Retry-After once past its
+// allowance; another student at the same address is answered meanwhile.
+func testAnswerLimit(t *testing.T, c *Client) {
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	start := time.Now()
+	got := map[int]int{}
+	retry := ""
+	for i := range 3 * studentBurst {
+		r, err := c.Do("PUT", a+"/submissions/eager", "", map[string]any{"available": []int{i % 2}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		got[r.Status]++
+		if r.Status == http.StatusTooManyRequests && retry == "" {
+			retry = r.Header.Get("Retry-After")
+		}
+	}
+	// The allowance grows by one a second while the loop runs.
+	most := studentBurst + int(time.Since(start).Seconds()) + 1
+	if got[200] < studentBurst || got[200] > most || got[200]+got[429] != 3*studentBurst {
+		t.Errorf("%d answers from one student as fast as it can: %v, want %d to %d stored and the rest 429", 3*studentBurst, got, studentBurst, most)
+	}
+	if n, err := strconv.Atoi(retry); err != nil || n < 1 {
+		t.Errorf("a refused answer's Retry-After: %q", retry)
+	}
+	c.must(t, 200, "PUT", a+"/submissions/calm", "", map[string]any{"available": []int{0}})
+	if m := c.must(t, 200, "GET", a, "", nil); m["participants"] != 2.0 {
+		t.Errorf("after the flood: %v participants, want 2", m["participants"])
+	}
 }
 
 // testCrossSite: a request that changes state must declare a JSON body, so
