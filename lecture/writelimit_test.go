@@ -134,7 +134,8 @@ func TestInstructorWritesAheadOfTheClass(t *testing.T) {
 	c.Must(t, 201, "POST", a+"/releases", s.Token, map[string]any{"epsilon": 0.5})
 	select {
 	case st := <-done:
-		t.Errorf("a student's answer was answered (%d) while every class writer's slot was taken", st)
+		release()
+		t.Fatalf("a student's answer was answered (%d) while every class writer's slot was taken", st)
 	default:
 	}
 	release()
