@@ -129,7 +129,7 @@ async function serve(req, env) {
   const exited = () => new Error("the Go program exited");
   try {
     const vars = {};
-    for (const k of ["ALLOWED_ORIGIN", "GUESS_LIMIT", "JOIN_LIMIT", "WRITE_RATE", "INSTRUCTOR_KEY", "ALLOWED_HOSTS", "SESSION_TTL"]) vars[k] = String(env[k] ?? "");
+    for (const k of ["ALLOWED_ORIGIN", "GUESS_LIMIT", "JOIN_LIMIT", "WRITE_RATE", "CLIENT_SECRET", "INSTRUCTOR_KEY", "ALLOWED_HOSTS", "SESSION_TTL"]) vars[k] = String(env[k] ?? "");
     inst.binding.serve(id, req, vars);
     let idle = IDLE_MS;
     for (;;) {

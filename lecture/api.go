@@ -2,6 +2,7 @@ package lecture
 
 import (
 	"context"
+	"crypto/hmac"
 	"crypto/sha256"
 	"database/sql"
 	"encoding/hex"
@@ -143,7 +144,7 @@ func (h *Handler) createSession(ctx context.Context, r *http.Request) (int, any,
 		}
 	}
 	if !keyed {
-		n, err := h.count(ctx, "new:"+ClientKey(h.opts.ClientIP(r)), h.window(GuessWindow), GuessWindow)
+		n, err := h.count(ctx, "new:"+h.clientTag(r, ""), h.window(GuessWindow), GuessWindow)
 		if err != nil {
 			return 0, nil, err
 		}
@@ -361,12 +362,17 @@ func (h *Handler) getActivity(ctx context.Context, r *http.Request, rawCode, raw
 	return http.StatusOK, tagged{tag, body}, nil
 }
 
-// clientHash is how a student's address is kept: a hash of the session and
-// the address's rate-limit key (ClientKey), enough to count distinct
-// addresses and no more.
-func (h *Handler) clientHash(r *http.Request, code string) string {
-	sum := sha256.Sum256([]byte(code + "\x00" + ClientKey(h.opts.ClientIP(r))))
-	return hex.EncodeToString(sum[:8])
+// clientTag is all the database keeps of the address r came from: the
+// first 64 bits, in hexadecimal, of HMAC-SHA256 under the handler's secret
+// of scope (a session code, or "" for the counts of wrong codes and new
+// sessions), a zero byte and the address's rate-limit key (ClientKey).
+// Enough to tell addresses apart, within a scope and a secret, and no
+// more: without the secret, which the database does not hold, no one can
+// test a guessed address against a tag.
+func (h *Handler) clientTag(r *http.Request, scope string) string {
+	mac := hmac.New(sha256.New, h.secret)
+	mac.Write([]byte(scope + "\x00" + ClientKey(h.opts.ClientIP(r))))
+	return hex.EncodeToString(mac.Sum(nil)[:8])
 }
 
 // PUT /api/sessions/{code}/activities/{id}/submissions/{student}  Answer → 200
@@ -419,7 +425,7 @@ func (h *Handler) submit(ctx context.Context, r *http.Request, rawCode, rawID, s
 	}
 	defer release()
 	if on == 0 && h.opts.JoinLimit > 0 {
-		if ok, err := h.countUnder(ctx, "join:"+s.code+":"+ClientKey(h.opts.ClientIP(r)), JoinWindow, int64(h.opts.JoinLimit)); err != nil {
+		if ok, err := h.countUnder(ctx, "join:"+s.code+":"+h.clientTag(r, s.code), JoinWindow, int64(h.opts.JoinLimit)); err != nil {
 			return 0, nil, err
 		} else if !ok {
 			return 0, nil, errJoinLimited
@@ -453,7 +459,7 @@ SELECT ?, ?, ?, ?, ?, ? FROM sessions s WHERE s.code = ?
   AND (s.answers < ? OR EXISTS (SELECT 1 FROM submissions WHERE session = ? AND activity = ? AND student = ?))
 ON CONFLICT (session, activity, student) DO UPDATE SET answer = excluded.answer, updated = excluded.updated
 RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND activity = ?)`,
-			[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), h.clientHash(r, s.code), s.code,
+			[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), h.clientTag(r, s.code), s.code,
 			s.code, id, s.code, student, MaxAnswers, s.code, id, student, s.code, id)
 		if err == nil {
 			return http.StatusOK, map[string]any{"stored": true, "activity": id, "after_release": after}, nil

@@ -24,6 +24,7 @@ package lecture
 import (
 	"cmp"
 	"context"
+	crand "crypto/rand"
 	"crypto/sha256"
 	"crypto/subtle"
 	"database/sql"
@@ -131,6 +132,13 @@ type Options struct {
 	// the CF-Connecting-IP header.
 	ClientIP func(*http.Request) string
 
+	// ClientSecret keys what the database keeps of a client's address
+	// (Handler.clientTag): HMAC-SHA256 under it, never the address or a
+	// plain hash of it. Nil draws 32 random bytes for the Memory, so that
+	// nothing on disk can turn a stored tag back into an address; the tags
+	// of one address then differ between processes (docs/security.md).
+	ClientSecret []byte
+
 	// Source, if not nil, replaces the cryptographic random source of the
 	// mechanisms. It is for tests that compare releases with the mechanisms'
 	// exact probabilities at a fixed seed; it must be safe for concurrent
@@ -191,6 +199,7 @@ type Handler struct {
 	writes         *buckets // the answer limit per address (nil: none)
 	students       *buckets // the answer limit per student id
 	class          chan struct{}
+	secret         []byte   // Options.ClientSecret, or the Memory's own
 	replies        *replies // recent poll replies, by session version
 	keyHash        []byte   // SHA-256 of Options.CreateKey
 }
@@ -235,12 +244,17 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	}
 	m := opts.Memory
 	m.once.Do(func() {
+		m.secret = opts.ClientSecret
+		if m.secret == nil {
+			m.secret = make([]byte, 32)
+			crand.Read(m.secret)
+		}
 		m.reads = newBuckets(float64(opts.ReadRate), 2*float64(opts.ReadRate), opts.Now)
 		m.writes = newBuckets(float64(opts.WriteRate), 2*float64(opts.WriteRate), opts.Now)
 		m.students = newBuckets(StudentRate, StudentBurst, opts.Now)
 		m.class = make(chan struct{}, ClassWriters)
 	})
-	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:], replies: &m.replies, students: m.students, class: m.class}
+	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:], replies: &m.replies, students: m.students, class: m.class, secret: m.secret}
 	if opts.ReadRate > 0 {
 		h.reads = m.reads
 	}
@@ -617,7 +631,7 @@ func (h *Handler) wrongCode(ctx context.Context, r *http.Request) error {
 	if !h.fromPage(r) {
 		return errNoSession
 	}
-	ok, err := h.countUnder(ctx, "code:"+ClientKey(h.opts.ClientIP(r)), GuessWindow, int64(h.opts.GuessLimit))
+	ok, err := h.countUnder(ctx, "code:"+h.clientTag(r, ""), GuessWindow, int64(h.opts.GuessLimit))
 	if err != nil {
 		return err
 	}

@@ -74,6 +74,7 @@ type Memory struct {
 	writes   *buckets
 	students *buckets
 	class    chan struct{} // a slot per class answer writing (ClassWriters)
+	secret   []byte        // the key of client tags (Options.ClientSecret)
 	replies  replies
 }
 

@@ -116,6 +116,9 @@ var memory = lecture.NewMemory()
 //	JOIN_LIMIT      replaces lecture.JoinLimit; "0" turns it off (the
 //	                lecture-hall load test plays 1,000 phones from one address)
 //	WRITE_RATE      replaces lecture.WriteRate; "0" turns it off (likewise)
+//	CLIENT_SECRET   the key of what D1 keeps of client addresses
+//	                (lecture.Options.ClientSecret; a secret: `wrangler secret
+//	                put CLIENT_SECRET`); unset, each instance draws its own
 func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 	origin := vars.Get("ALLOWED_ORIGIN").String()
 	if origin == "" {
@@ -151,14 +154,15 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 		}
 	}
 	return lecture.New(db, lecture.Options{
-		Memory:      memory,
-		AllowOrigin: origin,
-		GuessLimit:  guessLimit,
-		JoinLimit:   joinLimit,
-		WriteRate:   writeRate,
-		CreateKey:   key,
-		Host:        host,
-		SessionTTL:  ttl,
+		Memory:       memory,
+		AllowOrigin:  origin,
+		GuessLimit:   guessLimit,
+		JoinLimit:    joinLimit,
+		WriteRate:    writeRate,
+		ClientSecret: clientSecret(vars),
+		CreateKey:    key,
+		Host:         host,
+		SessionTTL:   ttl,
 		// Cloudflare sets CF-Connecting-IP to the client's address; the
 		// worker sees no socket address of its own.
 		ClientIP: func(r *http.Request) string { return r.Header.Get("CF-Connecting-IP") },
@@ -166,6 +170,14 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 			println("worker: " + fmt.Sprintf(format, args...))
 		},
 	})
+}
+
+// clientSecret is CLIENT_SECRET as bytes, or nil when it is unset.
+func clientSecret(vars js.Value) []byte {
+	if s := vars.Get("CLIENT_SECRET").String(); s != "" {
+		return []byte(s)
+	}
+	return nil
 }
 
 // request converts the entry module's plain request object.
