@@ -96,7 +96,7 @@ bench:
 	$(JS_ENV) $(GO) test -run '^$$' -bench 'SourceUint64|ExponentialBatch|SmallDB|AuditExponential5|Parse100k' ./core/rng ./core/mech ./core/synth ./core/audit ./app/data
 	@echo "--- lazy modules (every dist/wasm module but core, loaded on demand)"
 	@for m in $(filter-out core,$(WASM_MODULES)); do f=dist/wasm/$$m.wasm; if [ -f $$f ]; then echo "$$m.wasm (on demand): $$(wc -c <$$f) bytes, $$(gzip -9c $$f | wc -c) gzipped"; else echo "$$m.wasm: not in dist/ (make site builds it)"; fi; done
-	@set -o pipefail; DPPLAY_BIN=$(DPPLAY_BIN) LECTURE_E2E=1 LECTURE_WRANGLER=1 LECTURE_ATTACK_SECONDS=20 $(GO) test -count=1 -timeout 30m -v -run '^(TestLoad|TestLectureHall|TestSlowBodyAttack|TestSlowReadAttack|TestReadFlood)$$' ./e2e/lecture/ | \
+	@set -o pipefail; DPPLAY_BIN=$(DPPLAY_BIN) LECTURE_E2E=1 LECTURE_WRANGLER=1 LECTURE_ATTACK_SECONDS=20 $(GO) test -count=1 -timeout 30m -v -run '^(TestLoad|TestLectureHall|TestSlowBodyAttack|TestSlowReadAttack|TestWriteFlood|TestReadFlood)$$' ./e2e/lecture/ | \
 	  grep -E '^\s+\w+_test.go:[0-9]+: (load|attack):|^(FAIL|ok)'
 
 # --- Lecture API: `dpplay serve` over SQLite, and the same handler as

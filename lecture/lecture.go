@@ -104,10 +104,10 @@ const (
 	StudentRate  = 1
 	StudentBurst = 10
 	// ClassWriters is how many of the class's answers may be waiting for
-	// the database's writer at once: the instructor's writes (the door, a
-	// release, a new activity) never wait for more than these, however
-	// many phones are answering. An answer that cannot start its write
-	// within ClassWait is refused with 429.
+	// the database's writer at once (Options.ClassWriters): the
+	// instructor's writes (the door, a release, a new activity) never wait
+	// for more than these, however many phones are answering. An answer
+	// that cannot start its write within ClassWait is refused with 429.
 	ClassWriters = 4
 	ClassWait    = 5 * time.Second
 )
@@ -152,6 +152,11 @@ type Options struct {
 	// off, as a load test playing a whole hall from one address must);
 	// tests lower them.
 	GuessLimit, CreateLimit, JoinLimit, ReadRate, WriteRate, MaxReleases int
+
+	// ClassWriters replaces ClassWriters (0: the default): SQLite has one
+	// writer, a few answers ahead of the instructor's write are enough to
+	// keep it busy; D1 takes many statements at once, each slower.
+	ClassWriters int
 
 	// CreateKey, when set, is the instructor key: starting a session needs
 	// it (Authorization: Bearer <key>) unless Local reports that the request
@@ -218,11 +223,12 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	opts.JoinLimit = cmp.Or(opts.JoinLimit, JoinLimit)
 	opts.ReadRate = cmp.Or(opts.ReadRate, ReadRate)
 	opts.WriteRate = cmp.Or(opts.WriteRate, WriteRate)
+	opts.ClassWriters = cmp.Or(opts.ClassWriters, ClassWriters)
 	opts.SessionTTL = cmp.Or(opts.SessionTTL, DefaultSessionTTL)
 	if !(opts.DefaultBudget > 0) || opts.DefaultBudget > MaxBudget {
 		return nil, fmt.Errorf("lecture: default budget must be in (0, %g], got %v", MaxBudget, opts.DefaultBudget)
 	}
-	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.SessionTTL < 0 {
+	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.ClassWriters < 0 || opts.SessionTTL < 0 {
 		return nil, errors.New("lecture: negative limit")
 	}
 	if opts.ClientIP == nil {
@@ -252,7 +258,7 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 		m.reads = newBuckets(float64(opts.ReadRate), 2*float64(opts.ReadRate), opts.Now)
 		m.writes = newBuckets(float64(opts.WriteRate), 2*float64(opts.WriteRate), opts.Now)
 		m.students = newBuckets(StudentRate, StudentBurst, opts.Now)
-		m.class = make(chan struct{}, ClassWriters)
+		m.class = make(chan struct{}, opts.ClassWriters)
 	})
 	h := &Handler{db: db, rd: rd, opts: opts, keyHash: sum[:], replies: &m.replies, students: m.students, class: m.class, secret: m.secret}
 	if opts.ReadRate > 0 {

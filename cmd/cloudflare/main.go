@@ -160,6 +160,10 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 		JoinLimit:    joinLimit,
 		WriteRate:    writeRate,
 		ClientSecret: clientSecret(vars),
+		// D1 runs statements from many requests at once, each a round
+		// trip: this bounds the class's answers in flight per instance,
+		// not a queue at one writer.
+		ClassWriters: 64,
 		CreateKey:    key,
 		Host:         host,
 		SessionTTL:   ttl,
