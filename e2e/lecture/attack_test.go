@@ -3,7 +3,6 @@ package lecture_test
 import (
 	"context"
 	"crypto/rand"
-	"encoding/hex"
 	"fmt"
 	"io"
 	"net"
@@ -19,7 +18,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/dpplay/dpplay/internal/serve"
 	"github.com/dpplay/dpplay/lecture/lecturetest"
 	"github.com/dpplay/dpplay/lecture/sqlitedb"
 )
@@ -358,8 +356,8 @@ func TestReadFlood(t *testing.T) {
 
 // Issue 43, finding 1: slow reads. Two addresses (127.0.0.3 and .4) each
 // open 384 connections with a 1 KB receive window, each pipelining three
-// GETs of a 4 MB file (a quarter asking for brotli, a quarter for gzip,
-// a quarter for either) and reading 32 bytes every 5 s, opening a new one
+// GETs of a 4 MB file with 3 MB .br and .gz copies (a quarter asking for
+// brotli, a quarter for gzip, a quarter for either) and reading 32 bytes every 5 s, opening a new one
 // whenever the server closes theirs, against a file limit of 1,024. A
 // student (127.0.0.2) and the instructor (127.0.0.5, with the session's
 // token) poll the session twice a second; each of their requests must be
@@ -375,13 +373,14 @@ func TestSlowReadAttack(t *testing.T) {
 	}
 	dir := staticDir(t)
 	os.MkdirAll(filepath.Join(dir, "wasm"), 0o755)
-	big := make([]byte, 2<<20)
+	// Random bytes: the server never decodes its .br and .gz copies.
+	big := make([]byte, 4<<20)
 	rand.Read(big)
-	if err := os.WriteFile(filepath.Join(dir, "wasm", "machine.wasm"), []byte(hex.EncodeToString(big)), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := serve.Precompress(dir, func(string) bool { return false }); err != nil {
-		t.Fatal(err)
+	name := filepath.Join(dir, "wasm", "machine.wasm")
+	for file, data := range map[string][]byte{name: big, name + ".br": big[:3<<20], name + ".gz": big[1<<20:]} {
+		if err := os.WriteFile(file, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
 	}
 	srv := startCmd(t, exec.Command("prlimit", "--nofile=1024:1024", dpplayBin(t), "serve", "-addr", "127.0.0.1:0",
 		"-dir", dir, "-db", filepath.Join(t.TempDir(), "l.db")), "http://127.0.0.1:")
