@@ -357,8 +357,9 @@ func TestReadFlood(t *testing.T) {
 // Issue 43, finding 1: slow reads. Two addresses (127.0.0.3 and .4) each
 // open 384 connections with a 1 KB receive window, each pipelining three
 // GETs of a 4 MB file with 3 MB .br and .gz copies (a quarter asking for
-// brotli, a quarter for gzip, a quarter for either) and reading 32 bytes every 5 s, opening a new one
-// whenever the server closes theirs, against a file limit of 1,024. A
+// brotli, a quarter for gzip, a quarter for either) and reading 32 bytes
+// every 5 s, opening a new one whenever the server closes theirs, against
+// a file limit of 1,024. A
 // student (127.0.0.2) and the instructor (127.0.0.5, with the session's
 // token) poll the session twice a second; each of their requests must be
 // answered within 10 s (the attack's latency is logged and `make bench`
