@@ -154,19 +154,19 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 		}
 	}
 	return lecture.New(db, lecture.Options{
-		Memory:       memory,
-		AllowOrigin:  origin,
-		GuessLimit:   guessLimit,
-		JoinLimit:    joinLimit,
-		WriteRate:    writeRate,
-		ClientSecret: clientSecret(vars),
+		Memory:      memory,
+		AllowOrigin: origin,
+		GuessLimit:  guessLimit,
+		JoinLimit:   joinLimit,
+		CreateKey:   key,
+		Host:        host,
+		SessionTTL:  ttl,
 		// D1 runs statements from many requests at once, each a round
-		// trip: this bounds the class's answers in flight per instance,
-		// not a queue at one writer.
+		// trip: ClassWriters bounds the class's answers in flight per
+		// instance, not a queue at one writer.
+		WriteRate:    writeRate,
 		ClassWriters: 64,
-		CreateKey:    key,
-		Host:         host,
-		SessionTTL:   ttl,
+		ClientSecret: clientSecret(vars),
 		// Cloudflare sets CF-Connecting-IP to the client's address; the
 		// worker sees no socket address of its own.
 		ClientIP: func(r *http.Request) string { return r.Header.Get("CF-Connecting-IP") },
