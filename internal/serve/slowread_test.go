@@ -236,8 +236,7 @@ func TestSlowReadServerProcess(t *testing.T) {
 
 // bigSite is a directory holding wasm/machine.wasm, 4 MB, with .br and
 // .gz copies of 3 MB each (random bytes: the server never decodes them),
-// more than the kernel takes into a loopback socket's buffers (about
-// 1.6 MB here), and small.txt.
+// far more than a connection's socket buffers take, and small.txt.
 func bigSite(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
