@@ -357,16 +357,19 @@ func (g *guard) oldestLocked(addr string, keep *conn, now time.Time) *conn {
 	return best
 }
 
+// newSilence is how long a new connection may send nothing before the
+// guard counts it idle.
+const newSilence = time.Second
+
 // rankLocked places c in the order connections are shed: 0 idle, 1 in a
 // body, 2 stuck in a write, each with the time it has been so; ok is false
 // for a connection doing none of these (answering at speed, or new and
-// silent for less than a tenth of lim.stall).
+// silent for less than newSilence).
 func (g *guard) rankLocked(c *conn, now time.Time) (rank int, since time.Time, ok bool) {
 	switch {
-	case !c.idleSince.IsZero() && (c.served || now.Sub(c.idleSince) >= g.lim.stall/10):
-		// A new connection that has sent nothing yet is given as long as
-		// a write is before it counts as idle: it may be a phone whose
-		// request is on its way.
+	case !c.idleSince.IsZero() && (c.served || now.Sub(c.idleSince) >= newSilence):
+		// A new connection that has sent nothing yet may be a phone
+		// whose request is on its way.
 		return 0, c.idleSince, true
 	case !c.bodySince.IsZero():
 		return 1, c.bodySince, true
