@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"net/url"
 	"slices"
 	"strconv"
@@ -78,7 +79,8 @@ func Transient(r *Response, err error) bool {
 // spread evenly over spread; each does rounds of (poll the activity, submit
 // an answer). inFlight, if positive, caps the requests outstanding at once.
 // A phone sends an answer again, as the lecture page does, when the reply is
-// transient (Transient): the PUT is idempotent, so a repeat is harmless.
+// transient (Transient), or 429 after its Retry-After: the PUT is
+// idempotent, so a repeat is harmless.
 // Student i in round k submits as id(i, k) the value value(i, k), on the
 // pricing or histogram activity at path. ack is called
 // after each acknowledged submission; stop, if not nil, ends the run early
@@ -165,15 +167,24 @@ func Load(c *Client, path string, students, rounds int, spread time.Duration, in
 					d   time.Duration
 					err error
 				)
-				for try := 0; ; try++ {
+				for try, waited := 0, 0; ; {
 					r, d, err = do("PUT", path+"/submissions/"+id(i, k), map[string]float64{"value": value(i, k)})
-					if try == len(RetryDelays) || !Transient(r, err) {
+					wait := time.Duration(0)
+					switch {
+					case err == nil && r.Status == http.StatusTooManyRequests && waited < 20:
+						// As the page does: send again after Retry-After.
+						n, _ := strconv.Atoi(r.Header.Get("Retry-After"))
+						wait, waited = time.Duration(max(1, n))*time.Second, waited+1
+					case try < len(RetryDelays) && Transient(r, err):
+						wait, try = RetryDelays[try], try+1
+					}
+					if wait == 0 {
 						break
 					}
 					mu.Lock()
 					res.Retried++
 					mu.Unlock()
-					time.Sleep(RetryDelays[try])
+					time.Sleep(wait)
 				}
 				if err != nil || r.Status != 200 {
 					mu.Lock()
