@@ -378,7 +378,8 @@ function controls(s, first, auth) {
     const rels = releasesOf(a);
     const r = rels.at(-1);
     if ((r ? r.seq : 0) !== seq) {
-      show(out, result(spec, r, true));
+      // The large chart where there is room for it; a phone-sized one else.
+      show(out, result(spec, r, matchMedia('(min-width: 40rem)').matches));
       seq = r ? r.seq : 0;
       show(history_, rels.slice().reverse().map((x) => el('tr', {}, el('td', {}, String(int(x.seq))),
         el('td', {}, new Date(int(x.created) * 1000).toLocaleTimeString('en-GB')), el('td', {}, fmt(x.epsilon)),

@@ -33,8 +33,8 @@ export async function projector() {
   // the releases are private under, and what the exact counts give away.
   const notion = el('p', { class: 'lec-notion', 'data-notion': true },
     el('strong', {}, 'What stays private: '),
-    'each release is ε-differentially private for one student’s answer changed to any other (change-one neighbours). ',
-    'The counts of who joined and who answered are exact: they show how many took part, never what anyone answered.');
+    'each release is ε-differentially private for one student’s answer changed (change-one neighbours). ',
+    'The joined and answered counts are exact: they show how many took part, never what anyone answered.');
   show(main, el('div', { class: 'lec-projector' },
     joinCard(display, joinURL(display)),
     el('section', { class: 'lec-card lec-live', 'aria-labelledby': 'q-h' },
