@@ -399,10 +399,12 @@ export function qr(link) {
 
 /**
  * breakable(link) is the text of link with a break opportunity (<wbr>)
- * after each slash and before its query, so that a long address wraps
- * between its parts, never inside a word.
+ * after each run of slashes and before its query, so that a long address
+ * wraps between its parts, never inside a word. (No lookbehind in the
+ * pattern: Safari before 16.4 cannot parse one, and this module is the
+ * phones' too.)
  */
-const breakable = (link) => link.split(/(?<=\/)(?=[^/])|(?=\?)/).flatMap((part, i) => (i ? [el('wbr'), part] : [part]));
+const breakable = (link) => (link.match(/[^/?]*\/+|\?[^?]*|[^/?]+/g) || [link]).flatMap((part, i) => (i ? [el('wbr'), part] : [part]));
 
 /** joinCard(display, link, ...extra) is the join code, its QR code and link, as the room sees them. */
 export const joinCard = (display, link, ...extra) => el('section', { class: 'lec-card lec-join', 'aria-labelledby': 'join-h' },
