@@ -201,10 +201,9 @@ async function fetch(request, env) {
     reply = await serve({ method: request.method, url: request.url, headers: [...request.headers], body, task: "" }, env);
   } catch (e) {
     console.error(`dpplay worker: ${e}`);
-    return Response.json(
-      { error: "internal error" },
-      { status: 500, headers: { "Cache-Control": "no-store", "Access-Control-Allow-Origin": env.ALLOWED_ORIGIN || "*" } },
-    );
+    const headers = { "Cache-Control": "no-store" };
+    if (env.ALLOWED_ORIGIN) headers["Access-Control-Allow-Origin"] = env.ALLOWED_ORIGIN;
+    return Response.json({ error: "internal error" }, { status: 500, headers });
   }
   return new Response(nullBody.has(reply.status) ? null : reply.body, { status: reply.status, headers: reply.headers });
 }

@@ -70,11 +70,12 @@ async function axe(page, name) {
   assert.deepEqual(await violations(page), [], `axe on ${name}`);
 }
 
-/** calm checks that no page has reported a failure in its status line. */
+/** calm checks that no page has reported a failure in its status line or beside a control. */
 async function calm(pages) {
   for (const p of pages) {
     const said = await p.locator('#lecture-status').textContent();
     assert.doesNotMatch(said, /problem|wrong|refused|not sent/i, `status line: ${said}`);
+    assert.deepEqual(await p.locator('.lec-said.bad').allTextContents(), [], 'a refusal beside a control');
   }
 }
 
@@ -373,6 +374,44 @@ lectureTest('strings and numbers from the API never become markup', 120000, asyn
   }
 });
 
+/**
+ * projectorFills checks the projector view p at 1920 × 1080 as a hall of
+ * 300 sees it: the cards fill the screen without scrolling, the QR code is
+ * at least half the screen's height, the text is large, the join address
+ * breaks only after a slash or at its query, and the view says which
+ * neighbour notion the releases are private under and what the exact
+ * counts give away.
+ */
+async function projectorFills(p) {
+  const geo = await p.evaluate(() => {
+    const box = (sel) => document.querySelector(sel).getBoundingClientRect();
+    const size = (sel) => { const e = document.querySelector(sel); return e ? parseFloat(getComputedStyle(e).fontSize) : 0; };
+    // Where the address's lines break: the characters on either side.
+    const a = document.querySelector('.lec-link a');
+    const chars = [];
+    const walk = document.createTreeWalker(a, NodeFilter.SHOW_TEXT);
+    for (let n = walk.nextNode(); n; n = walk.nextNode()) {
+      for (let i = 0; i < n.length; i++) {
+        const r = document.createRange();
+        r.setStart(n, i); r.setEnd(n, i + 1);
+        chars.push({ c: n.data[i], top: Math.round(r.getBoundingClientRect().top) });
+      }
+    }
+    const breaks = chars.slice(1).flatMap((x, i) => (x.top > chars[i].top ? [chars[i].c + x.c] : []));
+    return {
+      height: innerHeight, width: innerWidth, scroll: document.documentElement.scrollHeight,
+      bottom: box('.lec-projector').bottom, right: box('.lec-projector').right, qr: box('.lec-qr svg').height,
+      prompt: size('[data-prompt]'), notion: size('[data-notion]'), code: size('[data-code]'), link: size('.lec-link'), breaks,
+    };
+  });
+  assert.ok(geo.scroll <= geo.height, `the projector view scrolls: ${geo.scroll} px tall`);
+  assert.ok(geo.bottom >= 0.95 * geo.height && geo.right >= 0.97 * geo.width, `the cards leave the screen empty: ${JSON.stringify(geo)}`);
+  assert.ok(geo.qr >= 0.5 * geo.height, `QR code ${geo.qr} px on a ${geo.height} px screen`);
+  assert.ok(geo.prompt >= 48 && geo.code >= 72 && geo.notion >= 25 && geo.link >= 25, `text sizes ${JSON.stringify(geo)}`);
+  for (const b of geo.breaks) assert.ok(b[0] === '/' || b[0] === '?' || b[1] === '?', `the join address wraps inside a word: "${b}"`);
+  assert.match(await p.locator('[data-notion]').textContent(), /change-one neighbours.*joined and answered counts are exact/s);
+}
+
 /** waitText waits until the element sel of page p has text matching re. */
 const waitText = (p, sel, re) => p.waitForFunction(([s, src]) => new RegExp(src, 's').test(document.querySelector(s)?.textContent || ''), [sel, re.source], { timeout: 15000 });
 
@@ -457,7 +496,7 @@ lectureTest('one session is the lecture: two activities, a new tab, close and re
   // One budget: 1 more is refused though this activity has spent only 1.
   await tab.locator('#eps').fill('1');
   await tab.getByRole('button', { name: 'Release' }).click();
-  await waitText(tab, '#lecture-status', /Only ε = 0\.5 is left/);
+  await waitText(tab, '[data-release-said]', /only ε = 0\.5 is left/);
 
   // Export: releases and ledger, never an answer.
   const [csvDl] = await Promise.all([tab.waitForEvent('download'), tab.getByRole('button', { name: 'Export CSV' }).click()]);
@@ -559,7 +598,8 @@ lectureTest('a phone sends its answer again when a proxy drops it, and only a PU
   await host.route('**/releases', (route) => { posts++; return route.fulfill({ status: 503, body: '{"error":"unavailable"}' }); });
   await host.locator('#eps').fill('1');
   await host.getByRole('button', { name: 'Release' }).click();
-  await host.locator('#lecture-status').filter({ hasText: /unavailable/ }).waitFor({ timeout: 10000 });
+  await host.locator('[data-release-said]').filter({ hasText: /did not confirm the release/ }).waitFor({ timeout: 10000 });
+  assert.doesNotMatch(await host.locator('main').textContent(), /unavailable/, 'the server\'s own words are not shown');
   await new Promise((r) => setTimeout(r, 1000));
   assert.equal(posts, 1);
 });
@@ -581,6 +621,7 @@ lectureTest('the projector view, typed numbers, and asking before spending', 300
   assert.doesNotMatch(projected, /Export|token|key to this session|Release|Close submissions|New activity/, 'the projector shows no control');
   assert.equal(await proj.locator('main button:not([data-fullscreen])').count(), 0, 'no button on the projector but full screen');
   assert.ok(await proj.locator('.lec-qr svg').isVisible());
+  await projectorFills(proj);
 
   // Two phones; each sees its own answer counted as soon as it is sent:
   // phone b's polls are held from here on, but for the one its answer
@@ -637,7 +678,10 @@ lectureTest('the projector view, typed numbers, and asking before spending', 300
   await waitText(host, '#eps-read', /Not a number I can read/);
   assert.equal(await host.locator('[data-noise]').textContent(), '');
   await host.getByRole('button', { name: 'Release' }).click();
-  await waitText(host, '#lecture-status', /not a number the release can use/);
+  // The reason stays said once, under the box, which has the focus.
+  await host.waitForFunction(() => document.activeElement?.id === 'eps');
+  await waitText(host, '#eps-read', /Not a number I can read/);
+  assert.equal(await host.locator('[data-release-said]').textContent(), '');
   assert.equal(await host.locator('[data-remaining]').textContent(), '2.7');
 
   // A link naming an activity for this running session asks first.
@@ -695,4 +739,129 @@ lectureTest('starting a session asks for the instructor key where the server nee
   assert.ok(!q.url().includes('key'), q.url());
   assert.match(await q.evaluate(() => localStorage.getItem('dpplay.lecture.keys')), /another-key-5678/);
   assert.deepEqual(errors.filter((e) => !/401/.test(e)), []);
+});
+
+// What the instructor's screen says and shows: before an activity, no
+// control that needs one; the new-activity form only the fields of its
+// kind; ε's rule said once, in the page's words, before anything is sent;
+// each result beside the control that caused it, in a live region; the
+// server's own messages never; why answers are refused once the roster or
+// the session is full, and a way to remove ids a script invented that
+// answer every activity. A phone that ticks nothing is told so.
+lectureTest('the instructor\'s screen says what happened beside what was pressed', 300000, async ({ server, browser }) => {
+  const ctx = await browser.newContext({ viewport: { width: 1280, height: 800 } });
+  const host = await ctx.newPage();
+  const errors = watch(host);
+  await host.goto(server.url + 'lecture.html?role=host');
+  await host.getByRole('button', { name: 'Start the session' }).click();
+  await host.locator('[data-empty]').waitFor({ timeout: 10000 });
+  for (const name of ['Close submissions', 'Release', '1 min', 'Run again with fresh answers']) {
+    assert.equal(await host.getByRole('button', { name, exact: true }).count(), 0, `"${name}" before any activity`);
+  }
+  await axe(host, 'instructor view before any activity');
+
+  // The form shows what each kind uses.
+  await host.getByRole('button', { name: 'Add the first activity' }).click();
+  const fields = { question: 'Question', options: 'Options, one per line (2 to 31)', min: 'Smallest answer', max: 'Largest answer', bins: 'Ranges' };
+  const visible = async () => {
+    const out = [];
+    for (const [k, label] of Object.entries(fields)) if (await host.getByLabel(label, { exact: true }).isVisible()) out.push(k);
+    return out;
+  };
+  const kind = host.getByLabel('Activity', { exact: true });
+  for (const [value, want] of [['poll', ['question', 'options']], ['meeting-day', ['question']], ['histogram', ['question', 'min', 'max', 'bins']], ['pricing', ['question']]]) {
+    await kind.selectOption(value);
+    assert.deepEqual(await visible(), want, `fields of ${value}`);
+  }
+  await kind.selectOption('meeting-day');
+  await host.getByRole('button', { name: 'Add and show it' }).click();
+  await waitText(host, '[data-tabs-said]', /^Activity added and shown\.$/);
+  const link = await host.locator('.lec-link a').getAttribute('href');
+
+  // A phone that sends nothing ticked is told what that means.
+  const s = await phone(browser, server, link);
+  await s.p.locator('input[name=day]').first().waitFor();
+  await send(s.p);
+  assert.match(await s.p.locator('[data-sent]').textContent(), /you ticked nothing, so it counts for none of the options/);
+  await waitText(host, '[data-participants]', /^1$/);
+
+  // ε's rule, in the page's words, once; nothing is sent, and what the
+  // server would say about such an ε is never shown.
+  let releases = 0;
+  await host.route('**/releases', (route) => { releases++; return route.continue(); });
+  for (const typed of ['0', '1e-300', '10.5', '0.0000015']) {
+    await host.locator('#eps').fill(typed);
+    await waitText(host, '#eps-read', /^ε must be more than 0 and at most 10, in steps of 0\.000001\.$/);
+    assert.equal(await host.locator('[data-noise]').textContent(), '', `noise sentence for ε = ${typed}`);
+    await host.getByRole('button', { name: 'Release' }).click();
+    assert.equal(await host.evaluate(() => document.activeElement?.id), 'eps');
+    assert.equal(await host.locator('[data-release-said]').textContent(), '');
+  }
+  assert.equal(releases, 0, 'a release was sent with an ε the server refuses');
+  assert.doesNotMatch(await host.locator('main').textContent(), /epsilon:|in \(0, 10\]/);
+
+  // Each result beside its button, in a live region.
+  // Both boxes measured in one task: a poll may draw a release above them.
+  const beside = async (button, said) => {
+    const gap = await host.evaluate(([bs, ms]) => {
+      const [b, m] = [document.querySelector(bs).getBoundingClientRect(), document.querySelector(ms).getBoundingClientRect()];
+      return m.top >= b.top ? m.top - b.bottom : Infinity;
+    }, [button, said]);
+    assert.ok(gap < 120, `${said} is ${gap} px below ${button}`);
+    assert.equal(await host.locator(said).getAttribute('role'), 'status');
+  };
+  await host.locator('#eps').fill('1');
+  await host.getByRole('button', { name: 'Release' }).click();
+  await waitText(host, '[data-release-said]', /^Released with ε = 1\.$/);
+  await waitText(host, '[data-history] tbody', /^1/);
+  await beside('.lec-release button[type=submit]', '[data-release-said]');
+  await host.locator('#eps').fill('2.5');
+  await host.getByRole('button', { name: 'Release' }).click();
+  await waitText(host, '[data-release-said]', /^Nothing was released: only ε = 2 is left for the lecture\.$/);
+  assert.equal(releases, 1);
+  // A server's refusal is said in the page's words.
+  await host.route('**/door', (route) => route.fulfill({ status: 500, contentType: 'application/json', body: '{"error":"sqlite: disk I/O error xyz"}' }));
+  await host.getByRole('button', { name: 'Close to new students' }).click();
+  await waitText(host, '[data-door-said]', /^The door did not change\. The server had a problem: try again\.$/);
+  await beside('[data-door]', '[data-door-said]');
+  assert.doesNotMatch(await host.locator('main').textContent(), /xyz/);
+  await host.unroute('**/door');
+
+  // A full roster says why newcomers are refused, and opens the roster's controls.
+  await host.locator('summary').filter({ hasText: 'Roster' }).click();
+  await host.locator('#roster-new').fill('1');
+  await host.getByRole('button', { name: 'Set', exact: true }).click();
+  await waitText(host, '[data-roster-said]', /^At most 1 student\.$/);
+  await waitText(host, '[data-full]', /^The roster is full: 1 of 1 students have joined, so anyone new is refused\./);
+  assert.equal(await host.locator('[data-prune-door]').isVisible(), false, 'before the door reopens there is no one to remove by it');
+  // The script's id answers every activity, so pruning by answers keeps
+  // it; closing and opening the door lets the instructor remove everyone
+  // who came in before.
+  await host.getByRole('button', { name: 'Close to new students' }).click();
+  await waitText(host, '[data-door-said]', /^Closed: only students who have joined can answer\.$/);
+  await host.getByRole('button', { name: 'Open to new students' }).click();
+  await waitText(host, '[data-door-opened]', /^The door was last opened at \d\d:\d\d:\d\d/);
+  await host.getByRole('button', { name: 'Remove everyone who joined before the door last opened' }).click();
+  await host.locator('[data-prune-yes]').click();
+  await waitText(host, '[data-prune-said]', /^Removed 1 student; 0 remain\.$/);
+  await waitText(host, '[data-joined]', /^0$/);
+  await waitText(host, '[data-full]', /^$/);
+  assert.equal(await host.evaluate(() => document.activeElement?.dataset.pruneDoor), '', 'the focus went back to the button');
+  await axe(host, 'instructor view with the roster open');
+
+  // A session at its cap of answers says so, and what to do.
+  await host.route('**/api/sessions/*', async (route) => {
+    if (route.request().method() !== 'GET') return route.continue();
+    const response = await route.fetch({ headers: { ...route.request().headers(), 'if-none-match': '' } });
+    const body = await response.json();
+    return route.fulfill({ response, json: { ...body, answers: body.max_answers } });
+  });
+  await waitText(host, '[data-full]', /^No new answer is stored: this session holds 1,000,000 answers, the most one session keeps\. Start a new session/);
+  await host.unroute('**/api/sessions/*');
+  await shoot([host, 'lecture-host-screen-1280.png']);
+  // It reflows at 320 px: nothing wider than the screen, the notices included.
+  await host.setViewportSize({ width: 320, height: 700 });
+  await afterTasks(host);
+  assert.equal(await host.evaluate(() => document.documentElement.scrollWidth), 320, 'the instructor view scrolls sideways at 320 px');
+  assert.deepEqual(errors.filter((e) => !/500/.test(e)), []);
 });

@@ -43,6 +43,15 @@ type Door struct {
 	// or a script.
 	Addresses int64 `json:"addresses"`
 	Open      bool  `json:"door_open"`
+	// Answers is how many answers the session holds, of the MaxAnswers it
+	// keeps: at the cap every new answer is refused, which the
+	// instructor's view explains.
+	Answers    int64 `json:"answers"`
+	MaxAnswers int64 `json:"max_answers"`
+	// Opened is when the instructor last opened the door after closing it
+	// (Unix seconds; 0 if never): pruning can remove everyone who joined
+	// before, that is who never came through the door opened then.
+	Opened int64 `json:"door_opened"`
 }
 
 // ActivityInfo is the public view of an activity: its definition, how many
@@ -168,7 +177,7 @@ VALUES (?, ?, ?, ?, ?, ?, ?, 1) ON CONFLICT (code) DO NOTHING`, code, hash, Epsi
 			return http.StatusCreated, SessionInfo{
 				Code: code, Display: FormatCode(code), InstructorToken: token,
 				Budget: b, Spent: sp, Remaining: left, Activities: []ActivityInfo{},
-				Door: Door{Roster: roster, Open: true},
+				Door: Door{Roster: roster, Open: true, MaxAnswers: int64(h.opts.MaxAnswers)},
 			}, nil
 		}
 	}
@@ -460,7 +469,7 @@ SELECT ?, ?, ?, ?, ?, ? FROM sessions s WHERE s.code = ?
 ON CONFLICT (session, activity, student) DO UPDATE SET answer = excluded.answer, updated = excluded.updated
 RETURNING (SELECT COALESCE(MAX(seq), 0) FROM releases WHERE session = ? AND activity = ?)`,
 			[]any{&after}, s.code, id, student, stored, h.opts.Now().Unix(), h.clientTag(r, s.code), s.code,
-			s.code, id, s.code, student, MaxAnswers, s.code, id, student, s.code, id)
+			s.code, id, s.code, student, h.opts.MaxAnswers, s.code, id, student, s.code, id)
 		if err == nil {
 			return http.StatusOK, map[string]any{"stored": true, "activity": id, "after_release": after}, nil
 		}
@@ -510,7 +519,7 @@ func (h *Handler) classWrite(ctx context.Context) (release func(), err error) {
 // refusal says why the answer of student to activity id of s stored
 // nothing: the activity is closed, the student is not on the roster and
 // the door is closed or the roster is full, or the session holds its
-// MaxAnswers. It returns nil if, as read now, none of these holds.
+// Options.MaxAnswers. It returns nil if, as read now, none of these holds.
 func (h *Handler) refusal(ctx context.Context, s *session, id int64, student string) error {
 	var closed, door, joined, roster, answers, on, had int64
 	err := h.queryRow(ctx, h.db, `SELECT a.closed, s.door_open, s.joined, s.roster, s.answers,
@@ -525,8 +534,8 @@ FROM sessions s JOIN activities a ON a.session = s.code AND a.id = ? WHERE s.cod
 		return err
 	case closed != 0:
 		return errClosed
-	case answers >= MaxAnswers && had == 0:
-		return errorf(http.StatusConflict, "this session holds its %d answers: the instructor starts a new session", MaxAnswers)
+	case answers >= int64(h.opts.MaxAnswers) && had == 0:
+		return errSessionFull
 	case on > 0:
 		return nil
 	case door == 0:
@@ -540,9 +549,10 @@ FROM sessions s JOIN activities a ON a.session = s.code AND a.id = ? WHERE s.cod
 // POST /api/sessions/{code}/door  {"open": bool, "roster": n} → 200 Door (instructor)
 //
 // Closing the door keeps every student who has answered and refuses new
-// ones; the instructor closes it once the room has joined. A roster raised
-// here lets the class in after a script has filled the old one; either
-// field may be left out, not both.
+// ones; the instructor closes it once the room has joined. Opening it
+// again records when (Door.Opened), for pruning. A roster raised here lets
+// the class in after a script has filled the old one; either field may be
+// left out, not both.
 func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
 	var req struct {
 		Open   *bool  `json:"open"`
@@ -568,7 +578,9 @@ func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) 
 	if open {
 		o = 1
 	}
-	if _, err := h.exec(ctx, h.db, `UPDATE sessions SET door_open = ?, roster = ?, version = version + 1 WHERE code = ?`, o, roster, s.code); err != nil {
+	if _, err := h.exec(ctx, h.db, `UPDATE sessions SET door_open = ?, roster = ?, version = version + 1,
+  doors = doors + (door_open = 0 AND ? = 1),
+  door_opened = CASE WHEN door_open = 0 AND ? = 1 THEN ? ELSE door_opened END WHERE code = ?`, o, roster, o, o, h.opts.Now().Unix(), s.code); err != nil {
 		return 0, nil, err
 	}
 	if s, err = h.lookup(ctx, r, rawCode); err != nil {
@@ -577,26 +589,40 @@ func (h *Handler) setDoor(ctx context.Context, r *http.Request, rawCode string) 
 	return http.StatusOK, s.door(), nil
 }
 
-// POST /api/sessions/{code}/prune → 200 {"removed": n, …Door} (instructor)
+// POST /api/sessions/{code}/prune {"before_door": bool} → 200 {"removed": n, …Door} (instructor)
 //
 // Takes off the roster every student without an answer to an activity that
 // is open now, with their answers: after a script has filled the roster
 // with invented ids, the instructor opens an activity, the room answers it,
-// and pruning leaves the class and frees the rest of the roster. A student
-// removed joins again by answering. The second statement removes the
-// answers of students no longer on the roster; a student who answers in
-// between is put back on the roster by that answer, so keeps it.
+// and pruning leaves the class and frees the rest of the roster. A script
+// that answers every open activity survives that; with before_door, the
+// students removed are instead all who joined before the instructor last
+// opened the door (Door.Opened), answers or not: the instructor closes the
+// door, opens it once the class is ready, and only those who came in
+// through it stay. A student removed joins again by answering. The second
+// statement removes the answers of students no longer on the roster; a
+// student who answers in between is put back on the roster by that
+// answer, so keeps it.
 func (h *Handler) prune(ctx context.Context, r *http.Request, rawCode string) (int, any, error) {
-	s, err := h.instructorRequest(ctx, r, rawCode, &struct{}{}, true)
+	var req struct {
+		BeforeDoor bool `json:"before_door"`
+	}
+	s, err := h.instructorRequest(ctx, r, rawCode, &req, true)
 	if err != nil {
 		return 0, nil, err
 	}
 	// The rows deleted are counted from RETURNING: D1's count of changes
 	// includes those its triggers make.
-	rows, err := h.query(ctx, h.db, `DELETE FROM students WHERE session = ? AND NOT EXISTS
+	var rows *sql.Rows
+	if req.BeforeDoor {
+		rows, err = h.query(ctx, h.db, `DELETE FROM students WHERE session = ?
+  AND door < (SELECT doors FROM sessions WHERE code = ?) RETURNING student`, s.code, s.code)
+	} else {
+		rows, err = h.query(ctx, h.db, `DELETE FROM students WHERE session = ? AND NOT EXISTS
   (SELECT 1 FROM submissions u JOIN activities a ON a.session = u.session AND a.id = u.activity
    WHERE u.session = students.session AND u.student = students.student AND a.closed = 0)
 RETURNING student`, s.code)
+	}
 	if err != nil {
 		return 0, nil, err
 	}

@@ -71,7 +71,7 @@ func FuzzBodies(f *testing.F) {
 		`{"kind": "histogram", "min": 0, "max": 10, "bins": 5}`,
 		`{"kind": "pricing", "prices": [1, 2, 4.01]}`,
 		`{"available": [0, 1]}`, `{"value": 3.5}`, `{"epsilon": 0.5}`, `{"epsilon_budget": 2, "roster": 30}`,
-		`{"open": false}`, `{"activity": 2}`, `[1]`, `{"value": 1e400}`, `{"available": [1, 1]}`, `{} {}`, "{\"kind\": \"\xff\"}",
+		`{"open": false}`, `{"activity": 2}`, `{"before_door": true}`, `[1]`, `{"value": 1e400}`, `{"available": [1, 1]}`, `{} {}`, "{\"kind\": \"\xff\"}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -124,6 +124,10 @@ func FuzzBodies(f *testing.F) {
 			Activity *int64 `json:"activity"`
 		}
 		check(decode(req().r, &current, false))
+		var prune struct {
+			BeforeDoor bool `json:"before_door"`
+		}
+		check(decode(req().r, &prune, true))
 		var sess struct {
 			Budget *float64 `json:"epsilon_budget"`
 			Roster *int64   `json:"roster"`

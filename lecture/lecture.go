@@ -52,7 +52,6 @@ const (
 	MaxEpsilon      = 10.0    // largest ε of a single release
 	MaxActivities   = 100     // activities per session
 	MaxReleases     = 1000    // releases per session
-	MaxAnswers      = 100000  // answers per session: 1,000 students answering 100 activities
 	MaxStudentIDLen = 64
 	DefaultRoster   = 1000  // most distinct students of a session created without a roster
 	MaxRoster       = 10000 // largest roster a session may ask for
@@ -62,6 +61,15 @@ const (
 	// DefaultSessionTTL is how long a session that sees nothing is kept.
 	DefaultSessionTTL = 30 * 24 * time.Hour
 )
+
+// MaxAnswers is the most answers a session keeps: a full roster answering
+// every activity of a session (MaxRoster × MaxActivities). Each answer
+// belongs to a student on the roster, one per activity (the primary key of
+// submissions), and pruning takes a student's answers with them, so
+// students alone never reach it: it bounds what a session stores. Should it
+// be reached, the instructor's view says why answers are refused
+// (Door.Answers).
+const MaxAnswers = MaxRoster * MaxActivities
 
 // Rate limit on wrong join codes. A guess is one request naming a
 // well-formed code of a session that does not exist. The limit only ever
@@ -146,12 +154,12 @@ type Options struct {
 	// protect no one.
 	Source mrand.Source
 
-	// GuessLimit, CreateLimit, JoinLimit, ReadRate, WriteRate and
-	// MaxReleases override the limits of the same names (0 means the
+	// GuessLimit, CreateLimit, JoinLimit, ReadRate, WriteRate, MaxReleases
+	// and MaxAnswers override the limits of the same names (0 means the
 	// default; a negative JoinLimit, ReadRate or WriteRate turns that limit
 	// off, as a load test playing a whole hall from one address must);
 	// tests lower them.
-	GuessLimit, CreateLimit, JoinLimit, ReadRate, WriteRate, MaxReleases int
+	GuessLimit, CreateLimit, JoinLimit, ReadRate, WriteRate, MaxReleases, MaxAnswers int
 
 	// ClassWriters replaces ClassWriters (0: the default): SQLite has one
 	// writer, a few answers ahead of the instructor's write are enough to
@@ -220,6 +228,7 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	opts.GuessLimit = cmp.Or(opts.GuessLimit, GuessLimit)
 	opts.CreateLimit = cmp.Or(opts.CreateLimit, CreateLimit)
 	opts.MaxReleases = cmp.Or(opts.MaxReleases, MaxReleases)
+	opts.MaxAnswers = cmp.Or(opts.MaxAnswers, MaxAnswers)
 	opts.JoinLimit = cmp.Or(opts.JoinLimit, JoinLimit)
 	opts.ReadRate = cmp.Or(opts.ReadRate, ReadRate)
 	opts.WriteRate = cmp.Or(opts.WriteRate, WriteRate)
@@ -228,7 +237,7 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	if !(opts.DefaultBudget > 0) || opts.DefaultBudget > MaxBudget {
 		return nil, fmt.Errorf("lecture: default budget must be in (0, %g], got %v", MaxBudget, opts.DefaultBudget)
 	}
-	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.ClassWriters < 0 || opts.SessionTTL < 0 {
+	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.MaxAnswers < 0 || opts.ClassWriters < 0 || opts.SessionTTL < 0 {
 		return nil, errors.New("lecture: negative limit")
 	}
 	if opts.ClientIP == nil {
@@ -338,6 +347,7 @@ var (
 	errWrongHost     = errorf(http.StatusMisdirectedRequest, "this API does not answer to that host name")
 	errDoorClosed    = errorf(http.StatusForbidden, "the instructor has closed this session to new students")
 	errRosterFull    = errorf(http.StatusForbidden, "this session's roster is full: no more new students can answer")
+	errSessionFull   = errorf(http.StatusConflict, "this session holds as many answers as one session keeps, so it takes no more; the instructor's screen says what to do")
 	errNoKey         = errorf(http.StatusUnauthorized, "starting a session needs the instructor key (Authorization: Bearer <key>) that the server printed when it started")
 	errWrongKey      = errorf(http.StatusForbidden, "wrong instructor key")
 )
@@ -574,10 +584,14 @@ type session struct {
 	version     int64 // goes up with every change a poll shows
 	joined      int64
 	addresses   int64
+	answers     int64
+	maxAnswers  int64 // Options.MaxAnswers
+	doorOpened  int64 // when the instructor last opened the door (Unix s), 0 if never
 }
 
 func (s *session) door() *Door {
-	return &Door{Roster: s.roster, Joined: s.joined, Addresses: s.addresses, Open: s.doorOpen}
+	return &Door{Roster: s.roster, Joined: s.joined, Addresses: s.addresses, Open: s.doorOpen,
+		Answers: s.answers, MaxAnswers: s.maxAnswers, Opened: s.doorOpened}
 }
 
 // lookup finds the session named by rawCode in one read. A session that
@@ -593,11 +607,11 @@ func (h *Handler) lookup(ctx context.Context, r *http.Request, rawCode string) (
 		// typed seven symbols does not eat into the class's allowance.
 		return nil, errNoSession
 	}
-	s := &session{code: code}
+	s := &session{code: code, maxAnswers: int64(h.opts.MaxAnswers)}
 	var door int64
-	err := h.queryRow(ctx, h.rd, `SELECT token_hash, budget_units, roster, door_open, current, version, joined, addresses,
+	err := h.queryRow(ctx, h.rd, `SELECT token_hash, budget_units, roster, door_open, current, version, joined, addresses, answers, door_opened,
   (SELECT COALESCE(SUM(eps_units), 0) FROM releases WHERE session = ?)
-FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budgetUnits, &s.roster, &door, &s.current, &s.version, &s.joined, &s.addresses, &s.spentUnits}, code, code)
+FROM sessions WHERE code = ?`, []any{&s.tokenHash, &s.budgetUnits, &s.roster, &door, &s.current, &s.version, &s.joined, &s.addresses, &s.answers, &s.doorOpened, &s.spentUnits}, code, code)
 	if errors.Is(err, sql.ErrNoRows) {
 		if ctx.Value(overReadLimit{}) != nil {
 			return nil, errReadLimited

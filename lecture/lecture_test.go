@@ -694,6 +694,34 @@ func TestReleasesAreCapped(t *testing.T) {
 	}
 }
 
+// A session at its cap of answers refuses a new one with a reason the
+// instructor's view can act on, keeps taking changed answers, and says in
+// its poll how many answers it holds of how many; pruning makes room.
+func TestAnswersAreCapped(t *testing.T) {
+	t.Parallel()
+	_, c := server(t, lecture.Options{MaxAnswers: 3})
+	s := c.NewSession(t, 1)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	for _, who := range []string{"x", "y", "z"} {
+		c.Must(t, 200, "PUT", a+"/submissions/"+who, "", map[string]any{"available": []int{1}})
+	}
+	r, err := c.Do("PUT", a+"/submissions/w", "", map[string]any{"available": []int{1}})
+	if err != nil || r.Status != 409 || !strings.Contains(r.Raw, "holds as many answers as one session keeps") {
+		t.Errorf("a fourth answer to a session keeping 3: %v %+v", err, r)
+	}
+	c.Must(t, 200, "PUT", a+"/submissions/x", "", map[string]any{"available": []int{0}})
+	if m := c.Must(t, 200, "GET", "/api/sessions/"+s.Code, "", nil); m["answers"] != 3.0 || m["max_answers"] != 3.0 {
+		t.Errorf("the full session says it holds %v of %v answers, want 3 of 3", m["answers"], m["max_answers"])
+	}
+	c.Must(t, 200, "POST", a+"/close", s.Token, nil)
+	b := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	c.Must(t, 409, "PUT", b+"/submissions/x", "", map[string]any{"available": []int{1}})
+	if p := c.Must(t, 200, "POST", "/api/sessions/"+s.Code+"/prune", s.Token, nil); p["removed"] != 3.0 || p["answers"] != 0.0 {
+		t.Errorf("prune of a full session: %v, want 3 removed and 0 answers", p)
+	}
+	c.Must(t, 200, "PUT", b+"/submissions/x", "", map[string]any{"available": []int{1}})
+}
+
 // One client polling a large session cannot slow every class:
 // unauthenticated reads are limited per address, by the size of what they
 // fetch; past the limit a read gets 429 with

@@ -103,7 +103,9 @@ var memory = lecture.NewMemory()
 
 // handler builds the request's handler over db from its env variables:
 //
-//	ALLOWED_ORIGIN  the static site's origin ("" or "*": any)
+//	ALLOWED_ORIGIN  the static site's origin when it is not the worker's;
+//	                unset, only the worker's own origin may call it from
+//	                a browser
 //	INSTRUCTOR_KEY  the key that starting a session needs (a secret:
 //	                `wrangler secret put INSTRUCTOR_KEY`); unset, no session
 //	                can be started
@@ -120,10 +122,6 @@ var memory = lecture.NewMemory()
 //	                (lecture.Options.ClientSecret; a secret: `wrangler secret
 //	                put CLIENT_SECRET`); unset, each instance draws its own
 func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
-	origin := vars.Get("ALLOWED_ORIGIN").String()
-	if origin == "" {
-		origin = "*"
-	}
 	guessLimit, _ := strconv.Atoi(vars.Get("GUESS_LIMIT").String())
 	joinLimit, err := strconv.Atoi(vars.Get("JOIN_LIMIT").String())
 	if err == nil && joinLimit <= 0 {
@@ -155,7 +153,7 @@ func handler(db *sql.DB, vars js.Value) (*lecture.Handler, error) {
 	}
 	return lecture.New(db, lecture.Options{
 		Memory:      memory,
-		AllowOrigin: origin,
+		AllowOrigin: vars.Get("ALLOWED_ORIGIN").String(),
 		GuessLimit:  guessLimit,
 		JoinLimit:   joinLimit,
 		CreateKey:   key,

@@ -372,11 +372,19 @@ type workerDev struct {
 	pgid int    // the runner's process group, which holds workerd too
 }
 
-// startWorker applies the D1 migrations with wrangler to a fresh local state
-// and starts cloudflare/dev.mjs (Miniflare and workerd, without wrangler dev's
-// proxy: docs/lecture.md) on a free loopback port with the given variables.
-// The Makefile builds cloudflare/build and installs cloudflare/node_modules first.
+// startWorker starts the worker as the suite tests it: allowing the static
+// site of https://example.github.io, and with the given variables.
 func startWorker(t *testing.T, vars ...string) *workerDev {
+	t.Helper()
+	return launchWorker(t, append([]string{"ALLOWED_ORIGIN:https://example.github.io"}, vars...)...)
+}
+
+// launchWorker applies the D1 migrations with wrangler to a fresh local state
+// and starts cloudflare/dev.mjs (Miniflare and workerd, without wrangler dev's
+// proxy: docs/lecture.md) on a free loopback port with the instructor key,
+// the host check and the given variables; the rest are wrangler.toml's.
+// The Makefile builds cloudflare/build and installs cloudflare/node_modules first.
+func launchWorker(t *testing.T, vars ...string) *workerDev {
 	t.Helper()
 	if os.Getenv("LECTURE_WRANGLER") == "" {
 		t.Skip("set LECTURE_WRANGLER=1 (make test-lecture) to test the worker in workerd")
@@ -401,7 +409,7 @@ func startWorker(t *testing.T, vars ...string) *workerDev {
 
 	port := freePort(t)
 	args := []string{"dev.mjs", "--ip", "127.0.0.1", "--port", strconv.Itoa(port), "--persist-to", state,
-		"--var", "ALLOWED_ORIGIN:https://example.github.io", "--var", "INSTRUCTOR_KEY:" + workerKey,
+		"--var", "INSTRUCTOR_KEY:" + workerKey,
 		"--var", "ALLOWED_HOSTS:127.0.0.1"}
 	for _, v := range vars {
 		args = append(args, "--var", v)
@@ -502,6 +510,45 @@ func TestWorker(t *testing.T) {
 	t.Run("expire", func(t *testing.T) { testExpire(t, w, idle, idleSince) })
 	if leaks := lecturetest.Leaks(w.logText(t)); leaks != nil {
 		t.Errorf("the worker's log contains submitted values %q", leaks)
+	}
+}
+
+// TestWorkerOriginAsShipped runs the worker with wrangler.toml's own
+// ALLOWED_ORIGIN: another web site's script can neither pass the CORS
+// preflight nor send an answer, while a page of the API's own origin can.
+func TestWorkerOriginAsShipped(t *testing.T) {
+	requireE2E(t)
+	w := launchWorker(t)
+	c := w.client()
+	s := c.NewSession(t, 0)
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	put := func(origin string) int {
+		h := http.Header{"Content-Type": {"application/json"}, "Origin": {origin}}
+		r, err := c.DoHeader("PUT", a+"/submissions/invented", "", `{"available": [1]}`, h)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return r.Status
+	}
+	req, _ := http.NewRequest("OPTIONS", w.base+a+"/submissions/invented", nil)
+	req.Header.Set("Origin", "https://evil.example")
+	req.Header.Set("Access-Control-Request-Method", "PUT")
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	if got := resp.Header.Get("Access-Control-Allow-Origin"); got != "" {
+		t.Errorf("preflight from another site: Access-Control-Allow-Origin %q, want none", got)
+	}
+	if st := put("https://evil.example"); st != http.StatusForbidden {
+		t.Errorf("answer from another site: status %d, want 403", st)
+	}
+	if m := c.Must(t, 200, "GET", a, "", nil); m["participants"] != 0.0 || m["joined"] != 0.0 {
+		t.Errorf("after the refused answer: %v answers, %v joined, want 0 and 0", m["participants"], m["joined"])
+	}
+	if st := put(w.base); st != http.StatusOK {
+		t.Errorf("answer from the worker's own origin: status %d, want 200", st)
 	}
 }
 

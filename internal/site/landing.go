@@ -71,7 +71,9 @@ func Landing(lessons []*Lesson) string {
 	b.WriteString(`<p>It is written for students meeting differential privacy for the first time, in a course or on their own, and for instructors who project it in a lecture: every setting is in the address, so a link reproduces exactly what is on screen.</p>
 <p class="hero-actions">`)
 	fmt.Fprintf(&b, `<a class="button primary" href="%s">Start with “%s”</a>`, PageAddress(first.Slug, ""), e(first.Title))
-	b.WriteString(`<a class="button continue" id="continue-link" href="./" hidden><span class="continue-label">Continue where you left off:</span> <span class="continue-title"></span></a></p>
+	b.WriteString(`<a class="button continue" id="continue-link" href="./" hidden><span class="continue-label">Continue where you left off:</span> <span class="continue-title"></span></a>`)
+	// Instructors look for the lecture mode at the top of the site.
+	b.WriteString(`<a class="button" href="lecture.html?role=host" data-lecture-link>Run a live lecture with your class</a></p>
 </header>
 <section class="first" aria-labelledby="first-h">
 <h2 id="first-h">What to know first</h2>

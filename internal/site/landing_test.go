@@ -76,6 +76,16 @@ func TestLanding(t *testing.T) {
 	}
 }
 
+// An instructor finds the live lecture on the first screen, in the hero
+// beside the first lesson, not only below the lesson map.
+func TestLandingLeadsToTheLecture(t *testing.T) {
+	h := Landing([]*Lesson{mustLesson(t, first), mustLesson(t, second)})
+	hero, _, ok := strings.Cut(h, `</header>`)
+	if !ok || !strings.Contains(hero, `<a class="button" href="lecture.html?role=host" data-lecture-link>Run a live lecture with your class</a>`) {
+		t.Errorf("the hero has no way into the live lecture:\n%s", hero)
+	}
+}
+
 func TestSearchIndex(t *testing.T) {
 	// A widget as the pre-render leaves it: its drawing and the recording
 	// of its engine calls are not the lesson's text.

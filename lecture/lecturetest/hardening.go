@@ -130,6 +130,56 @@ func testRosterRecovery(t *testing.T, c *Client) {
 	c.must(t, 403, "PUT", b+"/submissions/one-too-many", "", map[string]any{"available": []int{0}})
 }
 
+// testStuffedRoster: a script fills the roster with ids that answer every
+// open activity, which pruning by answers keeps. The instructor closes the
+// door, opens it again, and removes everyone who joined before it opened;
+// the class then gets in, and those who came through the new door stay.
+// The session says how many answers it holds of the most it keeps, which
+// a full roster answering every activity of a session cannot reach.
+func testStuffedRoster(t *testing.T, c *Client) {
+	const maxRoster, maxActivities = 10000, 100
+	m := c.must(t, 201, "POST", "/api/sessions", "", map[string]any{"roster": 5})
+	s := Session{Code: m["code"].(string), Token: m["instructor_token"].(string)}
+	sess := "/api/sessions/" + s.Code
+	if m["max_answers"] == nil || m["max_answers"].(float64) < maxRoster*maxActivities {
+		t.Errorf("a new session keeps at most %v answers, fewer than a roster of %d answering %d activities", m["max_answers"], maxRoster, maxActivities)
+	}
+	a := c.NewActivity(t, s, map[string]any{"kind": "meeting-day", "options": []string{"A", "B"}})
+	for i := range 5 {
+		c.must(t, 200, "PUT", fmt.Sprintf("%s/submissions/fake%d", a, i), "", map[string]any{"available": []int{0}})
+	}
+	c.must(t, 403, "PUT", a+"/submissions/real", "", map[string]any{"available": []int{1}})
+	if m := c.must(t, 200, "GET", sess, "", nil); m["answers"] != 5.0 || m["door_opened"] != 0.0 {
+		t.Errorf("after the script: %v answers, door opened at %v, want 5 and 0", m["answers"], m["door_opened"])
+	}
+	if p := c.must(t, 200, "POST", sess+"/prune", s.Token, nil); p["removed"] != 0.0 {
+		t.Errorf("pruning by answers removed %v of the script's ids, which answered the open activity", p["removed"])
+	}
+	// Before the door has been opened again, everyone came through the first.
+	if p := c.must(t, 200, "POST", sess+"/prune", s.Token, map[string]any{"before_door": true}); p["removed"] != 0.0 {
+		t.Errorf("pruning before a door never reopened removed %v", p["removed"])
+	}
+	c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": false})
+	d := c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": true})
+	if d["door_opened"] == nil || d["door_opened"].(float64) <= 0 {
+		t.Errorf("the reopened door says it opened at %v", d["door_opened"])
+	}
+	p := c.must(t, 200, "POST", sess+"/prune", s.Token, map[string]any{"before_door": true})
+	if p["removed"] != 5.0 || p["joined"] != 0.0 {
+		t.Errorf("pruning those who joined before the door opened: %v, want 5 removed and 0 joined", p)
+	}
+	c.must(t, 200, "PUT", a+"/submissions/real", "", map[string]any{"available": []int{1}})
+	if m := c.must(t, 200, "GET", a, "", nil); m["participants"] != 1.0 || m["answers"] != 1.0 || m["joined"] != 1.0 {
+		t.Errorf("after the prune: %v participants, %v answers, %v joined, want the class's 1", m["participants"], m["answers"], m["joined"])
+	}
+	// Opening an open door is no new door: who came through it stays.
+	c.must(t, 200, "POST", sess+"/door", s.Token, map[string]any{"open": true})
+	if p := c.must(t, 200, "POST", sess+"/prune", s.Token, map[string]any{"before_door": true}); p["removed"] != 0.0 {
+		t.Errorf("pruning again removed %v who came through the open door", p["removed"])
+	}
+	c.must(t, 400, "POST", sess+"/prune", s.Token, map[string]any{"before_door": "yes"})
+}
+
 // testConditionalPoll: a poll that names the version it has
 // seen gets 304 with no body until something changes; an activity's poll
 // carries only its newest releases.

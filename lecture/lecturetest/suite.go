@@ -60,6 +60,7 @@ func Run(t *testing.T, base string, setup func(*Client)) {
 	t.Run("exact-budget", func(t *testing.T) { testExactBudget(t, c) })
 	t.Run("strict-json", func(t *testing.T) { testStrictJSON(t, c) })
 	t.Run("roster-recovery", func(t *testing.T) { testRosterRecovery(t, c) })
+	t.Run("stuffed-roster", func(t *testing.T) { testStuffedRoster(t, c) })
 	t.Run("conditional-poll", func(t *testing.T) { testConditionalPoll(t, c) })
 	t.Run("typed-text", func(t *testing.T) { testTypedText(t, c) })
 	t.Run("instructor-key", func(t *testing.T) { testInstructorKey(t, c) })

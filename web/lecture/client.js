@@ -28,6 +28,48 @@ export function el(tag, attrs = {}, ...children) {
 }
 export const show = (parent, ...children) => parent.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
 export const say = (t) => { status.textContent = t; };
+
+/**
+ * said(attr) is the line beside a control that says what pressing it did:
+ * a live region (role=status) from first paint, so assistive technology
+ * announces each result where the eye looks for it. tell(box, t, bad)
+ * writes t there, marked as a refusal when bad; the same words written
+ * twice are announced twice.
+ */
+export const said = (attr) => el('p', { class: 'lec-said', role: 'status', [attr]: true });
+export function tell(box, t, bad = false) {
+  box.classList.toggle('bad', bad);
+  if (box.textContent === t && t) {
+    box.textContent = '';
+    requestAnimationFrame(() => { box.textContent = t; });
+  } else box.textContent = t;
+}
+
+/**
+ * EPSILON_RULE is what a release's ε must be, as the server counts it
+ * (lecture.Units, MaxEpsilon): more than 0, at most 10, in whole
+ * millionths. epsilonProblem(v) is that rule when v breaks it, else ''.
+ */
+export const EPSILON_RULE = 'ε must be more than 0 and at most 10, in steps of 0.000001.';
+export function epsilonProblem(v) {
+  const u = Math.round(v * 1e6);
+  return v > 0 && v <= 10 && u >= 1 && Math.abs(v * 1e6 - u) <= 1e-6 ? '' : EPSILON_RULE;
+}
+
+/**
+ * refusal(err) says in the page's words why the server did not do what was
+ * asked, from the status of its reply (err.status); the server's own
+ * message, written for the API's users, is never shown.
+ */
+export function refusal(err) {
+  const st = err && err.status;
+  if (!st) return 'The server did not answer: check the connection and try again.';
+  if (st === 401 || st === 403) return 'The server does not accept this device’s key to the session.';
+  if (st === 404) return 'The server no longer holds this session.';
+  if (st === 429) return 'The server is busy: try again in a few seconds.';
+  if (st >= 500) return 'The server had a problem: try again.';
+  return 'The server could not use what was sent.';
+}
 export const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 
 /**
@@ -355,12 +397,21 @@ export function qr(link) {
   return qrElement(link, `QR code for the join link ${link}`);
 }
 
+/**
+ * breakable(link) is the text of link with a break opportunity (<wbr>)
+ * after each run of slashes and before its query, so that a long address
+ * wraps between its parts, never inside a word. (No lookbehind in the
+ * pattern: Safari before 16.4 cannot parse one, and this module is the
+ * phones' too.)
+ */
+const breakable = (link) => (link.match(/[^/?]*\/+|\?[^?]*|[^/?]+/g) || [link]).flatMap((part, i) => (i ? [el('wbr'), part] : [part]));
+
 /** joinCard(display, link, ...extra) is the join code, its QR code and link, as the room sees them. */
 export const joinCard = (display, link, ...extra) => el('section', { class: 'lec-card lec-join', 'aria-labelledby': 'join-h' },
   el('h1', { id: 'join-h' }, 'Join on your phone'),
   el('div', { class: 'lec-qr' }, qr(link)),
   el('p', { class: 'lec-code-label' }, 'or enter the code'), el('p', { class: 'lec-code', 'data-code': true }, display),
-  el('p', { class: 'lec-link' }, el('a', { href: link, target: '_blank', rel: 'noopener' }, link)), ...extra);
+  el('p', { class: 'lec-link' }, el('a', { href: link, target: '_blank', rel: 'noopener' }, breakable(link))), ...extra);
 
 /** stat(label, attr) is a big number with its label; count(box, n, txt) fills it. */
 export const stat = (label, attr) => el('p', {}, el('span', { class: 'lec-num', [attr]: true }, '–'), ' ', el('span', { 'data-label': label.join('|') }, label[1]));

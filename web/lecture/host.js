@@ -11,9 +11,14 @@
 // kept per API in localStorage.
 import { save } from '../download.js';
 import {
-  API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, fmt, hasAPI, int, joinCard, joinURL, main, noiseOf, noiseSentence, num,
-  numberInput, once, params, plural, releasesOf, requestID, result, resultText, say, sessionChannel, show, stat, text, typedNumber,
+  API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, epsilonProblem, fmt, hasAPI, int, joinCard, joinURL, main, noiseOf, noiseSentence, num,
+  numberInput, once, params, plural, refusal, releasesOf, requestID, result, resultText, said, say, sessionChannel, show, stat, tell, text, typedNumber,
 } from './client.js';
+
+// sayAgain(input, out) puts the focus on a box whose number cannot be used
+// and has its line (out, which says why) announced again: pressing a
+// button then says the rule where it already stands, once.
+const sayAgain = (input, out) => { input.focus(); tell(out, out.textContent, true); };
 
 // isLoopback: a host name that a phone would take to mean the phone itself.
 // URL.hostname keeps IPv6 brackets.
@@ -124,7 +129,8 @@ async function pickSession() {
     el('label', { for: 'budget' }, 'Privacy budget for the whole lecture, ε (epsilon)'), budgetIn, budgetOut,
     el('label', { for: 'roster' }, 'Most students who may answer'), rosterIn, rosterOut, keyRow,
     el('button', { class: mine.length ? false : 'primary', type: 'submit' }, mine.length ? 'Start a new session' : 'Start the session'),
-    el('div', { 'data-confirm': true }));
+    said('data-start-said'), el('div', { 'data-confirm': true }));
+  const startSaid = form.querySelector('[data-start-said]');
   const resume = mine.length ? el('section', { class: 'lec-card', 'aria-labelledby': 'resume-h' },
     el('h2', { id: 'resume-h' }, 'Your sessions on this device'),
     el('ul', { class: 'lec-sessions' }, mine.map((s, i) => el('li', {},
@@ -138,7 +144,8 @@ async function pickSession() {
     const start = once([...form.querySelectorAll('button[type=submit]')], async () => {
       const epsilonBudget = readBudget();
       const roster = readRoster();
-      if (epsilonBudget === null || roster === null) { say('Check the numbers above.'); return; }
+      if (epsilonBudget === null) { sayAgain(budgetIn, budgetOut); return; }
+      if (roster === null) { sayAgain(rosterIn, rosterOut); return; }
       if (!confirmed) {
         const yes = el('button', { type: 'button', class: 'primary', 'data-confirm-new': true }, 'Yes, start a new session');
         const no = el('button', { type: 'button' }, 'Cancel');
@@ -151,19 +158,19 @@ async function pickSession() {
       }
       const typed = form.querySelector('#ikey').value.trim();
       if (typed && validKey(typed)) keepKey(typed);
-      say('Starting the session…');
+      tell(startSaid, 'Starting the session…');
       try {
         const sess = await call('POST', 'sessions', { epsilon_budget: epsilonBudget, roster }, instructorKey() || undefined);
         const s = { api: API, code: text(sess.code), display: text(sess.display), token: text(sess.instructor_token), created: Date.now() };
         saveSession(s);
-        say('');
+        tell(startSaid, '');
         done({ s, fresh: true });
       } catch (err) {
         if (err.status === 401 || err.status === 403) {
           keyRow.hidden = false;
           form.querySelector('#ikey').focus();
-        }
-        say(`Could not start the session: ${err.message}`);
+          tell(startSaid, 'Starting a session on this server needs its instructor key: type it above.', true);
+        } else tell(startSaid, `No session was started. ${refusal(err)}`, true);
       }
     });
     form.addEventListener('submit', (e) => { e.preventDefault(); start(); });
@@ -204,7 +211,7 @@ export async function host() {
   let sess;
   try { sess = await auth('GET', ''); } catch (err) {
     if (err.status === 404) forgetSession(s);
-    show(main, el('h1', {}, 'Could not open the session'), el('p', {}, err.message), el('p', {}, el('a', { href: 'lecture.html?role=host' }, 'Your sessions')));
+    show(main, el('h1', {}, 'Could not open the session'), el('p', {}, refusal(err)), el('p', {}, el('a', { href: 'lecture.html?role=host' }, 'Your sessions')));
     return;
   }
   // An activity named by the link (a lesson's "Run this with the class")
@@ -217,7 +224,7 @@ export async function host() {
       const id = same ? int(same.id) : int((await auth('POST', '/activities', SPECS[kind])).id);
       await auth('POST', '/current', { activity: id });
       sess = await auth('GET', '');
-    } catch (err) { say(`Could not add the activity: ${err.message}`); }
+    } catch (err) { say(`The activity was not added. ${refusal(err)}`); }
   }
   controls(s, sess, auth);
 }
@@ -233,20 +240,32 @@ function controls(s, first, auth) {
   const rosterIn = numberInput('roster-new', '', 'roster-new-read');
   const rosterOut = el('p', { class: 'lec-read', id: 'roster-new-read', 'aria-live': 'polite' });
   const readRoster = typedNumber(rosterIn, rosterOut, (v) => (Number.isInteger(v) && v >= 1 && v <= 10000 ? '' : 'A whole number of students from 1 to 10,000.'));
+  const rosterSaid = said('data-roster-said');
   const rosterForm = el('form', { class: 'lec-inline', 'data-roster-form': true }, el('label', { for: 'roster-new' }, 'Most students'), rosterIn,
-    el('button', { type: 'submit' }, 'Set'), rosterOut);
+    el('button', { type: 'submit' }, 'Set'), rosterOut, rosterSaid);
   const prune = el('button', { type: 'button', 'data-prune': true }, 'Remove students without an answer to an open activity');
+  const pruneDoor = el('button', { type: 'button', 'data-prune-door': true, hidden: true }, 'Remove everyone who joined before the door last opened');
+  const doorNote = el('p', { class: 'lec-meta', 'data-door-opened': true });
   const pruneAsk = el('div', { 'data-prune-confirm': true });
+  // What each control did is said beside it (said()).
+  const doorSaid = said('data-door-said');
+  const pruneSaid = said('data-prune-said');
+  const rowSaid = said('data-close-said');
+  const releaseSaid = said('data-release-said');
+  const tabsSaid = said('data-tabs-said');
+  const exportSaid = said('data-export-said');
+  // Why new answers are refused, when the roster or the session is full.
+  const full = el('div', { class: 'lec-alert', role: 'status', 'data-full': true });
   const closeBtn = el('button', { type: 'button', 'data-close': true }, 'Close submissions');
   const again = el('button', { type: 'button', 'data-again': true }, 'Run again with fresh answers');
   const eps = numberInput('eps', '0.5', 'eps-read eps-means');
   const epsRead = el('p', { class: 'lec-read', id: 'eps-read', 'aria-live': 'polite' });
   const means = el('p', { class: 'lec-means', id: 'eps-means', 'data-noise': true, 'aria-live': 'polite' });
-  const readEps = typedNumber(eps, epsRead, (v) => (v > 0 && v <= 10 ? '' : 'ε must lie between 0 and 10.'));
+  const readEps = typedNumber(eps, epsRead, epsilonProblem);
   const ask = el('div', { class: 'lec-confirm', 'data-release-confirm': true });
   const releaseButton = el('button', { class: 'primary', type: 'submit' }, 'Release');
   const releaseForm = el('form', { class: 'lec-release' }, el('label', { for: 'eps' }, 'ε (epsilon) for this release'), eps,
-    releaseButton, epsRead, means, ask);
+    releaseButton, epsRead, releaseSaid, means, ask);
   const out = el('div', { class: 'lec-result', 'aria-live': 'polite' });
   const meter = el('meter', { class: 'lec-meter', min: '0', max: '1', value: '1', 'aria-label': 'Privacy budget left' });
   const tabs = el('nav', { class: 'lec-tabs', 'aria-label': 'Activities of this lecture' });
@@ -264,30 +283,36 @@ function controls(s, first, auth) {
   const projectorLink = el('a', { class: 'lec-button', href: projectorURL.href, target: 'dpplay-projector', 'data-projector': true }, 'Open the projector view');
   const exportCSV = el('button', { type: 'button', 'data-export': 'csv' }, 'Export CSV');
   const exportJSON = el('button', { type: 'button', 'data-export': 'json' }, 'Export JSON');
-  const composer = composeForm();
+  const composer = composeForm(tabsSaid);
+  const rosterBox = el('details', { class: 'lec-roster' }, el('summary', {}, 'Roster: let more in, or remove invented ids'),
+    el('p', { class: 'lec-meta' }, 'A script can fill the roster with invented students. Raise the roster to let the class in; then open a fresh activity, let the class answer it, and remove everyone without an answer to an open activity (their earlier answers go too; they can join again by answering).'),
+    rosterForm, el('p', {}, prune), doorNote, el('p', {}, pruneDoor), pruneAsk, pruneSaid);
+  // Before the first activity there is nothing to close, time or release.
+  const addFirst = el('button', { type: 'button', class: 'primary', 'data-add-first': true }, 'Add the first activity');
+  const empty = el('div', { class: 'lec-empty', 'data-empty': true },
+    el('p', { class: 'lec-waiting' }, 'No activity yet: the phones wait for the first one.'), el('p', {}, addFirst));
+  const actBox = el('div', { 'data-activity-controls': true, hidden: true },
+    el('p', { class: 'lec-door' }, state, ' ', closeBtn, ' ', again), rowSaid,
+    el('div', { class: 'lec-timer-row' }, el('span', {}, 'Timer '), timerShown, ...[1, 2, 5].map((m) => el('button', { type: 'button', 'data-timer-start': m * 60 }, `${m} min`)),
+      el('button', { type: 'button', 'data-timer-stop': true }, 'Stop')),
+    out, releaseForm,
+    el('h3', {}, 'Releases of this activity'),
+    el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Releases of this activity' },
+      el('table', { class: 'lec-table', 'data-history': true }, el('thead', {}, el('tr', {}, ['#', 'time', 'ε', 'answers', 'result'].map((h) => el('th', { scope: 'col' }, h)))), history_)));
   show(main, loopbackWarning(),
-    el('div', { class: 'lec-toolbar' }, tabs, el('p', { class: 'lec-ask-buttons' }, projectorLink)),
+    el('div', { class: 'lec-toolbar' }, el('div', { class: 'lec-tabs-box' }, tabs, tabsSaid), el('p', { class: 'lec-ask-buttons' }, projectorLink)),
     el('div', { class: 'lec-host' },
       joinCard(s.display, link,
         el('div', { class: 'lec-stats' }, stat(['joined', 'joined'], 'data-joined'), stat(['answered', 'answered'], 'data-participants'), stat(['yet to answer', 'yet to answer'], 'data-waiting')),
-        el('p', { class: 'lec-meta lec-door' }, el('span', { 'data-door-state': true }), ' ', door),
-        el('details', { class: 'lec-roster' }, el('summary', {}, 'Roster: let more in, or remove invented ids'),
-          el('p', { class: 'lec-meta' }, 'A script can fill the roster with invented students. Raise the roster to let the class in; then open a fresh activity, let the class answer it, and remove everyone without an answer to an open activity (their earlier answers go too; they can join again by answering).'),
-          rosterForm, el('p', {}, prune), pruneAsk)),
+        el('p', { class: 'lec-meta lec-door' }, el('span', { 'data-door-state': true }), ' ', door), doorSaid, full, rosterBox),
       el('section', { class: 'lec-card lec-live', 'aria-labelledby': 'live-h' }, el('h2', { id: 'live-h', class: 'visually-hidden' }, 'The current activity'),
-        prompt, el('p', { class: 'lec-door' }, state, ' ', closeBtn, ' ', again),
-        el('div', { class: 'lec-timer-row' }, el('span', {}, 'Timer '), timerShown, ...[1, 2, 5].map((m) => el('button', { type: 'button', 'data-timer-start': m * 60 }, `${m} min`)),
-          el('button', { type: 'button', 'data-timer-stop': true }, 'Stop')),
-        out, releaseForm,
-        el('h3', {}, 'Releases of this activity'),
-        el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'Releases of this activity' },
-          el('table', { class: 'lec-table', 'data-history': true }, el('thead', {}, el('tr', {}, ['#', 'time', 'ε', 'answers', 'result'].map((h) => el('th', { scope: 'col' }, h)))), history_))),
+        prompt, empty, actBox),
       el('section', { class: 'lec-card lec-ledger', 'aria-labelledby': 'ledger-h' },
         el('h2', { id: 'ledger-h' }, 'The lecture’s ε budget'),
         el('div', { class: 'lec-stats' }, stat(['ε left', 'ε left'], 'data-remaining'), stat(['ε spent', 'ε spent'], 'data-spent')), meter,
         el('div', { class: 'table-wrap', tabindex: '0', role: 'region', 'aria-label': 'ε spent per activity' },
           el('table', { class: 'lec-table', 'data-ledger': true }, el('thead', {}, el('tr', {}, ['activity', 'releases', 'ε spent'].map((h) => el('th', { scope: 'col' }, h)))), ledger, ledgerFoot)),
-        el('p', { class: 'lec-ask-buttons' }, exportCSV, ' ', exportJSON),
+        el('p', { class: 'lec-ask-buttons' }, exportCSV, ' ', exportJSON), exportSaid,
         el('p', { class: 'lec-key' }, el('strong', {}, 'This device holds the key to this session. '),
           'The instructor token kept in this browser is what lets you release results and spend the budget. It cannot be recovered: if it is lost, no one can release anything in this session again, and whoever copies it can. A reload or a new tab on this device resumes the session; ',
           el('a', { href: 'lecture.html?role=host' }, 'your sessions'), ' lists them.')),
@@ -298,14 +323,23 @@ function controls(s, first, auth) {
   let spec = null;
   let act = null; // its last poll
   let seq = -1;
+  let tabsShown = '';
   const renderSession = () => {
     const list = acts();
-    show(tabs, list.map((a) => {
-      const sp = checkSpec(a.spec);
-      const b = el('button', { type: 'button', 'data-activity': int(a.id), 'aria-pressed': String(a.id === sess.current) }, activityName(sp, a.id));
-      b.addEventListener('click', () => switchTo(a.id));
-      return b;
-    }), composer.toggle);
+    // Drawn again only when they change, so that a poll never takes the
+    // keyboard's focus off a tab.
+    const names = list.map((a) => [int(a.id), activityName(checkSpec(a.spec), a.id)]);
+    const tabsKey = JSON.stringify([sess.current, names]);
+    if (tabsKey !== tabsShown) {
+      const had = tabs.contains(document.activeElement) ? document.activeElement : null;
+      tabsShown = tabsKey;
+      show(tabs, names.map(([id, name]) => {
+        const b = el('button', { type: 'button', 'data-activity': id, 'aria-pressed': String(id === sess.current) }, name);
+        b.addEventListener('click', () => switchTo(id));
+        return b;
+      }), composer.toggle);
+      if (had) (had === composer.toggle ? had : tabs.querySelector(`[data-activity="${had.dataset.activity}"]`))?.focus();
+    }
     count(q('[data-joined]'), int(sess.joined), int(sess.joined));
     count(q('[data-remaining]'), 0, fmt(sess.epsilon_remaining));
     count(q('[data-spent]'), 0, fmt(sess.epsilon_spent));
@@ -314,6 +348,22 @@ function controls(s, first, auth) {
     q('[data-door-state]').textContent = `${sess.door_open ? 'Open to new students' : 'Closed to new students'} · at most ${int(sess.roster).toLocaleString('en')} · ${int(sess.joined).toLocaleString('en')} joined from ${plural(int(sess.addresses), 'address', 'addresses')}`;
     door.textContent = sess.door_open ? 'Close to new students' : 'Open to new students';
     if (!rosterIn.value) rosterIn.value = String(int(sess.roster));
+    const opened = Number.isInteger(sess.door_opened) ? sess.door_opened : 0;
+    doorNote.textContent = opened
+      ? `The door was last opened at ${new Date(opened * 1000).toLocaleTimeString('en-GB')}: everyone who joined before then can be removed, answers or not.`
+      : 'If invented students answer every activity, close the door, open it again once the class is ready, and remove everyone who joined before it opened.';
+    pruneDoor.hidden = !opened;
+    const answers = Number.isInteger(sess.answers) ? sess.answers : 0;
+    const cap = Number.isInteger(sess.max_answers) ? sess.max_answers : 0;
+    const joined = int(sess.joined), roster = int(sess.roster);
+    const why = cap && answers >= cap
+      ? `No new answer is stored: this session holds ${answers.toLocaleString('en')} answers, the most one session keeps. Start a new session for the rest of the lecture (a new join code and a fresh ε budget), or remove invented students under “Roster” to make room.`
+      : joined >= roster ? `The roster is full: ${joined.toLocaleString('en')} of ${roster.toLocaleString('en')} students have joined, so anyone new is refused. If the class is not all in, raise the roster under “Roster”; if a script invented students, close the door, open it again once the class is ready, and remove everyone who joined before it opened.` : '';
+    // Only on change, so that the live region speaks once.
+    if (full.textContent !== why) {
+      full.textContent = why;
+      if (why) rosterBox.open = true;
+    }
     show(ledger, list.map((a) => el('tr', {}, el('td', {}, activityName(checkSpec(a.spec), a.id)), el('td', {}, String(int(a.release_count))), el('td', {}, fmt(a.activity_epsilon_spent)))));
     show(ledgerFoot, el('tr', {}, el('th', { scope: 'row' }, 'whole lecture'), el('td', {}, String(list.reduce((k, a) => k + int(a.release_count), 0))),
       el('td', {}, `${fmt(sess.epsilon_spent)} of ${fmt(sess.epsilon_budget)}`)));
@@ -328,7 +378,8 @@ function controls(s, first, auth) {
     const rels = releasesOf(a);
     const r = rels.at(-1);
     if ((r ? r.seq : 0) !== seq) {
-      show(out, result(spec, r, true));
+      // The large chart where there is room for it; a phone-sized one else.
+      show(out, result(spec, r, matchMedia('(min-width: 40rem)').matches));
       seq = r ? r.seq : 0;
       show(history_, rels.slice().reverse().map((x) => el('tr', {}, el('td', {}, String(int(x.seq))),
         el('td', {}, new Date(int(x.created) * 1000).toLocaleTimeString('en-GB')), el('td', {}, fmt(x.epsilon)),
@@ -348,7 +399,10 @@ function controls(s, first, auth) {
     const a = curAct ? await auth('GET', `/activities/${cur}`) : null;
     sess = next;
     renderSession();
-    if (!curAct) { show(out, el('p', { class: 'lec-waiting' }, 'Add an activity to begin.')); return; }
+    empty.hidden = !!curAct;
+    actBox.hidden = !curAct;
+    prompt.hidden = !curAct;
+    if (!curAct) return;
     if (cur !== shown) {
       shown = cur; seq = -1;
       spec = checkSpec(curAct.spec);
@@ -359,7 +413,7 @@ function controls(s, first, auth) {
   };
   const changed = async () => { if (channel) channel.postMessage({ refresh: true }); await refresh(); };
   const switchTo = async (id) => {
-    try { await auth('POST', '/current', { activity: id }); await changed(); } catch (err) { say(`Could not switch: ${err.message}`); }
+    try { await auth('POST', '/current', { activity: id }); await changed(); } catch (err) { tell(tabsSaid, `The projector still shows the same activity. ${refusal(err)}`, true); }
   };
   // What the ε typed means for this activity, before releasing: the value
   // as read (a comma is a decimal point) under the box, then what the
@@ -374,45 +428,60 @@ function controls(s, first, auth) {
     try {
       const n = await noise(e);
       if (asked === key) means.textContent = n;
-    } catch (err) { if (asked === key) means.textContent = err.message; }
+    } catch { if (asked === key) means.textContent = ''; }
   };
   const noise = async (e) => noiseSentence(await noiseOf(s.code, shown, e));
-  eps.addEventListener('input', explain);
+  eps.addEventListener('input', () => { tell(releaseSaid, ''); explain(); });
   door.addEventListener('click', async () => {
-    try { await auth('POST', '/door', { open: !sess.door_open }); await changed(); } catch (err) { say(`Could not change the door: ${err.message}`); }
+    const opening = !sess.door_open;
+    try {
+      await auth('POST', '/door', { open: opening });
+      tell(doorSaid, opening ? 'Open to new students again.' : 'Closed: only students who have joined can answer.');
+      await changed();
+    } catch (err) { tell(doorSaid, `The door did not change. ${refusal(err)}`, true); }
   });
   rosterForm.addEventListener('submit', async (e) => {
     e.preventDefault();
     const roster = readRoster();
-    if (roster === null) return;
-    try { await auth('POST', '/door', { roster }); say(`At most ${roster.toLocaleString('en')} students.`); await changed(); } catch (err) { say(`Could not change the roster: ${err.message}`); }
+    if (roster === null) { sayAgain(rosterIn, rosterOut); return; }
+    try { await auth('POST', '/door', { roster }); tell(rosterSaid, `At most ${plural(roster, 'student', 'students')}.`); await changed(); } catch (err) { tell(rosterSaid, `The roster did not change. ${refusal(err)}`, true); }
   });
-  prune.addEventListener('click', () => {
+  // askPrune(what, whyNot, body, from) asks before POST /prune with body,
+  // saying what would go (what), or, when what is '', why nothing may be
+  // removed (whyNot); the focus goes back to the button it came from.
+  const askPrune = (what, whyNot, body, from) => {
     const yes = el('button', { type: 'button', class: 'primary', 'data-prune-yes': true }, 'Remove them');
     const no = el('button', { type: 'button' }, 'Cancel');
-    const open = acts().filter((a) => !a.closed).length;
-    show(pruneAsk, el('p', { role: 'alert' }, open
-      ? `Everyone without an answer to the ${plural(open, 'open activity', 'open activities')} leaves the roster, with all their answers.`
-      : 'No activity is open: this would remove every student. Open one and let the class answer it first.'),
-    el('p', { class: 'lec-ask-buttons' }, open ? yes : null, ' ', no));
-    no.addEventListener('click', () => show(pruneAsk));
+    show(pruneAsk, el('p', { role: 'alert' }, what || whyNot), el('p', { class: 'lec-ask-buttons' }, what ? yes : null, ' ', no));
+    no.addEventListener('click', () => { show(pruneAsk); from.focus(); });
     yes.addEventListener('click', async () => {
       try {
-        const r = await auth('POST', '/prune', {});
+        const r = await auth('POST', '/prune', body);
         show(pruneAsk);
-        say(`Removed ${plural(int(r.removed), 'student', 'students')}; ${int(r.joined).toLocaleString('en')} remain.`);
+        from.focus();
+        tell(pruneSaid, `Removed ${plural(int(r.removed), 'student', 'students')}; ${int(r.joined).toLocaleString('en')} remain.`);
         await changed();
-      } catch (err) { say(`Could not remove: ${err.message}`); }
+      } catch (err) { tell(pruneSaid, `Nobody was removed. ${refusal(err)}`, true); }
     });
-    (open ? yes : no).focus();
+    (what ? yes : no).focus();
+  };
+  prune.addEventListener('click', () => {
+    const open = acts().filter((a) => !a.closed).length;
+    askPrune(open ? `Everyone without an answer to the ${plural(open, 'open activity', 'open activities')} leaves the roster, with all their answers.` : '',
+      'No activity is open: this would remove every student. Open one and let the class answer it first.', {}, prune);
+  });
+  pruneDoor.addEventListener('click', () => {
+    const at = new Date(int(sess.door_opened) * 1000).toLocaleTimeString('en-GB');
+    askPrune(`Everyone who joined before the door opened at ${at} leaves the roster, with all their answers, even if they answered every activity. Students who were already in join again by answering.`,
+      '', { before_door: true }, pruneDoor);
   });
   closeBtn.addEventListener('click', async () => {
     const closing = !(act && act.closed);
     try {
       await auth('POST', `/activities/${shown}/${closing ? 'close' : 'open'}`, {});
-      say(closing ? 'Submissions closed.' : 'Submissions reopened.');
+      tell(rowSaid, closing ? 'Submissions closed.' : 'Submissions reopened.');
       await changed();
-    } catch (err) { say(`Could not ${closing ? 'close' : 'reopen'}: ${err.message}`); }
+    } catch (err) { tell(rowSaid, `${closing ? 'Submissions are still open.' : 'Submissions are still closed.'} ${refusal(err)}`, true); }
   });
   // A release carries an id drawn for it; the server answers a repeat of
   // one it has recorded with that release, charged once. A release whose
@@ -427,14 +496,14 @@ function controls(s, first, auth) {
     try {
       await auth('POST', `/activities/${shown}/releases`, { epsilon, request }, { signal: AbortSignal.timeout(20000) });
       unsure = null;
-      say(`Released with ε = ${fmt(epsilon)}.`);
+      tell(releaseSaid, `Released with ε = ${fmt(epsilon)}.`);
       await changed();
     } catch (err) {
       if (err.status && err.status < 500) {
         unsure = null;
-        say(`Release refused: ${err.message}`);
+        tell(releaseSaid, `Nothing was released. ${err.status === 409 ? 'The ε left is less than this release asks for, or the session has made all the releases it may.' : refusal(err)}`, true);
       } else {
-        say(`The release may or may not have been made (${err.message}). Release again with the same ε to find out: it is never charged twice.`);
+        tell(releaseSaid, 'The server did not confirm the release. Release again with the same ε to find out: it is never charged twice.', true);
       }
     }
   });
@@ -442,11 +511,12 @@ function controls(s, first, auth) {
     e.preventDefault();
     if (releaseButton.hasAttribute('aria-disabled')) return;
     show(ask);
+    tell(releaseSaid, '');
     const epsilon = readEps();
-    if (epsilon === null) { say('Check ε: it is not a number the release can use.'); return; }
+    if (epsilon === null) { sayAgain(eps, epsRead); return; }
     const left = num(sess.epsilon_remaining);
-    if (act && act.participants === 0) { say('Nobody has answered yet.'); return; }
-    if (epsilon > left + 1e-12) { say(`Only ε = ${fmt(left)} is left.`); return; }
+    if (act && act.participants === 0) { tell(releaseSaid, 'Nothing was released: nobody has answered yet.', true); return; }
+    if (epsilon > left + 1e-12) { tell(releaseSaid, `Nothing was released: only ε = ${fmt(left)} is left for the lecture.`, true); return; }
     if (epsilon <= left / 2) { release(epsilon); return; }
     // More than half of what is left in one release: ask first.
     const yes = el('button', { type: 'button', class: 'primary', 'data-release-yes': true }, `Release ε = ${fmt(epsilon)}`);
@@ -462,7 +532,7 @@ function controls(s, first, auth) {
   again.addEventListener('click', async () => {
     if (!spec) return;
     const { kind: k, prompt: p, options, min, max, bins, prices } = spec;
-    try { await composer.onCreate({ kind: k, prompt: p, options, min, max, bins, prices }); say('A fresh copy of the activity is on screen.'); } catch (err) { say(`Could not run it again: ${err.message}`); }
+    try { await composer.onCreate({ kind: k, prompt: p, options, min, max, bins, prices }); tell(rowSaid, 'A fresh copy of the activity is on screen.'); } catch (err) { tell(rowSaid, `No copy was made. ${refusal(err)}`, true); }
   });
   composer.onCreate = async (newSpec) => {
     const { id } = await auth('POST', '/activities', newSpec);
@@ -484,23 +554,34 @@ function controls(s, first, auth) {
   const download = async (fmtName) => {
     try {
       const res = await fetch(`${API}sessions/${code}/${fmtName === 'csv' ? 'ledger.csv' : 'ledger'}`, { headers: { Authorization: `Bearer ${s.token}` }, cache: 'no-store' });
-      if (!res.ok) throw new Error(`HTTP ${res.status}`);
+      if (!res.ok) throw Object.assign(new Error(`HTTP ${res.status}`), { status: res.status });
       const blob = fmtName === 'csv' ? await res.blob() : new Blob([JSON.stringify(await res.json(), null, 2)], { type: 'application/json' });
       save(blob, `dpplay-${s.display}.${fmtName}`);
-    } catch (err) { say(`Could not export: ${err.message}`); }
+      tell(exportSaid, '');
+    } catch (err) { tell(exportSaid, `Nothing was exported. ${refusal(err)}`, true); }
   };
   exportCSV.addEventListener('click', () => download('csv'));
   exportJSON.addEventListener('click', () => download('json'));
+  addFirst.addEventListener('click', () => composer.open(true));
 
+  let troubled = false; // the status line says the last poll failed
   const poll = async () => {
-    try { await refresh(); } catch (err) { say(`Connection problem: ${err.message}`); }
+    try {
+      await refresh();
+      if (troubled) { troubled = false; say(''); }
+    } catch (err) { troubled = true; say(`Connection problem. ${refusal(err)}`); }
     setTimeout(poll, POLL_MS);
   };
   poll();
 }
 
-/** composeForm() is the form that adds an activity to the lecture: a preset, a histogram with ranges typed, or a question with options typed on the spot. */
-function composeForm() {
+/**
+ * composeForm(done) is the form that adds an activity to the lecture: a
+ * preset, a histogram with ranges typed, or a question with options typed
+ * on the spot; each kind shows only the fields it uses. Once an activity
+ * is added the form closes and done, the line beside the activities, says so.
+ */
+function composeForm(done) {
   const c = { onCreate: null };
   const kindSel = el('select', { id: 'new-kind' },
     el('option', { value: 'poll' }, 'Your own question with options'),
@@ -518,10 +599,11 @@ function composeForm() {
   });
   const rangeRow = el('div', { class: 'lec-range' }, range.map((r) => el('div', {},
     el('label', { for: `new-${r.k}` }, { min: 'Smallest answer', max: 'Largest answer', bins: 'Ranges' }[r.k]), r.input, r.out)));
+  const formSaid = said('data-compose-said');
   const form = el('form', { class: 'lec-compose' }, el('label', { for: 'new-kind' }, 'Activity'), kindSel,
     el('label', { for: 'new-prompt' }, 'Question'), promptIn, optionsRow, rangeRow,
     el('p', { class: 'lec-ask-buttons' }, el('button', { type: 'submit', class: 'primary' }, 'Add and show it'), ' ',
-      el('button', { type: 'button', 'data-compose-cancel': true }, 'Cancel')));
+      el('button', { type: 'button', 'data-compose-cancel': true }, 'Cancel')), formSaid);
   c.box = el('section', { class: 'lec-card lec-new', 'aria-labelledby': 'new-h', hidden: true }, el('h2', { id: 'new-h' }, 'New activity'), form);
   c.toggle = el('button', { type: 'button', class: 'lec-add', 'data-compose': true, 'aria-expanded': 'false' }, '+ New activity');
   const sync = () => {
@@ -534,9 +616,15 @@ function composeForm() {
   };
   kindSel.addEventListener('change', sync);
   sync();
-  const open = (yes) => { c.box.hidden = !yes; c.toggle.setAttribute('aria-expanded', String(yes)); if (yes) kindSel.focus(); };
+  const open = (yes) => {
+    c.box.hidden = !yes;
+    c.toggle.setAttribute('aria-expanded', String(yes));
+    tell(formSaid, '');
+    if (yes) { kindSel.focus(); c.box.scrollIntoView({ block: 'nearest' }); }
+  };
+  c.open = open;
   c.toggle.addEventListener('click', () => open(c.box.hidden));
-  form.querySelector('[data-compose-cancel]').addEventListener('click', () => open(false));
+  form.querySelector('[data-compose-cancel]').addEventListener('click', () => { open(false); c.toggle.focus(); });
   // A second press while the activity is being added does nothing.
   const add = once([...form.querySelectorAll('button[type=submit]')], async () => {
     const k = kindSel.value;
@@ -544,10 +632,18 @@ function composeForm() {
     if (k === 'poll') spec = { kind: 'meeting-day', prompt: promptIn.value.trim(), options: optionsIn.value.split('\n').map((o) => o.trim()).filter(Boolean) };
     else if (k === 'histogram') {
       const [min, max, bins] = range.map((r) => r.read());
-      if (min === null || max === null || bins === null) { say('Check the ranges: each must be a number.'); return; }
+      const bad = range.find((r, i) => [min, max, bins][i] === null);
+      if (bad) { sayAgain(bad.input, bad.out); return; }
       spec = { kind: 'histogram', min, max, bins, prompt: promptIn.value.trim() || `A number from ${min} to ${max}` };
     } else spec = { ...SPECS[k], prompt: promptIn.value.trim() || SPECS[k].prompt };
-    try { await c.onCreate(spec); open(false); optionsIn.value = ''; sync(); say('Activity added and shown.'); } catch (err) { say(`Could not add the activity: ${err.message}`); }
+    try {
+      await c.onCreate(spec);
+      open(false);
+      optionsIn.value = '';
+      sync();
+      c.toggle.focus();
+      tell(done, 'Activity added and shown.');
+    } catch (err) { tell(formSaid, `The activity was not added. ${refusal(err)}`, true); }
   });
   form.addEventListener('submit', (e) => { e.preventDefault(); add(); });
   return c;

@@ -95,7 +95,13 @@ function answerView(path, display, id, spec, canon) {
     field = [el('label', { for: 'value' }, spec.prompt || 'Your value'), input, out];
   }
   const sendButton = el('button', { class: 'primary', type: 'submit' }, mine ? 'Update my answer' : 'Send my answer');
-  const sent = el('p', { class: 'lec-sent', 'data-sent': true }, mine ? 'Answer sent. You can change it until the instructor closes the activity.' : '');
+  // What the phone has sent, in words: an answer with nothing ticked is an
+  // answer (none of the options suits), and says so.
+  const none = (m) => spec.kind === 'meeting-day' && m && Array.isArray(m.available) && !m.available.length;
+  const sentText = (m) => (none(m)
+    ? 'Answer sent: you ticked nothing, so it counts for none of the options. Tick those that suit you and send again to change it, until the instructor closes the activity.'
+    : 'Answer sent. You can change it until the instructor closes the activity.');
+  const sent = el('p', { class: 'lec-sent', 'data-sent': true }, mine ? sentText(mine) : '');
   const answerForm = el('form', { class: 'lec-card lec-answer', 'data-activity': id }, field, sendButton, sent);
   const out = el('div', { class: 'lec-result', 'aria-live': 'polite' });
   const outcomeBox = el('div', { class: 'lec-outcome', 'aria-live': 'polite' });
@@ -143,9 +149,9 @@ function answerView(path, display, id, spec, canon) {
       const prev = mine && mine.after < after ? { ...mine, prev: null } : (mine && mine.prev) || null;
       mine = { ...answer, after, prev };
       localStorage.setItem(mineKey, JSON.stringify(mine));
-      sent.textContent = 'Answer sent. You can change it until the instructor closes the activity.';
+      sent.textContent = sentText(mine);
       sendButton.textContent = 'Update my answer';
-      say('Answer sent.');
+      say(none(mine) ? 'Answer sent: nothing ticked.' : 'Answer sent.');
       showOutcome();
       poll(); // at once, so the count of answers includes this one
     } catch (err) { say(`Not sent: ${err.message}`); }
@@ -172,7 +178,7 @@ function answerView(path, display, id, spec, canon) {
         showOutcome();
         sendButton.disabled = !!a.closed;
         if (a.closed) sent.textContent = 'The instructor has closed submissions for now.';
-        else sent.textContent = mine ? 'Answer sent. You can change it until the instructor closes the activity.' : '';
+        else if (sent.textContent !== (mine ? sentText(mine) : '')) sent.textContent = mine ? sentText(mine) : '';
       } catch (err) { if (err.status !== 429 && n === asked) say(`Connection problem: ${err.message}`); }
       if (n === asked) timer = setTimeout(poll, POLL_MS);
     };

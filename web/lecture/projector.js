@@ -29,15 +29,22 @@ export async function projector() {
   const timer = el('p', { class: 'lec-timer', 'data-timer': true, role: 'timer', 'aria-live': 'off', hidden: true });
   const full = el('button', { type: 'button', class: 'lec-full', 'data-fullscreen': true }, 'Full screen');
   const joined = el('p', { class: 'lec-meta lec-joined', 'data-addresses': true });
+  // The room is told what the privacy promise covers: the neighbour notion
+  // the releases are private under, and what the exact counts give away.
+  const notion = el('p', { class: 'lec-notion', 'data-notion': true },
+    el('strong', {}, 'What stays private: '),
+    'each release is ε-differentially private for one student’s answer changed (change-one neighbours). ',
+    'The joined and answered counts are exact: they show how many took part, never what anyone answered.');
   show(main, el('div', { class: 'lec-projector' },
-    joinCard(display, joinURL(display),
-      el('div', { class: 'lec-stats' }, stat(['joined', 'joined'], 'data-joined'), stat(['answered', 'answered'], 'data-participants')), joined),
+    joinCard(display, joinURL(display)),
     el('section', { class: 'lec-card lec-live', 'aria-labelledby': 'q-h' },
       el('p', { class: 'lec-eyebrow', id: 'q-h' }, 'The question'), question, timer, out),
     el('section', { class: 'lec-card lec-ledger', 'aria-labelledby': 'b-h' },
-      el('h2', { id: 'b-h' }, 'Privacy budget of the lecture'),
-      el('div', { class: 'lec-stats' }, stat(['ε left', 'ε left'], 'data-remaining'), stat(['ε spent', 'ε spent'], 'data-spent')), meter,
-      el('p', { class: 'lec-meta', 'data-releases': true }))), full);
+      el('h2', { id: 'b-h', class: 'visually-hidden' }, 'Privacy budget of the lecture'),
+      el('div', { class: 'lec-stats lec-strip' }, stat(['joined', 'joined'], 'data-joined'), stat(['answered', 'answered'], 'data-participants'),
+        stat(['ε left', 'ε left'], 'data-remaining'), stat(['ε spent', 'ε spent'], 'data-spent'),
+        el('div', { class: 'lec-meter-box' }, meter, el('p', { class: 'lec-meta', 'data-releases': true }), joined)),
+      notion)), full);
   const q = (sel) => main.querySelector(sel);
   full.addEventListener('click', () => document.documentElement.requestFullscreen().catch(() => say('Full screen is not available here.')));
   document.addEventListener('fullscreenchange', () => { full.hidden = !!document.fullscreenElement; });
@@ -54,7 +61,7 @@ export async function projector() {
     sess = next;
     count(q('[data-joined]'), int(sess.joined), int(sess.joined).toLocaleString('en'));
     const addresses = int(sess.addresses);
-    joined.textContent = sess.joined ? `from ${plural(addresses, 'address', 'addresses')}${sess.door_open ? '' : ' · the door is closed'}` : '';
+    joined.textContent = sess.joined ? `Joined from ${plural(addresses, 'address', 'addresses')}${sess.door_open ? '' : ' · the door is closed'}` : '';
     count(q('[data-remaining]'), 0, fmt(sess.epsilon_remaining));
     count(q('[data-spent]'), 0, fmt(sess.epsilon_spent));
     meter.max = num(sess.epsilon_budget);
