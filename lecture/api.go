@@ -500,11 +500,11 @@ func (h *Handler) answerAllowed(r *http.Request) error {
 }
 
 // classWrite takes one of the ClassWriters slots for an answer's writes,
-// waiting at most ClassWait, and returns the function that gives it back:
+// waiting at most Options.ClassWait, and returns the function that gives it back:
 // the instructor's writes take no slot, so they queue for the writer
 // behind at most ClassWriters answers.
 func (h *Handler) classWrite(ctx context.Context) (release func(), err error) {
-	t := time.NewTimer(ClassWait)
+	t := time.NewTimer(h.opts.ClassWait)
 	defer t.Stop()
 	select {
 	case h.class <- struct{}{}:

@@ -166,6 +166,11 @@ type Options struct {
 	// keep it busy; D1 takes many statements at once, each slower.
 	ClassWriters int
 
+	// ClassWait replaces ClassWait (0: the default). Tests that count
+	// what a burst stores lengthen it, so that a loaded machine's slow
+	// writes are not taken for refusals of another kind.
+	ClassWait time.Duration
+
 	// CreateKey, when set, is the instructor key: starting a session needs
 	// it (Authorization: Bearer <key>) unless Local reports that the request
 	// comes from the server's own machine. Without it anyone may start
@@ -233,11 +238,12 @@ func New(db *sql.DB, opts Options) (*Handler, error) {
 	opts.ReadRate = cmp.Or(opts.ReadRate, ReadRate)
 	opts.WriteRate = cmp.Or(opts.WriteRate, WriteRate)
 	opts.ClassWriters = cmp.Or(opts.ClassWriters, ClassWriters)
+	opts.ClassWait = cmp.Or(opts.ClassWait, ClassWait)
 	opts.SessionTTL = cmp.Or(opts.SessionTTL, DefaultSessionTTL)
 	if !(opts.DefaultBudget > 0) || opts.DefaultBudget > MaxBudget {
 		return nil, fmt.Errorf("lecture: default budget must be in (0, %g], got %v", MaxBudget, opts.DefaultBudget)
 	}
-	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.MaxAnswers < 0 || opts.ClassWriters < 0 || opts.SessionTTL < 0 {
+	if opts.GuessLimit < 0 || opts.CreateLimit < 0 || opts.MaxReleases < 0 || opts.MaxAnswers < 0 || opts.ClassWriters < 0 || opts.ClassWait < 0 || opts.SessionTTL < 0 {
 		return nil, errors.New("lecture: negative limit")
 	}
 	if opts.ClientIP == nil {
