@@ -218,6 +218,24 @@ export async function idle(page, sel, timeout = 30000) {
   }, sel, { timeout });
 }
 
+/**
+ * frameReady(page, part) is the frame of page whose address contains part,
+ * once its widget has drawn (its figure's data-renders is set and it is not busy).
+ */
+export async function frameReady(page, part, timeout = 60000) {
+  const end = Date.now() + timeout;
+  let frame;
+  while (!(frame = page.frames().find((f) => f.url().includes(part)))) {
+    assert.ok(Date.now() < end, `no frame ${part}`);
+    await page.waitForEvent('framenavigated', { timeout: end - Date.now() }).catch(() => {});
+  }
+  await frame.waitForFunction(() => {
+    const f = document.querySelector('figure.widget');
+    return f && f.dataset.renders && !f.dataset.busy;
+  }, null, { timeout });
+  return frame;
+}
+
 /** rerendered(page, sel, n, timeout) waits until the widget sel has finished a redraw after its n-th. */
 export const rerendered = (page, sel, n, timeout = 30000) => page.waitForFunction(([s, k]) => {
   const el = document.querySelector(s);

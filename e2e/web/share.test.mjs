@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { axe, harness, idle, root as repo, shoot } from './harness.mjs';
+import { axe, frameReady, harness, idle, root as repo, shoot } from './harness.mjs';
 import { qrMatrix } from '../../web/qr.js';
 
 const web = harness(['index.html', 'dist/ is missing: run make site']);
@@ -199,24 +199,6 @@ test('the open dialog: axe clean light and dark, no sideways scroll at 320 px; s
 // ---- docs/embed.md --------------------------------------------------------
 
 const SITE = 'https://dpplay.github.io/dpplay/';
-
-/**
- * frameReady(page, part) is the frame of page whose address contains part,
- * once its widget has drawn (its figure's data-renders is set and it is not busy).
- */
-async function frameReady(page, part, timeout = 60000) {
-  const end = Date.now() + timeout;
-  let frame;
-  while (!(frame = page.frames().find((f) => f.url().includes(part)))) {
-    assert.ok(Date.now() < end, `no frame ${part}`);
-    await page.waitForEvent('framenavigated', { timeout: end - Date.now() }).catch(() => {});
-  }
-  await frame.waitForFunction(() => {
-    const f = document.querySelector('figure.widget');
-    return f && f.dataset.renders && !f.dataset.busy;
-  }, null, { timeout });
-  return frame;
-}
 
 /** answersKeys(frame) presses → on the widget's first slider in frame and asserts that the value moved and the widget drew again. */
 async function answersKeys(frame, what) {
