@@ -150,7 +150,7 @@ test-hall: cloudflare-deps cloudflare-build build/dpplay
 ADDR ?= 127.0.0.1:8080
 WASM_BUILD := GOOS=js GOARCH=wasm $(GO) build -trimpath -ldflags='-s -w'
 
-.PHONY: site serve test-e2e test-browser-run bench-web
+.PHONY: site serve test-e2e test-browser-run shots bench-web
 
 # Every wasm/<name>/main.go is a module, built to build/<name>.wasm and
 # published as dist/wasm/<name>.wasm; the page loads all but core on demand.
@@ -198,6 +198,12 @@ test-e2e: site build/dpplay
 	$(MAKE) --no-print-directory test-browser-run
 test-browser-run:
 	DPPLAY_BIN=$(DPPLAY_BIN) DPPLAY_TIMES=$(CURDIR)/build/times/browser.tsv node e2e/run.mjs $(BROWSER_FILES)
+
+# The browser suite with its screenshots, in e2e/screenshots/: `make test`
+# takes none, as they are for a person to look at (about a second of CPU each).
+shots: site build/dpplay
+	scripts/setup.sh
+	SHOTS=$(CURDIR)/e2e/screenshots $(MAKE) --no-print-directory test-browser-run
 
 bench: bench-web
 bench-web: site

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './web/browser.mjs';
-import { audioSpy, harness, dist, shots, live } from './web/harness.mjs';
+import { audioSpy, harness, dist, shoot, live } from './web/harness.mjs';
 
 const web = harness(
   [path.join('wasm', 'machine.wasm'), `${dist}/wasm/machine.wasm is missing: build the site with the machine module (docs/figures.md)`],
@@ -45,7 +45,7 @@ test('Start the machine: counts rise, it pauses and steps, it plays its counts a
   assert.match(await page.locator('#machine-host iframe').getAttribute('src'), /[#&]mech=exponential%2Creport-noisy-max-laplace&factor=1%2C0\.5&/);
   assert.match(await page.locator('figure.widget[data-id="machine"] .lane-guarantees').textContent(), /Report noisy max \(Laplace 2Δ\/ε\): ε-private for any scores, with either neighbour notion\./);
   await page.locator('#machine-host').scrollIntoViewIfNeeded();
-  await page.locator('#machine-host').screenshot({ path: path.join(shots, 'machine-lesson.png') });
+  await shoot(page.locator('#machine-host'), 'machine-lesson.png');
 
   // Pause stops new balls; step drops exactly one per lane.
   const frame = page.frameLocator('#machine-host iframe');
@@ -83,7 +83,7 @@ test('Start the machine: counts rise, it pauses and steps, it plays its counts a
   // (the frame rate with them is make bench's, scripts/machine-bench.mjs).
   await page.evaluate(() => { window.machine.send({ type: 'speed', speed: 1000 }); window.machine.send({ type: 'pause', paused: false }); });
   await iframe.waitForFunction(() => window.machineStats.state.inFlight >= 1900, null, { timeout: 30000 });
-  await page.locator('#machine-host').screenshot({ path: path.join(shots, 'machine-2000.png') });
+  await shoot(page.locator('#machine-host'), 'machine-2000.png');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -100,7 +100,7 @@ test('machine.html on its own: keyboard, reduced motion and the live region', as
   await page.keyboard.press('s');
   await page.waitForFunction((k) => window.machineStats.state.lanes[0].released === k + 1, n);
   await page.waitForFunction(() => /Exponential mechanism: [\d,]+ draws\. Monday/.test(document.getElementById('live').textContent));
-  await page.screenshot({ path: path.join(shots, 'machine-page.png') });
+  await shoot(page, 'machine-page.png');
   assert.deepEqual(errors, []);
   await context.close();
 });

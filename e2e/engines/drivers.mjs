@@ -20,7 +20,7 @@
 //   click(selector)               clicks the element with the mouse
 //   errors()                      the errors since open, the engine's own
 //                                 reports and the probe's, and forgets them
-//   screenshot(file)              what the viewport shows, as a PNG
+//   screenshot({path})            what the viewport shows, as a PNG file
 //   close()                       ends the browser and what it needed
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
@@ -107,7 +107,7 @@ export async function firefox() {
     },
     click: (selector) => page.click(selector),
     errors: async () => collected(native, await page.evaluate(readProbe).catch(() => null), probe),
-    screenshot: (file) => page.screenshot({ path: file }),
+    screenshot: ({ path: file }) => page.screenshot({ path: file }),
     close: () => browser.close(),
   };
 }
@@ -280,7 +280,7 @@ export async function webkit() {
     },
     click: async (selector) => (await find(selector)).click(),
     errors: async () => collected([], await evaluate(readProbe).catch(() => null), probe),
-    async screenshot(file) {
+    async screenshot({ path: file }) {
       fs.writeFileSync(file, Buffer.from(await driver.takeScreenshot(), 'base64'));
     },
     async close() {

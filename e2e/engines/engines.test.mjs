@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { dist, dpplayBin, shots, siteIndex } from '../web/harness.mjs';
+import { dist, dpplayBin, shoot, siteIndex } from '../web/harness.mjs';
 import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
 import { ENGINES } from './drivers.mjs';
 import { dpplayServe, otherSite, probeCopy } from './stage.mjs';
@@ -28,7 +28,6 @@ before(async () => {
   probeCopy(dist, copy);
   site = await dpplayServe(dpplayBin(), copy, path.join(tmp, 'lecture.db'));
   other = await otherSite();
-  fs.mkdirSync(shots, { recursive: true });
 });
 after(async () => {
   site?.stop();
@@ -196,7 +195,7 @@ async function slider(d) {
   await within(d, `/${LESSON}/`, 'a slider moves its chart', async () => {
     await d.open(`${site.url}${LESSON}/`, { width: 1280, height: 900 });
     assert.equal(await d.waitFor(lessonStarted, [LESSON], { what: 'the lesson to start' }), true, 'the lesson started');
-    await d.screenshot(path.join(shots, `engines-${d.name}-${LESSON}-1280-top.png`));
+    await shoot(d, `engines-${d.name}-${LESSON}-1280-top.png`);
     await d.evaluate((sel) => document.querySelector(sel).scrollIntoView({ block: 'center' }), w);
     await d.waitFor(widgetDrawn, [w], { what: `${w} to mount and draw its chart` });
     const was = await d.evaluate(chart, w);
@@ -204,7 +203,7 @@ async function slider(d) {
     await d.press(`${w} input[type=range]`, 'ArrowRight');
     const now = await d.waitFor(redrawn, [w, was], { what: `${w} to redraw with a new description or table after ArrowRight` });
     assert.notEqual(now.value, was.value, 'the slider\'s value moved');
-    await d.screenshot(path.join(shots, `engines-${d.name}-${LESSON}-1280-widget.png`));
+    await shoot(d, `engines-${d.name}-${LESSON}-1280-widget.png`);
   });
 }
 
@@ -213,7 +212,7 @@ async function exercise(d) {
   await within(d, `/${LESSON}/`, 'an exercise is checked', async () => {
     await d.open(`${site.url}${LESSON}/`, { width: 390, height: 844 });
     assert.equal(await d.waitFor(lessonStarted, [LESSON], { what: 'the lesson to start' }), true, 'the lesson started');
-    await d.screenshot(path.join(shots, `engines-${d.name}-${LESSON}-390-top.png`));
+    await shoot(d, `engines-${d.name}-${LESSON}-390-top.png`);
     const all = await d.evaluate(exercises);
     assert.ok(all.length > 0, 'the lesson has exercises');
     for (const ex of all) {
@@ -226,7 +225,7 @@ async function exercise(d) {
       }
     }
     await d.evaluate((id) => document.getElementById(id).scrollIntoView({ block: 'center' }), all.at(-1).id);
-    await d.screenshot(path.join(shots, `engines-${d.name}-${LESSON}-390-exercise.png`));
+    await shoot(d, `engines-${d.name}-${LESSON}-390-exercise.png`);
   });
 }
 

@@ -7,9 +7,8 @@
 // the sweep's (sweep.test.mjs). Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { ready, watch } from './browser.mjs';
-import { audioSpy, everyLive, harness, hold, idle, live, shots } from './harness.mjs';
+import { audioSpy, everyLive, harness, hold, idle, live, shoot } from './harness.mjs';
 
 const web = harness(['index.html', 'dist/ is missing: run make site']);
 
@@ -236,7 +235,7 @@ test('before the engine: a moved slider and Draw say the widget is waiting, the 
   await page.waitForFunction((i) => +getComputedStyle(document.querySelector(`#${i} .loss-line`)).opacity < 0.6, id, { timeout: 3000 })
     .catch((e) => assert.fail(`the stale readout is not dimmed: ${e.message}`));
   assert.equal(await readout.textContent(), before);
-  await page.screenshot({ path: path.join(shots, 'a11y-waiting-390.png') });
+  await shoot(page, 'a11y-waiting-390.png');
   release();
   await page.waitForFunction((i) => !document.getElementById(i).hasAttribute('data-pending'), id, { timeout: 30000 });
   await page.waitForFunction(([i, b]) => document.querySelector(`#${i} .loss-line`).textContent !== b, [id, before]);

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
-import { axe, dist, dpplayBin, harness, shots, siteIndex, steady } from './harness.mjs';
+import { axe, dist, dpplayBin, harness, shoot, siteIndex, steady } from './harness.mjs';
 import { watch } from './browser.mjs';
 import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
 import { firstLoad, BUDGET_BYTES, EMBEDS } from '../../scripts/bundle-size.mjs';
@@ -125,7 +125,7 @@ test('two widgets of two lessons, framed by another site from their snippets, dr
     for (const [i, f] of frames.entries()) await noInnerScroll(f, `frame ${i} at ${width} px`);
     const heights = await page.$$eval('iframe', (fs) => fs.map((f) => f.getBoundingClientRect().height));
     assert.ok(heights.every((h) => h > 400), `the frames grew to their widgets: ${heights}`);
-    if (width === 1280) await page.screenshot({ path: path.join(shots, 'embed-two-1280.png'), fullPage: true });
+    if (width === 1280) await shoot(page, 'embed-two-1280.png', { fullPage: true });
     assert.deepEqual(errors, []);
     await context.close();
   }
@@ -154,7 +154,7 @@ test('hide=eps removes the ε control; lock=eps leaves it shown, inert and named
   assert.match(await locked.evaluate(() => location.hash), /lock=eps/);
   assert.equal(await slider.getAttribute('aria-valuetext'), 'ε = 3');
   await settle(page);
-  await page.screenshot({ path: path.join(shots, 'embed-fixed-390.png'), fullPage: true });
+  await shoot(page, 'embed-fixed-390.png', { fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -238,7 +238,7 @@ test('<dpplay-widget> makes the frame, fits it, forwards set and present, and re
   await page.evaluate(() => document.querySelector('dpplay-widget').setAttribute('present', ''));
   await frame.waitForFunction(() => document.body.classList.contains('embed-presenting'));
   await settle(page);
-  await page.screenshot({ path: path.join(shots, 'embed-element-390.png'), fullPage: true });
+  await shoot(page, 'embed-element-390.png', { fullPage: true });
   assert.deepEqual(errors, []);
   await context.close();
 });

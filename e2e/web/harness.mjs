@@ -16,7 +16,23 @@ import { launch, watch, ready } from './browser.mjs';
 
 export const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 export const dist = process.env.DIST || path.join(root, 'dist');
-export const shots = path.join(root, 'e2e', 'screenshots');
+/**
+ * shots is where screenshots go: $SHOTS (`make shots` sets e2e/screenshots),
+ * or null, and then none is taken: a screenshot is for a person to look at,
+ * and costs the run about a second of CPU each.
+ */
+export const shots = process.env.SHOTS ? path.resolve(process.env.SHOTS) : null;
+
+/**
+ * shoot(target, file, opts) saves target's screenshot (a page, locator or
+ * engine driver: anything with screenshot({path})) as file in shots, when
+ * screenshots are asked for.
+ */
+export async function shoot(target, file, opts = {}) {
+  if (!shots) return;
+  fs.mkdirSync(shots, { recursive: true });
+  await target.screenshot({ path: path.join(shots, file), ...opts });
+}
 
 /** siteIndex(dir) is the site's index (lessons, pages, wasm modules) that the build writes into dir/index.html (dir: dist/). */
 export const siteIndex = (dir = dist) => JSON.parse(fs.readFileSync(path.join(dir, 'index.html'), 'utf8')
@@ -24,8 +40,8 @@ export const siteIndex = (dir = dist) => JSON.parse(fs.readFileSync(path.join(di
 
 /**
  * harness(...need) adds the hooks of a browser test file: before its tests it
- * asserts that each [file, message] of need is in dist/, serves dist/, launches
- * Chromium and makes e2e/screenshots; after them it closes both. It returns
+ * asserts that each [file, message] of need is in dist/, serves dist/ and
+ * launches Chromium; after them it closes both. It returns
  * {server, browser, open}, whose server and browser are set once the hooks ran.
  */
 export function harness(...need) {
@@ -57,7 +73,6 @@ export function harness(...need) {
     for (const [file, message] of need) assert.ok(fs.existsSync(path.join(dist, file)), message);
     h.server = await site();
     h.browser = await launch();
-    fs.mkdirSync(shots, { recursive: true });
   });
   after(async () => {
     await h.browser?.close();
@@ -201,6 +216,24 @@ export async function idle(page, sel, timeout = 30000) {
     const el = document.querySelector(s);
     return el && el.dataset.renders && !el.dataset.busy;
   }, sel, { timeout });
+}
+
+/**
+ * frameReady(page, part) is the frame of page whose address contains part,
+ * once its widget has drawn (its figure's data-renders is set and it is not busy).
+ */
+export async function frameReady(page, part, timeout = 60000) {
+  const end = Date.now() + timeout;
+  let frame;
+  while (!(frame = page.frames().find((f) => f.url().includes(part)))) {
+    assert.ok(Date.now() < end, `no frame ${part}`);
+    await page.waitForEvent('framenavigated', { timeout: end - Date.now() }).catch(() => {});
+  }
+  await frame.waitForFunction(() => {
+    const f = document.querySelector('figure.widget');
+    return f && f.dataset.renders && !f.dataset.busy;
+  }, null, { timeout });
+  return frame;
 }
 
 /** rerendered(page, sel, n, timeout) waits until the widget sel has finished a redraw after its n-th. */

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, harness, dist, shots, siteIndex } from './harness.mjs';
+import { axe, harness, dist, shoot, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const web = harness(['index.html', 'dist/ is missing: run make site']);
@@ -103,7 +103,7 @@ test('predictions and exercises are remembered on the device and progress shows 
   assert.ok(await cont.isVisible());
   assert.equal(await cont.getAttribute('href'), here);
   assert.match(await cont.textContent(), /The exponential mechanism/);
-  await page.screenshot({ path: path.join(shots, 'landing-progress-1280.png') });
+  await shoot(page, 'landing-progress-1280.png');
   await cont.click();
   await ready(page, slug);
   assert.equal(page.url(), here);
@@ -176,7 +176,7 @@ test('the theme toggle overrides the system scheme and is remembered; axe is cle
   const dark = await bg();
   assert.notEqual(dark, light, 'dark theme under a light system');
   await axe(page, 'a lesson in the dark theme under a light system');
-  await page.screenshot({ path: path.join(shots, 'theme-dark-1280.png') });
+  await shoot(page, 'theme-dark-1280.png');
   await page.reload();
   await ready(page, index.lessons[1].slug);
   assert.equal(await bg(), dark, 'the choice survives a reload');
@@ -213,7 +213,7 @@ test('the root keeps its address; search finds sections across lessons and opens
   await page.waitForFunction(() => /Nothing found/.test(document.querySelector('#search-status').textContent));
   await page.fill('#search-input', 'Adult data set marital');
   await page.waitForSelector('.search-results li');
-  await page.screenshot({ path: path.join(shots, 'search-1280.png') });
+  await shoot(page, 'search-1280.png');
   const target = new URL(await page.locator('.search-results a').first().evaluate((a) => a.href));
   await page.locator('.search-results a').first().click();
   await ready(page, target.pathname.split('/')[2]);
@@ -232,7 +232,7 @@ test('the course handout shows no buttons, passes axe and prints', async () => {
   assert.equal(await page.locator('button:visible').count(), 0, 'no buttons on show');
   await axe(page, 'the handout');
   await page.emulateMedia({ media: 'print' });
-  await page.screenshot({ path: path.join(shots, 'handout-print.png') });
+  await shoot(page, 'handout-print.png');
   const pdf = await page.pdf({ format: 'A4' });
   assert.ok(pdf.length > 10000, 'the handout prints');
   assert.deepEqual(errors, []);

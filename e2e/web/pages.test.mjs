@@ -9,7 +9,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, harness, nearLive, shots, siteIndex, steady, dist } from './harness.mjs';
+import { axe, harness, nearLive, shoot, siteIndex, steady, dist } from './harness.mjs';
 
 const index = siteIndex();
 const web = harness(['index.html', 'dist/ is missing: run make site']);
@@ -23,7 +23,7 @@ test('the link preview image is the lesson\'s first figure, readable at its size
   const context = await web.browser.newContext({ viewport: { width: 1200, height: 630 } });
   const page = await context.newPage();
   await page.goto(`${web.server.url}og/${slug}.png`);
-  await page.screenshot({ path: path.join(shots, `og-${slug}.png`) });
+  await shoot(page, `og-${slug}.png`);
   assert.deepEqual(await page.evaluate(() => [document.querySelector('img').naturalWidth, document.querySelector('img').naturalHeight]), [1200, 630]);
   await context.close();
 });

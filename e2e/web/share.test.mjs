@@ -12,7 +12,7 @@ import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { axe, harness, idle, root as repo, shots } from './harness.mjs';
+import { axe, frameReady, harness, idle, root as repo, shoot } from './harness.mjs';
 import { qrMatrix } from '../../web/qr.js';
 
 const web = harness(['index.html', 'dist/ is missing: run make site']);
@@ -189,7 +189,7 @@ test('the open dialog: axe clean light and dark, no sideways scroll at 320 px; s
       const box = await page.locator('#embed-dialog').evaluate((d) => ({ w: d.getBoundingClientRect().width, sw: d.scrollWidth, cw: d.clientWidth, vw: innerWidth }));
       assert.ok(box.w <= box.vw && box.sw <= box.cw, `the dialog fits ${width} px: ${JSON.stringify(box)}`);
       await axe(page, `the embed dialog at ${width} px (${scheme})`, '#embed-dialog');
-      if (width !== 320) await page.screenshot({ path: path.join(shots, `share-dialog-${width}-${scheme}.png`) });
+      if (width !== 320) await shoot(page, `share-dialog-${width}-${scheme}.png`);
     }
   }
   assert.deepEqual(errors, []);
@@ -199,24 +199,6 @@ test('the open dialog: axe clean light and dark, no sideways scroll at 320 px; s
 // ---- docs/embed.md --------------------------------------------------------
 
 const SITE = 'https://dpplay.github.io/dpplay/';
-
-/**
- * frameReady(page, part) is the frame of page whose address contains part,
- * once its widget has drawn (its figure's data-renders is set and it is not busy).
- */
-async function frameReady(page, part, timeout = 60000) {
-  const end = Date.now() + timeout;
-  let frame;
-  while (!(frame = page.frames().find((f) => f.url().includes(part)))) {
-    assert.ok(Date.now() < end, `no frame ${part}`);
-    await page.waitForEvent('framenavigated', { timeout: end - Date.now() }).catch(() => {});
-  }
-  await frame.waitForFunction(() => {
-    const f = document.querySelector('figure.widget');
-    return f && f.dataset.renders && !f.dataset.busy;
-  }, null, { timeout });
-  return frame;
-}
 
 /** answersKeys(frame) presses → on the widget's first slider in frame and asserts that the value moved and the widget drew again. */
 async function answersKeys(frame, what) {
@@ -259,7 +241,7 @@ test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as b
     const bg = await frameReady(page, 'embed.html#/report-noisy-max/rnm');
     assert.equal(await bg.locator('figure.widget').count(), 1);
     await answersKeys(bg, 'background slide');
-    await page.screenshot({ path: path.join(shots, 'embed-reveal-background.png') });
+    await shoot(page, 'embed-reveal-background.png');
     // Slide 2: a title and the embed code's iframe, five controls hidden.
     const moved = page.evaluate(() => new Promise((r) => window.Reveal.on('slidetransitionend', r)));
     await page.evaluate(() => window.Reveal.next());
@@ -267,7 +249,7 @@ test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as b
     const slide = await frameReady(page, 'embed.html#/exponential-mechanism/meet');
     assert.equal(await slide.locator('figure.widget [data-key]').count(), 1, 'only ε is left');
     await answersKeys(slide, 'iframe slide');
-    await page.screenshot({ path: path.join(shots, 'embed-reveal.png') });
+    await shoot(page, 'embed-reveal.png');
     assert.deepEqual(errors, []);
     await context.close();
   } finally {

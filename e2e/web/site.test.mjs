@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe, checked, everyLive, harness, idle, live, shots, siteIndex, steady, dist } from './harness.mjs';
+import { axe, checked, everyLive, harness, idle, live, shoot, siteIndex, steady, dist } from './harness.mjs';
 import { serve } from './server.mjs';
 import { firstLoad, BUDGET_BYTES } from '../../scripts/bundle-size.mjs';
 
@@ -148,7 +148,7 @@ test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
   assert.ok(await page.locator('#keys-dialog').isVisible());
   await page.keyboard.press('Escape');
   assert.ok(!(await page.locator('#keys-dialog').isVisible()));
-  await page.screenshot({ path: path.join(shots, 'present-1280.png') });
+  await shoot(page, 'present-1280.png');
   await page.keyboard.press('Escape');
   assert.ok(!(await page.evaluate(() => document.body.classList.contains('presenting'))));
   await page.locator('#present-button').click();
@@ -405,7 +405,7 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   for (const [width, scheme] of [[390, 'light'], [390, 'dark'], [1280, 'light'], [1280, 'dark']]) {
     await page.setViewportSize({ width, height: 844 });
     await page.emulateMedia({ colorScheme: scheme });
-    await page.locator('.offline-offer').screenshot({ path: path.join(shots, `offline-offer-${width}-${scheme}.png`) });
+    await shoot(page.locator('.offline-offer'), `offline-offer-${width}-${scheme}.png`);
   }
   // Watch the bar: it moves, and reads 100% only once everything is cached.
   await page.evaluate(() => {
@@ -418,7 +418,7 @@ test('on Save-Data the first visit precaches the shell and core only; the landin
   const bar = await page.evaluate(() => window.offlineBar);
   assert.ok(bar.some((v) => v > 0 && v < 100), `the bar moves: ${bar}`);
   assert.equal(await button.count(), 0, 'the button is gone');
-  await page.locator('.offline-offer').screenshot({ path: path.join(shots, 'offline-offer-done-1280-dark.png') });
+  await shoot(page.locator('.offline-offer'), 'offline-offer-done-1280-dark.png');
   const after = await cachedFiles(page);
   for (const f of extras) assert.ok(after.includes(f), `${f} is cached after the button`);
   // Lessons never opened online work offline now.

@@ -6,9 +6,8 @@
 // (sweep.test.mjs). Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import path from 'node:path';
 import { ready } from './browser.mjs';
-import { axe as audit, checked, harness, idle, live, shots, siteIndex } from './harness.mjs';
+import { axe as audit, checked, harness, idle, live, shoot, siteIndex } from './harness.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -145,7 +144,7 @@ test('presenting at 1920×1080: full screen, every lesson\'s widget fits, ε is 
       assert.equal(await page.evaluate(() => location.hash.match(/rnm\.eps=([\d.]+)/)[1]), '1.2');
       await page.keyboard.press('ArrowDown');
       await page.waitForFunction(() => /rnm\.eps=1(&|$)/.test(location.hash));
-      await page.screenshot({ path: path.join(shots, 'ux-present-1920.png') });
+      await shoot(page, 'ux-present-1920.png');
       await axe(page, 'presented report-noisy-max at 1920');
     }
   }
@@ -162,7 +161,7 @@ test('presenting in the dark scheme passes axe', async () => {
   await page.locator('#w-meet').focus();
   await page.keyboard.press('f');
   await page.waitForFunction(() => document.querySelector('figure.widget.is-presented')?.dataset.fitted, null, { timeout: 30000 });
-  await page.screenshot({ path: path.join(shots, 'ux-present-1920-dark.png') });
+  await shoot(page, 'ux-present-1920-dark.png');
   await axe(page, 'presented exponential-mechanism (dark)');
   assert.deepEqual(errors, []);
   await context.close();

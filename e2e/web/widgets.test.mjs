@@ -10,7 +10,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { dist, harness, idle, live, siteIndex } from './harness.mjs';
+import { dist, frameReady, harness, idle, live, siteIndex } from './harness.mjs';
+import { ready } from './browser.mjs';
 
 const index = siteIndex();
 const slugs = index.lessons.map((l) => l.slug);
@@ -109,20 +110,37 @@ test('SmallDB at Theorem 4.5\'s own m prints what Proposition 4.4 gives at that 
 });
 
 /**
- * corners(name, base) lists the links to try for widget name: its opening
- * values (base: the lesson block's), every number at its minimum together and
- * at its maximum together, each number alone at either end, and each value of
- * every choice. Keys that only replay draws (seed, step) are left as they are.
+ * corners(name, base) lists the settings to try for widget name: its
+ * opening values (base: the lesson block's), every number at its minimum
+ * together and at its maximum together, each number alone at either end,
+ * and each value of every choice. Keys that only replay draws (seed, step)
+ * are left as they are.
  */
 function corners(name, base) {
   const schema = schemas[name];
-  const skip = new Set(['seed', 'step', 'src', 't', 'stage', 'u', 'mu', 'ax', 'ay', 'values', 'log', 'buyer', 'report']);
-  const nums = Object.entries(schema).filter(([k, s]) => !skip.has(k) && (s.type === 'number' || s.type === 'int')).map(([k]) => k);
-  const enums = Object.entries(schema).filter(([k, s]) => !skip.has(k) && s.type === 'enum').map(([k]) => k);
+  const nums = Object.entries(schema).filter(([k, s]) => !SKIP.has(k) && (s.type === 'number' || s.type === 'int')).map(([k]) => k);
+  const enums = Object.entries(schema).filter(([k, s]) => !SKIP.has(k) && s.type === 'enum').map(([k]) => k);
   const out = [{}];
   for (const end of ['min', 'max']) out.push(Object.fromEntries(nums.map((k) => [k, schema[k][end]])));
   for (const k of nums) for (const end of ['min', 'max']) out.push({ [k]: schema[k][end] });
   for (const k of enums) for (const v of schema[k].values) if (String(base[k] ?? schema[k].default) !== v) out.push({ [k]: v });
+  return out;
+}
+const SKIP = new Set(['seed', 'step', 'src', 't', 'stage', 'u', 'mu', 'ax', 'ay', 'values', 'log', 'buyer', 'report']);
+
+/**
+ * setting(name, base, corner) is what a parent sends the embed page
+ * (dpplay:set) for widget name to show corner as a link would: every
+ * number and choice the corner leaves out at its opening value (base, or
+ * the schema's default), in the kinds the message takes.
+ */
+function setting(name, base, corner) {
+  const out = {};
+  for (const [k, spec] of Object.entries(schemas[name])) {
+    const v = k in corner ? corner[k] : SKIP.has(k) ? undefined : base[k] ?? spec.default;
+    if (v === undefined || !['number', 'int', 'enum'].includes(spec.type)) continue;
+    out[k] = spec.type === 'enum' ? String(v) : Number(v);
+  }
   return out;
 }
 
@@ -135,41 +153,56 @@ const fixedCorners = {
   budget: [], measurebound: [], 'floating-point-attack': [], classrun: [], // tables and buttons, no chart
 };
 
+// Each widget is framed once, by its embed page, and set to each corner by
+// the parent's dpplay:set, read as a link's values are (embedpage.js): a
+// corner redraws one widget, not its whole lesson.
 test('charts stay true at the schema\'s corners: a probability axis ends at 100%, no axis cuts its data off or runs far past it', async () => {
-  const { context, page, errors } = await open(`#/${slugs[0]}`, { lesson: slugs[0] });
-  let checked = 0;
-  const report = [];
+  const { context, page, errors } = await open(`${slugs[0]}/`, { lesson: slugs[0] });
+  const widgets = [];
   const done = new Set(); // one instance of each widget: the others share its code and schema
   for (const slug of slugs) {
-    await go(page, `#/${slug}`, 'figure.widget');
-    const figs = await page.locator('#lesson figure.widget').evaluateAll((fs) => fs.map((f) => ({ id: f.dataset.id, sel: `#${f.id}`, name: f.dataset.widget, params: JSON.parse(f.dataset.params || '{}') })));
+    if (slug !== slugs[0]) await page.locator(`#lesson-nav a[data-slug="${slug}"]`).click();
+    await ready(page, slug);
+    const figs = await page.locator('#lesson figure.widget').evaluateAll((fs) => fs.map((f) => ({ id: f.dataset.id, name: f.dataset.widget, params: JSON.parse(f.dataset.params || '{}') })));
     for (const f of figs) {
-      if (!schemas[f.name] || done.has(f.name)) continue;
+      if (!schemas[f.name] || done.has(f.name) || (fixedCorners[f.name] && !fixedCorners[f.name].length)) continue;
       done.add(f.name);
-      for (const c of fixedCorners[f.name] || corners(f.name, f.params)) {
-        const q = Object.entries(c).map(([k, v]) => `${f.id}.${k}=${encodeURIComponent(v)}`).join('&');
-        await go(page, `#/${slug}${q ? `?${q}` : ''}`, f.sel);
-        if (f.name === 'smalldb') await page.waitForFunction((s) => !document.querySelector(s).dataset.busy && document.querySelector(s).dataset.stage === (new URLSearchParams(location.hash.slice(1)).get('sdb.stage')), f.sel, { timeout: 60000 });
-        const axes = await page.locator(`${f.sel} svg[data-axis-top]`).evaluateAll((ss) => ss.filter((s) => s.getClientRects().length).map((s) => ({
-          title: s.querySelector('title').textContent, top: +s.dataset.axisTop, max: +s.dataset.dataMax, cap: s.dataset.axisCap ? +s.dataset.axisCap : null,
-          ticks: [...s.querySelectorAll('.grid text')].map((t) => t.textContent),
-        })));
-        for (const a of axes) {
-          const where = `${slug} ${f.sel} ${q || '(opening values)'}: ${a.title}`;
-          assert.ok(a.top >= a.max * (1 - 1e-9), `${where}: axis ends at ${a.top} below the data's ${a.max}`);
-          if (a.cap !== null) {
-            assert.ok(a.top <= a.cap, `${where}: a probability axis runs to ${a.top}`);
-            assert.ok(!a.ticks.some((t) => /^(\d+(\.\d+)?)%$/.test(t) && parseFloat(t) > 100), `${where}: ticks past 100%: ${a.ticks}`);
-          }
-          if (a.max > 0) assert.ok(a.top <= Math.max(2.2 * a.max, 0.05), `${where}: data up to ${a.max}, axis to ${a.top}: mostly empty`);
-          checked++;
-        }
+      widgets.push({ slug, ...f });
+    }
+  }
+  let checked = 0;
+  for (const f of widgets) {
+    const part = `embed.html#/${f.slug}/${f.id}`;
+    await page.setContent(`<iframe title="${f.id}" src="${web.server.url}${part}" style="width: 1280px; height: 1000px; border: 0"></iframe>`);
+    const frame = await frameReady(page, part);
+    for (const c of fixedCorners[f.name] || corners(f.name, f.params)) {
+      const what = Object.entries(c).map(([k, v]) => `${k}=${v}`).join('&') || '(opening values)';
+      if (Object.keys(c).length) {
+        await frame.evaluate(() => { document.querySelector('figure.widget').dataset.was = ''; });
+        await page.evaluate((params) => frames[0].postMessage({ type: 'dpplay:set', params }, '*'), setting(f.name, f.params, c));
+        await frame.waitForFunction((stage) => {
+          const fig = document.querySelector('figure.widget');
+          return fig && !('was' in fig.dataset) && fig.dataset.renders && !fig.dataset.busy && (!stage || fig.dataset.stage === stage);
+        }, c.stage, { timeout: 60000 }).catch((err) => { err.message = `${part} ${what}: ${err.message}`; throw err; });
       }
-      report.push(`${slug}/${f.id}`);
+      const axes = await frame.locator('figure.widget svg[data-axis-top]').evaluateAll((ss) => ss.filter((s) => s.getClientRects().length).map((s) => ({
+        title: s.querySelector('title').textContent, top: +s.dataset.axisTop, max: +s.dataset.dataMax, cap: s.dataset.axisCap ? +s.dataset.axisCap : null,
+        ticks: [...s.querySelectorAll('.grid text')].map((t) => t.textContent),
+      })));
+      for (const a of axes) {
+        const where = `${f.slug}/${f.id} ${what}: ${a.title}`;
+        assert.ok(a.top >= a.max * (1 - 1e-9), `${where}: axis ends at ${a.top} below the data's ${a.max}`);
+        if (a.cap !== null) {
+          assert.ok(a.top <= a.cap, `${where}: a probability axis runs to ${a.top}`);
+          assert.ok(!a.ticks.some((t) => /^(\d+(\.\d+)?)%$/.test(t) && parseFloat(t) > 100), `${where}: ticks past 100%: ${a.ticks}`);
+        }
+        if (a.max > 0) assert.ok(a.top <= Math.max(2.2 * a.max, 0.05), `${where}: data up to ${a.max}, axis to ${a.top}: mostly empty`);
+        checked++;
+      }
     }
   }
   assert.ok(checked >= 150, `only ${checked} chart axes checked`);
-  console.log(`axes checked: ${checked} over ${report.length} widgets`);
+  console.log(`axes checked: ${checked} over ${widgets.length} widgets`);
   assert.deepEqual(errors, []);
   await context.close();
 });
