@@ -449,7 +449,7 @@ test('over a slow gzipping server the engine\'s progress counts the module\'s by
     const page = await context.newPage();
     const cdp = await context.newCDPSession(page);
     await cdp.send('Network.enable');
-    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 2 * 1024 * 1024, uploadThroughput: 1024 * 1024 });
+    await cdp.send('Network.emulateNetworkConditions', { offline: false, latency: 50, downloadThroughput: 1024 * 1024, uploadThroughput: 1024 * 1024 });
     const res = page.waitForResponse((r) => r.url().endsWith('wasm/core.wasm'));
     await page.goto(server.url + 'what-dp-promises/');
     assert.equal((await (await res).allHeaders())['content-encoding'], 'gzip', 'the server gzips the module');

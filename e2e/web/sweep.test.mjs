@@ -25,7 +25,7 @@
 import { describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ready, watch } from './browser.mjs';
-import { COLOUR_RULES, everyLive, harness, hold, live, shoot, shots, siteIndex, violations } from './harness.mjs';
+import { COLOUR_RULES, afterTasks, everyLive, harness, hold, live, shoot, shots, siteIndex, violations } from './harness.mjs';
 
 const index = siteIndex();
 const lessons = index.lessons.map((l) => l.slug);
@@ -108,6 +108,12 @@ async function audit(page, f, what, rules = null) {
  * dark is audited for what a colour scheme changes (COLOUR_RULES).
  */
 const dark = (page, f, what) => page.emulateMedia({ colorScheme: 'dark' }).then(() => audit(page, f, `${what} (dark)`, COLOUR_RULES));
+
+/**
+ * resize(page, size) gives page a new viewport and waits for the frame that
+ * lays it out: what watches sizes (ResizeObserver) has seen it after that.
+ */
+const resize = (page, size) => page.setViewportSize(size).then(() => afterTasks(page));
 
 const openDetails = (page) => page.evaluate(() => document.querySelectorAll('details').forEach((d) => { d.open = true; }));
 
@@ -446,7 +452,7 @@ async function desktop(slug) {
   if (!slug) await shoot(page, 'landing-1280-dark.png');
   // The projector's width.
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 1920, height: 1080 });
+  await resize(page, { width: 1920, height: 1080 });
   const wide = `${name(slug)} at 1920 px`;
   const by1920 = await sideways(page);
   f.ok(by1920 <= 0, `${wide} scrolls sideways by ${by1920}px`);
@@ -483,11 +489,11 @@ async function phone(slug) {
     await everyLive(page, 60000);
     await dropDowns(page, f, where, 390);
     samePictures(f, pre, await drawn(page), where);
-    await page.setViewportSize({ width: 360, height: 800 });
+    await resize(page, { width: 360, height: 800 });
     report.sliders.push(...(await sliderWithChart(page, f, narrower)).map((m) => `${name(slug)}@360 ${m}`));
     await dropDowns(page, f, narrower, 360);
   }
-  await page.setViewportSize({ width: 390, height: 844 });
+  await resize(page, { width: 390, height: 844 });
   if (lesson) {
     await fewControls(page, f, where);
     report.widgets.push(...(await primaryWithChart(page, f, where)).map((r) => `${slug}${r}`));
@@ -506,7 +512,7 @@ async function phone(slug) {
   await dark(page, f, where);
   if (!slug) await shoot(page, 'landing-390-dark.png', { fullPage: true });
   await page.emulateMedia({ colorScheme: 'light' });
-  await page.setViewportSize({ width: 360, height: 800 });
+  await resize(page, { width: 360, height: 800 });
   await audit(page, f, `${narrower} (light)`);
   const by360 = await sideways(page);
   f.ok(by360 <= 0, `${narrower} scrolls sideways by ${by360}px`);
@@ -537,7 +543,7 @@ async function narrow(slug) {
   f.ok(r.shrunk === 0, `${where}: ${r.shrunk} radio buttons squeezed`);
   if (slug === '' || slug === 'exponential-mechanism') await shoot(page, `a11y-320-${name(slug)}.png`);
   // A window 390 px wide without touch, every disclosure open.
-  await page.setViewportSize({ width: 390, height: 844 });
+  await resize(page, { width: 390, height: 844 });
   await openDetails(page);
   const by = await sideways(page);
   f.ok(by <= 0, `${name(slug)} at 390 px without touch scrolls sideways by ${by}px`);
