@@ -241,4 +241,3 @@ func TestQuotedSVTAlgorithm6(t *testing.T) {
 		}
 	}
 }
-
