@@ -298,7 +298,7 @@ func TestParseLessonErrors(t *testing.T) {
 		{"exercise without answer", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\n---\nQ?\n```\n", "answer: or check:"},
 		{"exercise without examples", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\n---\nQ?\n```\n", "example-right"},
 		{"exercise with a tolerance", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ntolerance: 0.01\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "not tolerance"},
-		{"exercise with too many decimals", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ndecimals: 9\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "decimals: 9"},
+		{"exercise with no decimals", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ndecimals: 0\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "decimals: 0"},
 		{"exercise with decimals in words", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ndecimals: two\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "decimals: two"},
 	}
 	for _, tt := range tests {
