@@ -143,7 +143,7 @@ func TestQuotedBenchmarkProved(t *testing.T) {
 		}
 	}
 	quoted(t, toolsSlug,
-		fmt.Sprintf("which rounds ε = %g up to ln(1 + 2⁻³) = %.3f", tg.Claimed, tg.Proved),
+		fmt.Sprintf("which, asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f.", tg.Claimed, tg.Proved), fmt.Sprintf("asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: the ratio", tg.Claimed, tg.Proved),
 		fmt.Sprintf("is proved only %d × %g = %.3f for its %d answers", len(rnm3.Pair[0]), rnm3.Claimed/2, rnm3.Proved, len(rnm3.Pair[0])),
 		fmt.Sprintf("DP-Sniper's pair differs in all %d of its entries, where the guarantee is %d × %g = %g.", differ, n, ps.Claimed, ps.Proved))
 	if differ != n {

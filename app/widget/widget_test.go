@@ -3,6 +3,7 @@ package widget
 import (
 	"maps"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -67,6 +68,20 @@ func TestSchemasWellFormed(t *testing.T) {
 		}
 		if got, notes := Coerce(w, w+".", raw); len(notes) > 0 || !maps.Equal(got, raw) {
 			t.Errorf("%s: its defaults %v are changed to %v: %q", w, raw, got, notes)
+		}
+	}
+}
+
+// Every built-in score is the decimal it stands for, with no binary dust
+// when the page prints it (the Adult scores are counts in thousands: 4.443,
+// never 4.4430000000000005).
+func TestDataSetScoresPrintClean(t *testing.T) {
+	for _, d := range dataSets {
+		for i, s := range d.Scores {
+			got := strconv.FormatFloat(s, 'g', -1, 64)
+			if want := strconv.FormatFloat(s, 'g', 6, 64); got != want {
+				t.Errorf("%s, %s: the score prints as %s, not %s", d.Name, d.Candidates[i], got, want)
+			}
 		}
 	}
 }
