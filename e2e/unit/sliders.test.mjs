@@ -1,7 +1,7 @@
 // A slider's number box reads a typed value with its widget's schema entry
 // (controls.js readBox), so that the value kept is the one its link keeps,
 // to the schema's digits: without a spec the box would round to 3
-// significant digits, and 1.024 typed into lesson 2's ε box would become
+// significant digits, and 1.024 typed into the exponential mechanism's ε box would become
 // 1.02. This reads every widget's source for sliders built without one.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
