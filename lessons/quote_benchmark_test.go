@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpplay/dpplay/app/audit/sparse"
 	"github.com/dpplay/dpplay/core/audit/pair"
 )
 
@@ -181,6 +182,30 @@ func TestQuotedPrefixSumsExercise(t *testing.T) {
 		exerciseAccepts(t, toolsSlug, "Proved ε", c.Proved, oneEntry, sums*c.Claimed, n*scale)
 		if l, _ := c.M.Loss(c.Pair[0], c.Pair[1]); l.Value() != c.Proved {
 			t.Errorf("the exact loss %v on the pair does not reach the proved %v", l.Value(), c.Proved)
+		}
+	}
+}
+
+// The lesson's widget audits SVT4 on DP-Sniper's pair with the benchmark's
+// parameters: its loss is the table's.
+func TestQuotedBenchmarkWidget(t *testing.T) {
+	cs, _ := pair.Benchmark(pair.RunDPSniperLogistic)
+	for _, c := range cs {
+		if c.Mechanism != "SparseVectorTechnique4" {
+			continue
+		}
+		a, err := sparse.NewAudit(4, c.Claimed, 1, 1, c.Pair[0], c.Pair[1])
+		if err != nil {
+			t.Fatal(err)
+		}
+		bench, _ := c.M.Loss(c.Pair[0], c.Pair[1])
+		if math.Abs(a.Loss-bench.Value()) > 1e-9 || a.Variant.Proven != c.Proved {
+			t.Errorf("the widget's audit %v (proved %v) is not the benchmark's %v (proved %v)", a.Loss, a.Variant.Proven, bench.Value(), c.Proved)
+		}
+		quoted(t, toolsSlug, "alg: 4\neps: 0.1\nc: 1\nt: 1\nx: 1,1,1,1,1,1,1,1,1,1\ny: 2,2,2,2,2,0,0,0,0,0",
+			fmt.Sprintf("The exact loss is the table's %.3f: above the claimed %g, below the %.3f that Lyu et al. prove.", a.Loss, c.Claimed, c.Proved))
+		if fmt.Sprint(c.Pair[0]) != "[1 1 1 1 1 1 1 1 1 1]" || fmt.Sprint(c.Pair[1]) != "[2 2 2 2 2 0 0 0 0 0]" {
+			t.Errorf("DP-Sniper's SVT4 pair is %v, %v; the widget opens on another", c.Pair[0], c.Pair[1])
 		}
 	}
 }
