@@ -153,7 +153,7 @@ func TestQuotedBillboard(t *testing.T) {
 		"receives the good they demanded in it, and pays that round's posted price for it. A buyer's utility is **quasi-linear**",
 		"The first is about lies, at any market size.",
 		"The second is about welfare, and it needs a large market",
-		"So the outcome is envy-free against one's own round: at its prices nobody prefers what another buyer received",
+		"So the jointly private allocation, before any repair, is envy-free against one's own round: at its prices nobody prefers what another buyer received",
 		"The table's totals, the copies handed out and the chance of overshooting, add up every buyer's demand, buyer $i$'s own included: they are not a jointly private release")
 	// The bound on a lie's gain at any market size, with values in [0, 1].
 	quoted(t, slug, fmt.Sprintf("At ε = 1 and $V = 1$ the bound is %.2f, most of the range of values", 1-math.Exp(-1)))
@@ -206,10 +206,10 @@ func TestQuotedBillboardSeeds(t *testing.T) {
 	t16, t128 := shareSpread(t, seeds, 16, 1, "auto"), shareSpread(t, seeds, 128, 1, "auto")
 	tree, eps10 := shareSpread(t, seeds, 64, 1, "tree"), shareSpread(t, seeds, 64, 10, "auto")
 	quoted(t, slug,
-		fmt.Sprintf("Over %d seeds, prices held at 0 give %.1f%% of the optimum on average (standard deviation %.1f)", seeds, zero.mean, zero.sd),
-		fmt.Sprintf("the noisy prices at ε = 1 and T = 64 give %.1f%% (SD %.1f, from %.0f%% to %.0f%%)", noisy.mean, noisy.sd, noisy.min, noisy.max),
+		fmt.Sprintf("Over %d seeds (mean, standard deviation in brackets), prices held at 0 give %.1f%% (%.1f) of the optimum", seeds, zero.mean, zero.sd),
+		fmt.Sprintf("the noisy prices at ε = 1 and T = 64 give %.1f%% (%.1f; from %.0f%% to %.0f%%)", noisy.mean, noisy.sd, noisy.min, noisy.max),
 		fmt.Sprintf("better in %d of the %d runs", better, seeds),
-		fmt.Sprintf("%.1f%% at T = 16 (SD %.1f), %.1f%% at T = 128 (SD %.1f), and %.1f%% with the tree at T = 64 (SD %.1f)", t16.mean, t16.sd, t128.mean, t128.sd, tree.mean, tree.sd),
+		fmt.Sprintf("%.1f%% at T = 16 (%.1f), %.1f%% at T = 128 (%.1f), and %.1f%% with the tree at T = 64 (%.1f)", t16.mean, t16.sd, t128.mean, t128.sd, tree.mean, tree.sd),
 		fmt.Sprintf("%.0f%% on average at ε = 10", eps10.mean),
 		fmt.Sprintf("over %d seeds the noisy prices average %.1f%% against %.1f%%, and beat prices at 0 in %d runs", seeds, noisy.mean, zero.mean, better),
 		fmt.Sprintf("Compare ε = 10 (%.0f%% on average) and T = 16 (%.1f%%)", eps10.mean, t16.mean))
