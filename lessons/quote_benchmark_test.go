@@ -144,9 +144,15 @@ func TestQuotedBenchmarkProved(t *testing.T) {
 		}
 	}
 	quoted(t, toolsSlug,
-		fmt.Sprintf("which, asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f.", tg.Claimed, tg.Proved), fmt.Sprintf("asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: the ratio", tg.Claimed, tg.Proved),
+		fmt.Sprintf("which, asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: that is its promise", tg.Claimed, tg.Proved), fmt.Sprintf("asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: the ratio", tg.Claimed, tg.Proved),
 		fmt.Sprintf("is proved only %d × %g = %.3f for its %d answers", len(rnm3.Pair[0]), rnm3.Claimed/2, rnm3.Proved, len(rnm3.Pair[0])),
 		fmt.Sprintf("DP-Sniper's pair differs in all %d of its entries, where the guarantee is %d × %g = %g.", differ, n, ps.Claimed, ps.Proved))
+	quoted(t, toolsSlug, fmt.Sprintf("SVT4 is proved %.3f, noisy histogram 2, whose noise $\\mathrm{Lap}(\\varepsilon)$ should have been $\\mathrm{Lap}(1/\\varepsilon)$, is proved %g", by["SparseVectorTechnique4"].Proved, by["NoisyHist2"].Proved))
+	for _, c := range []pair.Case{rnm3, by["SparseVectorTechnique4"], by["NoisyHist2"]} {
+		if l, _ := c.M.Loss(c.Pair[0], c.Pair[1]); l.Value() <= c.Claimed {
+			t.Errorf("%s: the loss %v on the pair does not exceed the claim %v; the lesson calls it a failure", c.Mechanism, l.Value(), c.Claimed)
+		}
+	}
 	if differ != n {
 		t.Errorf("prefix sums: the pair differs in %d of %d entries", differ, n)
 	}
