@@ -14,10 +14,11 @@ import (
 
 // exercise is the header of one ```exercise block.
 type exercise struct {
-	answer, tolerance float64
-	mistakes          [][2]any
-	raw               map[string]string
-	question          string // the text after the header, as the page shows it
+	answer   float64
+	decimals int // the precision its answer is checked at; 0: exactly
+	mistakes [][2]any
+	raw      map[string]string
+	question string // the text after the header, as the page shows it
 }
 
 var (
@@ -30,7 +31,7 @@ func exercises(t *testing.T, slug string) []exercise {
 	t.Helper()
 	var out []exercise
 	for _, m := range reExercise.FindAllStringSubmatch(lessonFile(t, slug), -1) {
-		e := exercise{tolerance: 1e-9, raw: map[string]string{}, question: m[2]}
+		e := exercise{raw: map[string]string{}, question: m[2]}
 		for _, line := range strings.Split(m[1], "\n") {
 			if k, v, ok := strings.Cut(line, ":"); ok {
 				e.raw[strings.TrimSpace(k)] = strings.TrimSpace(v)
@@ -42,9 +43,9 @@ func exercises(t *testing.T, slug string) []exercise {
 				t.Fatalf("%s: answer %q", slug, a)
 			}
 		}
-		if tol, ok := e.raw["tolerance"]; ok {
-			if e.tolerance, err = strconv.ParseFloat(tol, 64); err != nil {
-				t.Fatalf("%s: tolerance %q", slug, tol)
+		if d, ok := e.raw["decimals"]; ok {
+			if e.decimals, err = strconv.Atoi(d); err != nil {
+				t.Fatalf("%s: decimals %q", slug, d)
 			}
 		}
 		if ms, ok := e.raw["mistakes"]; ok {
@@ -58,10 +59,9 @@ func exercises(t *testing.T, slug string) []exercise {
 }
 
 // accepts says whether the page's check takes x for an exercise: the rule
-// web/exercises.js and web/widgets/answer.js apply,
-// |x − answer| ≤ tolerance·max(1, |answer|).
+// web/widgets/answer.js applies, number.Gives at the exercise's decimals.
 func (e exercise) accepts(x float64) bool {
-	return math.Abs(x-e.answer) <= e.tolerance*math.Max(1, math.Abs(e.answer))
+	return number.Gives(x, e.answer, e.decimals)
 }
 
 // TestExerciseFeedback checks, for every lesson, that each answer-checked
@@ -108,7 +108,7 @@ func exerciseAccepts(t *testing.T, slug, label string, computed float64, wrong .
 			continue
 		}
 		if !e.accepts(computed) {
-			t.Errorf("%s, exercise %q: the computed answer %g is not accepted (answer %g ± %g)", slug, label, computed, e.answer, e.tolerance)
+			t.Errorf("%s, exercise %q: the computed answer %g is not accepted (answer %g at %d decimals)", slug, label, computed, e.answer, e.decimals)
 		}
 		for _, x := range wrong {
 			if e.accepts(x) {
@@ -121,16 +121,15 @@ func exerciseAccepts(t *testing.T, slug, label string, computed float64, wrong .
 }
 
 // precision is what an exercise's question asks for: an answer rounded to
-// some decimals, to some significant figures, a whole number, or an exact
-// value (a fraction such as 3/4 or a decimal that ends).
+// some decimals, a whole number, or an exact value (a fraction such as 3/4
+// or a decimal that ends).
 type precision struct {
-	kind   string // "decimals", "figures", "whole" or "exact"
+	kind   string // "decimals", "whole" or "exact"
 	digits int
 }
 
 var (
 	reDecimals = regexp.MustCompile(`(?i)\b(one|two|three|four|five) decimals?\b`)
-	reFigures  = regexp.MustCompile(`(?i)\b(one|two|three|four|five) significant figures?\b`)
 	reWhole    = regexp.MustCompile(`(?i)\ba whole number\b`)
 	reExact    = regexp.MustCompile(`(?i)\bthe exact value\b`)
 	digitWords = map[string]int{"one": 1, "two": 2, "three": 3, "four": 4, "five": 5}
@@ -142,9 +141,6 @@ func askedPrecision(question string) (p precision, ok bool) {
 	var found []precision
 	for _, m := range reDecimals.FindAllStringSubmatch(question, -1) {
 		found = append(found, precision{"decimals", digitWords[strings.ToLower(m[1])]})
-	}
-	for _, m := range reFigures.FindAllStringSubmatch(question, -1) {
-		found = append(found, precision{"figures", digitWords[strings.ToLower(m[1])]})
 	}
 	if reWhole.MatchString(question) {
 		found = append(found, precision{kind: "whole"})
@@ -158,65 +154,52 @@ func askedPrecision(question string) (p precision, ok bool) {
 	return found[0], true
 }
 
-// round returns x as a student gives it at precision p, and the width of
-// one unit in its last place.
-func (p precision) round(x float64) (rounded, unit float64) {
-	switch p.kind {
-	case "decimals":
-		unit = math.Pow(10, -float64(p.digits))
-	case "figures":
-		unit = math.Pow(10, math.Floor(math.Log10(math.Abs(x)))-float64(p.digits-1))
-	default:
-		unit = 1
-	}
-	return math.Round(x/unit) * unit, unit
-}
-
-// near is the page's rule for matching a typed value against a listed
-// mistake (web/widgets/answer.js): |x − v| ≤ tolerance·max(1, |v|).
-func (e exercise) near(x, v float64) bool {
-	return math.Abs(x-v) <= e.tolerance*math.Max(1, math.Abs(v))
-}
-
-// TestExercisePrecision checks that every exercise states the precision it
-// wants, and, for an exercise with an answer, that the accepted interval
-// answer ± tolerance·max(1, |answer|) fits it: every number that rounds, at
-// that precision, to the answer's rounding is accepted (so "1.5" is right
-// whenever 1.4715 is asked to one decimal), a whole-number answer is a
-// whole number, an exact one is held to 0.1%, and no listed mistake is
-// accepted, whether typed in full or rounded as asked, while each rounded
-// mistake still gets its own message.
+// TestExercisePrecision checks that every exercise states once the
+// precision it wants and is checked at that precision (decimals: N for "N
+// decimals", none for a whole number or the exact value); and, for an
+// exercise with an answer, that the answer rounded as asked is accepted
+// while its neighbouring roundings are refused (one unit in the last place
+// either side; for a whole number the integers either side, for an exact
+// value anything 0.1% away), that a whole number's answer is one, and that
+// no listed mistake is accepted, typed in full or rounded as asked, while
+// each rounded mistake still gets its own message.
 func TestExercisePrecision(t *testing.T) {
 	for slug := range lessonFiles(t) {
 		for i, e := range exercises(t, slug) {
 			name := fmt.Sprintf("%s exercise %d (%s)", slug, i+1, e.raw["label"])
 			p, ok := askedPrecision(e.question)
 			if !ok {
-				t.Errorf("%s: the question does not say once what precision it wants (\"Give two decimals.\", \"two significant figures\", \"a whole number\"): %q", name, e.question)
+				t.Errorf("%s: the question does not say once what precision it wants (\"Give two decimals.\", \"a whole number\", \"the exact value\"): %q", name, e.question)
 				continue
+			}
+			if p.kind == "decimals" && e.decimals != p.digits || p.kind != "decimals" && e.decimals != 0 {
+				t.Errorf("%s: the question asks for %v but the exercise is checked at decimals: %d", name, p, e.decimals)
 			}
 			if _, has := e.raw["answer"]; !has {
 				continue // a widget's own check, such as audit.smallestDelta
 			}
-			w := e.tolerance * math.Max(1, math.Abs(e.answer))
-			lo, hi := e.answer-w, e.answer+w
+			var right, unit float64
 			switch p.kind {
 			case "whole":
 				if e.answer != math.Round(e.answer) {
 					t.Errorf("%s: asks for a whole number, but the answer is %v", name, e.answer)
 				}
-				if w >= 0.5 {
-					t.Errorf("%s: a whole number, but the accepted interval [%v, %v] holds its neighbours' halves", name, lo, hi)
-				}
+				right, unit = e.answer, 1
 			case "exact":
-				if e.tolerance > 0.001 {
-					t.Errorf("%s: asks for the exact value, but accepts anything within %v", name, w)
-				}
+				right, unit = e.answer, 0.001*math.Max(1, math.Abs(e.answer))
 			default:
-				r, u := p.round(e.answer)
-				cellLo, cellHi := r-u/2, r+u/2
-				if cellLo < lo-1e-12 || cellHi > hi+1e-12 {
-					t.Errorf("%s: answers to %d %s round to %v, that is [%v, %v], but only [%.6g, %.6g] is accepted", name, p.digits, p.kind, r, cellLo, cellHi, lo, hi)
+				unit = math.Pow(10, -float64(p.digits))
+				right = round(e.answer, p.digits)
+			}
+			if !e.accepts(right) || !e.accepts(e.answer) {
+				t.Errorf("%s: refuses the answer %v or its rounding %v", name, e.answer, right)
+			}
+			for _, n := range []float64{right - unit, right + unit} {
+				if p.kind == "decimals" {
+					n = round(n, p.digits) // the neighbour as typed, free of binary dust
+				}
+				if e.accepts(n) {
+					t.Errorf("%s: accepts %v, a neighbour of the right answer %v", name, n, right)
 				}
 			}
 			for _, mk := range e.mistakes {
@@ -225,14 +208,14 @@ func TestExercisePrecision(t *testing.T) {
 					continue // TestExerciseFeedback reports it
 				}
 				typed := v // a whole or exact answer's slips are typed as they are
-				if p.kind == "decimals" || p.kind == "figures" {
-					typed, _ = p.round(v)
+				if p.kind == "decimals" {
+					typed = round(v, p.digits)
 				}
 				if e.accepts(v) || e.accepts(typed) {
 					t.Errorf("%s: the mistake %v (typed %v) is accepted", name, v, typed)
 				}
-				if !e.near(typed, v) {
-					t.Errorf("%s: the mistake %v typed as asked, %v, misses its own message (tolerance %v)", name, v, typed, e.tolerance)
+				if !number.Gives(typed, v, e.decimals) {
+					t.Errorf("%s: the mistake %v typed as asked, %v, misses its own message", name, v, typed)
 				}
 			}
 		}
@@ -244,7 +227,6 @@ func TestAskedPrecision(t *testing.T) {
 	for q, want := range map[string]precision{
 		"How much? Give two decimals.":          {"decimals", 2},
 		"Give it to three decimals.":            {"decimals", 3},
-		"Give two significant figures.":         {"figures", 2},
 		"How many? Give a whole number.":        {kind: "whole"},
 		"Give one decimal, or a whole number.":  {},
 		"Give the exact value.":                 {kind: "exact"},
@@ -256,29 +238,21 @@ func TestAskedPrecision(t *testing.T) {
 			t.Errorf("askedPrecision(%q) = %v, %v; want %v", q, got, ok, want)
 		}
 	}
-	for _, c := range []struct {
-		p       precision
-		x, r, u float64
-	}{
-		{precision{"decimals", 2}, 1.4899, 1.49, 0.01},
-		{precision{"figures", 2}, 0.016667, 0.017, 0.001},
-		{precision{"figures", 3}, 72.146, 72.1, 0.1},
-	} {
-		r, u := c.p.round(c.x)
-		if math.Abs(r-c.r) > 1e-12 || math.Abs(u-c.u) > 1e-15 {
-			t.Errorf("%v.round(%v) = %v, %v; want %v, %v", c.p, c.x, r, u, c.r, c.u)
-		}
-	}
 }
 
 // acceptedInterval returns the answers the page accepts for the lesson's
-// exercise with the given label: answer ± tolerance·max(1, |answer|).
+// exercise with the given label, asked to some decimals: those that round to
+// the answer's rounding, from lo up to (not including) hi.
 func acceptedInterval(t *testing.T, slug, label string) (lo, hi float64) {
 	t.Helper()
 	for _, e := range exercises(t, slug) {
 		if e.raw["label"] == label {
-			w := e.tolerance * math.Max(1, math.Abs(e.answer))
-			return e.answer - w, e.answer + w
+			if e.decimals == 0 {
+				t.Fatalf("%s, exercise %q is checked exactly", slug, label)
+			}
+			u := math.Pow(10, -float64(e.decimals))
+			r := round(e.answer, e.decimals)
+			return r - u/2, r + u/2
 		}
 	}
 	t.Fatalf("%s has no exercise labelled %q", slug, label)

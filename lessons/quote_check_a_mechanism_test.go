@@ -55,7 +55,7 @@ func TestQuotedLeadScore(t *testing.T) {
 		fmt.Sprintf("The loss the auditor finds on counts up to 3 is %.3f, not 2", r.Loss),
 		fmt.Sprintf("moves one person from option %d to option %d", from, to))
 	// The widget's growth chart, and the universe with counts up to 20.
-	_, losses, err := auditapp.Growth(gap, 8)
+	counts, losses, err := auditapp.Growth(gap, 8) // the widget draws to max(m, 8)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,8 @@ func TestQuotedLeadScore(t *testing.T) {
 	if last >= 1.5 || last < 1.5-1e-7 {
 		t.Fatalf("m = 20: loss %v, not just below 1.5", last)
 	}
-	quoted(t, checkSlug, fmt.Sprintf("levels off at 1.5, which it reaches as %s with counts up to 20", trunc8(last)))
+	quoted(t, checkSlug, fmt.Sprintf("Its last point, at counts up to %g unless you raise the largest count, is %.4f; with counts up to 20 the verdict reads %s.",
+		counts[len(counts)-1], losses[len(losses)-1], trunc8(last)))
 }
 
 // moved returns the option a person left and the one they joined.

@@ -89,7 +89,7 @@ func TestQuotedAdult(t *testing.T) {
 		fmt.Sprintf("(Married-civ-spouse 14.976, Never-married 10.683)"),
 		fmt.Sprintf("[[%.5f, \"That solves", slips[0]), fmt.Sprintf("[%.5f, \"That uses log base 10", slips[1]),
 		fmt.Sprintf("[%.4f, \"That leaves out the logarithm", slips[2]), fmt.Sprintf("[%.6f, \"That uses the raw counts", slips[3]),
-		fmt.Sprintf("ε = 2 ln 9 / %.3f ≈ %.3f (the page accepts %.6f to %.6f; the usual slips are %.3f without the 2, %.3f with log₁₀ and %.3f without the logarithm)",
+		fmt.Sprintf("ε = 2 ln 9 / %.3f ≈ %.3f (the page accepts every answer from %.4f up to, not including, %.4f; the usual slips are %.3f without the 2, %.3f with log₁₀ and %.3f without the logarithm)",
 			gap, eps9, lo, hi, slips[0], slips[1], slips[2]))
 	// Per person, scores in thousands with Δ = 1 at ε are raw counts at ε/1000.
 	per := probs(t, counts, nil, 0.001, 1)

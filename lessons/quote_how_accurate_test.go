@@ -64,10 +64,15 @@ func TestQuotedAccuracyTheorem(t *testing.T) {
 	gap := c.Opt - c.Threshold
 	quoted(t, slug,
 		fmt.Sprintf("answer: %.2f", gap),
-		fmt.Sprintf("≈ 2 × %.3f = %.2f", gap/2, gap),
-		fmt.Sprintf("If you gave %.2f, you left out the factor 2", gap/2),
-		fmt.Sprintf("If you gave %.2f, you left out t", 2*math.Log(100)))
-	exerciseAccepts(t, slug, "OPT − threshold", gap, gap/2, 2*math.Log(100))
+		fmt.Sprintf("≈ 2 × %.3f = %.2f", gap/2, gap))
+	// Its likely wrong answers: no factor 2, no t, t outside the factor, log₁₀.
+	slips := []float64{gap / 2, 2 * math.Log(100), 2*math.Log(100) + 1, 2 * (math.Log10(100) + 1)}
+	quoted(t, slug, fmt.Sprintf("mistakes: [[%.6f, \"That leaves out the factor 2", slips[0]),
+		fmt.Sprintf("[%.6f, \"That leaves out t", slips[1]),
+		fmt.Sprintf("[%.6f, \"That adds t outside the factor", slips[2]),
+		fmt.Sprintf("[%g, \"That uses the logarithm to base 10", slips[3]),
+		fmt.Sprintf("ln 100 ≈ %.3f", math.Log(100)))
+	exerciseAccepts(t, slug, "OPT − threshold", gap, slips...)
 	// The slides' β form: ε = 1, Δ = 1, |R| = 50, β = 0.05.
 	quoted(t, slug, fmt.Sprintf("with probability at least 0.95, within %.2f of the best", 2*math.Log(50/0.05)))
 	d, _ := selection.AccuracyReport(spread(50), 1, 1, math.Log(1/0.05), make([]float64, 50))
@@ -111,11 +116,18 @@ func TestQuotedMeasureBound(t *testing.T) {
 		fmt.Sprintf("at $t = 0.1$ the near-optimal mass is still %.0f/101", sm*101),
 		fmt.Sprintf("answer: %.2f", cond),
 		fmt.Sprintf("ε_a ≥ ln(%.2f)/0.1 ≈ %.2f", 1/(0.1*sm), cond),
-		fmt.Sprintf("If you gave %.2f, you forgot to divide by t", cond*0.1),
-		fmt.Sprintf("If you gave %.2f, you used the needle's mass", math.Log(1/(0.1*nm))/0.1),
 		fmt.Sprintf("the third exercise's answer is %.2f", cond))
-	exerciseAccepts(t, slug, "smallest ε_a", cond, cond*0.1, math.Log(1/(0.1*nm))/0.1)
-	exerciseAccepts(t, slug, "Factor", 1/nm, 1)
+	// Its likely wrong answers: no division by t, the needle's mass, t left
+	// out of the logarithm.
+	condSlips := []float64{cond * 0.1, math.Log(1/(0.1*nm)) / 0.1, math.Log(1/sm) / 0.1}
+	quoted(t, slug, fmt.Sprintf("mistakes: [[%.3f, \"That forgets to divide by t", condSlips[0]),
+		fmt.Sprintf("[%.2f, \"That uses the needle's mass 1/101", condSlips[1]),
+		fmt.Sprintf("[%.2f, \"That leaves t out of the logarithm", condSlips[2]))
+	exerciseAccepts(t, slug, "smallest ε_a", cond, condSlips...)
+	// The factor's likely wrong answers: every candidate near the top, the
+	// needle's rivals counted, the slope's near-optimal count.
+	quoted(t, slug, fmt.Sprintf("[%.0f, \"That counts the needle's rivals", 1/nm-1), fmt.Sprintf("[%.0f, \"That counts the slope's candidates within t", sm*101))
+	exerciseAccepts(t, slug, "Factor", 1/nm, 1, 1/nm-1, sm*101)
 	// The exact expected score at ε_a = 100 (ε = 2·ε_a·Δ in the ε/(2Δ) form).
 	p := probs(t, lifted, nil, 200, 1)
 	mean := 0.0

@@ -66,7 +66,13 @@ func TestQuotedPermuteAndFlip(t *testing.T) {
 		fmt.Sprintf("½ × ⅓ = 1/6 ≈ %.3f, while the exponential mechanism loses 1/(1 + 3) = %.2f", pf, ex),
 		fmt.Sprintf("[[%.2f, \"That is the exponential mechanism's loss", ex),
 		fmt.Sprintf("ε = 2 ln 3 ≈ %.3f", eps))
-	if r := loss(t, two, "exponential", 40) / loss(t, two, "permute-and-flip", 40); math.Abs(r-2) > 1e-6 {
-		t.Errorf("two candidates at ε = 40: ratio %v, the lesson says it tends to 2", r)
+	limit := loss(t, two, "exponential", 40) / loss(t, two, "permute-and-flip", 40)
+	if math.Abs(limit-2) > 1e-6 {
+		t.Errorf("two candidates at ε = 40: ratio %v, the lesson says it tends to 2", limit)
 	}
+	// The limit's likely wrong answers: no gain, the ratio upside down, the
+	// ratio at ε = 2 ln 3 rather than its limit.
+	quoted(t, slug, fmt.Sprintf("[%g, \"That divides the other way", 1/math.Round(limit)),
+		fmt.Sprintf("[%g, \"That is the ratio at ε = 2 ln 3", ex/pf))
+	exerciseAccepts(t, slug, "Limit of the ratio", math.Round(limit), 1, 1/math.Round(limit), ex/pf)
 }

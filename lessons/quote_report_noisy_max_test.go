@@ -111,3 +111,23 @@ func TestQuotedBudget(t *testing.T) {
 		fmt.Sprintf("[%g, \"That pays for publishing all five", n*delta/e2))
 	exerciseAccepts(t, "report-noisy-max", "Scale b", 2*delta/e2, delta/e2, n*delta/e2)
 }
+
+// Under add-or-remove neighbours on counts, where Lap(Δ/ε) is ε-private,
+// the exponential mechanism and permute-and-flip may halve their noise too:
+// weights exp(εu/Δ) are the ε/(2Δ) form at 2ε.
+func TestQuotedHalvedNoise(t *testing.T) {
+	tuesday := func(mech string, eps float64) float64 {
+		p, err := selection.New().Probabilities(selection.Request{Mechanism: mech, Scores: meeting, Epsilon: eps, Sensitivity: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return p[1]
+	}
+	em, pf, lap := tuesday("exponential", 2), tuesday("permute-and-flip", 2), tuesday("report-noisy-max-laplace", 1)
+	quoted(t, "report-noisy-max",
+		fmt.Sprintf("then they pick Tuesday about %.0f%% and %.0f%% of the time", 100*em, 100*pf),
+		fmt.Sprintf("is ε-private as well, and picks Tuesday with probability %.3f", em))
+	if em <= lap || pf <= lap {
+		t.Errorf("at equal noise the exponential mechanism (%v) and permute-and-flip (%v) no longer beat Laplace (%v)", em, pf, lap)
+	}
+}

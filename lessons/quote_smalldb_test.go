@@ -123,6 +123,9 @@ func TestQuotedSmallDB(t *testing.T) {
 	exerciseAccepts(t, slug, "Δu", 1/float64(n), 2/float64(n), 1, 1.0/6)
 	exerciseAccepts(t, slug, "Δu", 0.0083)
 	exerciseAccepts(t, slug, "Δu", 0.00833)
+	// The question reads one way: the utility is the negated largest
+	// error, and Δu is how far it moves for a fixed candidate.
+	quoted(t, slug, fmt.Sprintf("SmallDB's utility is the largest error over the queries, negated: $u(x, y) = -\\max_f |f(x) - f(y)|$. With n = %d patients and change-one-answer neighbours, how far can $u(x, y)$ move when one record of $x$ changes, for a fixed candidate $y$? That is its sensitivity Δu.", n))
 
 	// Proposition 4.4 at m = 6 and the exact quantiles.
 	alpha, err := synth.AlphaForSize(Q, 6)

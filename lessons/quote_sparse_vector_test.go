@@ -203,3 +203,41 @@ func TestSVTExerciseScale(t *testing.T) {
 	quoted(t, "glossary", fmt.Sprintf("draw $\\hat T = T + \\mathrm{Lap}(%g/\\varepsilon)$ once, add fresh $\\mathrm{Lap}(%g/\\varepsilon)$ noise to each query",
 		ab.SVT.ThresholdScale, ab.SVT.QueryScale))
 }
+
+// Algorithm 6 on the table's staircase stays below 1.5 at every length the
+// widget takes, one threshold shift covering every ⊤; on the pair whose ⊤
+// answers move against its ⊥ answers, each ⊤ pays and the loss grows.
+func TestQuotedSVTAlgorithm6(t *testing.T) {
+	for n := 2; n <= sparse.MaxQueries; n++ {
+		if l := svtLoss(t, 6, n).Loss; l >= 1.5 {
+			t.Errorf("Algorithm 6 on the staircase of %d queries loses %v, not below 1.5", n, l)
+		}
+	}
+	halves := func(n int) sparse.Audit {
+		x, y := make([]float64, n), make([]float64, n)
+		for i := 0; i < n/2; i++ {
+			x[i], y[n/2+i] = 1, 1
+		}
+		a, err := sparse.NewAudit(6, svtAuditEps, svtAuditC, svtAuditT, x, y)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return a
+	}
+	ten := halves(10)
+	if ten.Worst.Text != "⊥⊥⊥⊥⊥⊤⊤⊤⊤⊤" {
+		t.Errorf("the worst output on the halves pair is %s", ten.Worst.Text)
+	}
+	quoted(t, svtSlug,
+		fmt.Sprintf("its loss stays below 1.5 whatever the number of queries (%.3f for ten)", svtLoss(t, 6, 10).Loss),
+		fmt.Sprintf("the output %s loses %.3f.", ten.Worst.Text, ten.Loss),
+		fmt.Sprintf("the loss is %.3f for six queries and %.3f for twelve", halves(6).Loss, halves(sparse.MaxQueries).Loss))
+	if sparse.MaxQueries != 12 {
+		t.Errorf("the widget takes up to %d queries; the lesson says twelve", sparse.MaxQueries)
+	}
+	for n := 4; n <= sparse.MaxQueries; n += 2 {
+		if halves(n).Loss <= halves(n-2).Loss {
+			t.Errorf("on the halves pair the loss does not grow from %d to %d queries", n-2, n)
+		}
+	}
+}

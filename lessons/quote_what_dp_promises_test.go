@@ -40,7 +40,7 @@ func TestQuotedWhatDPPromises(t *testing.T) {
 	const bins, eps = 6, 1.0
 	changeOne, addRemove := 2.0, 1.0
 	quoted(t, slug,
-		fmt.Sprintf("answer: %g\ntolerance: 0\nexample-right: %g\nexample-wrong: %g\nlabel: Scale b", changeOne/eps, changeOne/eps, addRemove/eps),
+		fmt.Sprintf("answer: %g\nexample-right: %g\nexample-wrong: %g\nlabel: Scale b", changeOne/eps, changeOne/eps, addRemove/eps),
 		fmt.Sprintf("[[%g, \"That is the scale for add-or-remove neighbours", addRemove/eps),
 		fmt.Sprintf("[%d, \"That pays for six separate releases", bins),
 		fmt.Sprintf("picks one of six days"))
@@ -54,7 +54,10 @@ func TestQuotedWhatDPPromises(t *testing.T) {
 // The glossary's exercise: three 0.5-private releases on the same data.
 func TestQuotedGlossary(t *testing.T) {
 	quoted(t, "glossary", fmt.Sprintf("answer: %g", 3*0.5), fmt.Sprintf("0.5 + 0.5 + 0.5 = %g", 3*0.5), "Three 0.5-private releases")
-	exerciseAccepts(t, "glossary", "Total ε", 3*0.5, 0.5)
+	// Its likely wrong answers: parallel composition, the costs multiplied,
+	// the adaptively chosen third release left out.
+	quoted(t, "glossary", fmt.Sprintf("mistakes: [[%g, \"That is parallel composition", 0.5), fmt.Sprintf("[%g, \"That multiplies the three costs", 0.5*0.5*0.5), fmt.Sprintf("[%g, \"That counts only the first two releases", 2*0.5))
+	exerciseAccepts(t, "glossary", "Total ε", 3*0.5, 0.5, 0.5*0.5*0.5, 2*0.5)
 }
 
 // Claims whose neighbour notion the review asked to be named: the Bayesian

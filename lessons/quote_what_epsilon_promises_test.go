@@ -76,7 +76,7 @@ func TestQuotedBand(t *testing.T) {
 		}
 	}
 	// The derivation: the broken weights guarantee 2ε in general.
-	quoted(t, "what-epsilon-promises", "answer: 2\ntolerance: 0.001", "the general derivation gives 2 (twice the claimed ε)")
+	quoted(t, "what-epsilon-promises", "answer: 2\nexample-right: 2", "the general derivation gives 2 (twice the claimed ε)")
 	// Standard errors, defined where the intervals first use them.
 	quoted(t, "what-epsilon-promises", fmt.Sprintf("lands within 3 standard errors of the truth %.1f%% of the time", 100*(1-math.Erfc(3/math.Sqrt2))))
 

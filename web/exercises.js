@@ -1,8 +1,8 @@
 // Checked exercises: the reader types a number, read with the page's one
 // rule for typed numbers (number.js readTyped: "0,75", "3/4", "75%" and
 // "2/e" are all numbers), and the page checks it against the lesson's answer
-// within its tolerance (widgets/answer.js, which also names the listed
-// mistakes), or with a widget's own check (```exercise check: NAME.fn,
+// at the precision its question asks for (widgets/answer.js, which also
+// names the listed mistakes), or with a widget's own check (```exercise check: NAME.fn,
 // web/widgets/NAME.js's checks.fn), and keeps the answer in the reader's
 // progress. What it read is shown whenever that is not the text as typed;
 // text it cannot read is said to be unreadable, never marked wrong.
@@ -31,7 +31,7 @@ function readLine(sec) {
 /**
  * check(value, params) is the verdict {ok, message} on a number read from
  * the reader's answer: the widget's own check when the exercise names one,
- * else answer.near (answer ± tolerance·max(1, |answer|)).
+ * else answer.near (the answer at the exercise's decimals, number.js givesAnswer).
  */
 async function check(value, params) {
   if (!params.check) {

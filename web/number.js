@@ -292,3 +292,20 @@ function grouped(s, sep) {
   if (groups.length < 2 || groups[0].length < 1 || groups[0].length > 3) return false;
   return groups.slice(1).every((g) => g.length === 3);
 }
+
+export const MAX_DECIMALS = 5;
+
+/**
+ * givesAnswer(x, target, decimals) says whether x, a number a person typed,
+ * gives the answer target at the precision an exercise asks for: rounded
+ * half up to the same number at 1 to MAX_DECIMALS decimals
+ * (⌊v·10^decimals + 1/2⌋), or equal to target (within a relative 10⁻⁹) for
+ * decimals 0, a whole number or an exact value. Target itself always gives
+ * it. Go's number.Gives is the same rule.
+ */
+export function givesAnswer(x, target, decimals) {
+  if (Math.abs(x - target) <= 1e-9 * Math.max(1, Math.abs(target))) return true;
+  if (!Number.isInteger(decimals) || decimals < 1 || decimals > MAX_DECIMALS) return false;
+  const s = 10 ** decimals;
+  return Math.floor(x * s + 0.5) === Math.floor(target * s + 0.5);
+}

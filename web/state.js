@@ -122,7 +122,8 @@ const round = (spec, v) => (spec.digits ? +v.toPrecision(spec.digits) : v);
 
 /**
  * coerce(spec, raw, name, notes) turns a URL or lesson value into a valid
- * value of the schema entry spec, pushing a note when it had to change it.
+ * value of the schema entry spec, pushing a note when it had to change it
+ * (rounding an int to a whole number, or a number to spec.digits, included).
  * Numbers follow the link grammar (number.js, readLink: decimal only).
  * Kinds: number {min, max, digits}, int {min, max, digits}, enum {values},
  * list {min, max, minLength, maxLength, digits} (comma-separated numbers),
@@ -141,13 +142,18 @@ export function coerce(spec, raw, name, notes) {
         notes.push(`${label}: ${shown(String(raw))} is not a number, so the default ${shown(spec.default)} is used.`);
         return spec.default;
       }
-      if (spec.type === 'int' && !Number.isInteger(v)) v = Math.round(v);
+      if (spec.type === 'int' && !Number.isInteger(v)) {
+        notes.push(`${label} = ${String(v)} must be a whole number, so ${String(Math.round(v))} is used.`);
+        v = Math.round(v);
+      }
       if (v < spec.min || v > spec.max) {
         const c = Math.min(Math.max(v, spec.min), spec.max);
         notes.push(`${label} = ${shown(v)} is outside ${shown(spec.min)} … ${shown(spec.max)}, so ${shown(c)} is used.`);
         v = c;
       }
-      return round(spec, v);
+      const r = round(spec, v);
+      if (r !== v) notes.push(`${label} = ${String(v)} is kept to ${spec.digits} significant digits, so ${String(r)} is used.`);
+      return r;
     }
     case 'enum':
       if (spec.values.includes(String(raw))) return String(raw);
@@ -161,12 +167,16 @@ export function coerce(spec, raw, name, notes) {
         return spec.default;
       }
       let clamped = false;
+      let rounded = false;
       const out = xs.map((v) => {
         const c = Math.min(Math.max(v, spec.min), spec.max);
         if (c !== v) clamped = true;
-        return round(spec, c);
+        const r = round(spec, c);
+        if (r !== c) rounded = true;
+        return r;
       });
       if (clamped) notes.push(`${label}: values outside ${shown(spec.min)} … ${shown(spec.max)} were clamped.`);
+      if (rounded) notes.push(`${label}: values were kept to ${spec.digits} significant digits.`);
       return out;
     }
     case 'text': {

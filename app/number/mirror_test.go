@@ -128,3 +128,42 @@ console.log(JSON.stringify(inputs.map((s) => {
 		t.Errorf("only %d of %d strings were numbers: the test covers too little", read, len(inputs))
 	}
 }
+
+// web/number.js's givesAnswer and Gives agree on typed values next to every
+// rounding boundary, on both sides of it, and on values far from the target.
+func TestGivesMirrorJS(t *testing.T) {
+	script := `import { givesAnswer } from './number.mjs';
+import { readFileSync } from 'node:fs';
+const inputs = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+console.log(JSON.stringify(inputs.map(([x, target, d]) => givesAnswer(x, target, d))));`
+	type triple [3]float64
+	var inputs []triple
+	r := rand.New(rand.NewPCG(3, 4))
+	for range 20000 {
+		d := r.IntN(MaxDecimals + 2) // 0 to MaxDecimals+1
+		s := math.Pow(10, float64(d))
+		target := (r.Float64()*2 - 0.5) * math.Pow(10, float64(r.IntN(4)))
+		edge := (math.Floor(target*s) + 0.5) / s
+		for _, x := range []float64{target, edge, math.Nextafter(edge, 0), math.Nextafter(edge, 10), edge - 1/s, target + 0.3/s, target * (1 + 1e-9), r.Float64()} {
+			inputs = append(inputs, triple{x, target, float64(d)})
+		}
+	}
+	var page []bool
+	nodeprobe.Run(t, map[string][]byte{"number.mjs": nodeprobe.Read(t, "../../web/number.js")}, script, inputs, &page)
+	if len(page) != len(inputs) {
+		t.Fatalf("node answered %d of %d", len(page), len(inputs))
+	}
+	gives := 0
+	for i, in := range inputs {
+		g := Gives(in[0], in[1], int(in[2]))
+		if g != page[i] {
+			t.Errorf("Gives(%v, %v, %v): Go %v, the page %v", in[0], in[1], in[2], g, page[i])
+		}
+		if g {
+			gives++
+		}
+	}
+	if gives == 0 || gives == len(inputs) {
+		t.Errorf("%d of %d triples give the answer: the test covers too little", gives, len(inputs))
+	}
+}

@@ -246,3 +246,35 @@ func FuzzLink(f *testing.F) {
 		}
 	})
 }
+
+// Gives takes the answers right at the asked precision and no neighbour.
+func TestGives(t *testing.T) {
+	for _, c := range []struct {
+		x, target float64
+		decimals  int
+		want      bool
+	}{
+		{0.167, 1.0 / 6, 3, true},
+		{0.1666, 1.0 / 6, 3, true},
+		{1.0 / 6, 1.0 / 6, 3, true},
+		{0.166, 1.0 / 6, 3, false},
+		{0.168, 1.0 / 6, 3, false},
+		{0.17, 1.0 / 6, 3, false},
+		{11.21, 11.2103, 2, true},
+		{11.2, 11.2103, 2, false},
+		{11.22, 11.2103, 2, false},
+		{-0.5, -0.5, 1, true},
+		{-0.4, -0.5, 1, false},
+		{101, 101, 0, true},
+		{101.4, 101, 0, false},
+		{100, 101, 0, false},
+		{1.5000000001, 1.5, 0, true},
+		{1.51, 1.5, 0, false},
+		{0.333, 1.0 / 3, 9, false}, // beyond MaxDecimals only the exact value gives it
+		{1.0 / 3, 1.0 / 3, 9, true},
+	} {
+		if got := Gives(c.x, c.target, c.decimals); got != c.want {
+			t.Errorf("Gives(%v, %v, %d) = %v, want %v", c.x, c.target, c.decimals, got, c.want)
+		}
+	}
+}

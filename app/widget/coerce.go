@@ -17,8 +17,9 @@ import (
 // Enum's values, a list of the wrong length or a text with other characters
 // is replaced by the default, and list entries are clamped. Numbers and list
 // entries are then rounded to URLDigits significant digits, so a value read
-// from a link is the one the link written from it holds. Each change adds
-// a note saying what was changed, prefixed by prefix (e.g. "meet."). A hide
+// from a link is the one the link written from it holds. Each change, the
+// rounding of an Int to a whole number and of a number to its digits too,
+// adds a note saying what was changed, prefixed by prefix (e.g. "meet."). A hide
 // or lock setting (Fixing) keeps the schema keys it names (Keys), with a
 // note for the others; figures draw without it. Other keys that are not the
 // widget's params are kept as they are.
@@ -58,15 +59,21 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 				delete(out, p.Key)
 				continue
 			}
-			if p.Kind == Int {
-				x = math.Floor(x + 0.5) // as JavaScript's Math.round
+			if p.Kind == Int && x != math.Floor(x+0.5) {
+				r := math.Floor(x + 0.5) // as JavaScript's Math.round
+				note("%s = %s must be a whole number, so %s is used.", label, number.Format(x), number.Format(r))
+				x = r
 			}
 			if x < p.Min || x > p.Max {
 				c := min(max(x, p.Min), p.Max)
 				note("%s = %s is outside %s … %s, so %s is used.", label, shown(x), shown(p.Min), shown(p.Max), shown(c))
 				x = c
 			}
-			out[p.Key] = number.Format(number.RoundSig(x, p.URLDigits()))
+			if r := number.RoundSig(x, p.URLDigits()); r != x {
+				note("%s = %s is kept to %d significant digits, so %s is used.", label, number.Format(x), p.URLDigits(), number.Format(r))
+				x = r
+			}
+			out[p.Key] = number.Format(x)
 		case Enum:
 			if !slices.Contains(p.Values, s) {
 				note("%s: %s is not one of %s, so %s is used.", label, shownText(s), strings.Join(p.Values, ", "), shownText(p.Default))
@@ -87,15 +94,21 @@ func Coerce(widget, prefix string, raw map[string]string) (map[string]string, []
 				delete(out, p.Key)
 				continue
 			}
-			clamped := false
+			clamped, rounded := false, false
 			for i, x := range xs {
 				if c := min(max(x, p.Min), p.Max); c != x {
 					xs[i], clamped = c, true
 				}
-				parts[i] = number.Format(number.RoundSig(xs[i], p.URLDigits()))
+				if r := number.RoundSig(xs[i], p.URLDigits()); r != xs[i] {
+					xs[i], rounded = r, true
+				}
+				parts[i] = number.Format(xs[i])
 			}
 			if clamped {
 				note("%s: values outside %s … %s were clamped.", label, shown(p.Min), shown(p.Max))
+			}
+			if rounded {
+				note("%s: values were kept to %d significant digits.", label, p.URLDigits())
 			}
 			out[p.Key] = strings.Join(parts, ",")
 		case Text:

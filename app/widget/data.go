@@ -31,7 +31,7 @@ var adultNames = []string{"Married-civ-spouse", "Never-married", "Divorced", "Se
 var dataSets = []DataSet{
 	{
 		Name: "adult", Label: "Adult marital status (score = count ÷ 1000)", Title: "Adult data, marital status",
-		Candidates: adultNames, Scores: scaled(AdultCounts, 1e-3), Delta: 1, Unit: "thousand people",
+		Candidates: adultNames, Scores: perThousand(AdultCounts), Delta: 1, Unit: "thousand people",
 	},
 	{
 		Name: "adult-raw", Label: "Adult marital status (score = raw count)", Title: "Adult data, marital status (raw counts)",
@@ -56,10 +56,13 @@ var lossSets = []DataSet{
 	},
 }
 
-func scaled(xs []float64, k float64) []float64 {
+// perThousand returns each x/1000. Division by 1000 is correctly rounded,
+// so 4443 becomes the double nearest 4.443 and prints as 4.443; 4443·0.001
+// would carry 0.001's rounding error into the score (4.4430000000000005).
+func perThousand(xs []float64) []float64 {
 	out := make([]float64, len(xs))
 	for i, x := range xs {
-		out[i] = x * k
+		out[i] = x / 1000
 	}
 	return out
 }

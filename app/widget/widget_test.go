@@ -3,6 +3,7 @@ package widget
 import (
 	"maps"
 	"reflect"
+	"strconv"
 	"testing"
 )
 
@@ -25,16 +26,23 @@ func TestCoerce(t *testing.T) {
 
 // A number read from a link keeps the digits the link written from it
 // keeps (URLDigits): 8 for each list entry, a Number's Digits, an Int's
-// whole value; rounding is silent.
+// whole value; each rounding is said in a note, as a clamp is, and a value
+// that already fits (ε = 0.30000000000000004 at 17 digits) is kept as it is.
 func TestCoerceRoundsToURLDigits(t *testing.T) {
 	got, notes := Coerce("exponential-mechanism", "", map[string]string{
 		"u":     "0.12345678901234567,-123456.78901234567,3",
 		"delta": "1.2345678901234567",
 		"seed":  "12345678.5",
+		"eps":   "0.30000000000000004",
 	})
-	want := map[string]string{"u": "0.12345679,-123456.79,3", "delta": "1.235", "seed": "12345679"}
-	if !reflect.DeepEqual(got, want) || len(notes) > 0 {
-		t.Errorf("Coerce = %v %q, want %v and no notes", got, notes, want)
+	want := map[string]string{"u": "0.12345679,-123456.79,3", "delta": "1.235", "seed": "12345679", "eps": "0.30000000000000004"}
+	wantNotes := []string{
+		"u: values were kept to 8 significant digits.",
+		"delta = 1.2345678901234567 is kept to 4 significant digits, so 1.235 is used.",
+		"seed = 12345678.5 must be a whole number, so 12345679 is used.",
+	}
+	if !reflect.DeepEqual(got, want) || !reflect.DeepEqual(notes, wantNotes) {
+		t.Errorf("Coerce = %v %q, want %v %q", got, notes, want, wantNotes)
 	}
 }
 
@@ -67,6 +75,20 @@ func TestSchemasWellFormed(t *testing.T) {
 		}
 		if got, notes := Coerce(w, w+".", raw); len(notes) > 0 || !maps.Equal(got, raw) {
 			t.Errorf("%s: its defaults %v are changed to %v: %q", w, raw, got, notes)
+		}
+	}
+}
+
+// Every built-in score is the decimal it stands for, with no binary dust
+// when the page prints it (the Adult scores are counts in thousands: 4.443,
+// never 4.4430000000000005).
+func TestDataSetScoresPrintClean(t *testing.T) {
+	for _, d := range dataSets {
+		for i, s := range d.Scores {
+			got := strconv.FormatFloat(s, 'g', -1, 64)
+			if want := strconv.FormatFloat(s, 'g', 6, 64); got != want {
+				t.Errorf("%s, %s: the score prints as %s, not %s", d.Name, d.Candidates[i], got, want)
+			}
 		}
 	}
 }

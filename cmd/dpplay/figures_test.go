@@ -124,7 +124,9 @@ func TestFiguresClampLikeThePage(t *testing.T) {
 		{"exponential-mechanism/#meet.eps=50&meet.step=2", "meet.eps = 50 is outside 0.01 … 20, so 20 is used.", "meet.eps=20"},
 		{"#lesson=2&meet.eps=-1&meet.step=2", "meet.eps = -1 is outside 0.01 … 20, so 0.01 is used.", "meet.eps=0.01"},
 		{"https://dpplay.github.io/dpplay/exponential-mechanism/#meet.data=nope&meet.step=2", `meet.data: "nope" is not one of`, "meet.data=adult"},
-		{"#/exponential-mechanism?meet.seed=2.6&meet.step=2", "", "meet.seed=3"},
+		{"#/exponential-mechanism?meet.seed=2.6&meet.step=2", "meet.seed = 2.6 must be a whole number, so 3 is used.", "meet.seed=3"},
+		// A value that fits is kept as it is, digit for digit, as the page keeps it.
+		{"exponential-mechanism/#meet.eps=0.30000000000000004&meet.step=2", "", "meet.eps=0.30000000000000004"},
 		// A link that hides or locks controls draws the same figure.
 		{"exponential-mechanism/#meet.eps=2&meet.hide=seed,batch&meet.lock=eps&meet.step=2", "", "meet.eps=2"},
 		{"https://dpplay.github.io/dpplay/embed.html#/exponential-mechanism/meet?eps=3&step=2&lock=eps&theme=dark", "", "meet.eps=3"},

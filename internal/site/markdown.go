@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"html"
+	"math"
 	"regexp"
 	"strconv"
 	"strings"
@@ -29,7 +30,7 @@ import (
 //
 //	```widget NAME   an interactive widget (web/widgets/NAME.js) with its starting parameters
 //	```predict       a predict-then-reveal question: "- [ ]" / "- [x]" choices, then --- and the reveal
-//	```exercise      a checked exercise: answer/tolerance or check: module.function, example-right and
+//	```exercise      a checked exercise: answer/decimals or check: module.function, example-right and
 //	                 example-wrong (tried by the browser tests), then --- and the prompt
 //	```notes         instructor notes, collapsed: minutes: N, then --- and the notes
 //
@@ -194,6 +195,17 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		}
 		if h["answer"] == nil && h["check"] == nil {
 			return "", r.errorf(ln, "```exercise needs answer: or check:")
+		}
+		// An answer is checked at the precision its question asks for,
+		// decimals: N, or exactly when absent (web/number.js givesAnswer;
+		// lessons/exercise_test.go holds each exercise to its question).
+		if _, ok := h["tolerance"]; ok {
+			return "", r.errorf(ln, "```exercise takes decimals: (the precision its question asks for), not tolerance:")
+		}
+		if d, ok := h["decimals"]; ok {
+			if f, isNum := d.(float64); !isNum || f != math.Trunc(f) || f < 1 {
+				return "", r.errorf(ln, "```exercise decimals: %v is not a whole number of decimals", d)
+			}
 		}
 		// Every exercise carries one right and one wrong example answer:
 		// the browser tests type both and expect the page to say so.

@@ -158,7 +158,6 @@ Because.
 
 ` + "```exercise" + `
 answer: 8
-tolerance: 0
 example-right: 8
 example-wrong: 7
 ---
@@ -298,6 +297,9 @@ func TestParseLessonErrors(t *testing.T) {
 		{"predict without answer", "---\ntitle: x\nobjectives:\n  - a\n---\n```predict\nQ?\n- [ ] a\n- [ ] b\n```\n", "predict needs"},
 		{"exercise without answer", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\n---\nQ?\n```\n", "answer: or check:"},
 		{"exercise without examples", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\n---\nQ?\n```\n", "example-right"},
+		{"exercise with a tolerance", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ntolerance: 0.01\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "not tolerance"},
+		{"exercise with no decimals", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ndecimals: 0\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "decimals: 0"},
+		{"exercise with decimals in words", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ndecimals: two\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "decimals: two"},
 	}
 	for _, tt := range tests {
 		_, err := ParseLesson("t.md", []byte(tt.src))

@@ -122,7 +122,7 @@ export async function mount(ctx) {
   const mech = select({ id: ctx.uid('mech'), key: 'mech', label: 'Mechanism', value: v.mech, wide: true, options: auditMechanisms, onChange: (x) => set('mech', x) });
   const score = textInput(ctx, 'score', 'Score u(x, r)', v.score, 'Over count[r], r, n (the total) and k; press Enter to audit.', (x) => set('score', x));
   const sens = textInput(ctx, 'sens', 'Claimed sensitivity Δ', v.sens, 'A number, or an expression over count, n and k.', (x) => set('sens', x));
-  const eps = logSlider({ id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon) claimed', min: schema.eps.min, max: schema.eps.max, value: v.eps, describe: (x) => `ε = ${x}`, onInput: (x) => set('eps', x) });
+  const eps = logSlider({ id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon) claimed', min: schema.eps.min, max: schema.eps.max, value: v.eps, spec: { ...schema.eps, label: 'ε (epsilon) claimed' }, describe: (x) => `ε = ${x}`, onInput: (x) => set('eps', x) });
   const k = keyInput(ctx, schema, 'k', 'Candidates k', () => refresh());
   const m = keyInput(ctx, schema, 'm', 'Largest count m', () => refresh());
   const nb = radios({ name: ctx.uid('nb'), key: 'nb', legend: 'Neighbours', value: v.nb, options: [['change-one', 'change one person’s choice'], ['add-remove', 'add or remove one person']], onChange: (x) => set('nb', x) });

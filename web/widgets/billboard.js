@@ -18,6 +18,7 @@ export async function mount(ctx) {
   const rerun = (key) => (x) => { ctx.set(key, x); stale = true; refresh(); };
   const eps = logSlider({
     id: ctx.uid('eps'), key: 'eps', label: 'ε for the whole price sequence', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    spec: { ...schema.eps, label: 'ε for the whole price sequence' },
     describe: (x) => `ε = ${x}`, onInput: rerun('eps'),
   });
   const rounds = keySelect(ctx, schema, 'rounds', 'Rounds T', (r) => r, () => { stale = true; refresh(); });

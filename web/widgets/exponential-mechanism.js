@@ -62,6 +62,7 @@ export async function mount(ctx) {
   });
   const eps = logSlider({
     id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    spec: { ...schema.eps, label: 'ε (epsilon)' },
     describe: (x) => `ε = ${fmt(x, 4)}`,
     onInput: (x) => { ctx.set('eps', x); refresh(); },
   });

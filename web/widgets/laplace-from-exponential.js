@@ -28,6 +28,7 @@ export async function mount(ctx) {
   });
   const h = logSlider({
     id: ctx.uid('h'), key: 'h', label: 'Grid spacing h', min: schema.h.min, max: schema.h.max, value: v.h,
+    spec: { ...schema.h, label: 'Grid spacing h' },
     describe: (x) => `h = ${x}`,
     onInput: (x) => { ctx.set('h', x); refresh(); },
   });

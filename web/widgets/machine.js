@@ -31,6 +31,7 @@ export function mount(ctx) {
   const d = datasets[v.data];
   const eps = logSlider({
     id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    spec: { ...schema.eps, label: 'ε (epsilon)' },
     describe: (x) => `ε = ${x}`,
     onInput: (x) => { ctx.set('eps', x); machine.update({ epsilon: x }); },
   });

@@ -65,6 +65,7 @@ export async function mount(ctx) {
   });
   const epsSl = logSlider({
     id: ctx.uid('eps'), key: 'eps', label: 'ε (epsilon)', min: schema.eps.min, max: schema.eps.max, value: v.eps,
+    spec: { ...schema.eps, label: 'ε (epsilon)' },
     describe: (x) => `ε = ${x}`, onInput: (x) => { ctx.set('eps', x); changeEps(); },
   });
   const seed = keyInput(ctx, schema, 'seed', 'Seed', () => restart());

@@ -6,6 +6,7 @@
 package sparse
 
 import (
+	"errors"
 	"math"
 	"sort"
 	"strings"
@@ -205,6 +206,10 @@ func NewAudit(k int, eps float64, c int, t float64, x, y []float64) (Audit, erro
 		return Audit{}, err
 	}
 	l, tab, err := v.SVT.Compare(x, y)
+	if cancel := (*pair.CancelError)(nil); errors.As(err, &cancel) {
+		// The pair is fine; some output of it is too unlikely for float64.
+		return Audit{}, validate.Errorf("threshold T", "at this ε and threshold some outputs are so unlikely that their exact probability is a difference of numbers that agree in all the 16 digits the auditor computes with, so their loss cannot be found. Move T closer to the answers, or lower ε.")
+	}
 	if err != nil {
 		return Audit{}, err
 	}

@@ -3,6 +3,7 @@ package sparse
 import (
 	"math"
 	mrand "math/rand/v2"
+	"strings"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/audit/pair"
@@ -149,5 +150,31 @@ func TestVariantsListsLyuSuLi(t *testing.T) {
 	}
 	if vs[2].SVT.Release != pair.ReleaseNoisy {
 		t.Errorf("Algorithm 3 releases %v; it publishes the noisy answer", vs[2].SVT.Release)
+	}
+}
+
+// Algorithm 4 at ε = 5, c = 3 and T = −100 asks for probabilities below
+// what float64 can resolve: the audit says so in words that name the page's
+// controls, not the arithmetic's.
+func TestAuditCancellationMessage(t *testing.T) {
+	x := []float64{0, 0, 0, 0, 0, 0, 0, 0, 0, 1}
+	y := []float64{1, 1, 1, 1, 1, 1, 1, 1, 1, 0}
+	_, err := NewAudit(4, 5, 3, -100, x, y)
+	if err == nil {
+		t.Fatal("the audit at T = −100 succeeded; if it is now exact, the lesson may quote it")
+	}
+	msg := err.Error()
+	for _, want := range []string{"threshold T", "so unlikely", "16 digits", "Move T closer to the answers, or lower ε."} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("message %q lacks %q", msg, want)
+		}
+	}
+	for _, jargon := range []string{"float64", "integral"} {
+		if strings.Contains(msg, jargon) {
+			t.Errorf("message %q says %q", msg, jargon)
+		}
+	}
+	if _, err := NewAudit(4, 5, 3, -50, x, y); err != nil {
+		t.Errorf("at T = −50 the audit fails too: %v", err)
 	}
 }

@@ -49,9 +49,14 @@ const (
 // evaluation ran it, the ε it is meant to have, the pair the tool chose
 // and the figures it reported for it.
 type Case struct {
-	Mechanism  string // the class name in DP-Sniper's code
-	Claimed    float64
+	Mechanism string // the class name in DP-Sniper's code
+	Claimed   float64
+	// Neighbours is the notion the tool's pairs obey (OneEntry or
+	// EveryEntry), and Proved the ε proved for the mechanism under it,
+	// +Inf where none is: the exact loss of every such pair is at most
+	// Proved.
 	Neighbours string
+	Proved     float64
 	M          Mechanism
 	Pair       [2][]float64
 	// Estimate is the tool's estimate of ε for its attack (+Inf when it saw
@@ -92,17 +97,49 @@ func Benchmark(run string) ([]Case, error) {
 			return nil, err
 		}
 		c.Pair, c.Estimate, c.LowerBound, c.Run = f.pair, f.estimate, f.lowerBound, run
+		if c.Proved == perQuery {
+			// Proved by the Laplace mechanism on all the answers, whose
+			// sensitivity under EveryEntry is their number.
+			c.Proved = float64(len(f.pair[0])) * c.Claimed
+			if c.Mechanism == "ReportNoisyMax3" {
+				c.Proved /= 2 // the noise is Lap(2/ε)
+			}
+		}
 		out = append(out, c)
 	}
 	return out, nil
 }
 
-// benchmarkMechanism builds one mechanism of the evaluation.
+// perQuery marks a Proved that Benchmark fills in once it knows the number
+// of answers in the pair.
+const perQuery = -1
+
+// benchmarkMechanism builds one mechanism of the evaluation, with the ε
+// proved for it under its pairs' neighbour notion:
+//   - the Laplace mechanisms, noisy histogram 1, the 20 parallel Laplace
+//     mechanisms (sequential composition) and report noisy max with
+//     Laplace or exponential noise releasing the index only: the claimed ε;
+//   - noisy histogram 2, whose noise Lap(ε) has scale ε rather than 1/ε:
+//     1/ε;
+//   - the truncated geometric mechanism: ln(1 + 2^−k), which Balcer and
+//     Vadhan prove for GeoSample (TruncatedGeometric.Proved);
+//   - report noisy max releasing the noisy maximum with Laplace noise: n·ε/2
+//     for n answers, as the Laplace mechanism on all n noisy answers (L1
+//     sensitivity n under EveryEntry, scale 2/ε) of which the output is a
+//     function; with exponential noise none, as an output possible under
+//     one input only shows;
+//   - the sparse vector variants: what Lyu et al. prove (Variant.Proven),
+//     and for the numerical SVT, their Algorithm 7, ε; a sum of parts,
+//     their sum;
+//   - RAPPOR: Erlingsson et al.'s bound, the claim;
+//   - prefix sums of Laplace answers, claimed for pairs that differ in one
+//     entry: under EveryEntry, n·ε for n answers (the Laplace mechanism
+//     with L1 sensitivity n, then running sums).
 func benchmarkMechanism(name string, statdp bool) (Case, error) {
 	const eps = 0.1
 	lyu := func(k, c int, t float64) Case {
 		v, _ := Lyu(k, eps, c, t)
-		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, M: v.SVT}
+		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, Proved: v.Proven, M: v.SVT}
 	}
 	rappor := func(f float64, oneTime bool) RAPPOR {
 		r := RAPPOR{Hashes: 4, Filter: 20, F: f, P: 0.45, Q: 0.55, OneTime: oneTime, FloatInput: statdp}
@@ -120,21 +157,22 @@ func benchmarkMechanism(name string, statdp bool) (Case, error) {
 	}
 	switch name {
 	case "LaplaceMechanism":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, M: LaplaceVector{Scale: 1 / eps, Copies: 1}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, Proved: eps, M: LaplaceVector{Scale: 1 / eps, Copies: 1}}, nil
 	case "TruncatedGeometricMechanism":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, M: TruncatedGeometric{Epsilon: eps, N: 5}}, nil
+		m := TruncatedGeometric{Epsilon: eps, N: 5}
+		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, Proved: m.Proved(), M: m}, nil
 	case "NoisyHist1":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, M: LaplaceVector{Scale: 1 / eps, Copies: 1}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, Proved: eps, M: LaplaceVector{Scale: 1 / eps, Copies: 1}}, nil
 	case "NoisyHist2":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, M: LaplaceVector{Scale: eps, Copies: 1}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: OneEntry, Proved: 1 / eps, M: LaplaceVector{Scale: eps, Copies: 1}}, nil
 	case "ReportNoisyMax1":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, M: NoisyMax{Noise: Laplace, Scale: 2 / eps}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, Proved: eps, M: NoisyMax{Noise: Laplace, Scale: 2 / eps}}, nil
 	case "ReportNoisyMax2":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, M: NoisyMax{Noise: Exponential, Scale: 2 / eps}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, Proved: eps, M: NoisyMax{Noise: Exponential, Scale: 2 / eps}}, nil
 	case "ReportNoisyMax3":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, M: NoisyMax{Noise: Laplace, Scale: 2 / eps, Value: true}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, Proved: perQuery, M: NoisyMax{Noise: Laplace, Scale: 2 / eps, Value: true}}, nil
 	case "ReportNoisyMax4":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, M: NoisyMax{Noise: Exponential, Scale: 2 / eps, Value: true}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, Proved: inf, M: NoisyMax{Noise: Exponential, Scale: 2 / eps, Value: true}}, nil
 	case "SparseVectorTechnique1":
 		return lyu(1, 1, 0.5), nil
 	case "SparseVectorTechnique2", "SparseVectorTechnique3", "SparseVectorTechnique4", "SparseVectorTechnique6":
@@ -142,27 +180,27 @@ func benchmarkMechanism(name string, statdp bool) (Case, error) {
 	case "SparseVectorTechnique5":
 		if statdp {
 			v, _ := Lyu(5, eps/2, 1, 1)
-			return Case{Mechanism: name, Claimed: eps / 2, Neighbours: EveryEntry, M: v.SVT}, nil
+			return Case{Mechanism: name, Claimed: eps / 2, Neighbours: EveryEntry, Proved: v.Proven, M: v.SVT}, nil
 		}
 		return lyu(5, 1, 1), nil
 	case "Rappor":
 		r := rappor(0.75, false)
-		return Case{Mechanism: name, Claimed: rapporClaim(r), Neighbours: OneEntry, M: r}, nil
+		return Case{Mechanism: name, Claimed: rapporClaim(r), Neighbours: OneEntry, Proved: rapporClaim(r), M: r}, nil
 	case "OneTimeRappor":
 		r := rappor(0.95, true)
-		return Case{Mechanism: name, Claimed: rapporClaim(r), Neighbours: OneEntry, M: r}, nil
+		return Case{Mechanism: name, Claimed: rapporClaim(r), Neighbours: OneEntry, Proved: rapporClaim(r), M: r}, nil
 	case "LaplaceParallel":
 		const each, n = 0.005, 20
-		return Case{Mechanism: name, Claimed: each * n, Neighbours: OneEntry, M: LaplaceVector{Scale: 1 / each, Copies: n}}, nil
+		return Case{Mechanism: name, Claimed: each * n, Neighbours: OneEntry, Proved: each * n, M: LaplaceVector{Scale: 1 / each, Copies: n}}, nil
 	case "SVT34Parallel":
 		a, _ := Lyu(3, eps, 2, 1)
 		b, _ := Lyu(4, eps, 2, 1)
-		return Case{Mechanism: name, Claimed: 2 * eps, Neighbours: EveryEntry, M: Parallel{Parts: []Mechanism{a.SVT, b.SVT}}}, nil
+		return Case{Mechanism: name, Claimed: 2 * eps, Neighbours: EveryEntry, Proved: a.Proven + b.Proven, M: Parallel{Parts: []Mechanism{a.SVT, b.SVT}}}, nil
 	case "PrefixSum":
-		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, M: LaplaceVector{Scale: 1 / eps, Copies: 1, PrefixSums: true}}, nil
+		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, Proved: perQuery, M: LaplaceVector{Scale: 1 / eps, Copies: 1, PrefixSums: true}}, nil
 	case "NumericalSVT":
 		const c = 2
-		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, M: SVT{Threshold: 1, ThresholdScale: 3 / eps,
+		return Case{Mechanism: name, Claimed: eps, Neighbours: EveryEntry, Proved: eps, M: SVT{Threshold: 1, ThresholdScale: 3 / eps,
 			QueryScale: 6 * c / eps, Cutoff: c, Release: ReleaseFresh, ReleaseScale: 3 * c / eps}}, nil
 	}
 	return Case{}, validate.Errorf("mechanism", "unknown benchmark mechanism %q", name)

@@ -237,3 +237,39 @@ func TestBenchmarkCoversTheEvaluation(t *testing.T) {
 		}
 	}
 }
+
+// Every pair of every run obeys its case's neighbour notion, and its exact
+// loss is at most the ε proved for the mechanism under that notion: a
+// lower bound can never exceed what is proved.
+func TestBenchmarkProved(t *testing.T) {
+	for _, run := range Runs() {
+		cs, err := Benchmark(run)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, c := range cs {
+			if c.Proved <= 0 {
+				t.Errorf("%s %s: proved ε %v", run, c.Mechanism, c.Proved)
+			}
+			x, y := c.Pair[0], c.Pair[1]
+			differ := 0
+			for i := range x {
+				if d := math.Abs(x[i] - y[i]); d > 1 {
+					t.Errorf("%s %s: entry %d differs by %v", run, c.Mechanism, i, d)
+				} else if d > 0 {
+					differ++
+				}
+			}
+			if c.Neighbours == OneEntry && differ > 1 {
+				t.Errorf("%s %s: %d entries differ under %q", run, c.Mechanism, differ, c.Neighbours)
+			}
+			l, err := c.M.Loss(x, y)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if l.Value() > c.Proved*(1+1e-9) {
+				t.Errorf("%s %s: the exact loss %v exceeds the proved ε %v", run, c.Mechanism, l.Value(), c.Proved)
+			}
+		}
+	}
+}

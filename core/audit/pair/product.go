@@ -3,9 +3,23 @@ package pair
 import (
 	"math"
 	"sort"
+	"strconv"
 
 	"github.com/dpplay/dpplay/core/validate"
 )
+
+// A CancelError says that an output's probability is a sum of terms that
+// cancel to within their rounding error: its exact value is below what
+// float64 arithmetic on those terms can resolve (about 16 significant
+// digits), so no loss is reported rather than a wrong one.
+type CancelError struct {
+	Compared int // the noises the integral compares
+}
+
+// Error describes the failure in plain words.
+func (e *CancelError) Error() string {
+	return "an output's probability is too small to compute exactly: it is a difference of terms that agree in all the 16 digits double precision keeps (" + strconv.Itoa(e.Compared) + " noises compared)"
+}
 
 // unitRound is the unit roundoff of float64, 2⁻⁵³.
 const unitRound = 1.0 / (1 << 53)
@@ -278,7 +292,7 @@ func (p *product) sum(pc *piece, t0, t1 float64) (float64, float64, error) {
 		if s <= 0 && a*unitRound*float64(2*m+16) < 1e-300 {
 			return math.Inf(-1), 0, nil
 		}
-		return 0, 0, validate.Errorf("integral", "a piece of the integral cancels to within its rounding error (%d compared noises); the exact value cannot be computed in float64", m)
+		return 0, 0, &CancelError{Compared: m}
 	}
 	return pc.logA + top + math.Log(s), bound / s, nil
 }

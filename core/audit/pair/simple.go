@@ -80,6 +80,12 @@ type TruncatedGeometric struct {
 
 func (m TruncatedGeometric) k() int { return int(math.Ceil(math.Log(2 / m.Epsilon))) }
 
+// Proved returns ln(1 + 2^−k), the ε for which Balcer and Vadhan prove
+// GeoSample differentially private on counts that differ by at most 1 (the
+// ratio of neighbouring terms of its geometric distribution). It is not
+// m.Epsilon: at ε = 0.1, k = 3 and the guarantee is 0.1178.
+func (m TruncatedGeometric) Proved() float64 { return math.Log1p(math.Ldexp(1, -m.k())) }
+
 // LogProbabilities returns ln Pr[z] for z = 0 … N on the count c.
 func (m TruncatedGeometric) LogProbabilities(c int) ([]float64, error) {
 	if err := validate.Positive("ε (epsilon)", m.Epsilon); err != nil {
