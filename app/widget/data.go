@@ -228,7 +228,7 @@ func AuditMechanisms() []string {
 }
 
 // formulas are formulas a widget shows, in TeX; the site build converts
-// them to MathML (internal/site/tex.go).
+// them to MathML (internal/site/math.go).
 var formulas = map[string]map[string]string{
 	"exponential-mechanism": {
 		// The notebook's form, ε-DP, and the article's, 2ε_aΔ-DP.

@@ -24,8 +24,8 @@ import (
 
 // renderer turns a lesson's Markdown body into HTML. The Markdown is
 // CommonMark with GitHub's pipe tables (github.com/yuin/goldmark), plus
-// $…$ and $$…$$ math converted to MathML by TeXToMathML (\$ is a dollar
-// sign), and four fenced blocks that make a lesson interactive:
+// $…$ and $$…$$ math (ordinary LaTeX) converted to MathML by Math (\$ is a
+// dollar sign), and four fenced blocks that make a lesson interactive:
 //
 //	```widget NAME   an interactive widget (web/widgets/NAME.js) with its starting parameters
 //	```predict       a predict-then-reveal question: "- [ ]" / "- [x]" choices, then --- and the reveal
@@ -39,6 +39,7 @@ import (
 // and get an id made from their text.
 type renderer struct {
 	file    string
+	math    *Math
 	widgets map[string]bool
 	uses    []WidgetUse
 	ids     map[string]int
@@ -54,8 +55,8 @@ type renderer struct {
 	first int
 }
 
-func newRenderer(file string) *renderer {
-	r := &renderer{file: file, widgets: map[string]bool{}, ids: map[string]int{}}
+func newRenderer(file string, math *Math) *renderer {
+	r := &renderer{file: file, math: math, widgets: map[string]bool{}, ids: map[string]int{}}
 	r.md = goldmark.New(
 		goldmark.WithExtensions(extension.Table),
 		goldmark.WithParserOptions(
@@ -238,7 +239,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		}
 		return "<details class=\"notes\"><summary>" + summary + "</summary>\n" + inner + "</details>\n", nil
 	case "math":
-		m, err := TeXToMathML(strings.Join(lines, " "), true)
+		m, err := r.math.MathML(strings.Join(lines, " "), true)
 		if err != nil {
 			return "", r.errorf(ln, "%v", err)
 		}
@@ -580,7 +581,7 @@ func (r *renderer) renderMath(w util.BufWriter, _ []byte, node ast.Node, enterin
 		return ast.WalkContinue, nil
 	}
 	n := node.(*mathNode)
-	m, err := TeXToMathML(n.tex, false)
+	m, err := r.math.MathML(n.tex, false)
 	if err != nil {
 		return ast.WalkStop, r.errorf(r.line(n.offset), "%v", err)
 	}
@@ -596,7 +597,7 @@ func (r *renderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, en
 	if !n.closed {
 		return ast.WalkStop, r.errorf(r.line(n.offset), "unclosed $$ block")
 	}
-	m, err := TeXToMathML(strings.Join(n.tex, " "), true)
+	m, err := r.math.MathML(strings.Join(n.tex, " "), true)
 	if err != nil {
 		return ast.WalkStop, r.errorf(r.line(n.offset), "%v", err)
 	}
