@@ -91,7 +91,7 @@ func TestQuotedMeasureBound(t *testing.T) {
 		fmt.Sprintf("The needle's exact probability is $%s$ and the slope's $%s$", sci(ne), sci(se)),
 		fmt.Sprintf("the bound %.0f times *weaker*", nb/sb),
 		fmt.Sprintf("about $%.0f \\times 10^{%d}$ times *more* accurate", se/ne/1e10, 10),
-		fmt.Sprintf("about %.0f × 10^10 times more accurate", se/ne/1e10))
+		fmt.Sprintf("about $%.0f \\times 10^{10}$ times more accurate", se/ne/1e10))
 	if r := se / ne; r < 1e10 || r >= 1e11 {
 		t.Errorf("the reversal factor %g is no longer of order 10^10", r)
 	}
@@ -114,7 +114,7 @@ func TestQuotedMeasureBound(t *testing.T) {
 		fmt.Sprintf("If you gave %.2f, you forgot to divide by t", cond*0.1),
 		fmt.Sprintf("If you gave %.2f, you used the needle's mass", math.Log(1/(0.1*nm))/0.1),
 		fmt.Sprintf("the third exercise's answer is %.2f", cond))
-	exerciseAccepts(t, slug, "smallest ε_a", cond, cond*0.1, math.Log(1/(0.1*nm))/0.1)
+	exerciseAccepts(t, slug, "smallest $\\varepsilon_a$", cond, cond*0.1, math.Log(1/(0.1*nm))/0.1)
 	exerciseAccepts(t, slug, "Factor", 1/nm, 1)
 	// The exact expected score at ε_a = 100 (ε = 2·ε_a·Δ in the ε/(2Δ) form).
 	p := probs(t, lifted, nil, 200, 1)
