@@ -235,6 +235,13 @@ var formulas = map[string]map[string]string{
 		"dp":      `\Pr[r] \propto \exp\left(\frac{\varepsilon \cdot u(r)}{2\Delta}\right)`,
 		"article": `\Pr[r] \propto \exp\left(\varepsilon \cdot q(r)\right)`,
 	},
+	// The base-measure lemma's event and bound, the caption of its table.
+	"measurebound": {
+		"event": `\Pr[q \le \mathrm{OPT} - 2t]`,
+		"bound": `\exp(-\varepsilon_a t)/\mu(S_t)`,
+		"ea":    `\varepsilon_a`,
+		"t":     `t`,
+	},
 }
 
 // Formulas returns the TeX formulas of each widget that shows some, by

@@ -148,6 +148,10 @@ func Build(o Options) (Result, error) {
 	}
 	fillHeads(files)
 	files[WidgetsModule] = gen
+	// The math font holds the glyphs of every formula rendered above.
+	if files[MathFont], files[MathFontLicense], err = math.Font(); err != nil {
+		return Result{}, fmt.Errorf("the math font: %v", err)
+	}
 	shell, ok := files["index.html"]
 	sw, ok2 := files["sw.js"]
 	if !ok || !ok2 {

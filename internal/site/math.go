@@ -10,6 +10,9 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"regexp"
+	"slices"
+	"strings"
 	"sync"
 )
 
@@ -78,20 +81,15 @@ func (m *Math) MathML(tex string, display bool) (string, error) {
 	k := mathKey{tex, display}
 	r, ok := m.cache[k]
 	if !ok {
-		req, _ := json.Marshal(struct {
+		req := struct {
 			TeX     string `json:"tex"`
 			Display bool   `json:"display"`
-		}{tex, display})
-		m.in.Write(append(req, '\n'))
-		if err := m.in.Flush(); err != nil {
-			return "", fmt.Errorf("the TeX renderer stopped: %v", err)
+		}{tex, display}
+		if err := m.call(req, &r); err != nil {
+			return "", err
 		}
-		line, err := m.out.ReadBytes('\n')
-		if err != nil {
-			return "", fmt.Errorf("the TeX renderer stopped (is node_modules installed? npm ci): %v", err)
-		}
-		if err := json.Unmarshal(line, &r); err != nil || r.MathML == "" && r.Error == "" {
-			return "", fmt.Errorf("the TeX renderer answered %q", line)
+		if r.MathML == "" && r.Error == "" {
+			return "", fmt.Errorf("the TeX renderer answered nothing for %q", tex)
 		}
 		m.cache[k] = r
 	}
@@ -99,6 +97,108 @@ func (m *Math) MathML(tex string, display bool) (string, error) {
 		return "", fmt.Errorf("math %q: %s", tex, r.Error)
 	}
 	return r.MathML, nil
+}
+
+// call sends one request to the Node process and reads its answer into reply.
+func (m *Math) call(req, reply any) error {
+	b, err := json.Marshal(req)
+	if err != nil {
+		return err
+	}
+	m.in.Write(append(b, '\n'))
+	if err := m.in.Flush(); err != nil {
+		return fmt.Errorf("the TeX renderer stopped: %v", err)
+	}
+	line, err := m.out.ReadBytes('\n')
+	if err != nil {
+		return fmt.Errorf("the TeX renderer stopped (is node_modules installed? npm ci): %v", err)
+	}
+	if err := json.Unmarshal(line, reply); err != nil {
+		return fmt.Errorf("the TeX renderer answered %.200q: %v", line, err)
+	}
+	return nil
+}
+
+// MathFont and MathFontLicense are where the site serves its math font and
+// the font's licence.
+const (
+	MathFont        = "fonts/stix-two-math.woff2"
+	MathFontLicense = "fonts/STIX-Two-Math-OFL.txt"
+)
+
+// Font returns the site's one math font, STIX Two Math (SIL Open Font
+// License 1.1), as WOFF2 cut to the characters of every formula m has
+// rendered (mathChars), and its licence.
+func (m *Math) Font() (woff2, license []byte, err error) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	var all []string
+	for _, r := range m.cache {
+		all = append(all, r.MathML)
+	}
+	var reply struct {
+		WOFF2   []byte `json:"woff2"` // base64 in JSON
+		License string `json:"license"`
+	}
+	if err := m.call(struct {
+		Subset string `json:"subset"`
+	}{mathChars(all)}, &reply); err != nil {
+		return nil, nil, err
+	}
+	if len(reply.WOFF2) == 0 || reply.License == "" {
+		return nil, nil, fmt.Errorf("the font subsetter returned no font or no licence")
+	}
+	return reply.WOFF2, []byte(reply.License), nil
+}
+
+var reMathToken = regexp.MustCompile(`<(mi|mo|mn|mtext|ms)\b([^>]*)>([^<]*)</`)
+
+// mathChars returns, sorted, every character the token elements of the
+// MathML fragments show, and for a single-letter <mi> (which MathML Core
+// draws in italic unless its mathvariant is normal) its mathematical
+// italic form too (mathItalic), with the invisible function application
+// and a space.
+func mathChars(mathml []string) string {
+	set := map[rune]bool{' ': true, '\u2061': true, '\u00a0': true}
+	for _, m := range mathml {
+		for _, t := range reMathToken.FindAllStringSubmatch(m, -1) {
+			text := []rune(html.UnescapeString(t[3]))
+			for _, r := range text {
+				set[r] = true
+			}
+			if t[1] == "mi" && len(text) == 1 && !strings.Contains(t[2], `mathvariant="normal"`) {
+				set[mathItalic(text[0])] = true
+			}
+		}
+	}
+	out := make([]rune, 0, len(set))
+	for r := range set {
+		out = append(out, r)
+	}
+	slices.Sort(out)
+	return string(out)
+}
+
+// mathItalic is the mathematical italic form of a Latin or Greek letter
+// (Unicode's Mathematical Alphanumeric Symbols, with the holes filled
+// elsewhere: ℎ), or the letter itself.
+func mathItalic(r rune) rune {
+	switch {
+	case r == 'h':
+		return 'ℎ'
+	case r >= 'a' && r <= 'z':
+		return 0x1D44E + r - 'a'
+	case r >= 'A' && r <= 'Z':
+		return 0x1D434 + r - 'A'
+	case r >= 'α' && r <= 'ω':
+		return 0x1D6FC + r - 'α'
+	case r >= 'Α' && r <= 'Ω':
+		return 0x1D6E2 + r - 'Α'
+	}
+	if i := strings.IndexRune("∂ϵϑϰϕϱϖ", r); i >= 0 {
+		return 0x1D715 + rune(len([]rune("∂ϵϑϰϕϱϖ"[:i])))
+	}
+	return r
 }
 
 // Close ends the renderer's process.
