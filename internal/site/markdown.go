@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -580,7 +581,7 @@ func (r *renderer) renderFenced(w util.BufWriter, source []byte, node ast.Node, 
 	return ast.WalkSkipChildren, nil
 }
 
-func (r *renderer) renderMath(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *renderer) renderMath(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
@@ -589,9 +590,25 @@ func (r *renderer) renderMath(w util.BufWriter, _ []byte, node ast.Node, enterin
 	if err != nil {
 		return ast.WalkStop, r.errorf(r.line(n.offset), "%v", err)
 	}
+	// A formula is one object to line breaking, which may part it from the
+	// punctuation around it ("$x$," would start a line with the comma): a
+	// word joiner keeps them together.
+	if t, ok := node.PreviousSibling().(*ast.Text); ok {
+		if c, _ := utf8.DecodeLastRune(t.Segment.Value(source)); strings.ContainsRune("([“‘", c) {
+			_, _ = w.WriteString(wordJoiner)
+		}
+	}
 	_, _ = w.WriteString(m)
+	if t, ok := node.NextSibling().(*ast.Text); ok {
+		if c, _ := utf8.DecodeRune(t.Segment.Value(source)); strings.ContainsRune(",.;:!?)]”’", c) {
+			_, _ = w.WriteString(wordJoiner)
+		}
+	}
 	return ast.WalkSkipChildren, nil
 }
+
+// wordJoiner (U+2060) forbids a line break where it stands.
+const wordJoiner = "\u2060"
 
 func (r *renderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {

@@ -30,7 +30,7 @@ async function answer(req) {
   try {
     const mathml = temml.renderToString(commasAsTeX(req.tex), { displayMode: req.display, annotate: true, throwOnError: true });
     // The annotation is the TeX as the author wrote it.
-    return { mathml: mathml.replace(/(<annotation encoding="application\/x-tex">)[\s\S]*?(<\/annotation>)/, (_, a, b) => a + escape(req.tex) + b) };
+    return { mathml: primesInLine(mathml).replace(/(<annotation encoding="application\/x-tex">)[\s\S]*?(<\/annotation>)/, (_, a, b) => a + escape(req.tex) + b) };
   } catch (e) {
     // Temml's message ends with the formula, its error underlined with
     // combining characters; the build names the formula itself.
@@ -63,6 +63,16 @@ function commasAsTeX(tex) {
   }
   return out + tex.slice(at).replace(/(\d),(?=\d)/g, '$1, ');
 }
+
+/**
+ * primesInLine(mathml) sets the prime of a letter (x') beside it, not as
+ * its superscript: a math font's ′ is drawn raised already, and as a
+ * superscript it is raised again and shrunk to a speck, unless the font's
+ * script forms (ssty) are applied, which Chromium does not do.
+ */
+const primesInLine = (mathml) => mathml.replace(
+  /<msup>(<(mi|mn|mtext)\b[^>]*>[^<]*<\/\2>)<mo lspace="0em" rspace="0em" class="tml-prime[^"]*">([′″‴]+)<\/mo><\/msup>/g,
+  '<mrow>$1<mo lspace="0em" rspace="0em">$3</mo></mrow>');
 
 /** escape(s) is s as HTML text. */
 const escape = (s) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);

@@ -29,9 +29,9 @@ func TestMain(m *testing.M) {
 // The MathML of the formulas the lessons write sets them as TeX does:
 // brackets at text size unless \left…\right sizes them, a minus before a
 // number or letter as a sign (no binary spacing), function names upright
-// and applied, a comma between digits as punctuation and thousands
-// grouped with {,}, display math a block; and it carries its TeX as
-// written.
+// and applied, a letter's prime beside it at text size, a comma between
+// digits as punctuation and thousands grouped with {,}, display math a
+// block; and it carries its TeX as written.
 func TestMathSetsTeXAsTeXDoes(t *testing.T) {
 	tests := []struct {
 		tex     string
@@ -44,6 +44,7 @@ func TestMathSetsTeXAsTeXDoes(t *testing.T) {
 		{`[-\varepsilon, \varepsilon]`, false, []string{`<mo form="prefix" stretchy="false">−</mo><mi>ε</mi>`}},
 		{`\ln 2`, false, []string{`<mi>ln</mi><mo>⁡</mo>`}},
 		{`14{,}976`, false, []string{`<mn>14,976</mn>`}},
+		{`M(x')`, false, []string{`<mrow><mi>x</mi><mo lspace="0em" rspace="0em">′</mo></mrow>`}},
 		{`\{0,1\}^k`, false, []string{`<mn>0</mn><mo separator="true">,</mo><mn>1</mn>`, `x-tex">\{0,1\}^k</annotation>`}},
 		{`f(1,234) + \text{1,000 rows}`, false, []string{`<mn>1</mn><mo separator="true">,</mo><mn>234</mn>`, `<mtext>1,000`}},
 		{`\Delta`, false, []string{`<mi mathvariant="normal">Δ</mi>`}},

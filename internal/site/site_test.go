@@ -158,6 +158,7 @@ func TestEverydayMarkdown(t *testing.T) {
 		{"link in the page", "[below](#references)", `<a href="#references">below</a>`},
 		{"link elsewhere", "[Go](https://go.dev/)", `<a href="https://go.dev/">Go</a>`},
 		{"math beside emphasis", "*a* $x_1 * y_2$ *b*", "<em>a</em> <math"},
+		{"math before a comma", "so $x$, then ($y$)", "</math>\u2060, then (\u2060<math"},
 		{"dollar sign", `it costs \$5`, "it costs $5"},
 		{"html block", "<div onclick=\"x()\">hi</div>", "<p>&lt;div onclick=&quot;x()&quot;&gt;hi&lt;/div&gt;</p>"},
 		{"display math", "$$\nx^2\n$$", `<div class="math-display"><math`},
