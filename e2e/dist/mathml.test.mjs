@@ -1,9 +1,10 @@
 // The formulas of the built site, read in Node from dist/'s files (every
 // page, embed fragment and the widgets' formula lines in gen/widgets.js):
 // each is valid MathML Core, sets its brackets at text size as TeX does
-// unless \left…\right (or \big…) sized them and carries its TeX; and the
-// lessons' text (widgets' own drawings aside) writes no TeX outside math. Run `make site` first (DIST=dir reads another
-// build).
+// unless \left…\right (or \big…) sized them and carries its TeX; the
+// lessons' text (widgets' own drawings aside) writes no TeX outside math;
+// and the one math font ships, declared, preloaded and licensed. Run
+// `make site` first (DIST=dir reads another build).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -111,4 +112,19 @@ test('no TeX is left outside the math in what the lessons write', () => {
   }
   assert.deepEqual(out, []);
   assert.ok(RAW_TEX.test('the bound e^−t') && RAW_TEX.test('|R_OPT|') && !RAW_TEX.test('ε = 1, so e is about 2.718'));
+});
+
+test('one math font, declared for math, preloaded where there is math, with its licence', () => {
+  const font = fs.readFileSync(path.join(dist, 'fonts', 'stix-two-math.woff2'));
+  assert.equal(font.subarray(0, 4).toString('latin1'), 'wOF2', 'the math font is WOFF2');
+  assert.match(fs.readFileSync(path.join(dist, 'fonts', 'STIX-Two-Math-OFL.txt'), 'utf8'), /SIL OPEN FONT LICENSE Version 1\.1/);
+  const css = fs.readFileSync(path.join(dist, 'styles.css'), 'utf8');
+  assert.match(css, /@font-face\s*\{[^}]*font-family:\s*"STIX Two Math"[^}]*url\("?fonts\/stix-two-math\.woff2"?\)/);
+  assert.match(css, /(^|\})\s*math\s*\{[^}]*font-family:\s*"STIX Two Math"/);
+  for (const [f, d] of docs) {
+    const preload = [...d.querySelectorAll('link[rel=preload][as=font]')].map((l) => new URL(l.getAttribute('href'), `http://site/${f}`).pathname);
+    const hasMath = d.querySelector('main math, body > math, article math') !== null && !f.startsWith('embed/');
+    if (hasMath) assert.deepEqual(preload, ['/fonts/stix-two-math.woff2'], `${f} has formulas: it preloads the math font`);
+    else assert.deepEqual(preload, [], `${f} has no formula: it preloads no font`);
+  }
 });
