@@ -114,7 +114,7 @@ func TestQuotedMeasureBound(t *testing.T) {
 		fmt.Sprintf("If you gave %.2f, you forgot to divide by t", cond*0.1),
 		fmt.Sprintf("If you gave %.2f, you used the needle's mass", math.Log(1/(0.1*nm))/0.1),
 		fmt.Sprintf("the third exercise's answer is %.2f", cond))
-	exerciseAccepts(t, slug, "smallest $\\varepsilon_a$", cond, cond*0.1, math.Log(1/(0.1*nm))/0.1)
+	exerciseAccepts(t, slug, "smallest εₐ", cond, cond*0.1, math.Log(1/(0.1*nm))/0.1)
 	exerciseAccepts(t, slug, "Factor", 1/nm, 1)
 	// The exact expected score at ε_a = 100 (ε = 2·ε_a·Δ in the ε/(2Δ) form).
 	p := probs(t, lifted, nil, 200, 1)

@@ -214,10 +214,6 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		if label == "" {
 			label = "Your answer"
 		}
-		// A label may hold math, as an objective may.
-		if label, err = r.inline(label, ln); err != nil {
-			return "", err
-		}
 		params, _ := json.Marshal(h)
 		id := fmt.Sprintf("ex-%d", r.blockN)
 		var b strings.Builder
@@ -225,7 +221,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		r.exercises++
 		fmt.Fprintf(&b, "<h3 id=\"%s-h\">Exercise%s</h3>\n%s", id, numberMark("exercise", r.exercises), prompt)
 		b.WriteString("<noscript><p class=\"exercise-noscript\">Checking an answer needs JavaScript, which is turned off.</p></noscript>\n")
-		fmt.Fprintf(&b, "<form class=\"exercise-form\"><label for=\"%s-in\">%s</label> <input id=\"%s-in\" name=\"answer\" type=\"text\" spellcheck=\"false\" autocomplete=\"off\"> <button type=\"submit\">Check</button></form>\n", id, label, id)
+		fmt.Fprintf(&b, "<form class=\"exercise-form\"><label for=\"%s-in\">%s</label> <input id=\"%s-in\" name=\"answer\" type=\"text\" spellcheck=\"false\" autocomplete=\"off\"> <button type=\"submit\">Check</button></form>\n", id, html.EscapeString(label), id)
 		fmt.Fprintf(&b, "<p class=\"exercise-result\" role=\"status\" aria-live=\"polite\"></p>\n</section>\n")
 		return b.String(), nil
 	case "notes":
