@@ -96,7 +96,7 @@ func TestQuotedMeasureBound(t *testing.T) {
 		fmt.Sprintf("The needle's exact probability is $%s$ and the slope's $%s$", sci(ne), sci(se)),
 		fmt.Sprintf("the bound %.0f times *weaker*", nb/sb),
 		fmt.Sprintf("about $%.0f \\times 10^{%d}$ times *more* accurate", se/ne/1e10, 10),
-		fmt.Sprintf("about %.0f × 10^10 times more accurate", se/ne/1e10))
+		fmt.Sprintf("about $%.0f \\times 10^{10}$ times more accurate", se/ne/1e10))
 	if r := se / ne; r < 1e10 || r >= 1e11 {
 		t.Errorf("the reversal factor %g is no longer of order 10^10", r)
 	}
@@ -123,7 +123,7 @@ func TestQuotedMeasureBound(t *testing.T) {
 	quoted(t, slug, fmt.Sprintf("mistakes: [[%.3f, \"That forgets to divide by t", condSlips[0]),
 		fmt.Sprintf("[%.2f, \"That uses the needle's mass 1/101", condSlips[1]),
 		fmt.Sprintf("[%.2f, \"That leaves t out of the logarithm", condSlips[2]))
-	exerciseAccepts(t, slug, "smallest ε_a", cond, condSlips...)
+	exerciseAccepts(t, slug, "smallest εₐ", cond, condSlips...)
 	// The factor's likely wrong answers: every candidate near the top, the
 	// needle's rivals counted, the slope's near-optimal count.
 	quoted(t, slug, fmt.Sprintf("[%.0f, \"That counts the needle's rivals", 1/nm-1), fmt.Sprintf("[%.0f, \"That counts the slope's candidates within t", sm*101))

@@ -61,7 +61,7 @@ func TestQuotedMWEM(t *testing.T) {
 		fmt.Sprintf("f(A) = 4e^0.1/(4e^0.1 + 12) ≈ %.3f", after),
 		fmt.Sprintf("[%.5f, \"That is 0.25 × e^0.1", mistakes[1]),
 		fmt.Sprintf("[%.5f, \"That multiplies by e^d", mistakes[2]),
-		fmt.Sprintf("4e^0.1/(4e^0.1 + 12) ≈ %.3f (common slips: 0.45, a jump to the measurement; %.3f, no normalising)", after, mistakes[1]))
+		fmt.Sprintf("$4e^{0.1}/(4e^{0.1} + 12) \\approx %.3f$ (common slips: 0.45, a jump to the measurement; %.3f, no normalising)", after, mistakes[1]))
 	first := mwem(t, 1, 10, 1, 0)
 	if first.Estimate[0] != 0.25 {
 		t.Fatalf("round 1 estimates %v; a 2-way marginal on the uniform A is 4/16", first.Estimate[0])

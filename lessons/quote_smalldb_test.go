@@ -117,7 +117,7 @@ func TestQuotedSmallDB(t *testing.T) {
 		fmt.Sprintf("[%.5f, \"That is (2/8) × e:", 0.25*math.E),
 		fmt.Sprintf("[%.5f, \"That is (2/8) × e^(−1/2)", 0.25*math.Exp(-0.5)),
 		fmt.Sprintf("[%.4f, \"That divides the other way", 1/ratio),
-		fmt.Sprintf("(2/8) × e^(1/2) ≈ %.3f for the two best levels", ratio))
+		fmt.Sprintf("$(2/8) \\times e^{1/2} \\approx %.3f$ for the two best levels", ratio))
 	exerciseAccepts(t, slug, "ratio of levels", ratio, math.Exp(0.5), 0.25, 0.25*math.E, 0.25*math.Exp(-0.5), 1/ratio)
 	exerciseAccepts(t, slug, "ratio of levels", round(ratio, 3))
 	exerciseAccepts(t, slug, "Δu", 1/float64(n), 2/float64(n), 1, 1.0/6)

@@ -22,7 +22,11 @@ function cell(s) {
 }
 
 const tables = (fig) => Array.from(fig.querySelectorAll('.widget-body table')).filter((t) => t.querySelector('tbody tr'));
-const title = (t, i) => (t.querySelector('caption')?.textContent.trim() || `Table ${i + 1}`);
+/** title(t, i) names table t: its caption's plain text (data-text, for a caption set in MathML), or its number. */
+const title = (t, i) => {
+  const c = t.querySelector('caption');
+  return (c?.dataset.text || c?.textContent.trim() || `Table ${i + 1}`);
+};
 
 let uid = 0;
 /** attachTableCSV(fig) adds the table chooser and the download button to a widget's action row (figrow.js). */

@@ -231,12 +231,19 @@ func AuditMechanisms() []string {
 }
 
 // formulas are formulas a widget shows, in TeX; the site build converts
-// them to MathML (internal/site/tex.go).
+// them to MathML (internal/site/math.go).
 var formulas = map[string]map[string]string{
 	"exponential-mechanism": {
 		// The notebook's form, ε-DP, and the article's, 2ε_aΔ-DP.
 		"dp":      `\Pr[r] \propto \exp\left(\frac{\varepsilon \cdot u(r)}{2\Delta}\right)`,
 		"article": `\Pr[r] \propto \exp\left(\varepsilon \cdot q(r)\right)`,
+	},
+	// The base-measure lemma's event and bound, the caption of its table.
+	"measurebound": {
+		"event": `\Pr[q \le \mathrm{OPT} - 2t]`,
+		"bound": `\exp(-\varepsilon_a t)/\mu(S_t)`,
+		"ea":    `\varepsilon_a`,
+		"t":     `t`,
 	},
 }
 

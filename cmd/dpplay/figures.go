@@ -111,7 +111,7 @@ func runFigures(args []string, stdout io.Writer) error {
 		}
 		formats = append(formats, f)
 	}
-	lessons, err := site.LoadLessons(*lessonsDir)
+	lessons, err := site.LoadLessons(*lessonsDir, nil) // its widgets, not its formulas
 	if err != nil {
 		return usagef("-lessons: %v", err)
 	}

@@ -1,10 +1,11 @@
 // Facts about the built site that need no layout, read from dist/'s files
 // in Node (linkedom parses the pages): every lesson's parts, its page's
 // title, description, canonical address and link preview, the sitemap,
-// what a reader without JavaScript gets in the markup, valid MathML, links
+// what a reader without JavaScript gets in the markup, links
 // that lead somewhere, the landing page's lesson map, the handout, the
 // manifest and icons, the search index, recordings that hold no engine
-// state, and colour schemes that change colours only. What needs a browser's layout is e2e/web/sweep.test.mjs's.
+// state, and colour schemes that change colours only. The formulas are
+// e2e/dist/mathml.test.mjs's. What needs a browser's layout is e2e/web/sweep.test.mjs's.
 // Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -105,43 +106,6 @@ test('without JavaScript every lesson\'s markup holds its text, drawings, questi
     const pager = [...d.querySelectorAll('.pager a')].map((a) => a.getAttribute('href'));
     assert.ok(pager.length >= 1 && pager.every((h) => /^\.\.\/[a-z0-9-]+\/$/.test(h)), `${l.slug}: links to its neighbours ${pager}`);
   }
-});
-
-// The elements of MathML Core whose children are a fixed number of
-// arguments (MathML Core, 3.1.3), and how many.
-const ARITY = { mfrac: 2, mroot: 2, msub: 2, msup: 2, msubsup: 3, munder: 2, mover: 2, munderover: 3 };
-// The elements of MathML Core.
-const MATHML = new Set(['math', 'annotation', 'annotation-xml', 'maction', 'merror', 'mfrac', 'mi', 'mmultiscripts', 'mn', 'mo', 'mover',
-  'mpadded', 'mphantom', 'mprescripts', 'mroot', 'mrow', 'ms', 'mspace', 'msqrt', 'mstyle', 'msub', 'msubsup', 'msup', 'mtable', 'mtd',
-  'mtext', 'mtr', 'munder', 'munderover', 'semantics', 'none']);
-
-/** mathProblems(math) lists what in the <math> element is not valid MathML Core: unknown elements, wrong numbers of arguments. */
-function mathProblems(math) {
-  const out = [];
-  const walk = (el) => {
-    const tag = el.localName;
-    if (!MATHML.has(tag)) out.push(`<${tag}> is not MathML`);
-    const kids = [...el.children];
-    if (ARITY[tag] !== undefined && kids.length !== ARITY[tag]) out.push(`<${tag}> has ${kids.length} children, not ${ARITY[tag]}: ${el.outerHTML.slice(0, 160)}`);
-    if (['mi', 'mn', 'mo', 'mtext', 'ms'].includes(tag) && kids.length) out.push(`<${tag}> holds elements: ${el.outerHTML.slice(0, 120)}`);
-    if (!['mi', 'mn', 'mo', 'mtext', 'ms', 'annotation'].includes(tag)) kids.forEach(walk);
-  };
-  walk(math);
-  return out;
-}
-
-test('every formula on every page is valid MathML Core', () => {
-  const files = ['index.html', 'handout/index.html', ...all.map((l) => pageOf(l.slug))];
-  let formulas = 0;
-  for (const file of files) {
-    const maths = [...doc(file).querySelectorAll('math')];
-    formulas += maths.length;
-    assert.deepEqual(maths.flatMap(mathProblems), [], file);
-  }
-  assert.ok(formulas > 300, `only ${formulas} formulas`);
-  // The check can fail.
-  const bad = parseHTML('<math><munder><mi>max</mi><mo>⁡</mo><mrow><mi>x</mi></mrow></munder></math>').document.querySelector('math');
-  assert.equal(mathProblems(bad).length, 1);
 });
 
 test('every link and resource address in every page leads to a file of the site', () => {

@@ -85,7 +85,14 @@ func Build(o Options) (Result, error) {
 	if o.BaseURL, err = BaseURL(o.BaseURL); err != nil {
 		return Result{}, err
 	}
-	all, err := LoadLessons(o.Lessons)
+	// One renderer of TeX for every formula of the build: the lessons' and
+	// the widgets' formula lines.
+	math, err := StartMath()
+	if err != nil {
+		return Result{}, err
+	}
+	defer math.Close()
+	all, err := LoadLessons(o.Lessons, math)
 	if err != nil {
 		return Result{}, err
 	}
@@ -111,8 +118,12 @@ func Build(o Options) (Result, error) {
 		c := *l
 		written[i] = &c
 	}
+	gen, err := widgetsModule(math)
+	if err != nil {
+		return Result{}, err
+	}
 	if o.Prerender != "" {
-		if err := prerender(o, lessons); err != nil {
+		if err := prerender(o, lessons, gen); err != nil {
 			return Result{}, err
 		}
 	}
@@ -136,8 +147,10 @@ func Build(o Options) (Result, error) {
 		return Result{}, err
 	}
 	fillHeads(files)
-	if files[WidgetsModule], err = widgetsModule(); err != nil {
-		return Result{}, err
+	files[WidgetsModule] = gen
+	// The math font holds the glyphs of every formula rendered above.
+	if files[MathFont], files[MathFontLicense], err = math.Font(); err != nil {
+		return Result{}, fmt.Errorf("the math font: %v", err)
 	}
 	shell, ok := files["index.html"]
 	sw, ok2 := files["sw.js"]

@@ -9,7 +9,7 @@ import (
 
 func mustLesson(t *testing.T, src string) *Lesson {
 	t.Helper()
-	l, err := ParseLesson("t.md", []byte(src))
+	l, err := ParseLesson("t.md", []byte(src), testMath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -47,7 +47,7 @@ func TestPage(t *testing.T) {
 	if len(lessons) != 1 || len(pages) != 1 || pages[0].Slug != "about" {
 		t.Errorf("splitPages: %d lessons, %d pages", len(lessons), len(pages))
 	}
-	if _, err := ParseLesson("t.md", []byte(strings.Replace(about, "kind: page", "kind: poster", 1))); err == nil {
+	if _, err := ParseLesson("t.md", []byte(strings.Replace(about, "kind: page", "kind: poster", 1)), testMath); err == nil {
 		t.Error("kind: poster accepted")
 	}
 }

@@ -47,7 +47,9 @@ var reSlug = regexp.MustCompile(`^[a-z0-9]+(-[a-z0-9]+)*$`)
 //	objectives:
 //	  - Compute the exact probabilities …
 //	---
-func ParseLesson(file string, src []byte) (*Lesson, error) {
+//
+// math renders its formulas.
+func ParseLesson(file string, src []byte, math *Math) (*Lesson, error) {
 	text := strings.ReplaceAll(string(src), "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	if len(lines) == 0 || strings.TrimSpace(lines[0]) != "---" {
@@ -82,7 +84,7 @@ func ParseLesson(file string, src []byte) (*Lesson, error) {
 		return nil, fmt.Errorf("%s: front matter needs a list of objectives", file)
 	}
 	l.Requires = requires(lines[end+1:])
-	r := newRenderer(file)
+	r := newRenderer(file, math)
 	body, err := r.render(lines[end+1:], end+2)
 	if err != nil {
 		return nil, err
@@ -200,8 +202,8 @@ func parseFrontMatter(file string, src []byte) (*Lesson, error) {
 }
 
 // LoadLessons parses every *.md file in dir, sorted by order then slug, and
-// checks that slugs and orders are unique.
-func LoadLessons(dir string) ([]*Lesson, error) {
+// checks that slugs and orders are unique; math renders their formulas.
+func LoadLessons(dir string, math *Math) ([]*Lesson, error) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.md"))
 	if err != nil {
 		return nil, err
@@ -216,7 +218,7 @@ func LoadLessons(dir string) ([]*Lesson, error) {
 		if err != nil {
 			return nil, err
 		}
-		l, err := ParseLesson(f, src)
+		l, err := ParseLesson(f, src, math)
 		if err != nil {
 			return nil, err
 		}

@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/yuin/goldmark"
 	"github.com/yuin/goldmark/ast"
@@ -25,8 +26,8 @@ import (
 
 // renderer turns a lesson's Markdown body into HTML. The Markdown is
 // CommonMark with GitHub's pipe tables (github.com/yuin/goldmark), plus
-// $…$ and $$…$$ math converted to MathML by TeXToMathML (\$ is a dollar
-// sign), and four fenced blocks that make a lesson interactive:
+// $…$ and $$…$$ math (ordinary LaTeX) converted to MathML by Math (\$ is a
+// dollar sign), and four fenced blocks that make a lesson interactive:
 //
 //	```widget NAME   an interactive widget (web/widgets/NAME.js) with its starting parameters
 //	```predict       a predict-then-reveal question: "- [ ]" / "- [x]" choices, then --- and the reveal
@@ -40,6 +41,7 @@ import (
 // and get an id made from their text.
 type renderer struct {
 	file    string
+	math    *Math
 	widgets map[string]bool
 	uses    []WidgetUse
 	ids     map[string]int
@@ -55,8 +57,8 @@ type renderer struct {
 	first int
 }
 
-func newRenderer(file string) *renderer {
-	r := &renderer{file: file, widgets: map[string]bool{}, ids: map[string]int{}}
+func newRenderer(file string, math *Math) *renderer {
+	r := &renderer{file: file, math: math, widgets: map[string]bool{}, ids: map[string]int{}}
 	r.md = goldmark.New(
 		goldmark.WithExtensions(extension.Table),
 		goldmark.WithParserOptions(
@@ -250,7 +252,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 		}
 		return "<details class=\"notes\"><summary>" + summary + "</summary>\n" + inner + "</details>\n", nil
 	case "math":
-		m, err := TeXToMathML(strings.Join(lines, " "), true)
+		m, err := r.math.MathML(strings.Join(lines, " "), true)
 		if err != nil {
 			return "", r.errorf(ln, "%v", err)
 		}
@@ -587,18 +589,34 @@ func (r *renderer) renderFenced(w util.BufWriter, source []byte, node ast.Node, 
 	return ast.WalkSkipChildren, nil
 }
 
-func (r *renderer) renderMath(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
+func (r *renderer) renderMath(w util.BufWriter, source []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
 		return ast.WalkContinue, nil
 	}
 	n := node.(*mathNode)
-	m, err := TeXToMathML(n.tex, false)
+	m, err := r.math.MathML(n.tex, false)
 	if err != nil {
 		return ast.WalkStop, r.errorf(r.line(n.offset), "%v", err)
 	}
+	// A formula is one object to line breaking, which may part it from the
+	// punctuation around it ("$x$," would start a line with the comma): a
+	// word joiner keeps them together.
+	if t, ok := node.PreviousSibling().(*ast.Text); ok {
+		if c, _ := utf8.DecodeLastRune(t.Segment.Value(source)); strings.ContainsRune("([“‘", c) {
+			_, _ = w.WriteString(wordJoiner)
+		}
+	}
 	_, _ = w.WriteString(m)
+	if t, ok := node.NextSibling().(*ast.Text); ok {
+		if c, _ := utf8.DecodeRune(t.Segment.Value(source)); strings.ContainsRune(",.;:!?)]”’", c) {
+			_, _ = w.WriteString(wordJoiner)
+		}
+	}
 	return ast.WalkSkipChildren, nil
 }
+
+// wordJoiner (U+2060) forbids a line break where it stands.
+const wordJoiner = "\u2060"
 
 func (r *renderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, entering bool) (ast.WalkStatus, error) {
 	if !entering {
@@ -608,7 +626,7 @@ func (r *renderer) renderMathBlock(w util.BufWriter, _ []byte, node ast.Node, en
 	if !n.closed {
 		return ast.WalkStop, r.errorf(r.line(n.offset), "unclosed $$ block")
 	}
-	m, err := TeXToMathML(strings.Join(n.tex, " "), true)
+	m, err := r.math.MathML(strings.Join(n.tex, " "), true)
 	if err != nil {
 		return ast.WalkStop, r.errorf(r.line(n.offset), "%v", err)
 	}

@@ -166,6 +166,11 @@ const homeMark = "__DPPLAY_HOME__"
 // /favicon.ico, which that policy refuses with an error.
 const iconMark = "__DPPLAY_ICON__"
 
+// mathFontPreload asks for the math font (MathFont) with the page's first
+// files: a stylesheet's font is otherwise fetched only once layout finds
+// a formula. A font is fetched in CORS mode, so the preload must be too.
+const mathFontPreload = `<link rel="preload" href="` + MathFont + `" as="font" type="font/woff2" crossorigin>`
+
 // pageShell fills the web shell (web/index.html) for each page of the site.
 type pageShell struct {
 	o       Options
@@ -196,6 +201,10 @@ func (p pageShell) page(h Head, current, content, pager string, widgets []string
 	s = strings.Replace(s, metaMarker, h.HTML(p.o.BaseURL, prefix), 1)
 	s = strings.Replace(s, navMarker, navHTML(p.lessons, current), 1)
 	pre := p.js.preloads(widgets)
+	// A page with formulas needs the math font for its first paint.
+	if strings.Contains(content, "<math") {
+		pre += mathFontPreload + "\n"
+	}
 	if m := reFirstWidget.FindStringSubmatch(content); m != nil {
 		pre += `<link rel="expect" href="#` + m[1] + `" blocking="render">` + "\n"
 	}

@@ -17,18 +17,14 @@ import (
 // on stderr, which the build passes on.
 //
 // The script imports the modules from a copy of o.Web that also holds the
-// generated widgets module, as dist/ will.
-func prerender(o Options, lessons []*Lesson) error {
+// generated widgets module gen, as dist/ will.
+func prerender(o Options, lessons []*Lesson, gen []byte) error {
 	web, err := os.MkdirTemp("", "dpplay-prerender-")
 	if err != nil {
 		return err
 	}
 	defer os.RemoveAll(web)
 	if err := os.CopyFS(web, os.DirFS(o.Web)); err != nil {
-		return err
-	}
-	gen, err := widgetsModule()
-	if err != nil {
 		return err
 	}
 	if err := os.MkdirAll(filepath.Join(web, filepath.Dir(WidgetsModule)), 0o755); err != nil {

@@ -2,118 +2,12 @@ package site
 
 import (
 	"encoding/json"
-	"encoding/xml"
-	"io"
 	"os"
 	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
 )
-
-func TestTeXToMathML(t *testing.T) {
-	tests := []struct {
-		tex, want string
-		display   bool
-	}{
-		{`x`, `<mi>x</mi>`, false},
-		{`3.14`, `<mn>3.14</mn>`, false},
-		{`14{,}976`, `<mn>14,976</mn>`, false},
-		{`14,976`, `<mn>14</mn><mo>,</mo><mn>976</mn>`, false},
-		{`f(1,234)`, `<mi>f</mi><mo>(</mo><mn>1</mn><mo>,</mo><mn>234</mn><mo>)</mo>`, false},
-		{`\{0,1\}^k`, `<mo>{</mo><mn>0</mn><mo>,</mo><mn>1</mn><msup><mo>}</mo><mi>k</mi></msup>`, false},
-		{`{,}5`, `<mrow><mo>,</mo></mrow><mn>5</mn>`, false},
-		{`a-b`, `<mi>a</mi><mo>−</mo><mi>b</mi>`, false},
-		{`\varepsilon`, `<mi>ε</mi>`, false},
-		{`\Delta`, `<mi mathvariant="normal">Δ</mi>`, false},
-		{`e^{x}`, `<msup><mi>e</mi><mrow><mi>x</mi></mrow></msup>`, false},
-		{`x_i^2`, `<msubsup><mi>x</mi><mi>i</mi><mn>2</mn></msubsup>`, false},
-		{`\frac{a}{2}`, `<mfrac><mrow><mi>a</mi></mrow><mrow><mn>2</mn></mrow></mfrac>`, false},
-		{`\sqrt{n}`, `<msqrt><mrow><mi>n</mi></mrow></msqrt>`, false},
-		{`\mathcal{R}`, `<mi>ℛ</mi>`, false},
-		{`\text{if } x`, `<mtext>if </mtext><mi>x</mi>`, false},
-		{`\exp(x)`, `<mi mathvariant="normal">exp</mi><mo>⁡</mo><mo>(</mo><mi>x</mi><mo>)</mo>`, false},
-		{`\max_{o} x`, `<munder><mi mathvariant="normal">max</mi><mrow><mi>o</mi></mrow></munder><mo>⁡</mo><mi>x</mi>`, true},
-		{`\log_2 n`, `<msub><mi mathvariant="normal">log</mi><mn>2</mn></msub><mo>⁡</mo><mi>n</mi>`, false},
-		{`\sum_{s} x`, `<munder><mo largeop="true">∑</mo><mrow><mi>s</mi></mrow></munder><mi>x</mi>`, true},
-		{`\sum_{s} x`, `<msub><mo largeop="true">∑</mo><mrow><mi>s</mi></mrow></msub><mi>x</mi>`, false},
-		{`\left( x \right)`, `<mrow><mo stretchy="true">(</mo><mi>x</mi><mo stretchy="true">)</mo></mrow>`, false},
-		{`a \le b`, `<mi>a</mi><mo>≤</mo><mi>b</mi>`, false},
-		{`x < y`, `<mi>x</mi><mo>&lt;</mo><mi>y</mi>`, false},
-	}
-	for _, tt := range tests {
-		got, err := TeXToMathML(tt.tex, tt.display)
-		if err != nil {
-			t.Errorf("%q: %v", tt.tex, err)
-			continue
-		}
-		if !strings.Contains(got, "<mrow>"+tt.want+"</mrow><annotation") {
-			t.Errorf("%q (display %v):\n got %s\nwant …<mrow>%s</mrow>…", tt.tex, tt.display, got, tt.want)
-		}
-		if tt.display != strings.Contains(got, `display="block"`) {
-			t.Errorf("%q: display attribute wrong in %s", tt.tex, got)
-		}
-	}
-}
-
-// TestTeXScriptsTakeOneBase checks that every script element of a formula
-// has the children MathML requires: a function with a limit or an index
-// (\max_r, \log_2) is its name under or beside the script, then the
-// function application, not three children, which Firefox refuses as
-// invalid markup.
-func TestTeXScriptsTakeOneBase(t *testing.T) {
-	arity := map[string]int{"msub": 2, "msup": 2, "munder": 2, "mover": 2, "msubsup": 3, "munderover": 3, "mfrac": 2}
-	for _, tt := range []struct {
-		tex     string
-		display bool
-	}{
-		{`\max_{x \sim x', o} \frac{\Pr[M(x) = o]}{\Pr[M(x') = o]}`, true},
-		{`\max_{x \sim x', o} u`, false},
-		{`\mathrm{OPT} = \max_r u(x, r)`, false},
-		{`\log_2 n`, false},
-		{`\argmax_{r \in \mathcal{R}} u(x, r)`, true},
-		{`\sup_{t}^{T} f`, true},
-		{`\exp^{2}(x)`, false},
-	} {
-		got, err := TeXToMathML(tt.tex, tt.display)
-		if err != nil {
-			t.Errorf("%q: %v", tt.tex, err)
-			continue
-		}
-		d := xml.NewDecoder(strings.NewReader(got))
-		var open []string
-		children := map[int]int{}
-		for {
-			tok, err := d.Token()
-			if err == io.EOF {
-				break
-			}
-			if err != nil {
-				t.Fatalf("%q: %v in %s", tt.tex, err, got)
-			}
-			switch e := tok.(type) {
-			case xml.StartElement:
-				children[len(open)-1]++
-				open = append(open, e.Name.Local)
-				children[len(open)-1] = 0
-			case xml.EndElement:
-				name := open[len(open)-1]
-				if n, ok := arity[name]; ok && children[len(open)-1] != n {
-					t.Errorf("%q (display %v): <%s> has %d children, want %d, in\n%s", tt.tex, tt.display, name, children[len(open)-1], n, got)
-				}
-				open = open[:len(open)-1]
-			}
-		}
-	}
-}
-
-func TestTeXErrors(t *testing.T) {
-	for _, tex := range []string{`\nosuch`, `\frac{a}`, `{x`, `x}`, `x^`, `x^1^2`, `\left( x`, `\mathcal{r}`, "\x01"} {
-		if got, err := TeXToMathML(tex, false); err == nil {
-			t.Errorf("%q: want an error, got %s", tex, got)
-		}
-	}
-}
 
 const lessonSrc = `---
 title: Test *lesson*
@@ -180,7 +74,7 @@ Teach it.
 `
 
 func TestParseLesson(t *testing.T) {
-	l, err := ParseLesson("t.md", []byte(lessonSrc))
+	l, err := ParseLesson("t.md", []byte(lessonSrc), testMath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -229,14 +123,14 @@ func TestParseLesson(t *testing.T) {
 // order, above its title and in the navigation.
 func TestLessonLabel(t *testing.T) {
 	src := strings.Replace(lessonSrc, "order: 3\n", "order: 3\nlabel: Référence\n", 1)
-	l, err := ParseLesson("t.md", []byte(src))
+	l, err := ParseLesson("t.md", []byte(src), testMath)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(l.HTML, `<p class="lesson-kicker">Référence</p>`) || l.NavMark() != "R" {
 		t.Errorf("labelled page: kicker in %q, nav mark %q", l.HTML[:200], l.NavMark())
 	}
-	plain, err := ParseLesson("t.md", []byte(lessonSrc))
+	plain, err := ParseLesson("t.md", []byte(lessonSrc), testMath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -263,13 +157,14 @@ func TestEverydayMarkdown(t *testing.T) {
 		{"link in the page", "[below](#references)", `<a href="#references">below</a>`},
 		{"link elsewhere", "[Go](https://go.dev/)", `<a href="https://go.dev/">Go</a>`},
 		{"math beside emphasis", "*a* $x_1 * y_2$ *b*", "<em>a</em> <math"},
+		{"math before a comma", "so $x$, then ($y$)", "</math>\u2060, then (\u2060<math"},
 		{"dollar sign", `it costs \$5`, "it costs $5"},
 		{"html block", "<div onclick=\"x()\">hi</div>", "<p>&lt;div onclick=&quot;x()&quot;&gt;hi&lt;/div&gt;</p>"},
 		{"display math", "$$\nx^2\n$$", `<div class="math-display"><math`},
 		{"heading", "# Top", `<h2 id="top">Top</h2>`},
 	}
 	for _, tt := range tests {
-		got, err := newRenderer("t.md").render(strings.Split(tt.md, "\n"), 1)
+		got, err := newRenderer("t.md", testMath).render(strings.Split(tt.md, "\n"), 1)
 		if err != nil {
 			t.Errorf("%s: %v", tt.name, err)
 			continue
@@ -302,7 +197,7 @@ func TestParseLessonErrors(t *testing.T) {
 		{"exercise with decimals in words", "---\ntitle: x\nobjectives:\n  - a\n---\n```exercise\nanswer: 1\ndecimals: two\nexample-right: 1\nexample-wrong: 2\n---\nQ?\n```\n", "decimals: two"},
 	}
 	for _, tt := range tests {
-		_, err := ParseLesson("t.md", []byte(tt.src))
+		_, err := ParseLesson("t.md", []byte(tt.src), testMath)
 		if err == nil || !strings.Contains(err.Error(), tt.want) {
 			t.Errorf("%s: got %v, want an error containing %q", tt.name, err, tt.want)
 		}
@@ -565,7 +460,7 @@ func TestBuild(t *testing.T) {
 // TestRealLessons builds the repository's own lessons, so a broken lesson
 // file fails go test, not only the site build.
 func TestRealLessons(t *testing.T) {
-	lessons, err := LoadLessons(filepath.Join("..", "..", "lessons"))
+	lessons, err := LoadLessons(filepath.Join("..", "..", "lessons"), testMath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -59,9 +59,9 @@ func keys(t *testing.T, raw json.RawMessage) []string {
 // widget's keys in order with its kind, label, range, lengths, digits,
 // values and default; a text's pattern accepts exactly its characters; the
 // data sets, the loss grid and curves, the price grid, the poll, the
-// auditor's mechanisms and the formulas as tex.go converts them.
+// auditor's mechanisms and the formulas as Math renders them.
 func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
-	mod, err := widgetsModule()
+	mod, err := widgetsModule(testMath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -187,7 +187,7 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 	json.Unmarshal(ex["formulas"], &formulas)
 	for w, fs := range widget.Formulas() {
 		for name, tex := range fs {
-			m, _ := TeXToMathML(tex, false)
+			m, _ := testMath.MathML(tex, false)
 			if formulas[w][name] != m || !strings.HasPrefix(m, "<math>") {
 				t.Errorf("formulas.%s.%s = %q, want %q", w, name, formulas[w][name], m)
 			}
@@ -224,7 +224,7 @@ func randomLinkValue(r *rand.Rand) string {
 // also get random strings: both read numbers with the one link grammar
 // (web/number.js readLink, number.Link).
 func TestWidgetsModuleClampsAsGo(t *testing.T) {
-	mod, err := widgetsModule()
+	mod, err := widgetsModule(testMath)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -303,7 +303,7 @@ console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
 // widget, on lists of its keys, unknown names, repeats, blanks, names
 // differing in case or spacing, and random lists of these pieces.
 func TestKeysMirrorJS(t *testing.T) {
-	mod, err := widgetsModule()
+	mod, err := widgetsModule(testMath)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -5,7 +5,7 @@
 // exp(−ε_a·t)/μ(S_t) and the exact probability it bounds.
 import { fmt, tableRegion, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
-import { schemas } from '../gen/widgets.js';
+import { schemas, formulas } from '../gen/widgets.js';
 
 export const schema = schemas.measurebound;
 
@@ -29,7 +29,11 @@ export async function mount(ctx) {
       scores: Float64Array.from(s.scores), epsilonArticle: v.ea, t: v.t,
     })));
     error.textContent = '';
-    out.innerHTML = `<table><caption>Pr[q ≤ OPT − 2t] and its bound exp(−ε_a·t)/μ(S_t) at ε_a = ${v.ea}, t = ${v.t}</caption>
+    // The caption's formulas are the build's MathML (app/widget); its plain
+    // text (Unicode subscripts, no TeX) names the table in the CSV chooser.
+    const f = formulas.measurebound;
+    const plain = `Pr[q ≤ OPT − 2t] and its bound exp(−εₐt)/μ(Sₜ) at εₐ = ${v.ea}, t = ${v.t}`;
+    out.innerHTML = `<table><caption data-text="${plain}">${f.event} and its bound ${f.bound} at ${f.ea} = ${v.ea}, ${f.t} = ${v.t}</caption>
       <thead><tr><th scope="col">Candidate set</th><th scope="col" class="num">μ(S<sub>t</sub>)</th><th scope="col" class="num">Bound</th><th scope="col" class="num">Exact</th></tr></thead>
       <tbody>${shapes.map((s, i) => `<tr><th scope="row">${s.name}</th><td class="num">${fmt(rs[i].near, 3)}</td><td class="num">${fmt(rs[i].bound, 3)}${rs[i].bound >= 1 ? ' (vacuous)' : ''}</td><td class="num">${fmt(rs[i].exact, 3)}</td></tr>`).join('')}</tbody></table>`;
     ctx.announce(`Slope: bound ${fmt(rs[0].bound)}, exact ${fmt(rs[0].exact)}. Needle: bound ${fmt(rs[1].bound)}, exact ${fmt(rs[1].exact)}.`);
