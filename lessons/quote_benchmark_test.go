@@ -144,7 +144,7 @@ func TestQuotedBenchmarkProved(t *testing.T) {
 		}
 	}
 	quoted(t, toolsSlug,
-		fmt.Sprintf("which, asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: that is its promise", tg.Claimed, tg.Proved), fmt.Sprintf("asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: the ratio", tg.Claimed, tg.Proved),
+		fmt.Sprintf("as DP-Sniper sets it up, asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: its claim is mis-stated", tg.Claimed, tg.Proved), fmt.Sprintf("asked for ε = %g, it guarantees ln(1 + 2⁻³) = %.3f: the ratio", tg.Claimed, tg.Proved),
 		fmt.Sprintf("is proved only %d × %g = %.3f for its %d answers", len(rnm3.Pair[0]), rnm3.Claimed/2, rnm3.Proved, len(rnm3.Pair[0])),
 		fmt.Sprintf("DP-Sniper's pair differs in all %d of its entries, where the guarantee is %d × %g = %g.", differ, n, ps.Claimed, ps.Proved))
 	quoted(t, toolsSlug, fmt.Sprintf("SVT4 is proved %.3f, noisy histogram 2, whose noise $\\mathrm{Lap}(\\varepsilon)$ should have been $\\mathrm{Lap}(1/\\varepsilon)$, is proved %g", by["SparseVectorTechnique4"].Proved, by["NoisyHist2"].Proved))

@@ -33,7 +33,7 @@ func TestQuotedReportNoisyMax(t *testing.T) {
 	// have a closed form only as an integral, none in terms of simple
 	// functions. Gumbel noise and the total variation distance are defined
 	// where the panels first use them, and the distance is computed here.
-	quoted(t, "report-noisy-max", "Its probabilities have no simple closed form",
+	quoted(t, "report-noisy-max", "The Laplace panel's probabilities have no simple closed form",
 		"A **Gumbel** draw of scale $b$ is $-b \\ln(-\\ln U)$ with $U$ uniform on $(0, 1)$",
 		"The panel's **total variation distance** from the first, the largest difference in probability the two give any set of outputs (half the sum of $|p(r) - q(r)|$), is zero.")
 	exp, gum := all(t, "exponential"), all(t, "report-noisy-max-gumbel")
