@@ -147,6 +147,10 @@ func TestQuotedBenchmarkProved(t *testing.T) {
 		fmt.Sprintf("as DP-Sniper sets it up, asked for ε = %g, guarantees ln(1 + 2⁻³) = %.3f: its claim is mis-stated", tg.Claimed, tg.Proved), fmt.Sprintf("asked for ε = %g, it guarantees ln(1 + 2⁻³) = %.3f: the ratio", tg.Claimed, tg.Proved),
 		fmt.Sprintf("is proved only %d × %g = %.3f for its %d answers", len(rnm3.Pair[0]), rnm3.Claimed/2, rnm3.Proved, len(rnm3.Pair[0])),
 		fmt.Sprintf("DP-Sniper's pair differs in all %d of its entries, where the guarantee is %d × %g = %g.", differ, n, ps.Claimed, ps.Proved))
+	// Noisy histogram 1 adds Lap(1/ε) to each count: one person added or
+	// removed moves one count by 1, one answer changed moves two.
+	h1 := by["NoisyHist1"]
+	quoted(t, toolsSlug, fmt.Sprintf("noisy histogram 1 is proved %g there, and would be proved only %g for one person's answer changed", h1.Proved, 2*h1.Proved))
 	quoted(t, toolsSlug, fmt.Sprintf("SVT4 is proved %.3f, noisy histogram 2, whose noise $\\mathrm{Lap}(\\varepsilon)$ should have been $\\mathrm{Lap}(1/\\varepsilon)$, is proved %g", by["SparseVectorTechnique4"].Proved, by["NoisyHist2"].Proved))
 	for _, c := range []pair.Case{rnm3, by["SparseVectorTechnique4"], by["NoisyHist2"]} {
 		if l, _ := c.M.Loss(c.Pair[0], c.Pair[1]); l.Value() <= c.Claimed {
