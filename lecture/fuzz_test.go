@@ -33,17 +33,20 @@ func FuzzNormalizeCode(f *testing.F) {
 	})
 }
 
-// FuzzStudentID: an accepted id is 1–64 characters of [A-Za-z0-9_-].
+// FuzzStudentID: the ids clients make are accepted exactly when they are
+// [A-Za-z0-9_-] only, a student id 1–MaxStudentIDLen long and a release
+// request 16–64.
 func FuzzStudentID(f *testing.F) {
-	for _, s := range []string{"alice", "a.b", "", strings.Repeat("x", 65), "x\x00", "é"} {
+	for _, s := range []string{"alice", "a.b", "", strings.Repeat("x", 65), "x\x00", "é", "0123456789abcdef", strings.Repeat("r", 64)} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		if !validStudent(s) {
-			return
+		chars := strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") == ""
+		if got, want := validStudent(s), chars && len(s) >= 1 && len(s) <= MaxStudentIDLen; got != want {
+			t.Fatalf("validStudent(%q) = %v", s, got)
 		}
-		if len(s) == 0 || len(s) > MaxStudentIDLen || strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_") != "" {
-			t.Fatalf("validStudent(%q) = true", s)
+		if got, want := RequestID(s), chars && len(s) >= 16 && len(s) <= 64; got != want {
+			t.Fatalf("RequestID(%q) = %v", s, got)
 		}
 	})
 }
