@@ -221,6 +221,8 @@ test('every exercise says ✗ to its wrong example and ✓ to its right one; pre
   for (const slug of slugs) {
     if (slug !== slugs[0]) await page.locator(`#lesson-nav a[data-slug="${slug}"]`).click();
     await ready(page, slug);
+    // A font arriving after the lesson is shown moves the text under a click.
+    await page.evaluate(() => document.fonts.ready.then(() => undefined));
     const exercises = page.locator('section.exercise');
     const n = await exercises.count();
     for (let i = 0; i < n; i++) {
