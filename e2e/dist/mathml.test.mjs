@@ -12,6 +12,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseHTML } from 'linkedom';
 import { dist } from '../web/harness.mjs';
+import { ARITY } from '../mathcore.mjs';
 
 /** htmlFiles(dir) lists every .html file under dir, relative to it. */
 const htmlFiles = (dir, sub = '') => fs.readdirSync(path.join(dir, sub), { withFileTypes: true }).flatMap((e) => {
@@ -28,10 +29,6 @@ const widgetMath = Object.entries(formulas).flatMap(([w, fs]) => Object.entries(
 /** Every formula of the site, as [where, its <math> element]. */
 const allMath = () => [...docs].flatMap(([f, d]) => [...d.querySelectorAll('math')].map((m) => [f, m])).concat(widgetMath);
 
-// The elements of MathML Core whose children are a fixed number of
-// arguments (MathML Core, 3.1.3), and how many; mmultiscripts takes a base
-// and pairs of scripts.
-const ARITY = { mfrac: 2, mroot: 2, msub: 2, msup: 2, msubsup: 3, munder: 2, mover: 2, munderover: 3 };
 // The elements of MathML Core.
 const MATHML = new Set(['math', 'annotation', 'annotation-xml', 'maction', 'merror', 'mfrac', 'mi', 'mmultiscripts', 'mn', 'mo', 'mover',
   'mpadded', 'mphantom', 'mprescripts', 'mroot', 'mrow', 'ms', 'mspace', 'msqrt', 'mstyle', 'msub', 'msubsup', 'msup', 'mtable', 'mtd',

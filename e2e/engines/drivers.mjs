@@ -20,6 +20,8 @@
 //   click(selector)               clicks the element with the mouse
 //   errors()                      the errors since open, the engine's own
 //                                 reports and the probe's, and forgets them
+//                                 (not Firefox's of a formula it laid out
+//                                 half-parsed, once the parsed one is valid)
 //   screenshot({path})            what the viewport shows, as a PNG file
 //   close()                       ends the browser and what it needed
 import { spawn } from 'node:child_process';
@@ -29,6 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import puppeteer, { TimeoutError } from 'puppeteer-core';
 import { Builder, By, Key } from 'selenium-webdriver';
+import { ARITY, wrongArity } from '../mathcore.mjs';
 
 export const FIREFOX = '/usr/bin/firefox-esr';
 export const MINIBROWSER = '/usr/lib/x86_64-linux-gnu/webkit2gtk-4.1/MiniBrowser';
@@ -106,10 +109,27 @@ export async function firefox() {
       await page.keyboard.type(text);
     },
     click: (selector) => page.click(selector),
-    errors: async () => collected(native, await page.evaluate(readProbe).catch(() => null), probe),
+    async errors() {
+      const out = collected(native, await page.evaluate(readProbe).catch(() => null), probe);
+      const tags = [...new Set(out.map(partialTag).filter(Boolean))];
+      if (!tags.length) return out;
+      const wrong = await page.evaluate(wrongArity, tags, ARITY);
+      return out.filter((e) => !partialTag(e) || wrong.includes(partialTag(e)));
+    },
     screenshot: ({ path: file }) => page.screenshot({ path: file }),
     close: () => browser.close(),
   };
+}
+
+// Firefox lays out a formula that its parser has only half read (a page
+// arriving slowly, a busy machine) and reports, say, an <mfrac> with one
+// child. Such a report stands only when the page, parsed, still has one.
+const PARTIAL = /^pageerror: Invalid markup: Incorrect number of children for <(\w+)\/> tag\.$/;
+
+/** partialTag(report) is the MathML element a report of PARTIAL names, if ARITY knows it, else undefined. */
+function partialTag(report) {
+  const tag = PARTIAL.exec(report)?.[1];
+  return tag in ARITY ? tag : undefined;
 }
 
 /** ended(proc) kills proc and resolves once it has exited. */
