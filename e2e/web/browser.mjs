@@ -21,20 +21,9 @@ export function chromiumOptions() {
  * (DPPLAY_CHROMIUM, its address), or a new one when a file runs alone.
  * Closing it closes only this connection's contexts.
  */
-let COUNT = { contexts: 0, pages: 0, gotos: 0 };
-process.on('exit', () => { if (process.env.COUNT_PAGES) require('node:fs').appendFileSync(process.env.COUNT_PAGES, `${process.argv[1]} ${JSON.stringify(COUNT)}\n`); });
-import { createRequire } from 'node:module';
-const require = createRequire(import.meta.url);
-function counted(b) {
-  const nc = b.newContext.bind(b);
-  b.newContext = async (...a) => { COUNT.contexts++; const c = await nc(...a); const np = c.newPage.bind(c); c.newPage = async () => { COUNT.pages++; const p = await np(); const g = p.goto.bind(p); p.goto = (...x) => { COUNT.gotos++; return g(...x); }; return p; }; return c; };
-  const bp = b.newPage.bind(b);
-  b.newPage = async (...a) => { COUNT.pages++; return bp(...a); };
-  return b;
-}
 export async function launch() {
-  if (process.env.DPPLAY_CHROMIUM) return counted(await chromium.connect(process.env.DPPLAY_CHROMIUM));
-  return counted(await chromium.launch(chromiumOptions()));
+  if (process.env.DPPLAY_CHROMIUM) return chromium.connect(process.env.DPPLAY_CHROMIUM);
+  return chromium.launch(chromiumOptions());
 }
 
 /**
