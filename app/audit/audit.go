@@ -56,7 +56,9 @@ func same(a, b audit.Config) bool {
 
 // Run audits the data sets [from, from+count) of c's universe and returns
 // the result over [0, from+count). A call with from = 0 starts afresh; a
-// call that does not continue where the last one stopped is an error.
+// call that does not continue where the last one stopped is an error. An
+// error about c is worded for the page (audit.Page): it names the widget's
+// controls, not the command line's flags.
 func (s *Session) Run(c audit.Config, from, count int) (View, error) {
 	if count < 1 {
 		return View{}, validate.Errorf("count", "must be at least 1, got %d", count)
@@ -67,7 +69,7 @@ func (s *Session) Run(c audit.Config, from, count int) (View, error) {
 		}
 		a, err := audit.New(c)
 		if err != nil {
-			return View{}, err
+			return View{}, audit.For(err, audit.Page)
 		}
 		*s = Session{key: c, a: a}
 	}
@@ -77,7 +79,7 @@ func (s *Session) Run(c audit.Config, from, count int) (View, error) {
 	to := min(from+count, s.a.DataSets())
 	r, err := s.a.Run(from, to)
 	if err != nil {
-		return View{}, err
+		return View{}, audit.For(err, audit.Page)
 	}
 	s.merged = audit.Merge(s.merged, r)
 	s.next = to
@@ -107,20 +109,21 @@ const MaxGrowthDataSets = 5000
 // Growth audits c on the universes with max-count 1, 2, …, up to maxCount
 // (stopping before a universe of more than MaxGrowthDataSets data sets) and
 // returns each universe's max-count and worst loss: how the loss a larger
-// universe uncovers grows towards its limit.
+// universe uncovers grows towards its limit. Its errors are worded for the
+// page, as Run's are.
 func Growth(c audit.Config, maxCount int) (counts, losses []float64, err error) {
 	for m := 1; m <= maxCount; m++ {
 		c.MaxCount = m
 		a, err := audit.New(c)
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, audit.For(err, audit.Page)
 		}
 		if a.DataSets() > MaxGrowthDataSets {
 			break
 		}
 		r, err := a.All()
 		if err != nil {
-			return nil, nil, err
+			return nil, nil, audit.For(err, audit.Page)
 		}
 		counts, losses = append(counts, float64(m)), append(losses, r.Loss)
 	}

@@ -2,6 +2,7 @@ package audit
 
 import (
 	"math"
+	"strings"
 	"testing"
 
 	"github.com/dpplay/dpplay/core/audit"
@@ -66,5 +67,34 @@ func TestGrowthRisesWithTheUniverse(t *testing.T) {
 	// loss approaches 1.5ε from below as one of the lowered scores dominates.
 	if l := losses[len(losses)-1]; l > 1.5 || l < 1.49 {
 		t.Errorf("the largest universe's loss %v, theory: approaching 1.5ε = 1.5", l)
+	}
+}
+
+// The page reads the auditor's errors in its own words: an oversized
+// universe names the widget's controls, in Run and in Growth alike, while
+// the command line's wording names its flags.
+func TestErrorsAreWordedForThePage(t *testing.T) {
+	big := gap
+	big.Candidates, big.MaxCount = 6, 60
+	const want = "Universe: (60+1)^6 data sets is more than the 16777216 an audit may check; lower “Largest count m” or “Candidates k”"
+	var s Session
+	if _, err := s.Run(big, 0, 10); err == nil || err.Error() != want {
+		t.Errorf("Run: %v, want %q", err, want)
+	}
+	if _, _, err := Growth(big, 60); err != nil {
+		t.Errorf("Growth stops before a universe too large to chart, yet failed: %v", err)
+	}
+	one := gap
+	one.Candidates = 1
+	if _, _, err := Growth(one, 8); err == nil || err.Error() != "Candidates k: neighbours that change one person’s choice need at least 2 candidates" {
+		t.Errorf("Growth: %v", err)
+	}
+	bad := gap
+	bad.Score = "count[r] / (n - 1)"
+	if _, err := s.Run(bad, 0, 1000); err == nil || !strings.HasPrefix(err.Error(), "Score u(x, r): at count = [1 0 0], r = 0 gives +Inf") {
+		t.Errorf("a score that fails on a data set: %v", err)
+	}
+	if _, err := audit.New(big); err == nil || !strings.HasSuffix(err.Error(), "lower -max-count or -candidates") {
+		t.Errorf("core's own wording is the command line's: %v", err)
 	}
 }

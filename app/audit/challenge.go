@@ -54,7 +54,7 @@ func FindChallenge(id string) (Challenge, error) {
 func (c Challenge) Try(x, y []int, output int) (challenge.Attempt, error) {
 	a, err := audit.New(c.Config)
 	if err != nil {
-		return challenge.Attempt{}, err
+		return challenge.Attempt{}, audit.For(err, audit.Page)
 	}
 	if err := neighbours(x, y, c.Config); err != nil {
 		return challenge.Attempt{}, err

@@ -82,6 +82,7 @@ func TestBadFlags(t *testing.T) {
 		{[]string{"audit", "-score", "count[r]", "-epsilon", "-1"}, "ε"},
 		{[]string{"audit", "-score", "count[r]", "-candidates", "x"}, "invalid value"},
 		{[]string{"audit", "-score", "count[r]", "-max-count", "0"}, "max-count"},
+		{[]string{"audit", "-score", "count[r]", "-candidates", "6", "-max-count", "60"}, "lower -max-count or -candidates"},
 		{[]string{"audit", "-score", "count[r] / n"}, "count = [0 0 0]"},
 		{[]string{"audit", "-score", "count[r]", "-measure", "1,x,1"}, "-measure"},
 		{[]string{"audit", "-score", "count[r]", "-bogus"}, "bogus"},

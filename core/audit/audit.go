@@ -153,38 +153,42 @@ type Auditor struct {
 // New validates c and compiles its expressions.
 func New(c Config) (*Auditor, error) {
 	if !contains(Mechanisms(), c.Mechanism) {
-		return nil, validate.Errorf("mechanism", "unknown mechanism %q; choose one of %s", c.Mechanism, strings.Join(Mechanisms(), ", "))
+		return nil, refuse(mechanismSetting, "unknown mechanism %q; choose one of %s", c.Mechanism, strings.Join(Mechanisms(), ", "))
 	}
 	if c.Neighbours != AddRemove && c.Neighbours != ChangeOne {
-		return nil, validate.Errorf("neighbours", "unknown neighbour notion %q; choose %s or %s", c.Neighbours, AddRemove, ChangeOne)
+		return nil, refuse(neighboursSetting, "unknown neighbour notion %q; choose %s or %s", c.Neighbours, AddRemove, ChangeOne)
 	}
-	if err := validate.Positive("ε (epsilon)", c.Epsilon); err != nil {
-		return nil, err
+	if err := validate.Positive("ε", c.Epsilon); err != nil {
+		return nil, about(epsilonSetting, err)
 	}
 	if c.Candidates < 1 || c.Candidates > MaxCandidates {
-		return nil, validate.Errorf("candidates", "must be between 1 and %d, got %d", MaxCandidates, c.Candidates)
+		return nil, refuse(candidatesSetting, "must be between 1 and %d, got %d", MaxCandidates, c.Candidates)
 	}
 	if c.Neighbours == ChangeOne && c.Candidates < 2 {
-		return nil, validate.Errorf("candidates", "change-one neighbours need at least 2 candidates")
+		return nil, refuseEach(candidatesSetting, "change-one neighbours need at least 2 candidates",
+			"neighbours that change one person’s choice need at least 2 candidates")
 	}
 	if c.MaxCount < 1 || c.MaxCount > MaxCount {
-		return nil, validate.Errorf("max-count", "must be between 1 and %d, got %d", MaxCount, c.MaxCount)
+		return nil, refuse(maxCountSetting, "must be between 1 and %d, got %d", MaxCount, c.MaxCount)
 	}
 	size := 1
 	pow := make([]int, c.Candidates)
 	for i := range pow {
 		pow[i] = size
 		if size > MaxDataSets/(c.MaxCount+1) {
-			return nil, validate.Errorf("universe", "(%d+1)^%d data sets is more than %d; lower -max-count or -candidates", c.MaxCount, c.Candidates, MaxDataSets)
+			return nil, refuseEach(universeSetting,
+				"(%d+1)^%d data sets is more than %d; lower -max-count or -candidates",
+				"(%d+1)^%d data sets is more than the %d an audit may check; lower “Largest count m” or “Candidates k”",
+				c.MaxCount, c.Candidates, MaxDataSets)
 		}
 		size *= c.MaxCount + 1
 	}
 	if c.Measure != nil {
 		if c.Mechanism != mech.NameExponential {
-			return nil, validate.Errorf("measure μ", "only the exponential mechanism has a base measure")
+			return nil, refuse(measureSetting, "only the exponential mechanism has a base measure")
 		}
 		if err := validate.Measure("measure μ", c.Measure, c.Candidates); err != nil {
-			return nil, err
+			return nil, about(measureSetting, err)
 		}
 	}
 	a := &Auditor{c: c, radix: c.MaxCount + 1, size: size, pow: pow}
@@ -196,8 +200,8 @@ func New(c Config) (*Auditor, error) {
 		return nil, err
 	}
 	if v, err := strconv.ParseFloat(strings.TrimSpace(c.Sensitivity), 64); err == nil {
-		if err := validate.Positive("Δ (sensitivity)", v); err != nil {
-			return nil, err
+		if err := validate.Positive("Δ", v); err != nil {
+			return nil, about(deltaSetting, err)
 		}
 		a.constSen = v
 	}
@@ -285,7 +289,7 @@ func (a *Auditor) entry(i int, x []int) (int, error) {
 			}
 		}
 		if err != nil {
-			return 0, validate.Errorf("mechanism", "at count = %s: %v", ints(x), err)
+			return 0, refuse(mechanismSetting, "at count = %s: %v", ints(x), err)
 		}
 		copy(a.logp[s*k:], lp)
 	}

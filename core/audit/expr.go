@@ -5,8 +5,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-
-	"github.com/dpplay/dpplay/core/validate"
 )
 
 // MaxExpressionLength bounds the length of a score or sensitivity
@@ -43,7 +41,7 @@ const maxNodes = 200
 // that the auditor offered; a test compares the two on it.
 type Expr struct {
 	src   string
-	param string
+	param setting
 	eval  numFn
 }
 
@@ -62,19 +60,19 @@ type (
 // vector), r (the candidate index), n (the total) and k (the number of
 // candidates), for example "count[r] - count[(r+1)%3]". The expression must
 // give a number; a bad expression is an error that names the position.
-func CompileScore(src string) (*Expr, error) { return compile("score", src, true) }
+func CompileScore(src string) (*Expr, error) { return compile(scoreSetting, src, true) }
 
 // CompileSensitivity compiles a sensitivity Δ written over count, n and k:
 // a number such as "1", or "1/max(n,1)" for the mistake of computing Δ from
 // the data set itself.
-func CompileSensitivity(src string) (*Expr, error) { return compile("sensitivity", src, false) }
+func CompileSensitivity(src string) (*Expr, error) { return compile(sensitivitySetting, src, false) }
 
-func compile(param, src string, withR bool) (*Expr, error) {
+func compile(param setting, src string, withR bool) (*Expr, error) {
 	if strings.TrimSpace(src) == "" {
-		return nil, validate.Errorf(param, "is empty; write an expression such as count[r]")
+		return nil, refuse(param, "is empty; write an expression such as count[r]")
 	}
 	if len(src) > MaxExpressionLength {
-		return nil, validate.Errorf(param, "is %d characters long; at most %d are allowed", len(src), MaxExpressionLength)
+		return nil, refuse(param, "is %d characters long; at most %d are allowed", len(src), MaxExpressionLength)
 	}
 	p := &parser{src: src, withR: withR}
 	p.next()
@@ -89,7 +87,7 @@ func compile(param, src string, withR bool) (*Expr, error) {
 		err = p.errorf(0, "the expression gives %s, not a number", v.kind)
 	}
 	if err != nil {
-		return nil, validate.Errorf(param, "%s", err.Error())
+		return nil, refuse(param, "%s", err.Error())
 	}
 	return &Expr{src: src, param: param, eval: v.num}, nil
 }
@@ -101,10 +99,10 @@ func (e *Expr) String() string { return e.src }
 func (e *Expr) value(env *exprEnv, at func() string) (float64, error) {
 	f, err := e.eval(env)
 	if err != nil {
-		return 0, validate.Errorf(e.param, "%s fails: %s", at(), err.Error())
+		return 0, refuse(e.param, "%s fails: %s", at(), err.Error())
 	}
 	if math.IsNaN(f) || math.IsInf(f, 0) {
-		return 0, validate.Errorf(e.param, "%s gives %v (a division by zero?); scores must be finite numbers", at(), f)
+		return 0, refuse(e.param, "%s gives %v (a division by zero?); scores must be finite numbers", at(), f)
 	}
 	return f, nil
 }
@@ -132,7 +130,7 @@ func (e *Expr) Sensitivity(count []int) (float64, error) {
 		return 0, err
 	}
 	if d <= 0 {
-		return 0, validate.Errorf(e.param, "%s gives %v; Δ must be positive", at(), d)
+		return 0, refuse(e.param, "%s gives %v; Δ must be positive", at(), d)
 	}
 	return d, nil
 }
