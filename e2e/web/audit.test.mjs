@@ -32,7 +32,7 @@ test('the starting audit fails with the exact worst loss and shows the worst pai
   // The opening audit is the build's: drawn from the recording, without the module.
   assert.equal(auditModule(), false, 'the audit module was fetched before the reader reached for the controls');
   const v = await verdict(page);
-  assert.match(v, /^Fails: the worst loss over 108 neighbouring pairs of 64 data sets is 1\.372,/);
+  assert.match(v, /^Fails for neighbours that change one person’s choice: the worst loss over 108 neighbouring pairs of 64 data sets is 1\.372,/);
   // The worst pair moves one person from option 1 to option 2: two marked counts in each column.
   const caption = await page.locator(`${W} .table-wrap caption`).first().textContent();
   assert.match(caption, /x = \(0, 1, 2\) and x′ = \(0, 0, 3\)/);
@@ -56,7 +56,7 @@ test('a typed score is audited; bad and hostile expressions become plain error t
   await score(page).fill('count[r]');
   await score(page).press('Enter');
   await after1(page, n);
-  assert.match(await verdict(page), /^Holds: .* is 0\.6887, within the claimed ε = 1\./);
+  assert.match(await verdict(page), /^Holds for neighbours that change one person’s choice: .* is 0\.6887, within the claimed ε = 1\./);
   assert.match(await page.evaluate(() => location.hash), /check\.score=count%5Br%5D/);
   for (const bad of ['count[r', '<img src=x onerror="document.body.dataset.pwned=1">', 'count[r] / (n - 1)']) {
     n = await renders(page);
@@ -64,7 +64,7 @@ test('a typed score is audited; bad and hostile expressions become plain error t
     await score(page).press('Enter');
     await after1(page, n);
     const msg = await page.locator(`${W} .widget-error`).textContent();
-    assert.match(msg, /^score: /, `error for ${bad}`);
+    assert.match(msg, /^Score u\(x, r\): /, `error for ${bad}`);
     assert.equal(await page.locator(`${W} .widget-error *`).count(), 0, 'the error is text, not markup');
     assert.equal(await page.locator(`${W} img`).count(), 0);
   }
@@ -80,13 +80,13 @@ test('the gallery loads a mistake and its fix', async () => {
   let n = await renders(page);
   await page.getByRole('button', { name: 'Load the example', exact: true }).click();
   await after1(page, n);
-  assert.match(await verdict(page), /^Fails: .* is 2, above the claimed ε = 1\./);
+  assert.match(await verdict(page), /^Fails for neighbours that change one person’s choice: .* is 2, above the claimed ε = 1\./);
   assert.match(await page.locator(`${W} .panel-stat`).first().textContent(), /two bars move/);
   assert.equal(await page.getByLabel('Mechanism', { exact: true }).inputValue(), 'laplace');
   n = await renders(page);
   await page.getByRole('button', { name: 'Load the fix', exact: true }).click();
   await after1(page, n);
-  assert.match(await verdict(page), /^Holds: .* is 1, within the claimed ε = 1\./);
+  assert.match(await verdict(page), /^Holds for neighbours that change one person’s choice: .* is 1, within the claimed ε = 1\./);
   assert.equal(await page.getByLabel('Claimed sensitivity Δ').inputValue(), '2');
   assert.deepEqual(errors, []);
   await context.close();
@@ -103,6 +103,43 @@ test('a 100,000-data-set universe is audited in chunks with a progress bar', asy
   await after1(page, n);
   assert.match(await verdict(page), /over 450,000 neighbouring pairs of 100,000 data sets/);
   assert.ok(await page.locator(`${W} progress[aria-label="Pairs audited"]`).isHidden());
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the verdict names the neighbours audited; errors name the page’s controls, never a flag', async () => {
+  const { context, page, errors } = await open('#check.k=4&check.m=5&check.nb=add-remove&check.score=count%5Br%5D');
+  assert.match(await verdict(page), /^Holds for neighbours that add or remove one person: the worst loss over [\d,]+ neighbouring pairs of 1,296 data sets is 0\.4829, within the claimed ε = 1\./);
+  // The largest universe the page allows, and one candidate under change-one.
+  const error = page.locator(`${W} .widget-error`);
+  const box = (label) => page.locator(W).getByLabel(label, { exact: true });
+  let n = await renders(page);
+  await box('Candidates k').fill('6');
+  await box('Candidates k').press('Enter');
+  await after1(page, n);
+  n = await renders(page);
+  await box('Largest count m').fill('60');
+  await box('Largest count m').press('Enter');
+  await after1(page, n);
+  const big = await error.textContent();
+  assert.equal(big, 'Universe: (60+1)^6 data sets is more than the 16777216 an audit may check; lower “Largest count m” or “Candidates k”');
+  // Each control it names is one on the page, by its visible label.
+  for (const [, label] of big.matchAll(/“([^”]+)”/g)) assert.equal(await page.locator(W).getByLabel(label, { exact: true }).count(), 1, label);
+  n = await renders(page);
+  await box('Largest count m').fill('3');
+  await box('Largest count m').press('Enter');
+  await after1(page, n);
+  n = await renders(page);
+  await box('Candidates k').fill('1');
+  await box('Candidates k').press('Enter');
+  await after1(page, n);
+  assert.equal(await verdict(page), 'Holds for neighbours that add or remove one person: the worst loss over 3 neighbouring pairs of 4 data sets is 0, within the claimed ε = 1.');
+  n = await renders(page);
+  await page.locator(W).getByLabel('change one person’s choice', { exact: true }).check();
+  await after1(page, n);
+  const one = await error.textContent();
+  assert.equal(one, 'Candidates k: neighbours that change one person’s choice need at least 2 candidates');
+  for (const msg of [big, one]) assert.doesNotMatch(msg, /(^|\s)-[a-z]|max-count/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -18,6 +18,25 @@ const config = (v) => ({ mechanism: v.mech, score: v.score, sensitivity: v.sens,
 const vec = (xs) => `(${Array.from(xs).join(', ')})`;
 const lossText = (l) => (Number.isFinite(l) ? fmt(l, 4) : '∞ (unbounded)');
 
+/**
+ * verdicts are the verdict's sentences, one for each neighbour notion and
+ * outcome, each written out in full: the notion is the one the audit
+ * enumerated, named as the Neighbours control names it.
+ */
+const verdicts = {
+  'change-one': {
+    true: (n) => `Holds for neighbours that change one person’s choice: the worst loss over ${n.pairs} neighbouring pairs of ${n.total} data sets is ${n.loss}, within the claimed ε = ${n.eps}.`,
+    false: (n) => `Fails for neighbours that change one person’s choice: the worst loss over ${n.pairs} neighbouring pairs of ${n.total} data sets is ${n.loss}, above the claimed ε = ${n.eps}.`,
+  },
+  'add-remove': {
+    true: (n) => `Holds for neighbours that add or remove one person: the worst loss over ${n.pairs} neighbouring pairs of ${n.total} data sets is ${n.loss}, within the claimed ε = ${n.eps}.`,
+    false: (n) => `Fails for neighbours that add or remove one person: the worst loss over ${n.pairs} neighbouring pairs of ${n.total} data sets is ${n.loss}, above the claimed ε = ${n.eps}.`,
+  },
+};
+
+/** verdictText(nb, holds, numbers) is the verdict for notion nb, with its numbers already written. */
+export const verdictText = (nb, holds, numbers) => verdicts[nb][holds](numbers);
+
 /** audit runs a whole audit in chunks of about 60 ms, calling onChunk after each. */
 async function audit(bridge, cfg, onChunk) {
   let from = 0, count = 500, res;
@@ -183,7 +202,7 @@ export async function mount(ctx) {
       progress.hidden = true;
       error.textContent = '';
       const loss = res.unbounded ? Infinity : res.loss;
-      verdict.textContent = `${res.holds ? 'Holds' : 'Fails'}: the worst loss over ${res.pairs.toLocaleString('en-US')} neighbouring pairs of ${res.total.toLocaleString('en-US')} data sets is ${lossText(loss)}, ${res.holds ? 'within' : 'above'} the claimed ε = ${v.eps}.`;
+      verdict.textContent = verdictText(v.nb, res.holds, { pairs: res.pairs.toLocaleString('en-US'), total: res.total.toLocaleString('en-US'), loss: lossText(loss), eps: String(v.eps) });
       verdict.dataset.holds = String(res.holds);
       const x = Array.from(res.data), y = Array.from(res.neighbour);
       const rows = x.map((c, i) => `<tr${i === res.output ? ' class="best"' : ''}><th scope="row">${i}${i === res.output ? ' (worst output)' : ''}</th><td class="num">${c !== y[i] ? `<mark>${c}</mark>` : c}</td><td class="num">${c !== y[i] ? `<mark>${y[i]}</mark>` : y[i]}</td>${res.p.length ? `<td class="num">${fmt(res.p[i], 4)}</td><td class="num">${fmt(res.q[i], 4)}</td>` : ''}</tr>`);
