@@ -8,16 +8,25 @@ import (
 )
 
 // DataSet is a set of candidates with the scores the selection mechanisms
-// rank. Delta is the scores' sensitivity Δ: how far one person can move a
-// score.
+// rank. Delta is the Δ the widgets start with; Sensitivity is the scores'
+// true sensitivity, the most one person moves a score between neighbours of
+// either notion (0: the scores come from no function of people's data, as
+// the loss chart's two candidates), which the Δ typed into a widget is
+// checked against.
 type DataSet struct {
-	Name       string
-	Label      string // the page's choice, saying what a score is
-	Title      string // the shorter name figure titles use
-	Candidates []string
-	Scores     []float64
-	Delta      float64
-	Unit       string // what a score counts
+	Name        string
+	Label       string // the page's choice, saying what a score is
+	Title       string // the shorter name figure titles use
+	Candidates  []string
+	Scores      []float64
+	Delta       float64
+	Sensitivity float64
+	Unit        string // what a score counts
+
+	// Each score is score(count) of the people counted for its candidate:
+	// what the tests derive Sensitivity from.
+	counts []float64
+	score  func(count float64) float64
 }
 
 // AdultCounts are the Adult data set's (32,561 people) marital-status
@@ -31,16 +40,19 @@ var adultNames = []string{"Married-civ-spouse", "Never-married", "Divorced", "Se
 var dataSets = []DataSet{
 	{
 		Name: "adult", Label: "Adult marital status (score = count ÷ 1000)", Title: "Adult data, marital status",
-		Candidates: adultNames, Scores: perThousand(AdultCounts), Delta: 1, Unit: "thousand people",
+		Candidates: adultNames, Scores: perThousand(AdultCounts), Delta: 1, Sensitivity: 0.001, Unit: "thousand people",
+		counts: AdultCounts, score: thousandths,
 	},
 	{
 		Name: "adult-raw", Label: "Adult marital status (score = raw count)", Title: "Adult data, marital status (raw counts)",
-		Candidates: adultNames, Scores: AdultCounts, Delta: 1, Unit: "people",
+		Candidates: adultNames, Scores: AdultCounts, Delta: 1, Sensitivity: 1, Unit: "people",
+		counts: AdultCounts, score: identity,
 	},
 	{
 		Name: "meeting", Label: "Meeting days (score = colleagues free)", Title: "Meeting dates",
 		Candidates: []string{"Monday", "Tuesday", "Wednesday", "Thursday", "Friday"},
-		Scores:     []float64{21, 27, 25, 12, 18}, Delta: 1, Unit: "people free",
+		Scores:     meetingCounts, Delta: 1, Sensitivity: 1, Unit: "people free",
+		counts: meetingCounts, score: identity,
 	},
 }
 
@@ -62,10 +74,17 @@ var lossSets = []DataSet{
 func perThousand(xs []float64) []float64 {
 	out := make([]float64, len(xs))
 	for i, x := range xs {
-		out[i] = x / 1000
+		out[i] = thousandths(x)
 	}
 	return out
 }
+
+func thousandths(x float64) float64 { return x / 1000 }
+
+func identity(x float64) float64 { return x }
+
+// meetingCounts are the meeting poll's colleagues free on each day.
+var meetingCounts = []float64{21, 27, 25, 12, 18}
 
 func dataSet(name string) DataSet {
 	i := slices.IndexFunc(dataSets, func(d DataSet) bool { return d.Name == name })

@@ -2,6 +2,7 @@ package widget
 
 import (
 	"maps"
+	"math"
 	"reflect"
 	"strconv"
 	"testing"
@@ -89,6 +90,35 @@ func TestDataSetScoresPrintClean(t *testing.T) {
 			if want := strconv.FormatFloat(s, 'g', 6, 64); got != want {
 				t.Errorf("%s, %s: the score prints as %s, not %s", d.Name, d.Candidates[i], got, want)
 			}
+		}
+	}
+}
+
+// Each data set's Sensitivity is the most one person moves a score: its
+// scores are score(count) of its counts, and a neighbour of either notion
+// moves each count by at most 1 (change-one: one count down and another up,
+// or, in the meeting poll, one colleague's days each by one; add-or-remove:
+// one count), so the largest |score(c ± 1) − score(c)| over its counts. A set
+// without a score function claims none.
+func TestDataSetSensitivity(t *testing.T) {
+	for _, d := range append(DataSets(), LossSets()...) {
+		if d.score == nil {
+			if d.Sensitivity != 0 {
+				t.Errorf("%s: sensitivity %v without a score function", d.Name, d.Sensitivity)
+			}
+			continue
+		}
+		largest := 0.0
+		for i, c := range d.counts {
+			if d.Scores[i] != d.score(c) {
+				t.Errorf("%s: score %d is %v, not score(%v) = %v", d.Name, i, d.Scores[i], c, d.score(c))
+			}
+			for _, n := range []float64{c - 1, c + 1} {
+				largest = max(largest, math.Abs(d.score(n)-d.score(c)))
+			}
+		}
+		if math.Abs(largest-d.Sensitivity) > 1e-9*d.Sensitivity {
+			t.Errorf("%s: sensitivity %v, one person moves a score by up to %v", d.Name, d.Sensitivity, largest)
 		}
 	}
 }

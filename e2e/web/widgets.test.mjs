@@ -207,6 +207,27 @@ test('charts stay true at the schema\'s corners: a probability axis ends at 100%
   await context.close();
 });
 
+test('the exponential mechanism checks the typed Δ against the scores’ sensitivity and names its neighbours', async () => {
+  const { context, page, errors } = await open('#/exponential-mechanism?meet.eps=20&meet.delta=0.001', { lesson: 'exponential-mechanism' });
+  const line = (w) => page.locator(`${w} .formula-values`).textContent();
+  await idle(page, '#w-meet');
+  assert.equal(await line('#w-meet'), 'with ε = 20, Δ = 0.001: no guarantee at ε = 20. One person moves a score by up to 1, more than Δ, so for change-one-answer neighbours (and add-or-remove ones) the proof gives only ε·1/Δ = 20000.');
+  await go(page, '#/exponential-mechanism?meet.delta=0.9999', '#w-meet');
+  assert.match(await line('#w-meet'), /^with ε = 1, Δ = 0\.9999: no guarantee at ε = 1\. .* = 1\.0001\.$/);
+  await go(page, '#/exponential-mechanism?meet.delta=1', '#w-meet');
+  assert.match(await line('#w-meet'), /^with ε = 1, Δ = 1: this is ε-differentially private, ε = 1, for change-one-answer neighbours \(and add-or-remove ones\): one person moves each score by at most Δ = 1/);
+  // The Adult scores in thousands: one person moves a score by 0.001, and
+  // Δ = 0.001, the box's smallest, is exactly that.
+  assert.match(await line('#w-adult'), /since Δ is more than the scores’ sensitivity, 0\.001: for one person the privacy loss is at most ε·0\.001\/Δ = 0\.001\.$/);
+  await go(page, '#/exponential-mechanism?adult.delta=0.001', '#w-adult');
+  assert.match(await line('#w-adult'), /^with ε = 1, Δ = 0\.001: this is ε-differentially private, ε = 1, .*at most Δ = 0\.001, the scores’ sensitivity\.$/);
+  // Scores typed in: the condition, not a verdict.
+  await go(page, '#/exponential-mechanism?meet.u=21,27,25,27,18', '#w-meet');
+  assert.match(await line('#w-meet'), /if one person can move each score by at most Δ, the scores’ sensitivity\. For these scores the widget cannot check that/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('typed numbers: a lone comma is a decimal point, the value as read is shown, nonsense changes nothing, out of range is clamped', async () => {
   const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';

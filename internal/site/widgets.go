@@ -97,13 +97,15 @@ func object(keys []string, value func(i int) (any, error)) (string, error) {
 	return b.String(), nil
 }
 
-// jsDataSet is a candidate set as the widgets read it.
+// jsDataSet is a candidate set as the widgets read it; sensitivity is null
+// when the scores come from no function of people's data.
 type jsDataSet struct {
-	Label      string    `json:"label"`
-	Candidates []string  `json:"candidates"`
-	Scores     []float64 `json:"scores"`
-	Delta      float64   `json:"delta"`
-	Unit       string    `json:"unit"`
+	Label       string    `json:"label"`
+	Candidates  []string  `json:"candidates"`
+	Scores      []float64 `json:"scores"`
+	Delta       float64   `json:"delta"`
+	Sensitivity *float64  `json:"sensitivity"`
+	Unit        string    `json:"unit"`
 }
 
 func dataSets(sets []widget.DataSet) (string, error) {
@@ -113,7 +115,11 @@ func dataSets(sets []widget.DataSet) (string, error) {
 	}
 	return object(keys, func(i int) (any, error) {
 		d := sets[i]
-		return jsDataSet{d.Label, d.Candidates, d.Scores, d.Delta, d.Unit}, nil
+		j := jsDataSet{Label: d.Label, Candidates: d.Candidates, Scores: d.Scores, Delta: d.Delta, Unit: d.Unit}
+		if d.Sensitivity > 0 {
+			j.Sensitivity = &d.Sensitivity
+		}
+		return j, nil
 	})
 }
 

@@ -129,7 +129,11 @@ func TestWidgetsModuleHoldsTheDefinitions(t *testing.T) {
 		var names []string
 		for _, d := range sets {
 			names = append(names, d.Name)
-			if want := (jsDataSet{d.Label, d.Candidates, d.Scores, d.Delta, d.Unit}); !reflect.DeepEqual(got[d.Name], want) {
+			want := jsDataSet{Label: d.Label, Candidates: d.Candidates, Scores: d.Scores, Delta: d.Delta, Unit: d.Unit}
+			if d.Sensitivity > 0 {
+				want.Sensitivity = &d.Sensitivity
+			}
+			if !reflect.DeepEqual(got[d.Name], want) {
 				t.Errorf("%s.%s = %+v, want %+v", name, d.Name, got[d.Name], want)
 			}
 		}

@@ -94,7 +94,9 @@ function selectBox(ctx, labelText, options, value, onChange) {
  * restore()}: restore() reloads the file the URL names from this browser,
  * if it is here, and must be awaited before the widget's first draw.
  * onData(d) receives the data in use, or null for the lesson's own:
- * selection {name, candidates, scores, unit}; numbers {name, column, values};
+ * selection {name, candidates, scores, unit, sensitivity} (sensitivity 1 for a
+ * column's counts, which one row moves by at most 1 each; absent for a score
+ * column, whose function the page does not know); numbers {name, column, values};
  * bits {name, columns, counts}. A file or column that fails keeps the data in use.
  * In mode 'numbers', min (optional) is the smallest value allowed.
  */
@@ -211,7 +213,7 @@ export function dataPanel(ctx, { mode, max, min: lo, onData }) {
         d = { name: table.name, candidates: Array.from(r.names), scores: Array.from(r.scores), unit: table.names[c[1]] };
       } else {
         const r = await b.call('data', 'categories', { handle: h, column: c[0], max });
-        d = { name: table.name, candidates: Array.from(r.names), scores: Array.from(r.counts), unit: 'rows' };
+        d = { name: table.name, candidates: Array.from(r.names), scores: Array.from(r.counts), unit: 'rows', sensitivity: 1 };
       }
     } catch (err) {
       if (!quiet) fail(`${table.name}: ${err.message}`);

@@ -8,6 +8,7 @@ import { fmtInt, pct } from '../svg.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, settings, keyInput, keySelect, batchControls, reseed, readBox } from './controls.js';
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
+import { emGuarantee } from './guarantee.js';
 
 export const schema = schemas['exponential-mechanism'];
 
@@ -136,9 +137,11 @@ export async function mount(ctx) {
     ]);
     error.textContent = '';
     formula.innerHTML = formulas['exponential-mechanism'][v.form] + ' <span class="formula-values"></span>';
-    formula.lastChild.textContent = v.form === 'dp'
-      ? `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: this is ε-differentially private, ε = ${fmt(v.eps, 4)}.`
-      : `with ε = ${fmt(v.eps, 4)}, Δ = ${v.delta}: the article’s theorem makes this 2εΔ = ${fmt(epsilon)}-differentially private.`;
+    // The scores' sensitivity, where the widget knows their function: the
+    // data set's, or a file's counts; not scores typed in.
+    const edited = !own && scores.some((x, i) => x !== datasets[v.data].scores[i]);
+    const sensitivity = own ? (own.sensitivity ?? null) : edited ? null : datasets[v.data].sensitivity;
+    formula.lastChild.textContent = emGuarantee({ form: v.form, eps: v.eps, delta: v.delta, epsilon, sensitivity });
     if (mu) formula.lastChild.textContent += ' Each weight is multiplied by the base measure μ(r) in the table, fixed before the data are seen.';
     chart.update({
       categories: d.candidates,
