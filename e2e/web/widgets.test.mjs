@@ -228,6 +228,21 @@ test('the exponential mechanism checks the typed Δ against the scores’ sensit
   await context.close();
 });
 
+test('the Laplace, discrete Laplace and pricing readouts name their neighbours and what Δ must bound', async () => {
+  const { context, page, errors } = await open('#/laplace-from-exponential', { lesson: 'laplace-from-exponential' });
+  await idle(page, '#w-lap');
+  assert.match(await page.locator('#w-lap .laplace-readout').textContent(),
+    /The general theorem certifies εrun = 1, under either neighbour notion when Δq is at least the query’s sensitivity, the most one person moves q\(x\)\. The exact privacy loss against the neighbours q\(x\) ± Δq: 0\.5\./);
+  await go(page, '#/floating-point', '#w-dl');
+  assert.match(await page.locator('#w-dl .fp-stat').textContent(),
+    /^Scale σ = Δ\/ε with Δ = 1, rounded up to a multiple of 1\/4096: achieved ε = [\d.]+ for a count, which one person moves by at most 1 under either neighbour notion\./);
+  await go(page, '#/private-pricing', '#w-price');
+  assert.match(await page.locator('#w-price .laplace-readout').textContent(),
+    /The price is ε-differentially private for change-one-answer neighbours \(one buyer’s value changes\): that buyer moves the revenue at each price by at most the price, so Δ is the highest price, \$5\.00\./);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('typed numbers: a lone comma is a decimal point, the value as read is shown, nonsense changes nothing, out of range is clamped', async () => {
   const { context, page, errors } = await open('#/exponential-mechanism', { lesson: 'exponential-mechanism' });
   const w = '#w-meet';

@@ -36,7 +36,7 @@ export async function mount(ctx) {
       categories: pmf.map((_, i) => String(lo + i)), marks: pmf, counts, total: n,
       bars: n > 0 ? counts.map((c) => c / n) : null,
     });
-    stat.textContent = `Scale σ = Δ/ε rounded up to a multiple of 1/4096: achieved ε = ${fmt(r.epsilon, 6)}. ` +
+    stat.textContent = `Scale σ = Δ/ε with Δ = 1, rounded up to a multiple of 1/4096: achieved ε = ${fmt(r.epsilon, 6)} for a count, which one person moves by at most 1 under either neighbour notion. ` +
       `Pr[output = true count] = ${fmt(pmf[half], 4)}. Outputs outside ${lo}…${hi}: exact ${fmt(1 - inRange, 3)}, drawn ${fmtInt(r.outside)}.`;
     status.textContent = `${fmtInt(v.step)} batch${v.step === 1 ? '' : 'es'} · ${fmtInt(n)} draws · seed ${v.seed}`;
     ctx.announce(`${fmtInt(n)} draws of the discrete Laplace mechanism at ε = ${v.eps}.`);

@@ -77,7 +77,7 @@ export async function mount(ctx) {
     const over = r.overEpsilon;
     const end = (x) => (x < 0 ? '−' : '') + fmtInt(Math.abs(x));
     readout.innerHTML = `<p>Outputs in [${end(r.lo)}, ${end(r.hi)}]. Noise of the exponential mechanism on the line: scale 2Δq/ε<sub>run</sub> = <strong>${fmt(r.emScale)}</strong>; the Laplace mechanism's: Δq/ε = <strong>${fmt(r.scale)}</strong>.</p>`
-      + `<p>The general theorem certifies ε<sub>run</sub> = <strong>${fmt(r.certified)}</strong>. The exact privacy loss against the neighbours q(x) ± Δq: <strong class="${over ? 'breach' : ''}">${fmt(r.loss, 4)}</strong>${over ? ` — more than the ε = ${fmt(v.eps)} the Laplace mechanism would give` : ''}.</p>`;
+      + `<p>The general theorem certifies ε<sub>run</sub> = <strong>${fmt(r.certified)}</strong>, under either neighbour notion when Δq is at least the query’s sensitivity, the most one person moves q(x). The exact privacy loss against the neighbours q(x) ± Δq: <strong class="${over ? 'breach' : ''}">${fmt(r.loss, 4)}</strong>${over ? ` — more than the ε = ${fmt(v.eps)} the Laplace mechanism would give` : ''}.</p>`;
     ctx.announce(`Certified ${fmt(r.certified)}, real loss ${fmt(r.loss, 3)}.`);
   });
   await refresh();

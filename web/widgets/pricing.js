@@ -120,6 +120,7 @@ export async function mount(ctx) {
     const next = prices.find((p) => p > r.optimalPrice + 1e-9);
     const revNext = next === undefined ? null : r.revenue[prices.indexOf(next)];
     readout.innerHTML = `<p>Best fixed price <strong>${money(r.optimalPrice)}</strong> earns <strong>${money(r.optimalRevenue)}</strong>${revNext !== null ? `; one cent more, ${money(next)}, earns ${money(revNext)}` : ''}.</p>`
+      + `<p>The price is ε-differentially private for change-one-answer neighbours (one buyer’s value changes): that buyer moves the revenue at each price by at most the price, so Δ is the highest price, ${money(r.sensitivity)}.</p>`
       + `<p>Private price at ε = ${v.eps} (Δ = ${money(r.sensitivity)}, |R| = ${prices.length} prices): expected revenue <strong>${money(r.expectedRevenue)}</strong>. With probability at least ${1 - r.beta} the revenue is above ${money(r.threshold)}${r.threshold <= 0 ? ', which says nothing here' : ''} (exactly: below it with probability ${fmt(r.probabilityBelow, 3)}).</p>`;
     ctx.announce(`Expected revenue ${money(r.expectedRevenue)} against the best ${money(r.optimalRevenue)}.`);
   });

@@ -13,6 +13,21 @@ export const schema = schemas.svtaudit;
 const lossText = (l) => (Number.isFinite(l) ? fmt(l, 4) : '∞');
 const prob = (p) => (p === 0 ? '0' : p < 1e-4 ? p.toExponential(2) : fmt(p, 4));
 
+/**
+ * verdicts are the verdict's sentences, written out in full: the pair's
+ * neighbour notion is the one every query of sensitivity 1 gives, under
+ * change-one-answer and add-or-remove neighbours alike. proofs are what Lyu
+ * et al. prove when it is not the claim.
+ */
+const verdicts = {
+  true: (n) => `Holds on this pair of neighbours (each answer moved by at most 1, as one person moves every query of sensitivity 1): the privacy loss is ${n.loss}, within the claimed ε = ${n.claim}.`,
+  false: (n) => `Fails on this pair of neighbours (each answer moved by at most 1, as one person moves every query of sensitivity 1): the privacy loss is ${n.loss}, above the claimed ε = ${n.claim}.`,
+};
+const proofs = {
+  other: (n) => `Lyu et al. prove ε = ${n.proven} for this variant.`,
+  none: () => 'Lyu et al. prove no ε that holds for every stream.',
+};
+
 export async function mount(ctx) {
   const v = ctx.values;
   const { body, bridge } = ctx;
@@ -57,8 +72,9 @@ export async function mount(ctx) {
     const r = await bridge.call('svt', 'audit', { algorithm: +v.alg, eps: v.eps, c: v.c, t: v.t, x: Float64Array.from(v.x), y: Float64Array.from(v.y) });
     error.textContent = '';
     const loss = r.unbounded ? Infinity : r.loss;
-    verdict.textContent = `${r.holds ? 'Holds' : 'Fails'}: on this pair the privacy loss is ${lossText(loss)}, ${r.holds ? 'within' : 'above'} the claimed ε = ${fmt(r.claim)}` +
-      (Number.isFinite(r.proven) && r.proven !== r.claim ? ` (Lyu et al. prove ${fmt(r.proven, 4)}).` : r.proven === Infinity ? ' (Lyu et al.: no bound holds for every stream).' : '.');
+    const n = { loss: lossText(loss), claim: fmt(r.claim), proven: fmt(r.proven, 4) };
+    verdict.textContent = [verdicts[r.holds](n), Number.isFinite(r.proven) && r.proven !== r.claim ? proofs.other(n) : r.proven === Infinity ? proofs.none(n) : '']
+      .filter(Boolean).join(' ');
     verdict.dataset.holds = String(r.holds);
     const what = /released/.test(r.worst) ? 'density' : 'probability';
     const at = r.worstLimit ? '' : `, ${what} ${prob(Math.exp(r.worstLogP))} under x and ${prob(Math.exp(r.worstLogQ))} under x′`;
