@@ -43,7 +43,7 @@ test('Start the machine: counts rise, it pauses and steps, it plays its counts a
   assert.match(status, /Exponential mechanism: [\d,]+ balls\. Monday/);
   assert.match(status, /Report noisy max \(Laplace 2Δ\/ε\): [\d,]+ balls/);
   assert.match(await page.locator('#machine-host iframe').getAttribute('src'), /[#&]mech=exponential%2Creport-noisy-max-laplace&factor=1%2C0\.5&/);
-  assert.match(await page.locator('figure.widget[data-id="machine"] .lane-guarantees').textContent(), /Report noisy max \(Laplace 2Δ\/ε\): ε-private for any scores, with either neighbour notion\./);
+  assert.match(await page.locator('figure.widget[data-id="machine"] .lane-guarantees').textContent(), /Report noisy max \(Laplace 2Δ\/ε\): ε-private for any scores that one person moves by at most Δ, with either neighbour notion\./);
   await page.locator('#machine-host').scrollIntoViewIfNeeded();
   await shoot(page.locator('#machine-host'), 'machine-lesson.png');
 

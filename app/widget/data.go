@@ -126,7 +126,7 @@ func Find(sets []DataSet, name string) (DataSet, bool) {
 // same way (add-or-remove neighbours); with change-one-answer neighbours or
 // other scores that noise is only 2ε-private.
 const (
-	AnyScores  = "ε-private for any scores, with either neighbour notion"
+	AnyScores  = "ε-private for any scores that one person moves by at most Δ, with either neighbour notion"
 	CountsOnly = "ε-private only for counts with add-or-remove neighbours; otherwise only 2ε-private"
 )
 

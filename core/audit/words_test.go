@@ -103,7 +103,7 @@ func TestEveryRefusalHasBothWordings(t *testing.T) {
 func TestTheWordingsThatNameSettings(t *testing.T) {
 	base := Config{Mechanism: "exponential", Score: "count[r]", Sensitivity: "1", Epsilon: 1, Neighbours: ChangeOne}
 	for _, c := range []struct {
-		k, m       int
+		k, m      int
 		cli, page string
 	}{
 		{6, 60, "universe: (60+1)^6 data sets is more than 16777216; lower -max-count or -candidates",

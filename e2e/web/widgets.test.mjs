@@ -53,7 +53,7 @@ test('report noisy max: each panel says what its ε guarantees; the machine runs
     assert.equal(text, `At this ε: ${want[i].guarantee}.`);
   });
   assert.match(said[1][1], /only for counts with add-or-remove neighbours; otherwise only 2ε-private/);
-  for (const i of [0, 2, 3]) assert.match(said[i][1], /ε-private for any scores, with either neighbour notion/);
+  for (const i of [0, 2, 3]) assert.match(said[i][1], /ε-private for any scores that one person moves by at most Δ, with either neighbour notion/);
   // The machine on a change-one-answer page runs report noisy max with Laplace noise at scale 2Δ/ε.
   await go(page, '#/exponential-mechanism', '#w-meet');
   await live(page, 'figure.widget[data-id="machine"]');
