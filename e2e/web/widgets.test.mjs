@@ -228,7 +228,7 @@ test('the exponential mechanism checks the typed Δ against the scores’ sensit
   await context.close();
 });
 
-test('the Laplace, discrete Laplace and pricing readouts name their neighbours and what Δ must bound', async () => {
+test('the Laplace, discrete Laplace, pricing, budget, MWEM and billboard readouts name their neighbours', async () => {
   const { context, page, errors } = await open('#/laplace-from-exponential', { lesson: 'laplace-from-exponential' });
   await idle(page, '#w-lap');
   assert.match(await page.locator('#w-lap .laplace-readout').textContent(),
@@ -239,6 +239,13 @@ test('the Laplace, discrete Laplace and pricing readouts name their neighbours a
   await go(page, '#/private-pricing', '#w-price');
   assert.match(await page.locator('#w-price .laplace-readout').textContent(),
     /The price is ε-differentially private for change-one-answer neighbours \(one buyer’s value changes\): that buyer moves the revenue at each price by at most the price, so Δ is the highest price, \$5\.00\./);
+  assert.match(await page.locator('#w-lie .laplace-readout').textContent(), /ε-differential privacy for change-one-answer neighbours, where a lie is one buyer's report changed, caps every lie's gain at/);
+  await go(page, '#/report-noisy-max', '#w-budget');
+  assert.match(await page.locator('#w-budget .budget-numbers').textContent(), /The charges add up for add-or-remove neighbours, under which a selection by report noisy max on counts is ε-private\.$/);
+  await go(page, '#/mwem', '#w-mw');
+  assert.match(await page.locator('#w-mw .budget-numbers').textContent(), /Each charge is ε\/\(2T\)-differentially private for change-one-answer neighbours \(one patient’s record changes\), and the T rounds together are ε-private by sequential composition\.$/);
+  await go(page, '#/billboard-prices?board.t=129', '#w-board');
+  assert.match(await page.locator('#w-board').textContent(), /Privacy, for neighbours that change one buyer’s report \(jointly private for what the other buyers receive; the prices alone ε-differentially private\): ε spent/);
   assert.deepEqual(errors, []);
   await context.close();
 });

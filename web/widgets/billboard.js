@@ -90,7 +90,7 @@ export async function mount(ctx) {
       const terms = r.counter === 'tree' ? ones : T;
       const countSD = Math.sqrt(2 * terms) * r.noiseScale;
       finalBox.innerHTML = `<p>Jointly private allocation: welfare (sum of the values of the goods handed out) <strong>${fmt(r.welfare, 4)}</strong>, counting copies beyond the supply. Not private: after turning away random excess holders, <strong>${fmt(r.feasibleWelfare, 4)}</strong>, which is ${(100 * share).toFixed(0)}% of the best possible ${fmt(r.optimalWelfare, 4)}. (Welfare and optimum use every buyer's values: shown for teaching only.)</p>`
-        + `<p>Privacy: ε spent <strong>${fmt(r.epsilonSpent, 4)}</strong> in ${r.charges} release${r.charges === 1 ? '' : 's'} of ε/${r.charges} = ${fmt(r.epsilonSpent / r.charges, 4)} each (${r.counter} counter), Laplace noise of scale ${fmt(r.noiseScale, 4)} on every count.</p>`
+        + `<p>Privacy, for neighbours that change one buyer’s report (jointly private for what the other buyers receive; the prices alone ε-differentially private): ε spent <strong>${fmt(r.epsilonSpent, 4)}</strong> in ${r.charges} release${r.charges === 1 ? '' : 's'} of ε/${r.charges} = ${fmt(r.epsilonSpent / r.charges, 4)} each (${r.counter} counter), Laplace noise of scale ${fmt(r.noiseScale, 4)} on every count.</p>`
         // The last prices are η times the noisy running count of all T rounds:
         // its noise is a sum of T draws per round (or popcount(T) tree nodes),
         // which grows with T rather than averaging out.

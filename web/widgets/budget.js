@@ -54,7 +54,7 @@ export async function mount(ctx) {
     meter.low = 0.7 * v.budget;
     meter.high = 0.95 * v.budget;
     const fits = Math.floor((r.remaining[0] + 1e-9) / v.eps);
-    numbers.innerHTML = `Spent <strong>ε = ${fmt(r.spent[0])}</strong> of ${fmt(v.budget)} · remaining ${fmt(r.remaining[0])} · room for <strong>${fits}</strong> more selection${fits === 1 ? '' : 's'} at ε = ${fmt(v.eps)}, or ${Math.floor((r.remaining[0] + 1e-9) / (v.n * v.eps))} more full releases.`;
+    numbers.innerHTML = `Spent <strong>ε = ${fmt(r.spent[0])}</strong> of ${fmt(v.budget)} · remaining ${fmt(r.remaining[0])} · room for <strong>${fits}</strong> more selection${fits === 1 ? '' : 's'} at ε = ${fmt(v.eps)}, or ${Math.floor((r.remaining[0] + 1e-9) / (v.n * v.eps))} more full releases. The charges add up for add-or-remove neighbours, under which a selection by report noisy max on counts is ε-private.`;
     ledger.innerHTML = kinds.length ? kinds.map((k, i) => {
       const ok = r.accepted[i] === 1;
       return `<li class="${ok ? 'ok' : 'refused'}"><span class="ledger-label">${escapeHTML(labels[i])}</span> <span class="ledger-cost">ε = ${fmt(epsilons[i])}</span>${ok ? '' : ` <span class="ledger-refused">refused: ${escapeHTML(r.errors[i].replace(/^privacy budget exceeded: /, ''))}</span>`}</li>`;

@@ -82,7 +82,7 @@ export async function mount(ctx) {
     backBtn.disabled = t <= 0;
     const meter = budget.querySelector('meter');
     meter.max = r.budget; meter.value = r.spent;
-    budget.querySelector('.budget-numbers').innerHTML = `ε spent <strong>${fmt(r.spent)}</strong> of ${fmt(r.budget)}: ${r.charges} charges of ε/(2T) = ${fmt(r.budget / (2 * T))}, one to choose and one to measure in each of ${t} round${t === 1 ? '' : 's'}.`;
+    budget.querySelector('.budget-numbers').innerHTML = `ε spent <strong>${fmt(r.spent)}</strong> of ${fmt(r.budget)}: ${r.charges} charges of ε/(2T) = ${fmt(r.budget / (2 * T))}, one to choose and one to measure in each of ${t} round${t === 1 ? '' : 's'}. Each charge is ε/(2T)-differentially private for change-one-answer neighbours (one patient’s record changes), and the T rounds together are ε-private by sequential composition.`;
     const names = r.queryNames;
     if (t === 0) {
       readout.innerHTML = `<p>No rounds yet. MWEM starts from the uniform distribution over all possible rows, whose max-error is <strong>${fmt(r.initialError)}</strong>. Each round will add Laplace noise of scale 2T/(εn) = <strong>${fmt(r.noiseScale)}</strong> to one answer.</p>`;
