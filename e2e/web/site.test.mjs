@@ -302,40 +302,6 @@ test('the budget accountant refuses overspending, and Gumbel noise matches the e
   await context.close();
 });
 
-test('works offline after the first visit (service worker)', async () => {
-  const { context, page, errors } = await open('exponential-mechanism/', { sw: 'allow', lesson: 'exponential-mechanism' });
-  await page.evaluate(async () => {
-    await navigator.serviceWorker.ready;
-    if (!navigator.serviceWorker.controller) {
-      await new Promise((r) => navigator.serviceWorker.addEventListener('controllerchange', r, { once: true }));
-    }
-  });
-  await context.setOffline(true);
-  await page.reload();
-  await ready(page, 'exponential-mechanism');
-  await page.locator('#lesson-nav a[data-slug="report-noisy-max"]').click();
-  await ready(page, 'report-noisy-max');
-  assert.equal(await page.locator('#w-rnm .widget-error:not(:empty)').count(), 0);
-  // Lessons never opened online, whose modules load on demand, work too.
-  await page.locator('#lesson-nav a[data-slug="small-database"]').click();
-  await ready(page, 'small-database');
-  await idle(page, '#w-sdb', 20000);
-  await page.locator('#lesson-nav a[data-slug="private-pricing"]').click();
-  await ready(page, 'private-pricing');
-  await idle(page, '#w-price', 20000);
-  assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
-  // A page's address opened offline, never visited online, with its state;
-  // and the start page.
-  await page.goto(`${web.server.url}billboard-prices/#board.rounds=16`);
-  await ready(page, 'billboard-prices');
-  assert.match(await page.title(), /^Billboard prices/);
-  await page.waitForFunction(() => /board\.rounds=16(&|$)/.test(location.hash));
-  await page.goto(web.server.url);
-  await ready(page, 'home');
-  assert.deepEqual(errors, []);
-  await context.close();
-});
-
 /** controlled(page) waits until the service worker has installed and controls page. */
 function controlled(page) {
   return page.evaluate(async () => {
@@ -368,7 +334,7 @@ const saveData = () => Object.defineProperty(Navigator.prototype, 'connection', 
 const extras = index.offline.map((f) => f.file);
 const extrasMB = (index.offline.reduce((n, f) => n + f.gzip, 0) / 1e6).toFixed(1);
 
-test('without Save-Data the first visit precaches every lesson, and the landing page offers nothing', async () => {
+test('without Save-Data the first visit precaches every lesson, the landing page offers nothing, and the site works offline', async () => {
   assert.ok(extras.length >= 3, 'the index lists the lessons\' own modules');
   const { context, page, errors } = await open('', { sw: 'allow' });
   await controlled(page);
@@ -378,6 +344,28 @@ test('without Save-Data the first visit precaches every lesson, and the landing 
   await page.waitForFunction(() => document.body.classList.contains('engine-ready') && document.querySelector('[data-offline-missing]'));
   assert.equal(await page.locator('[data-offline-missing]').getAttribute('data-offline-missing'), '0');
   assert.equal(await page.locator('.offline-offer').count(), 0);
+  // Offline: the page reloads, and lessons never opened online, whose
+  // modules load on demand, work from the links and from their addresses.
+  await context.setOffline(true);
+  await page.reload();
+  await ready(page, 'home');
+  await page.goto(`${web.server.url}exponential-mechanism/`);
+  await ready(page, 'exponential-mechanism');
+  await page.locator('#lesson-nav a[data-slug="report-noisy-max"]').click();
+  await ready(page, 'report-noisy-max');
+  assert.equal(await page.locator('#w-rnm .widget-error:not(:empty)').count(), 0);
+  await page.locator('#lesson-nav a[data-slug="small-database"]').click();
+  await ready(page, 'small-database');
+  await idle(page, '#w-sdb', 20000);
+  await page.locator('#lesson-nav a[data-slug="private-pricing"]').click();
+  await ready(page, 'private-pricing');
+  await idle(page, '#w-price', 20000);
+  assert.equal(await page.locator('.widget-error:not(:empty)').count(), 0);
+  // A page's address with its state.
+  await page.goto(`${web.server.url}billboard-prices/#board.rounds=16`);
+  await ready(page, 'billboard-prices');
+  assert.match(await page.title(), /^Billboard prices/);
+  await page.waitForFunction(() => /board\.rounds=16(&|$)/.test(location.hash));
   assert.deepEqual(errors, []);
   await context.close();
 });
