@@ -104,9 +104,12 @@ test('a fragment that cannot be decoded, garbage or far too long is dropped with
     // Far too long: cut, with a note; what was read still applies.
     ['exponential-mechanism', '#meet.eps=2&' + 'meet.x%E0=1&'.repeat(4000), '#w-meet', /characters long; only its first 16,000 were read/, /meet\.eps=2(&|$)/],
   ];
+  // Each case in a new page of one context: loaded afresh, with the
+  // context's cache of the site's files.
+  const context = await web.browser.newContext({ viewport: { width: 1280, height: 900 }, serviceWorkers: 'block' });
   for (const [slug, hash, widget, note, url] of cases) {
-    // On load, in a fresh page ...
-    const fresh = await open(`${slug}/${hash}`);
+    // On load, in a new page ...
+    const fresh = await open(`${slug}/${hash}`, { context });
     const text = await check(fresh.page, slug, widget);
     assert.match(text, note, `note for ${hash.slice(0, 60)}`);
     if (url) await fresh.page.waitForFunction((src) => new RegExp(src).test(location.hash), url.source);
@@ -119,8 +122,9 @@ test('a fragment that cannot be decoded, garbage or far too long is dropped with
     await fresh.page.evaluate((x) => { delete document.body.dataset.lessonReady; location.hash = x; }, hash);
     assert.match(await check(fresh.page, slug, widget), note, `note after hashchange to ${hash.slice(0, 60)}`);
     assert.deepEqual(fresh.errors, [], `errors after hashchange to ${hash.slice(0, 60)}`);
-    await fresh.context.close();
+    await fresh.page.close();
   }
+  await context.close();
 });
 
 test('presentation mode: f, Space, arrows, r, ? and Esc', async () => {
