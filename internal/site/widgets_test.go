@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/dpplay/dpplay/app/deployments"
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/internal/nodeprobe"
 )
@@ -349,5 +350,36 @@ console.log(JSON.stringify(probes.map(({ Widget, Raw }) => {
 	}
 	if noted == 0 {
 		t.Error("no probe earned a note")
+	}
+}
+
+// The module's deployments are package deployments' file, row for row: the
+// same ids in the same order, each with its kind, stated ε (null for none),
+// label and source, and nothing else.
+func TestWidgetsModuleHoldsTheDeployments(t *testing.T) {
+	mod, err := widgetsModule(testMath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(exports(t, mod)["deployments"], &got); err != nil {
+		t.Fatal(err)
+	}
+	all, err := deployments.All()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(all) {
+		t.Fatalf("%d deployments in the module, %d in the file", len(got), len(all))
+	}
+	for i, d := range all {
+		var eps any
+		if d.Epsilon > 0 {
+			eps = d.Epsilon
+		}
+		want := map[string]any{"id": d.ID, "kind": string(d.Kind), "epsilon": eps, "label": d.Label, "source": d.Source}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("deployment %d:\n module %v\n file   %v", i, got[i], want)
+		}
 	}
 }
