@@ -66,6 +66,7 @@ var (
 	numberRE = regexp.MustCompile(`^(0|[1-9][0-9]*)(\.[0-9]+)?$`)
 	deltaRE  = regexp.MustCompile(`^([1-9](?:\.[0-9]+)?)e-([1-9][0-9]*)$`)
 	unitRE   = regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
+	powerRE  = regexp.MustCompile(`^([1-9](?:\.[0-9]+)?)e-([0-9]+)$`)
 )
 
 // Parse reads the file format of deployments.csv: lines starting with # are
@@ -187,7 +188,7 @@ func row(f []string) (Deployment, error) {
 	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil {
 		return d, fmt.Errorf("source %q is not an https URL", d.Source)
 	}
-	d.Label = label(d, f[4], f[5], f[6])
+	d.Label = label(d, f[4], f[6])
 	return d, nil
 }
 
@@ -236,13 +237,15 @@ func ZCDPEpsilon(rho, delta float64) (float64, error) {
 	return rho + 2*math.Sqrt(rho*math.Log(1/delta)), nil
 }
 
-// Power writes a δ of the file's form m e-k as "m × 10⁻ᵏ", or "10⁻ᵏ" when m is 1.
-func Power(s string) string {
-	m := deltaRE.FindStringSubmatch(s)
-	if m == nil {
-		return s
+// Power writes δ as "m × 10⁻ᵏ" with the shortest mantissa m that reads
+// back as δ, or "10⁻ᵏ" when m is 1: 7e-9 is "7 × 10⁻⁹", 1e-5 is "10⁻⁵".
+// A δ not in (0, 1) is written as Go writes it.
+func Power(delta float64) string {
+	m := powerRE.FindStringSubmatch(strconv.FormatFloat(delta, 'e', -1, 64))
+	if m == nil || !(delta > 0 && delta < 1) {
+		return strconv.FormatFloat(delta, 'g', -1, 64)
 	}
-	exp := "⁻" + strings.Map(func(r rune) rune { return []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")[r-'0'] }, m[2])
+	exp := "⁻" + strings.Map(func(r rune) rune { return []rune("⁰¹²³⁴⁵⁶⁷⁸⁹")[r-'0'] }, strings.TrimLeft(m[2], "0"))
 	if m[1] == "1" {
 		return "10" + exp
 	}
@@ -254,17 +257,17 @@ func Power(s string) string {
 // "LinkedIn, Audience Engagements API: (ε, δ) = (34.9, 7 × 10⁻⁹) per user-month",
 // "…: ρ = 0.015 (zCDP), stated as (ε, δ) = (1, 10⁻⁷) per user-day";
 // a row without a unit ends "…, unit of privacy not recorded".
-func label(d Deployment, eps, delta, rho string) string {
+func label(d Deployment, eps, rho string) string {
 	var p string
 	switch d.Kind {
 	case Pure:
 		p = "ε = " + eps
 	case Approx:
-		p = fmt.Sprintf("(ε, δ) = (%s, %s)", eps, Power(delta))
+		p = fmt.Sprintf("(ε, δ) = (%s, %s)", eps, Power(d.Delta))
 	case ZCDP:
 		p = "ρ = " + rho + " (zCDP)"
 		if eps != "" {
-			p += fmt.Sprintf(", stated as (ε, δ) = (%s, %s)", eps, Power(delta))
+			p += fmt.Sprintf(", stated as (ε, δ) = (%s, %s)", eps, Power(d.Delta))
 		}
 	}
 	unit := " per " + d.Unit

@@ -116,9 +116,9 @@ func TestZCDPEpsilon(t *testing.T) {
 }
 
 func TestPower(t *testing.T) {
-	for in, want := range map[string]string{"1e-5": "10⁻⁵", "7e-9": "7 × 10⁻⁹", "2.1e-29": "2.1 × 10⁻²⁹", "5.06e-9": "5.06 × 10⁻⁹"} {
+	for in, want := range map[float64]string{1e-5: "10⁻⁵", 7e-9: "7 × 10⁻⁹", 2.1e-29: "2.1 × 10⁻²⁹", 5.06e-9: "5.06 × 10⁻⁹", 8.4e-8: "8.4 × 10⁻⁸", 1e-100: "10⁻¹⁰⁰", 0.5: "5 × 10⁻¹", 2: "2"} {
 		if got := Power(in); got != want {
-			t.Errorf("Power(%q) = %q, want %q", in, got, want)
+			t.Errorf("Power(%v) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -8,7 +8,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/dpplay/dpplay/app/deployments"
 	"github.com/dpplay/dpplay/app/widget"
 )
 
@@ -142,9 +141,9 @@ type jsDeployment struct {
 	Source  string   `json:"source"`
 }
 
-// deploymentsJS returns every row of package deployments' file, in its order.
+// deploymentsJS returns widget.Deployments() as the sliders read them.
 func deploymentsJS() ([]jsDeployment, error) {
-	all, err := deployments.All()
+	all, err := widget.Deployments()
 	if err != nil {
 		return nil, err
 	}

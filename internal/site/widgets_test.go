@@ -9,7 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/dpplay/dpplay/app/deployments"
 	"github.com/dpplay/dpplay/app/widget"
 	"github.com/dpplay/dpplay/internal/nodeprobe"
 )
@@ -353,7 +352,7 @@ console.log(JSON.stringify(probes.map(({ Widget, Raw }) => {
 	}
 }
 
-// The module's deployments are package deployments' file, row for row: the
+// The module's deployments are widget.Deployments() (app/deployments' file), row for row: the
 // same ids in the same order, each with its kind, stated ε (null for none),
 // label and source, and nothing else.
 func TestWidgetsModuleHoldsTheDeployments(t *testing.T) {
@@ -365,7 +364,7 @@ func TestWidgetsModuleHoldsTheDeployments(t *testing.T) {
 	if err := json.Unmarshal(exports(t, mod)["deployments"], &got); err != nil {
 		t.Fatal(err)
 	}
-	all, err := deployments.All()
+	all, err := widget.Deployments()
 	if err != nil {
 		t.Fatal(err)
 	}
