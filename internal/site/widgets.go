@@ -137,11 +137,38 @@ type jsMechanism struct {
 	Guarantee string  `json:"guarantee"`
 }
 
+// jsDeployment is a real deployment as the ε sliders mark it: at Epsilon
+// (null for a ρ row that states no ε), drawn by Kind, named by Label.
+type jsDeployment struct {
+	ID      string   `json:"id"`
+	Kind    string   `json:"kind"`
+	Epsilon *float64 `json:"epsilon"`
+	Label   string   `json:"label"`
+	Source  string   `json:"source"`
+}
+
+// deploymentsJS returns widget.Deployments() as the sliders read them.
+func deploymentsJS() ([]jsDeployment, error) {
+	all, err := widget.Deployments()
+	if err != nil {
+		return nil, err
+	}
+	out := make([]jsDeployment, len(all))
+	for i, d := range all {
+		out[i] = jsDeployment{ID: d.ID, Kind: string(d.Kind), Label: d.Label, Source: d.Source}
+		if d.Epsilon > 0 {
+			out[i].Epsilon = &all[i].Epsilon
+		}
+	}
+	return out, nil
+}
+
 // widgetsModule returns the ES module of what the widgets take from package
 // widget: every widget's schema (schemas.NAME, keys in URL order), the
 // selection widgets' data sets, the selection mechanisms with what each
 // one's ε guarantees, the permute-and-flip widget's sets, ε grid and curves, the pricing widgets' price grid, the ε-band widget's poll, the
-// auditor's mechanisms, and widgets' formulas as MathML.
+// auditor's mechanisms, the real deployments the ε sliders mark, and
+// widgets' formulas as MathML.
 // Every line after the comment is `export const NAME = JSON;` but the last,
 // which turns text patterns into RegExps.
 func widgetsModule(math *Math) ([]byte, error) {
@@ -195,6 +222,11 @@ func widgetsModule(math *Math) ([]byte, error) {
 		mechs = append(mechs, [2]string{c.Value, c.Label})
 	}
 	export("auditMechanisms", marshal(mechs))
+	deps, err := deploymentsJS()
+	if err != nil {
+		return nil, err
+	}
+	export("deployments", marshal(deps))
 	formulas := map[string]map[string]string{}
 	for w, fs := range widget.Formulas() {
 		formulas[w] = map[string]string{}

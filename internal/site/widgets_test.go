@@ -355,3 +355,34 @@ console.log(JSON.stringify(probes.map(({ Widget, Raw }) => {
 		t.Error("no probe earned a note")
 	}
 }
+
+// The module's deployments are widget.Deployments() (app/deployments' file), row for row: the
+// same ids in the same order, each with its kind, stated ε (null for none),
+// label and source, and nothing else.
+func TestWidgetsModuleHoldsTheDeployments(t *testing.T) {
+	mod, err := widgetsModule(testMath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []map[string]any
+	if err := json.Unmarshal(exports(t, mod)["deployments"], &got); err != nil {
+		t.Fatal(err)
+	}
+	all, err := widget.Deployments()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != len(all) {
+		t.Fatalf("%d deployments in the module, %d in the file", len(got), len(all))
+	}
+	for i, d := range all {
+		var eps any
+		if d.Epsilon > 0 {
+			eps = d.Epsilon
+		}
+		want := map[string]any{"id": d.ID, "kind": string(d.Kind), "epsilon": eps, "label": d.Label, "source": d.Source}
+		if !reflect.DeepEqual(got[i], want) {
+			t.Errorf("deployment %d:\n module %v\n file   %v", i, got[i], want)
+		}
+	}
+}

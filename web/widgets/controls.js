@@ -4,6 +4,15 @@ import { coerce, encode } from '../state.js';
 import { readLink, readTyped } from '../number.js';
 import { opening } from '../mount.js';
 
+// The real deployments the ε sliders mark come from the site's generated
+// module (Go writes it from app/deployments). Node, which runs this file's
+// unit tests from web/ where no generated module is, draws no marks; in a
+// browser a missing module is an error, as for every widget.
+const { deployments = [] } = await import('../gen/widgets.js').catch((err) => {
+  if (typeof process === 'undefined') throw err;
+  return {};
+});
+
 /**
  * logSlider is a slider over [min, max] whose positions are the round values
  * of roundGrid (1, 1.2, 1.5, 2, 2.5, 3, 4, 5, 6, 7, 8 times a power of ten), so
@@ -76,6 +85,97 @@ export function readBox(text, spec, label) {
 /** shownBox(v, spec) is a value as its box shows it: at most 6 significant digits, or the spec's fewer. */
 const shownBox = (v, spec) => String(+v.toPrecision(Math.min(spec.digits || 6, 6)));
 
+/** EPS_KEYS are the schema keys whose slider is an ε: those get the marks of real deployments. */
+const EPS_KEYS = ['eps', 'ea'];
+
+/** LESSON_SECTION is the section of the lesson on ε that says how to read the marks. */
+const LESSON_SECTION = new URL('../what-epsilon-promises/#where-real-deployments-sit', import.meta.url).href;
+
+/**
+ * position(grid, x, f) is where x lies along a slider over grid, from 0 (the
+ * first position) to 1 (the last): its index, interpolated in f between the
+ * two positions around it. x must lie in [grid[0], grid[last]].
+ */
+export function position(grid, x, f) {
+  let i = 0;
+  while (i < grid.length - 2 && grid[i + 1] < x) i++;
+  const t = grid[i + 1] === grid[i] ? 0 : (f(x) - f(grid[i])) / (f(grid[i + 1]) - f(grid[i]));
+  return (i + Math.min(Math.max(t, 0), 1)) / (grid.length - 1);
+}
+
+/**
+ * deploymentMarks(id, grid, f) marks, along an ε slider over grid, the real
+ * deployments (gen/widgets.js deployments, from app/deployments) whose
+ * stated ε lies in its range: a tick under the track for each, drawn by kind
+ * (ε only, (ε, δ), ρ placed at the ε its source states), hidden from
+ * assistive technology, and a "Real deployments" disclosure that names them
+ * (each name a link to its source), says how many lie beyond the range and
+ * points to the lesson that says why they are not comparable. The range
+ * input is described by a sentence that counts the ticks; its value is
+ * untouched. Every text comes from the data with textContent.
+ * Returns {ticks, list, description}.
+ */
+function deploymentMarks(id, grid, f) {
+  const lo = grid[0], hi = grid[grid.length - 1];
+  const shown = deployments.filter((d) => d.epsilon !== null && d.epsilon >= lo && d.epsilon <= hi)
+    .sort((a, b) => a.epsilon - b.epsilon);
+  const above = deployments.filter((d) => d.epsilon !== null && d.epsilon > hi).length;
+  const below = deployments.filter((d) => d.epsilon !== null && d.epsilon < lo).length;
+  const glyph = (kind) => {
+    const g = document.createElement('span');
+    g.className = `deployment-mark mark-${kind}`;
+    g.setAttribute('aria-hidden', 'true');
+    return g;
+  };
+
+  const ticks = document.createElement('div');
+  ticks.className = 'slider-marks';
+  ticks.setAttribute('aria-hidden', 'true');
+  for (const d of shown) {
+    const t = glyph(d.kind);
+    t.dataset.deployment = d.id;
+    t.style.left = `calc(var(--thumb) / 2 + ${position(grid, d.epsilon, f)} * (100% - var(--thumb)))`;
+    ticks.append(t);
+  }
+
+  const description = Object.assign(document.createElement('span'), { className: 'visually-hidden', id: `${id}-marks` });
+  description.textContent = shown.length === 1
+    ? 'A tick under the slider marks the ε of 1 real deployment, named under “Real deployments”.'
+    : `Ticks under the slider mark the ε of ${shown.length} real deployments, named under “Real deployments”.`;
+
+  const list = document.createElement('details');
+  list.className = 'slider-deployments';
+  const summary = document.createElement('summary');
+  summary.textContent = `Real deployments (${shown.length})`;
+  const legend = document.createElement('p');
+  legend.className = 'hint deployment-legend';
+  for (const [kind, text] of [['pure', 'ε only'], ['approx', '(ε, δ)'], ['zcdp', 'ρ (zCDP), at the ε its source states']]) {
+    const item = document.createElement('span');
+    item.append(glyph(kind), text);
+    legend.append(item);
+  }
+  const ul = document.createElement('ul');
+  for (const d of shown) {
+    const li = document.createElement('li');
+    li.dataset.deployment = d.id;
+    const a = document.createElement('a');
+    a.href = d.source;
+    a.rel = 'noopener';
+    a.textContent = d.label;
+    li.append(glyph(d.kind), a);
+    ul.append(li);
+  }
+  const rest = document.createElement('p');
+  rest.className = 'hint';
+  const beyond = [];
+  if (below) beyond.push(`${below} more lie below ε = ${lo}.`);
+  if (above) beyond.push(`${above} more lie above ε = ${hi}, past this slider.`);
+  const why = Object.assign(document.createElement('a'), { href: LESSON_SECTION, textContent: 'why these numbers are not comparable' });
+  rest.append(beyond.join(' ') + (beyond.length ? ' ' : ''), 'Each counts its own unit of privacy and its own accounting: see ', why, '.');
+  list.append(summary, legend, ul, rest);
+  return { ticks, list, description };
+}
+
 /**
  * slider is a labelled range input over the positions of grid, with a number
  * box beside it bound both ways: moving the slider writes the box, and a
@@ -84,18 +184,25 @@ const shownBox = (v, spec) => String(+v.toPrecision(Math.min(spec.digits || 6, 6
  * opts.digits significant digits), quantised to opts.step when there is
  * one; how it was read and what had to change are said under the box, and
  * an unreadable text is said to be so and changes nothing. onInput receives
- * every new value.
+ * every new value. An ε slider (opts.marks, by default a key in EPS_KEYS)
+ * carries the marks of real deployments (deploymentMarks).
  */
-function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, describe, key }, grid, f) {
+function slider({ id, label, min, max, value, digits = 3, step, spec, onInput, describe, key, marks = EPS_KEYS.includes(key) }, grid, f) {
   spec = spec || { type: 'number', min, max, digits, label: label.replace(/<[^>]*>/g, '') };
   const wrap = document.createElement('div');
   wrap.className = 'control control-slider';
   if (key) wrap.dataset.key = key;
   wrap.innerHTML = `<label for="${id}" id="${id}-label">${label}</label>
-    <div class="slider-row"><input type="range" id="${id}" min="0" max="${grid.length - 1}" step="1">
+    <div class="slider-row"><div class="slider-track"><input type="range" id="${id}" min="0" max="${grid.length - 1}" step="1"></div>
     <input type="text" class="slider-box" id="${id}-box" inputmode="decimal" autocomplete="off" spellcheck="false" aria-labelledby="${id}-label" aria-describedby="${id}-note"></div>
     <span class="slider-note hint" id="${id}-note" role="status"></span>`;
   const input = wrap.querySelector('input[type=range]');
+  if (marks) {
+    const m = deploymentMarks(id, grid, f);
+    input.after(m.ticks);
+    input.setAttribute('aria-describedby', m.description.id);
+    wrap.append(m.description, m.list);
+  }
   const box = wrap.querySelector('.slider-box');
   const note = wrap.querySelector('.slider-note');
   let current = value;
@@ -476,7 +583,8 @@ export function settings(ctx, shown, more = []) {
  * dock(wrap) moves a slider control, on a phone, into a bar at the top of its
  * widget that stays on screen (position: sticky) while the widget's chart is
  * in view, so moving the slider moves a chart the student can see (a slider
- * under "More settings" is not moved). On a wider
+ * under "More settings" is not moved; an ε slider's list of real deployments
+ * stays where the slider was). On a wider
  * screen the control goes back to where the widget put it. The slider is
  * docked once it is laid out inside a widget (a ResizeObserver tells when).
  */
@@ -496,13 +604,18 @@ function dock(wrap) {
         body.prepend(bar);
       }
       wrap.replaceWith(spot);
+      // The list of real deployments stays in the widget: the bar holds only what moves the chart.
+      const list = wrap.querySelector(':scope > .slider-deployments');
+      if (list) spot.after(list);
       // In the dock as in the widget: in document order of their places.
       const after = [...bar.children].find((c) => spots.get(c)?.compareDocumentPosition(spot) & Node.DOCUMENT_POSITION_PRECEDING);
       bar.insertBefore(wrap, after || null);
       spots.set(wrap, spot);
     } else if (!PHONE.matches && spot.parentNode) {
       const bar = wrap.parentNode;
+      const list = spot.nextSibling?.classList?.contains('slider-deployments') ? spot.nextSibling : null;
       spot.replaceWith(wrap);
+      if (list) wrap.append(list);
       if (bar && !bar.children.length) bar.remove();
     }
   };
