@@ -22,9 +22,38 @@ export function chromiumOptions() {
  * Closing it closes only this connection's contexts.
  */
 export async function launch() {
-  if (process.env.DPPLAY_CHROMIUM) return chromium.connect(process.env.DPPLAY_CHROMIUM);
-  return chromium.launch(chromiumOptions());
+  const browser = process.env.DPPLAY_CHROMIUM ? await chromium.connect(process.env.DPPLAY_CHROMIUM) : await chromium.launch(chromiumOptions());
+  const newContext = browser.newContext.bind(browser);
+  browser.newContext = async (...args) => {
+    const context = await newContext(...args);
+    const newPage = context.newPage.bind(context);
+    context.newPage = async () => pollEvery(await newPage());
+    return context;
+  };
+  return browser;
 }
+
+/** POLL_MS is how often a page's waitForFunction checks, unless told otherwise. */
+export const POLL_MS = 20;
+
+/**
+ * pollEvery(page) makes POLL_MS the default polling of waitForFunction for
+ * every page and frame (their classes' own, so once is enough), and returns
+ * page. Playwright's default, every animation frame, has the renderer draw a
+ * frame for each check for as long as a wait lasts; a timer does not.
+ */
+export function pollEvery(page) {
+  const frame = Object.getPrototypeOf(page.mainFrame());
+  if (!frame[POLLED]) {
+    const wait = frame.waitForFunction;
+    frame.waitForFunction = function (fn, arg, options = {}) {
+      return wait.call(this, fn, arg, { polling: POLL_MS, ...options });
+    };
+    frame[POLLED] = true;
+  }
+  return page;
+}
+const POLLED = Symbol('polled');
 
 /**
  * launchProfile(dir, opts) is a browser context on the on-disk profile dir,
