@@ -112,29 +112,24 @@ test('the verdict names the neighbours audited; errors name the page’s control
   assert.match(await verdict(page), /^Holds for neighbours that add or remove one person: the worst loss over [\d,]+ neighbouring pairs of 1,296 data sets is 0\.4829, within the claimed ε = 1\./);
   // The largest universe the page allows, and one candidate under change-one.
   const error = page.locator(`${W} .widget-error`);
-  const box = (label) => page.locator(W).getByLabel(label, { exact: true });
-  let n = await renders(page);
-  await box('Candidates k').fill('6');
-  await box('Candidates k').press('Enter');
-  await after1(page, n);
-  n = await renders(page);
-  await box('Largest count m').fill('60');
-  await box('Largest count m').press('Enter');
-  await after1(page, n);
+  /** type(label, value) types value in the widget's box of that label and waits for the redraw it causes. */
+  const type = async (label, value) => {
+    const n = await renders(page);
+    const box = page.locator(W).getByLabel(label, { exact: true });
+    await box.fill(value);
+    await box.press('Enter');
+    await after1(page, n);
+  };
+  await type('Candidates k', '6');
+  await type('Largest count m', '60');
   const big = await error.textContent();
   assert.equal(big, 'Universe: (60+1)^6 data sets is more than the 16777216 an audit may check; lower “Largest count m” or “Candidates k”');
   // Each control it names is one on the page, by its visible label.
   for (const [, label] of big.matchAll(/“([^”]+)”/g)) assert.equal(await page.locator(W).getByLabel(label, { exact: true }).count(), 1, label);
-  n = await renders(page);
-  await box('Largest count m').fill('3');
-  await box('Largest count m').press('Enter');
-  await after1(page, n);
-  n = await renders(page);
-  await box('Candidates k').fill('1');
-  await box('Candidates k').press('Enter');
-  await after1(page, n);
+  await type('Largest count m', '3');
+  await type('Candidates k', '1');
   assert.equal(await verdict(page), 'Holds for neighbours that add or remove one person: the worst loss over 3 neighbouring pairs of 4 data sets is 0, within the claimed ε = 1.');
-  n = await renders(page);
+  const n = await renders(page);
   await page.locator(W).getByLabel('change one person’s choice', { exact: true }).check();
   await after1(page, n);
   const one = await error.textContent();
