@@ -298,7 +298,13 @@ export async function webkit() {
       await el.clear();
       await el.sendKeys(text);
     },
-    click: async (selector) => (await find(selector)).click(),
+    // WebKitWebDriver scrolls an element only until it is in the viewport,
+    // where the sticky top bar may cover it; a reader scrolls it clear.
+    async click(selector) {
+      const el = await find(selector);
+      await driver.executeScript('arguments[0].scrollIntoView({ block: "center" })', el);
+      await el.click();
+    },
     errors: async () => collected([], await evaluate(readProbe).catch(() => null), probe),
     async screenshot({ path: file }) {
       fs.writeFileSync(file, Buffer.from(await driver.takeScreenshot(), 'base64'));
