@@ -283,6 +283,10 @@ export async function webkit() {
     name: 'webkit',
     async open(url, { width = 1280, height = 900, probe: expected = true } = {}) {
       await evaluate(forgetProbe).catch(() => {});
+      // From a blank page, so that a wait cannot be met by the page left
+      // behind: once in a loaded run, a lesson opened again at a new width
+      // was read before its navigation had replaced it.
+      await driver.get('about:blank');
       await resize(width, height);
       probe = expected;
       await driver.get(url);
