@@ -39,7 +39,7 @@ import { pathToFileURL } from 'node:url';
 import os from 'node:os';
 import { serve } from '../e2e/web/server.mjs';
 import fs from 'node:fs';
-import { launch, launchProfile, chromiumPath, chromiumArgs } from '../e2e/web/browser.mjs';
+import { launch, launchProfile, browserPath, chromiumArgs } from '../e2e/web/browser.mjs';
 import { siteIndex } from '../e2e/web/harness.mjs';
 
 // Lighthouse's mobile "slow 4G" (its DevTools throttling preset) and 4× CPU.
@@ -215,7 +215,7 @@ export async function lighthouseChrome({ renderDocument = false } = {}) {
     if (flags.join(' ') === before) throw new Error('chrome-launcher no longer turns RenderDocument off: drop the renderDocument setting');
   }
   return chromeLauncher.launch({
-    chromePath: chromiumPath,
+    chromePath: browserPath,
     ignoreDefaultFlags: true,
     chromeFlags: [...new Set([...flags, '--headless=new', ...chromiumArgs])],
   });

@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 need_apt=()
+# Lighthouse runs the full Chromium; the tests drive its headless shell.
 [ -x /usr/bin/chromium ] || need_apt+=(chromium)
+[ -x /usr/bin/chromium-headless-shell ] || need_apt+=(chromium-headless-shell)
 # The engine tests (e2e/engines): Firefox ESR, WebKitGTK's WebDriver with
 # its MiniBrowser, and a virtual X display for MiniBrowser.
 [ -x /usr/bin/firefox-esr ] || need_apt+=(firefox-esr)

@@ -4,7 +4,16 @@
 import { chromium } from 'playwright-core';
 import { existsSync } from 'node:fs';
 
-export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium';
+/**
+ * chromiumPath is the Chromium the tests drive: Debian's
+ * chrome-headless-shell, the same Blink and V8 as the browser without its
+ * user interface, whose browser process spends a fifth of the full
+ * browser's CPU on opening a page (docs/testing.md).
+ */
+export const chromiumPath = process.env.CHROMIUM || '/usr/bin/chromium-headless-shell';
+
+/** browserPath is Debian's full Chromium, for what measures a reader's browser (Lighthouse). */
+export const browserPath = process.env.CHROMIUM_BROWSER || '/usr/bin/chromium';
 
 /** chromiumArgs are the flags every Chromium of the tests and benchmarks gets, besides headless. */
 export const chromiumArgs = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
