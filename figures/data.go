@@ -6,12 +6,12 @@
 // this code.
 //
 // Building a figure (Build) computes its numbers as plain series; rendering
-// (Render) draws them with gonum.org/v1/plot as SVG, PNG or PDF, or writes
-// their numbers as JSON. Tests check
-// the series, and that rendering twice gives the same bytes. The package
-// links gonum/plot and a font (about 1.9 MB gzipped as wasm), so it is never
-// part of the page's first load: the page loads it on demand as
-// wasm/figures. The auditor's charts are in package auditfig.
+// (Render) draws them with gonum.org/v1/plot as SVG, PNG or vector PDF, or
+// writes their numbers as JSON. Tests check the series, and that rendering
+// twice gives the same bytes. The package links gonum/plot with its fonts
+// and PDF library (about 5 MB gzipped as wasm), so it is never part of the
+// page's first load: the page loads it on demand as wasm/figures. The
+// auditor's charts are in package auditfig.
 package figures
 
 import (

@@ -1,101 +1,130 @@
 package figures
 
 import (
-	"bytes"
-	"encoding/binary"
+	"errors"
 	"fmt"
-	"strings"
-	"unicode/utf16"
+	"io"
+	"time"
 
-	"github.com/dpplay/dpplay/core/validate"
+	"codeberg.org/go-pdf/fpdf"
+	xfont "golang.org/x/image/font"
+	"golang.org/x/image/font/sfnt"
+	"golang.org/x/image/math/fixed"
+
+	"gonum.org/v1/plot/font"
+	"gonum.org/v1/plot/vg"
+	"gonum.org/v1/plot/vg/draw"
+	"gonum.org/v1/plot/vg/vgpdf"
 )
 
-// pdfDate is written as the PDF's creation date, so that the same figure
-// always gives the same bytes.
-const pdfDate = "D:20000101000000Z"
+// pdfDate is the PDF's creation and modification date, so that the same
+// figure always gives the same bytes.
+var pdfDate = time.Date(2000, 1, 1, 0, 0, 0, 0, time.UTC)
 
-// writePDF writes a one-page PDF of w × h points that shows the PNG image
-// png across the whole page, with title in the document's information.
-//
-// The image's PNG data stream (its IDAT chunks joined) is a zlib stream of
-// filtered rows, which PDF's FlateDecode with the PNG predictors
-// (/Predictor 15) reads as it is: the page holds the raster without
-// decoding or compressing it again. png must be 8-bit RGB, not interlaced:
-// what image/png writes for an opaque image.
-func writePDF(buf *bytes.Buffer, png []byte, w, h float64, title string) error {
-	width, height, data, err := pngRGB(png)
-	if err != nil {
-		return err
-	}
-	draw := fmt.Sprintf("q %s 0 0 %s 0 0 cm /Im0 Do Q", pdfNum(w), pdfNum(h))
-	objects := []string{
-		"<< /Type /Catalog /Pages 2 0 R >>",
-		"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-		fmt.Sprintf("<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Resources << /XObject << /Im0 4 0 R >> >> /Contents 5 0 R >>", pdfNum(w), pdfNum(h)),
-		fmt.Sprintf("<< /Type /XObject /Subtype /Image /Width %d /Height %d /ColorSpace /DeviceRGB /BitsPerComponent 8 /Filter /FlateDecode /DecodeParms << /Predictor 15 /Colors 3 /BitsPerComponent 8 /Columns %d >> /Length %d >>\nstream\n%s\nendstream", width, height, width, len(data), data),
-		fmt.Sprintf("<< /Length %d >>\nstream\n%s\nendstream", len(draw), draw),
-		fmt.Sprintf("<< /Title %s /Creator (dpplay figures) /CreationDate (%s) /ModDate (%s) >>", pdfText(title), pdfDate, pdfDate),
-	}
-	buf.WriteString("%PDF-1.4\n%\xe2\xe3\xcf\xd3\n")
-	offsets := make([]int, len(objects))
-	for i, o := range objects {
-		offsets[i] = buf.Len()
-		fmt.Fprintf(buf, "%d 0 obj\n%s\nendobj\n", i+1, o)
-	}
-	xref := buf.Len()
-	fmt.Fprintf(buf, "xref\n0 %d\n0000000000 65535 f \n", len(objects)+1)
-	for _, off := range offsets {
-		fmt.Fprintf(buf, "%010d 00000 n \n", off)
-	}
-	fmt.Fprintf(buf, "trailer\n<< /Size %d /Root 1 0 R /Info %d 0 R >>\nstartxref\n%d\n%%%%EOF\n", len(objects)+1, len(objects), xref)
-	return nil
+func init() {
+	// vgpdf's fpdf document takes these from fpdf's package defaults.
+	fpdf.SetDefaultCreationDate(pdfDate)
+	fpdf.SetDefaultModificationDate(pdfDate)
+	fpdf.SetDefaultCatalogSort(true)
 }
 
-// pngRGB returns the size of an 8-bit RGB, non-interlaced PNG and its data
-// stream, the IDAT chunks' contents joined.
-func pngRGB(png []byte) (width, height int, data []byte, err error) {
-	const sig = "\x89PNG\r\n\x1a\n"
-	if !bytes.HasPrefix(png, []byte(sig)) {
-		return 0, 0, nil, validate.Errorf("pdf", "the raster is not a PNG")
+// renderPDF draws the figure as a one-page vector PDF of w × h points with
+// gonum's vgpdf: lines, areas and glyph marks as PDF paths, and text as the
+// glyph outlines of its font (outlineCanvas).
+func renderPDF(out io.Writer, f *Figure, w, h vg.Length) error {
+	cv := vgpdf.New(w, h)
+	draw1(f, draw.New(outlineCanvas{cv}))
+	_, err := cv.WriteTo(out)
+	return err
+}
+
+// outlineCanvas is a vgpdf canvas that fills each string's glyph outlines
+// instead of writing PDF text. vgpdf writes text in code page 1252, which
+// has no ε, Δ or −, and builds its font files in a temporary directory,
+// which the browser does not have; outlines need neither, and show the
+// glyphs the SVG and PNG show.
+type outlineCanvas struct{ *vgpdf.Canvas }
+
+// FillString fills the outlines of s in face, its baseline starting at pt.
+func (c outlineCanvas) FillString(face font.Face, pt vg.Point, s string) {
+	if face.Font.Size == 0 {
+		return
 	}
-	for p := png[len(sig):]; len(p) >= 12; {
-		n := int(binary.BigEndian.Uint32(p))
-		if n > len(p)-12 {
-			break
+	c.Fill(glyphPath(face, pt, s))
+}
+
+// glyphPath returns the outlines of s in face as a path, its baseline
+// starting at pt. The glyphs are placed as face.Width measures them: each
+// advance plus the kerning of each pair. A quadratic segment (TrueType's)
+// becomes the cubic with controls at 2/3 of the way to its control point,
+// the same curve.
+func glyphPath(face font.Face, pt vg.Point, s string) vg.Path {
+	var (
+		buf   sfnt.Buffer
+		f     = face.Face
+		ppem  = fixed.Int26_6(f.UnitsPerEm())
+		scale = face.Font.Size / font.Points(float64(ppem))
+		path  vg.Path
+		x     fixed.Int26_6
+		prev  sfnt.GlyphIndex
+		first = true
+	)
+	// at maps a point of a glyph at pen position x (y down, in ppem
+	// units) to the canvas (y up).
+	at := func(p fixed.Point26_6) vg.Point {
+		return vg.Point{X: pt.X + vg.Length(x+p.X)*scale, Y: pt.Y - vg.Length(p.Y)*scale}
+	}
+	for _, r := range s {
+		idx, err := f.GlyphIndex(&buf, r)
+		if err != nil {
+			panic(fmt.Errorf("figures: glyph index of %q: %w", r, err))
 		}
-		kind, body := string(p[4:8]), p[8:8+n]
-		switch kind {
-		case "IHDR":
-			if n != 13 || body[8] != 8 || body[9] != 2 || body[12] != 0 {
-				return 0, 0, nil, validate.Errorf("pdf", "the raster is not an 8-bit RGB PNG")
+		if !first {
+			k, err := f.Kern(&buf, prev, idx, ppem, xfont.HintingNone)
+			if err != nil && !errors.Is(err, sfnt.ErrNotFound) {
+				panic(fmt.Errorf("figures: kerning before %q: %w", r, err))
 			}
-			width, height = int(binary.BigEndian.Uint32(body)), int(binary.BigEndian.Uint32(body[4:]))
-		case "IDAT":
-			data = append(data, body...)
+			x += k
 		}
-		p = p[12+n:]
+		segs, err := f.LoadGlyph(&buf, idx, ppem, nil)
+		if err != nil {
+			panic(fmt.Errorf("figures: outline of %q: %w", r, err))
+		}
+		var from vg.Point // the pen, for a quadratic's cubic controls
+		for j, sg := range segs {
+			switch sg.Op {
+			case sfnt.SegmentOpMoveTo:
+				if j > 0 {
+					path.Close()
+				}
+				from = at(sg.Args[0])
+				path.Move(from)
+			case sfnt.SegmentOpLineTo:
+				from = at(sg.Args[0])
+				path.Line(from)
+			case sfnt.SegmentOpQuadTo:
+				ctl, end := at(sg.Args[0]), at(sg.Args[1])
+				path.CubeTo(twoThirds(from, ctl), twoThirds(end, ctl), end)
+				from = end
+			case sfnt.SegmentOpCubeTo:
+				from = at(sg.Args[2])
+				path.CubeTo(at(sg.Args[0]), at(sg.Args[1]), from)
+			}
+		}
+		if len(segs) > 0 {
+			path.Close()
+		}
+		adv, err := f.GlyphAdvance(&buf, idx, ppem, xfont.HintingNone)
+		if err != nil {
+			panic(fmt.Errorf("figures: advance of %q: %w", r, err))
+		}
+		x += adv
+		prev, first = idx, false
 	}
-	if width == 0 || len(data) == 0 {
-		return 0, 0, nil, validate.Errorf("pdf", "the PNG has no header or no image data")
-	}
-	return width, height, data, nil
+	return path
 }
 
-// pdfNum writes a length in points with at most 4 decimals.
-func pdfNum(x float64) string {
-	s := fmt.Sprintf("%.4f", x)
-	s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	return s
-}
-
-// pdfText writes s as a PDF text string: UTF-16BE with a byte-order mark,
-// in hexadecimal, so that any character survives.
-func pdfText(s string) string {
-	var b strings.Builder
-	b.WriteString("<FEFF")
-	for _, u := range utf16.Encode([]rune(s)) {
-		fmt.Fprintf(&b, "%04X", u)
-	}
-	b.WriteString(">")
-	return b.String()
+// twoThirds returns p + 2/3·(q − p).
+func twoThirds(p, q vg.Point) vg.Point {
+	return p.Add(q.Sub(p).Scale(2.0 / 3))
 }

@@ -7,7 +7,6 @@ import (
 	"math"
 	"slices"
 	"strconv"
-	"strings"
 	"sync"
 
 	"gonum.org/v1/plot"
@@ -29,9 +28,6 @@ func Formats() []string { return []string{"svg", "png", "pdf", "json"} }
 // sharp on a projector.
 const PNGDPI = 200
 
-// PDFDPI is the resolution of the figure inside a PDF.
-const PDFDPI = 300
-
 var renderMu sync.Mutex
 
 func init() {
@@ -46,7 +42,8 @@ func Render(f *Figure, format string, widthCM, heightCM float64) ([]byte, error)
 		return nil, validate.Errorf("size", "must be %d–%d cm each way, got %v × %v", MinSizeCM, MaxSizeCM, widthCM, heightCM)
 	}
 	w, h := vg.Length(widthCM)*vg.Centimeter, vg.Length(heightCM)*vg.Centimeter
-	// gonum/plot's font cache and fpdf's defaults are package state.
+	// One figure is drawn at a time: gonum/plot's fonts and defaults are
+	// package state.
 	renderMu.Lock()
 	defer renderMu.Unlock()
 	var buf bytes.Buffer
@@ -73,24 +70,6 @@ func Render(f *Figure, format string, widthCM, heightCM float64) ([]byte, error)
 		return nil, validate.Errorf("format", "must be one of %v, got %q", Formats(), format)
 	}
 	return buf.Bytes(), nil
-}
-
-// renderPDF draws the figure at PDFDPI and writes it as one PDF page of
-// its physical size (writePDF). gonum's own vgpdf is not used: it encodes
-// text as code page 1252, so ε, Δ and − come out garbled, and it builds its
-// font files in a temporary directory, which the browser does not have.
-// A 300 dpi raster is print quality and carries every glyph; SVG is the
-// vector format.
-func renderPDF(buf *bytes.Buffer, f *Figure, w, h vg.Length) error {
-	cv := vgimg.NewWith(vgimg.UseWH(w, h), vgimg.UseDPI(PDFDPI), vgimg.UseBackgroundColor(color.White))
-	draw1(f, draw.New(cv))
-	var png bytes.Buffer
-	if _, err := (vgimg.PngCanvas{Canvas: cv}).WriteTo(&png); err != nil {
-		return err
-	}
-	title := strings.TrimPrefix(f.Heading+"\n"+f.Title, "\n")
-	title = fmt.Sprintf("dpplay lesson %d: %s", f.Lesson, strings.ReplaceAll(title, "\n", " — "))
-	return writePDF(buf, png.Bytes(), w.Points(), h.Points(), title)
 }
 
 // draw1 lays out the plot, or the grid of panels under the figure's title,

@@ -1,3 +1,0 @@
-module codeberg.org/go-fonts/liberation
-
-go 1.19

@@ -1,8 +1,0 @@
-// Package liberationmonoitalic stands in for the face of that name with Liberation
-// Sans Regular, which is all dpplay's figures draw with (see ../README.md).
-package liberationmonoitalic // import "codeberg.org/go-fonts/liberation/liberationmonoitalic"
-
-import "codeberg.org/go-fonts/liberation/liberationsansregular"
-
-// TTF is Liberation Sans Regular.
-var TTF = liberationsansregular.TTF

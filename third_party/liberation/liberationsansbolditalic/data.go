@@ -1,8 +1,0 @@
-// Package liberationsansbolditalic stands in for the face of that name with Liberation
-// Sans Regular, which is all dpplay's figures draw with (see ../README.md).
-package liberationsansbolditalic // import "codeberg.org/go-fonts/liberation/liberationsansbolditalic"
-
-import "codeberg.org/go-fonts/liberation/liberationsansregular"
-
-// TTF is Liberation Sans Regular.
-var TTF = liberationsansregular.TTF
