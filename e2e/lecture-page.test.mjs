@@ -243,7 +243,10 @@ lectureTest('histogram: every phone and the projector show the same noisy counts
 
 // A double click on Release and Enter pressed three times more, while the
 // first release is on its way, send one release: the button says it is
-// busy until the reply, and keeps the focus.
+// busy until the reply, and keeps the focus. Once it is made, a press that
+// repeats it (the same ε, from as many answers: a fast server answers
+// between the clicks of a double click) asks first, and releases again
+// only if told to.
 lectureTest('a double click and Enter pressed again release once', 120000, async ({ server, browser }) => {
   const { host, link, errors } = await hostSession(browser, server, 'meeting-day');
   const s = await phone(browser, server, link);
@@ -270,8 +273,25 @@ lectureTest('a double click and Enter pressed again release once', 120000, async
   assert.equal(posts, 1, `${posts} release requests sent`);
   assert.equal(await host.evaluate(() => document.activeElement?.id), 'eps', 'the focus left the ε box');
   assert.equal(await host.locator('[data-history] tbody tr').count(), 1, 'releases in the history');
+  // The release is done; the same press again asks, and sends nothing.
+  for (let i = 0; i < 3; i++) await host.locator('#eps').press('Enter');
+  await button.click();
+  await waitText(host, '[data-release-confirm]', /^Release 1 of this activity was made with ε = 0\.2 from the same 1 answer\. Releasing again shows them with fresh noise and spends another ε = 0\.2 of the 2\.8 left\./);
+  assert.equal(posts, 1, `${posts} release requests sent after the release was made`);
+  await host.getByRole('button', { name: 'Release ε = 0.2' }).click();
+  await waitText(host, '[data-remaining]', /^2\.6$/);
+  assert.equal(posts, 2, 'the release asked for again');
+  // A new answer makes the same ε a release of its own: not asked.
+  const s2 = await phone(browser, server, await host.locator('.lec-link a').getAttribute('href'));
+  await s2.p.locator('input[name=day]').first().check();
+  await send(s2.p);
+  await waitText(host, '[data-participants]', /^2$/);
+  await button.click();
+  await waitText(host, '[data-remaining]', /^2\.4$/);
+  assert.equal(await host.locator('[data-release-confirm]').textContent(), '');
+  assert.equal(posts, 3);
   await host.context().unrouteAll({ behavior: 'ignoreErrors' });
-  await settled(host, [s], errors);
+  await settled(host, [s, s2], errors);
 });
 
 lectureTest('the instructor view on a network address shows no loopback warning', 120000, async ({ server, browser }) => {
