@@ -423,13 +423,13 @@ async function projectorFills(p) {
     return {
       height: innerHeight, width: innerWidth, scroll: document.documentElement.scrollHeight,
       bottom: box('.lec-projector').bottom, right: box('.lec-projector').right, qr: box('.lec-qr svg').height,
-      prompt: size('[data-prompt]'), notion: size('[data-notion]'), code: size('[data-code]'), link: size('.lec-link'), breaks,
+      prompt: size('[data-prompt]'), notion: size('[data-notion]'), releases: size('[data-releases]'), code: size('[data-code]'), link: size('.lec-link'), breaks,
     };
   });
   assert.ok(geo.scroll <= geo.height, `the projector view scrolls: ${geo.scroll} px tall`);
   assert.ok(geo.bottom >= 0.95 * geo.height && geo.right >= 0.97 * geo.width, `the cards leave the screen empty: ${JSON.stringify(geo)}`);
   assert.ok(geo.qr >= 0.5 * geo.height, `QR code ${geo.qr} px on a ${geo.height} px screen`);
-  assert.ok(geo.prompt >= 48 && geo.code >= 72 && geo.notion >= 25 && geo.link >= 25, `text sizes ${JSON.stringify(geo)}`);
+  assert.ok(geo.prompt >= 48 && geo.code >= 72 && geo.notion >= 25 && geo.releases >= 25 && geo.link >= 25, `text sizes ${JSON.stringify(geo)}`);
   for (const b of geo.breaks) assert.ok(b[0] === '/' || b[0] === '?' || b[1] === '?', `the join address wraps inside a word: "${b}"`);
   assert.match(await p.locator('[data-notion]').textContent(), /change-one neighbours.*joined and answered counts are exact/s);
 }
