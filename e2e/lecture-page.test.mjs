@@ -243,7 +243,10 @@ lectureTest('histogram: every phone and the projector show the same noisy counts
 
 // A double click on Release and Enter pressed three times more, while the
 // first release is on its way, send one release: the button says it is
-// busy until the reply, and keeps the focus.
+// busy until the reply, and keeps the focus. Once it is made, a press that
+// repeats it (the same ε, from as many answers: a fast server answers
+// between the clicks of a double click) asks first, and releases again
+// only if told to.
 lectureTest('a double click and Enter pressed again release once', 120000, async ({ server, browser }) => {
   const { host, link, errors } = await hostSession(browser, server, 'meeting-day');
   const s = await phone(browser, server, link);
@@ -270,8 +273,25 @@ lectureTest('a double click and Enter pressed again release once', 120000, async
   assert.equal(posts, 1, `${posts} release requests sent`);
   assert.equal(await host.evaluate(() => document.activeElement?.id), 'eps', 'the focus left the ε box');
   assert.equal(await host.locator('[data-history] tbody tr').count(), 1, 'releases in the history');
+  // The release is done; the same press again asks, and sends nothing.
+  for (let i = 0; i < 3; i++) await host.locator('#eps').press('Enter');
+  await button.click();
+  await waitText(host, '[data-release-confirm]', /^Release 1 of this activity was made with ε = 0\.2 from the same 1 answer\. Releasing again shows them with fresh noise and spends another ε = 0\.2 of the 2\.8 left\./);
+  assert.equal(posts, 1, `${posts} release requests sent after the release was made`);
+  await host.getByRole('button', { name: 'Release ε = 0.2' }).click();
+  await waitText(host, '[data-remaining]', /^2\.6$/);
+  assert.equal(posts, 2, 'the release asked for again');
+  // A new answer makes the same ε a release of its own: not asked.
+  const s2 = await phone(browser, server, await host.locator('.lec-link a').getAttribute('href'));
+  await s2.p.locator('input[name=day]').first().check();
+  await send(s2.p);
+  await waitText(host, '[data-participants]', /^2$/);
+  await button.click();
+  await waitText(host, '[data-remaining]', /^2\.4$/);
+  assert.equal(await host.locator('[data-release-confirm]').textContent(), '');
+  assert.equal(posts, 3);
   await host.context().unrouteAll({ behavior: 'ignoreErrors' });
-  await settled(host, [s], errors);
+  await settled(host, [s, s2], errors);
 });
 
 lectureTest('the instructor view on a network address shows no loopback warning', 120000, async ({ server, browser }) => {
@@ -403,13 +423,13 @@ async function projectorFills(p) {
     return {
       height: innerHeight, width: innerWidth, scroll: document.documentElement.scrollHeight,
       bottom: box('.lec-projector').bottom, right: box('.lec-projector').right, qr: box('.lec-qr svg').height,
-      prompt: size('[data-prompt]'), notion: size('[data-notion]'), code: size('[data-code]'), link: size('.lec-link'), breaks,
+      prompt: size('[data-prompt]'), notion: size('[data-notion]'), releases: size('[data-releases]'), code: size('[data-code]'), link: size('.lec-link'), breaks,
     };
   });
   assert.ok(geo.scroll <= geo.height, `the projector view scrolls: ${geo.scroll} px tall`);
   assert.ok(geo.bottom >= 0.95 * geo.height && geo.right >= 0.97 * geo.width, `the cards leave the screen empty: ${JSON.stringify(geo)}`);
   assert.ok(geo.qr >= 0.5 * geo.height, `QR code ${geo.qr} px on a ${geo.height} px screen`);
-  assert.ok(geo.prompt >= 48 && geo.code >= 72 && geo.notion >= 25 && geo.link >= 25, `text sizes ${JSON.stringify(geo)}`);
+  assert.ok(geo.prompt >= 48 && geo.code >= 72 && geo.notion >= 25 && geo.releases >= 25 && geo.link >= 25, `text sizes ${JSON.stringify(geo)}`);
   for (const b of geo.breaks) assert.ok(b[0] === '/' || b[0] === '?' || b[1] === '?', `the join address wraps inside a word: "${b}"`);
   assert.match(await p.locator('[data-notion]').textContent(), /change-one neighbours.*joined and answered counts are exact/s);
 }

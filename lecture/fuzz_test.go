@@ -74,7 +74,8 @@ func FuzzBodies(f *testing.F) {
 		`{"kind": "histogram", "min": 0, "max": 10, "bins": 5}`,
 		`{"kind": "pricing", "prices": [1, 2, 4.01]}`,
 		`{"available": [0, 1]}`, `{"value": 3.5}`, `{"epsilon": 0.5}`, `{"epsilon_budget": 2, "roster": 30}`,
-		`{"open": false}`, `{"activity": 2}`, `{"before_door": true}`, `[1]`, `{"value": 1e400}`, `{"available": [1, 1]}`, `{} {}`, "{\"kind\": \"\xff\"}",
+		`{"open": false}`, `{"open": true, "roster": 40}`, `{"activity": 2}`, `{"before_door": true}`,
+		`{"epsilon": 0.2, "request": "0123456789abcdef0123456789abcdef"}`, `{"epsilon": 0.2, "request": "<b>"}`, `[1]`, `{"value": 1e400}`, `{"available": [1, 1]}`, `{} {}`, "{\"kind\": \"\xff\"}",
 	} {
 		f.Add([]byte(s))
 	}
@@ -120,9 +121,15 @@ func FuzzBodies(f *testing.F) {
 		}
 		check(err)
 		var door struct {
-			Open *bool `json:"open"`
+			Open   *bool  `json:"open"`
+			Roster *int64 `json:"roster"`
 		}
 		check(decode(req().r, &door, false))
+		var release struct {
+			Epsilon *float64 `json:"epsilon"`
+			Request *string  `json:"request"`
+		}
+		check(decode(req().r, &release, false))
 		var current struct {
 			Activity *int64 `json:"activity"`
 		}

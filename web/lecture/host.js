@@ -11,7 +11,7 @@
 // kept per API in localStorage.
 import { save } from '../download.js';
 import {
-  API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, epsilonProblem, fmt, hasAPI, int, joinCard, joinURL, main, noiseOf, noiseSentence, num,
+  API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, epsilonProblem, fmt, hasAPI, int, joinCard, joinURL, latestRelease, main, noiseOf, noiseSentence, num,
   numberInput, once, params, plural, refusal, releasesOf, requestID, result, resultText, said, say, sessionChannel, show, stat, tell, text, typedNumber,
 } from './client.js';
 
@@ -517,12 +517,22 @@ function controls(s, first, auth) {
     const left = num(sess.epsilon_remaining);
     if (act && act.participants === 0) { tell(releaseSaid, 'Nothing was released: nobody has answered yet.', true); return; }
     if (epsilon > left + 1e-12) { tell(releaseSaid, `Nothing was released: only ε = ${fmt(left)} is left for the lecture.`, true); return; }
-    if (epsilon <= left / 2) { release(epsilon); return; }
-    // More than half of what is left in one release: ask first.
+    // A press that repeats the activity's newest release (the same ε, from
+    // as many answers) is most often a second press once the first is
+    // done: a release in flight already ignores presses, but a fast server
+    // answers between the two clicks of a double click, or before Enter is
+    // pressed again. Releasing again shows the same answers with fresh
+    // noise and spends ε again, so it is asked first, as is a release of
+    // more than half of what is left.
+    const last = act && latestRelease(act);
+    const repeat = last && Math.round(num(last.epsilon) * 1e6) === Math.round(epsilon * 1e6) && int(last.participants) === int(act.participants);
+    if (!repeat && epsilon <= left / 2) { release(epsilon); return; }
     const yes = el('button', { type: 'button', class: 'primary', 'data-release-yes': true }, `Release ε = ${fmt(epsilon)}`);
     const no = el('button', { type: 'button' }, 'Cancel');
-    show(ask, el('p', { role: 'alert' }, `This release spends ε = ${fmt(epsilon)} of the ${fmt(left)} left for the whole lecture${epsilon >= left ? ': nothing would be left' : ''}.`),
-      el('p', { class: 'lec-ask-buttons' }, yes, ' ', no));
+    const why = repeat
+      ? `Release ${int(last.seq)} of this activity was made with ε = ${fmt(epsilon)} from the same ${plural(int(act.participants), 'answer', 'answers')}. Releasing again shows them with fresh noise and spends another ε = ${fmt(epsilon)} of the ${fmt(left)} left${epsilon >= left ? ': nothing would be left' : ''}.`
+      : `This release spends ε = ${fmt(epsilon)} of the ${fmt(left)} left for the whole lecture${epsilon >= left ? ': nothing would be left' : ''}.`;
+    show(ask, el('p', { role: 'alert' }, why), el('p', { class: 'lec-ask-buttons' }, yes, ' ', no));
     yes.addEventListener('click', () => { show(ask); release(epsilon); });
     no.addEventListener('click', () => { show(ask); eps.focus(); });
     no.focus();
