@@ -85,6 +85,14 @@ func TestRows(t *testing.T) {
 		if d.Corrected() {
 			corrected = append(corrected, d.ID)
 		}
+		// A label names the unit its row records, and says so when there is none.
+		if d.Unit == "" && !strings.Contains(d.Label, "unit of privacy not recorded") || d.Unit != "" && !strings.Contains(d.Label, " per "+d.Unit) {
+			t.Errorf("%s: label %q for unit %q", d.ID, d.Label, d.Unit)
+		}
+		// An inferred ρ is never written as stated.
+		if d.RhoFrom == Inferred && !strings.Contains(d.Label, "ρ ≈ ") || d.RhoFrom == Stated && !strings.Contains(d.Label, "ρ = ") {
+			t.Errorf("%s: label %q for a ρ that is %s", d.ID, d.Label, d.RhoFrom)
+		}
 	}
 	for _, c := range []struct {
 		id         string
