@@ -54,7 +54,7 @@ func TestQuotedDeployments(t *testing.T) {
 		fmt.Sprintf("from the %d rows of the OpenDP Epsilon Registry", n),
 		fmt.Sprintf("This lesson's slider stops at ε = %g, so %g of the %d fall on it; the rest lie above, up to ε = %g.", hi, onSlider, n, max),
 		fmt.Sprintf("For %g of the %d rows the playground's sources name no unit", unitless, n),
-		fmt.Sprintf("corrects the numbers of %g rows from their primary sources, and marks %g rows as ρ-zCDP", corrected, zcdp))
+		fmt.Sprintf("corrects the numbers of %g rows from the sources their notes name, and marks %g rows as ρ-zCDP", corrected, zcdp))
 
 	// The snapshot the file was taken from, as its header names it.
 	csv, err := os.ReadFile("../app/deployments/deployments.csv")
@@ -145,5 +145,5 @@ func TestQuotedDeployments(t *testing.T) {
 	quoted(t, slug,
 		fmt.Sprintf("For Gboard's next-word model the registry gives (%g, %s), and the conversion maps ρ ≈ %g to that pair", gboard.RegistryEpsilon, deployments.Power(gboard.RegistryDelta), gboard.Rho),
 		fmt.Sprintf("The registry's (%g, %s) for the 2020 Census redistricting data is the conversion of ρ = %g, set in the Census Bureau's published code, which itself converts at δ = %s.", redist.RegistryEpsilon, deployments.Power(redist.RegistryDelta), redist.Rho, deployments.Power(censusDelta)),
-		fmt.Sprintf("and also the 2020 Demographic and Housing Characteristics File, whose (%g, %s) is the conversion of ρ ≈ %g.", dhc.RegistryEpsilon, deployments.Power(dhc.RegistryDelta), dhc.Rho))
+		fmt.Sprintf("and also the 2020 Demographic and Housing Characteristics File, whose (%g, %s) is the conversion of ρ ≈ %g, a ρ inferred the same way.", dhc.RegistryEpsilon, deployments.Power(dhc.RegistryDelta), dhc.Rho))
 }

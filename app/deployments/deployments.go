@@ -70,7 +70,7 @@ type Deployment struct {
 }
 
 // Corrected reports whether the row's ε or δ differs from the registry's:
-// a row corrected from its primary source, whose note says why.
+// a row corrected from the sources its note names.
 func (d Deployment) Corrected() bool {
 	return d.Epsilon != d.RegistryEpsilon || d.Delta != d.RegistryDelta
 }

@@ -128,7 +128,7 @@ func TestRows(t *testing.T) {
 			t.Errorf("%s: label\n %q, want\n %q", c.id, d.Label, c.label)
 		}
 	}
-	// Two rows' numbers are corrected from their primary sources: the
+	// Two rows' numbers are corrected from the sources their notes name: the
 	// registry's QuickType ε = 8 against Desfontaines' 16, and its Wikimedia
 	// (1, 10⁻⁵) against the data set's own (1, 10⁻⁷).
 	if want := []string{"apple_quick", "wikimedia_distinct"}; !slices.Equal(corrected, want) {
