@@ -16,6 +16,7 @@ import (
 	"math"
 	"net/url"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -35,28 +36,50 @@ const (
 	ZCDP Kind = "zcdp"
 )
 
+// RhoFrom says where a ZCDP row's ρ comes from.
+type RhoFrom string
+
+const (
+	// Stated: a document the row's note names gives ρ.
+	Stated RhoFrom = "stated"
+	// Inferred: no document read for the file gives ρ. It is the ρ that
+	// ZCDPEpsilon maps to the row's (ε, δ), that is ZCDPRho(ε, δ), rounded
+	// to the digits it is written with.
+	Inferred RhoFrom = "inferred"
+)
+
 // Deployment is one row of the file.
 type Deployment struct {
 	ID           string // the registry's citation name
 	Organisation string
 	Product      string
 	Kind         Kind
-	// Epsilon and Delta are the stated ε and δ (0 when not stated): for a
-	// ZCDP row, the (ε, δ) its source converts ρ to, if it gives one.
+	// Epsilon and Delta are the ε and δ the row gives (0 when none): for a
+	// ZCDP row, an (ε, δ) that ZCDPEpsilon maps its ρ to, if it gives one.
 	Epsilon, Delta float64
 	Rho            float64 // ρ of a ZCDP row, else 0
+	RhoFrom        RhoFrom // where Rho comes from; "" when there is no ρ
 	Unit           string  // the unit of privacy ("user-day", …); "" when not recorded
 	UnitFrom       string  // where Unit was read: one of UnitSources
 	Source         string  // the primary source, an https URL
-	Note           string  // where the sources differ, and what this row keeps
-	Label          string  // the row as the page names it (see label)
+	// RegistryEpsilon and RegistryDelta are the ε and δ of the row in the
+	// registry's own table (δ 0 when it has none).
+	RegistryEpsilon, RegistryDelta float64
+	Note                           string // where the sources differ, and what this row keeps
+	Label                          string // the row as the page names it (see label)
+}
+
+// Corrected reports whether the row's ε or δ differs from the registry's:
+// a row corrected from the sources its note names.
+func (d Deployment) Corrected() bool {
+	return d.Epsilon != d.RegistryEpsilon || d.Delta != d.RegistryDelta
 }
 
 // UnitSources are where a row's unit of privacy may be read.
 var UnitSources = []string{"Desfontaines", "primary", "registry.opendp.org"}
 
 // Header is the file's header row, in order.
-var Header = []string{"id", "organisation", "product", "kind", "epsilon", "delta", "rho", "unit", "unit_from", "source", "note"}
+var Header = []string{"id", "organisation", "product", "kind", "epsilon", "delta", "rho", "rho_from", "unit", "unit_from", "source", "registry_epsilon", "registry_delta", "note"}
 
 // All returns the rows of the embedded file, in its order.
 func All() ([]Deployment, error) { return Parse(file) }
@@ -67,6 +90,8 @@ var (
 	deltaRE  = regexp.MustCompile(`^([1-9](?:\.[0-9]+)?)e-([1-9][0-9]*)$`)
 	unitRE   = regexp.MustCompile(`^[a-z]+(-[a-z]+)*$`)
 	powerRE  = regexp.MustCompile(`^([1-9](?:\.[0-9]+)?)e-([0-9]+)$`)
+	// registryDeltaRE is a δ as the registry writes it: "10^-5", "2.1 10^-29".
+	registryDeltaRE = regexp.MustCompile(`^(?:([1-9](?:\.[0-9]+)?) )?10\^-([1-9][0-9]*)$`)
 )
 
 // Parse reads the file format of deployments.csv: lines starting with # are
@@ -74,9 +99,13 @@ var (
 // strict: every field is checked and the first problem is returned with its
 // line. A row's ε and ρ are plain decimals greater than 0, its δ a power
 // of ten such as 1e-5 or 7e-9 below 1; a pure row has ε and no δ or ρ, an
-// approx row ε and δ and no ρ, a zcdp row ρ with an (ε, δ) pair or none,
-// and a pair that ρ's conversion ZCDPEpsilon gives to the precision it is
-// written in. Ids are unique, sources https URLs.
+// approx row ε and δ and no ρ, a zcdp row ρ with an (ε, δ) pair or none.
+// A zcdp row's ρ is stated or inferred (rho_from): a stated ρ's pair, if
+// any, is what ZCDPEpsilon gives to the precision the pair is written in;
+// an inferred ρ has a pair, and is ZCDPRho of it to the precision ρ is
+// written in. Every row keeps the registry's ε and δ as the registry writes
+// them (registry_delta "N/A", "" or such as "2.1 10^-29"); a row whose ε
+// or δ differs from them has a note. Ids are unique, sources https URLs.
 func Parse(b []byte) ([]Deployment, error) {
 	r := csv.NewReader(bytes.NewReader(b))
 	r.Comment = '#'
@@ -122,55 +151,54 @@ func row(f []string) (Deployment, error) {
 			return Deployment{}, fmt.Errorf("%s %q has spaces at an end", Header[i], s)
 		}
 	}
-	d := Deployment{ID: f[0], Organisation: f[1], Product: f[2], Kind: Kind(f[3]), Unit: f[7], UnitFrom: f[8], Source: f[9], Note: f[10]}
+	field := func(name string) string { return f[slices.Index(Header, name)] }
+	d := Deployment{ID: field("id"), Organisation: field("organisation"), Product: field("product"), Kind: Kind(field("kind")),
+		RhoFrom: RhoFrom(field("rho_from")), Unit: field("unit"), UnitFrom: field("unit_from"), Source: field("source"), Note: field("note")}
 	if !idRE.MatchString(d.ID) {
 		return d, fmt.Errorf("id %q is not lower-case words joined by _", d.ID)
 	}
 	if d.Organisation == "" || d.Product == "" {
 		return d, errors.New("organisation and product must not be empty")
 	}
+	eps, delta, rho := field("epsilon"), field("delta"), field("rho")
 	var err error
-	if d.Epsilon, err = decimal("epsilon", f[4]); err != nil {
+	if d.Epsilon, err = decimal("epsilon", eps); err != nil {
 		return d, err
 	}
-	if d.Rho, err = decimal("rho", f[6]); err != nil {
+	if d.Rho, err = decimal("rho", rho); err != nil {
 		return d, err
 	}
-	if f[5] != "" {
-		m := deltaRE.FindStringSubmatch(f[5])
-		if m == nil {
-			return d, fmt.Errorf("delta %q is not written as m·10⁻ᵏ, such as 1e-5 or 2.1e-29", f[5])
+	if delta != "" {
+		if !deltaRE.MatchString(delta) {
+			return d, fmt.Errorf("delta %q is not written as m·10⁻ᵏ, such as 1e-5 or 2.1e-29", delta)
 		}
-		d.Delta, _ = strconv.ParseFloat(f[5], 64)
+		d.Delta, _ = strconv.ParseFloat(delta, 64)
 		if !(d.Delta > 0 && d.Delta < 1) {
-			return d, fmt.Errorf("delta %q is not in (0, 1)", f[5])
+			return d, fmt.Errorf("delta %q is not in (0, 1)", delta)
 		}
 	}
 	has := func(s string) bool { return s != "" }
 	switch d.Kind {
 	case Pure:
-		if !has(f[4]) || has(f[5]) || has(f[6]) {
+		if !has(eps) || has(delta) || has(rho) {
 			return d, errors.New("a pure row has epsilon and no delta or rho")
 		}
 	case Approx:
-		if !has(f[4]) || !has(f[5]) || has(f[6]) {
+		if !has(eps) || !has(delta) || has(rho) {
 			return d, errors.New("an approx row has epsilon and delta and no rho")
 		}
 	case ZCDP:
-		if !has(f[6]) || has(f[4]) != has(f[5]) {
+		if !has(rho) || has(eps) != has(delta) {
 			return d, errors.New("a zcdp row has rho, and epsilon and delta both or neither")
 		}
-		if has(f[4]) {
-			e, err := ZCDPEpsilon(d.Rho, d.Delta)
-			if err != nil {
-				return d, err
-			}
-			if half := halfUnit(f[4]); math.Abs(e-d.Epsilon) > half {
-				return d, fmt.Errorf("rho %s converts to ε = %.4g at δ = %s, not %s as written", f[6], e, f[5], f[4])
-			}
+		if err := checkRho(d, eps, rho); err != nil {
+			return d, err
 		}
 	default:
-		return d, fmt.Errorf("kind %q is not pure, approx or zcdp", f[3])
+		return d, fmt.Errorf("kind %q is not pure, approx or zcdp", d.Kind)
+	}
+	if d.Kind != ZCDP && d.RhoFrom != "" {
+		return d, errors.New("rho_from on a row without rho")
 	}
 	if d.Unit == "" {
 		if d.UnitFrom != "" {
@@ -180,7 +208,7 @@ func row(f []string) (Deployment, error) {
 		if !unitRE.MatchString(d.Unit) {
 			return d, fmt.Errorf("unit %q is not lower-case words joined by -", d.Unit)
 		}
-		if !oneOf(d.UnitFrom, UnitSources) {
+		if !slices.Contains(UnitSources, d.UnitFrom) {
 			return d, fmt.Errorf("unit_from %q is not one of %q", d.UnitFrom, UnitSources)
 		}
 	}
@@ -188,8 +216,75 @@ func row(f []string) (Deployment, error) {
 	if err != nil || u.Scheme != "https" || u.Host == "" || u.User != nil {
 		return d, fmt.Errorf("source %q is not an https URL", d.Source)
 	}
-	d.Label = label(d, f[4], f[6])
+	if d.RegistryEpsilon, err = decimal("registry_epsilon", field("registry_epsilon")); err != nil {
+		return d, err
+	}
+	if d.RegistryEpsilon == 0 {
+		return d, errors.New("registry_epsilon is empty: every row keeps the registry's ε")
+	}
+	if d.RegistryDelta, err = registryDelta(field("registry_delta")); err != nil {
+		return d, err
+	}
+	if d.Corrected() && d.Note == "" {
+		return d, errors.New("ε or δ differs from the registry's and no note says why")
+	}
+	d.Label = label(d, eps, rho)
 	return d, nil
+}
+
+// checkRho checks a zcdp row's ρ against its (ε, δ), as written in eps and
+// rho: a stated ρ must convert to the pair, if there is one, to the pair's
+// written precision; an inferred ρ must have a pair and be the pair's
+// ZCDPRho to ρ's written precision.
+func checkRho(d Deployment, eps, rho string) error {
+	switch d.RhoFrom {
+	case Stated:
+		if eps == "" {
+			return nil
+		}
+		e, err := ZCDPEpsilon(d.Rho, d.Delta)
+		if err != nil {
+			return err
+		}
+		if math.Abs(e-d.Epsilon) > halfUnit(eps) {
+			return fmt.Errorf("rho %s converts to ε = %.4g at δ = %s, not %s as written", rho, e, Power(d.Delta), eps)
+		}
+	case Inferred:
+		if eps == "" {
+			return errors.New("an inferred rho needs the epsilon and delta it is inferred from")
+		}
+		r, err := ZCDPRho(d.Epsilon, d.Delta)
+		if err != nil {
+			return err
+		}
+		if math.Abs(r-d.Rho) > halfUnit(rho) {
+			return fmt.Errorf("(ε, δ) = (%s, %s) comes from ρ = %.4g, not %s as written", eps, Power(d.Delta), r, rho)
+		}
+	default:
+		return fmt.Errorf("rho_from %q is not %s or %s", d.RhoFrom, Stated, Inferred)
+	}
+	return nil
+}
+
+// registryDelta reads a δ as the registry writes it: "N/A" or "" for none
+// (0), else "10^-k" or "m 10^-k" with 0 < δ < 1.
+func registryDelta(s string) (float64, error) {
+	if s == "" || s == "N/A" {
+		return 0, nil
+	}
+	m := registryDeltaRE.FindStringSubmatch(s)
+	if m == nil {
+		return 0, fmt.Errorf("registry_delta %q is not N/A, empty or written as the registry writes δ, such as 10^-5 or 2.1 10^-29", s)
+	}
+	mantissa := m[1]
+	if mantissa == "" {
+		mantissa = "1"
+	}
+	x, err := strconv.ParseFloat(mantissa+"e-"+m[2], 64)
+	if err != nil || !(x > 0 && x < 1) {
+		return 0, fmt.Errorf("registry_delta %q is not in (0, 1)", s)
+	}
+	return x, nil
 }
 
 // decimal reads an optional plain decimal greater than 0 ("" is 0).
@@ -215,18 +310,11 @@ func halfUnit(s string) float64 {
 	return 0.5
 }
 
-func oneOf(s string, set []string) bool {
-	for _, x := range set {
-		if s == x {
-			return true
-		}
-	}
-	return false
-}
-
-// ZCDPEpsilon returns the ε for which ρ-zCDP implies (ε, δ)-differential
-// privacy by Bun and Steinke's conversion (Proposition 1.3):
-// ε = ρ + 2·√(ρ·ln(1/δ)), for ρ > 0 and 0 < δ < 1.
+// ZCDPEpsilon returns an ε for which ρ-zCDP implies (ε, δ)-differential
+// privacy, by Bun and Steinke's conversion (Proposition 1.3):
+// ε = ρ + 2·√(ρ·ln(1/δ)), for ρ > 0 and 0 < δ < 1. It is an upper bound:
+// tighter conversions (Canonne, Kamath and Steinke 2020) give a smaller ε
+// for the same ρ and δ.
 func ZCDPEpsilon(rho, delta float64) (float64, error) {
 	if !(rho > 0) || math.IsInf(rho, 0) {
 		return 0, fmt.Errorf("ρ = %v: want a finite number greater than 0", rho)
@@ -235,6 +323,22 @@ func ZCDPEpsilon(rho, delta float64) (float64, error) {
 		return 0, fmt.Errorf("δ = %v: want a number in (0, 1)", delta)
 	}
 	return rho + 2*math.Sqrt(rho*math.Log(1/delta)), nil
+}
+
+// ZCDPRho returns the ρ that ZCDPEpsilon maps to ε at δ, its inverse:
+// ρ = (√(ln(1/δ) + ε) − √ln(1/δ))², for ε > 0 and 0 < δ < 1 (from
+// ε + ln(1/δ) = (√ρ + √ln(1/δ))²).
+func ZCDPRho(eps, delta float64) (float64, error) {
+	if !(eps > 0) || math.IsInf(eps, 0) {
+		return 0, fmt.Errorf("ε = %v: want a finite number greater than 0", eps)
+	}
+	if !(delta > 0 && delta < 1) {
+		return 0, fmt.Errorf("δ = %v: want a number in (0, 1)", delta)
+	}
+	l := math.Log(1 / delta)
+	// eps/(√(l+eps) + √l) is √(l+eps) − √l without the cancellation.
+	s := eps / (math.Sqrt(l+eps) + math.Sqrt(l))
+	return s * s, nil
 }
 
 // Power writes δ as "m × 10⁻ᵏ" with the shortest mantissa m that reads
@@ -252,27 +356,32 @@ func Power(delta float64) string {
 	return m[1] + " × 10" + exp
 }
 
-// label is the row as the page names it, from the numbers as written:
+// label is the row as the page names it, from the numbers as written: its
+// parameters, then its unit, then for a zcdp row with a pair where ρ comes
+// from:
 // "Apple, Emoji suggestions: ε = 4 per user-day",
 // "LinkedIn, Audience Engagements API: (ε, δ) = (34.9, 7 × 10⁻⁹) per user-month",
-// "…: ρ = 0.015 (zCDP), stated as (ε, δ) = (1, 10⁻⁷) per user-day";
-// a row without a unit ends "…, unit of privacy not recorded".
+// "…: ρ = 0.015 (zCDP) per device-day, given as (ε, δ) = (1, 10⁻⁷)" (a stated ρ),
+// "…: (ε, δ) = (6.92, 10⁻⁵) per user; ρ ≈ 0.81 (zCDP) converts to it" (an inferred ρ);
+// a row without a unit says "unit of privacy not recorded" in its place.
 func label(d Deployment, eps, rho string) string {
-	var p string
-	switch d.Kind {
-	case Pure:
-		p = "ε = " + eps
-	case Approx:
-		p = fmt.Sprintf("(ε, δ) = (%s, %s)", eps, Power(d.Delta))
-	case ZCDP:
-		p = "ρ = " + rho + " (zCDP)"
-		if eps != "" {
-			p += fmt.Sprintf(", stated as (ε, δ) = (%s, %s)", eps, Power(d.Delta))
-		}
-	}
+	pair := fmt.Sprintf("(ε, δ) = (%s, %s)", eps, Power(d.Delta))
 	unit := " per " + d.Unit
 	if d.Unit == "" {
 		unit = ", unit of privacy not recorded"
 	}
-	return d.Organisation + ", " + d.Product + ": " + p + unit
+	var p string
+	switch {
+	case d.Kind == Pure:
+		p = "ε = " + eps + unit
+	case d.Kind == Approx:
+		p = pair + unit
+	case d.RhoFrom == Inferred:
+		p = pair + unit + "; ρ ≈ " + rho + " (zCDP) converts to it"
+	case eps != "":
+		p = "ρ = " + rho + " (zCDP)" + unit + ", given as " + pair
+	default:
+		p = "ρ = " + rho + " (zCDP)" + unit
+	}
+	return d.Organisation + ", " + d.Product + ": " + p
 }

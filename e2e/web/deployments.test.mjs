@@ -55,6 +55,14 @@ test('the ε band: every tick is a row of the file, in ε order, named in the li
   // Ticks of different ε stand apart: the largest in range lies right of the smallest.
   assert.ok(m.ticks.at(-1).x - m.ticks[0].x > m.ticks[0].width / 2);
   assert.deepEqual(m.items, want.map((d) => ({ id: d.id, text: d.label, href: d.source })));
+  // The legend says where a ρ tick sits, and the last line that not every row records a unit.
+  const prose = await page.locator('#w-band .slider-deployments').evaluate((list) => ({
+    legend: [...list.querySelector('.deployment-legend').children].map((item) => item.textContent),
+    rest: list.querySelector(':scope > p:last-child').textContent,
+  }));
+  assert.deepEqual(prose.legend, ['ε only', '(ε, δ)', 'ρ (zCDP), placed at the ε of its row’s (ε, δ)']);
+  const above = deployments.filter((d) => d.epsilon !== null && d.epsilon > max).length;
+  assert.equal(prose.rest, `${above} more lie above ε = ${max}, past this slider. The rows differ in their unit of privacy (not recorded for every row), in whether they have a δ, and in their accounting: see why these numbers are not comparable.`);
   assert.equal(m.summary, `Real deployments (${want.length})`);
   assert.equal(m.description, `Ticks under the slider mark the ε of ${want.length} real deployments, named under “Real deployments”.`);
   assert.equal(m.valuetext, 'ε = 1');

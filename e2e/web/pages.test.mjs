@@ -158,3 +158,28 @@ test('Back returns to the place left, once the widgets above it have mounted, an
   }
   await context.close();
 });
+
+// A root's sign is drawn from the math font, though no text holds it: on
+// every page with a square or nth root, each root is wider than what it
+// covers once the font has loaded, so √x never reads as x.
+test('every root on every page draws its sign', async () => {
+  const pages = fs.readdirSync(dist, { withFileTypes: true })
+    .filter((e) => e.isDirectory() && fs.existsSync(path.join(dist, e.name, 'index.html')) && /<m(sqrt|root)\b/.test(html(`${e.name}/index.html`)))
+    .map((e) => e.name);
+  assert.ok(pages.includes('what-epsilon-promises'), `pages with roots: ${pages}`);
+  for (const slug of pages) {
+    const { context, page, errors } = await web.open(`${slug}/`);
+    const roots = await page.evaluate(async () => {
+      await document.fonts.ready;
+      return [...document.querySelectorAll('msqrt, mroot')].map((r) => {
+        const inner = r.localName === 'msqrt' ? [...r.children] : [r.firstElementChild];
+        const covered = inner.reduce((w, c) => w + c.getBoundingClientRect().width, 0);
+        return { tex: r.closest('math').querySelector('annotation')?.textContent, width: r.getBoundingClientRect().width, covered };
+      });
+    });
+    assert.ok(roots.length > 0, `${slug}: no root found`);
+    for (const r of roots) assert.ok(r.width > r.covered + 2, `${slug}: the root in ${r.tex} is ${r.width} px wide over ${r.covered} px: no sign drawn`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});

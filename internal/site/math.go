@@ -157,10 +157,14 @@ var reMathToken = regexp.MustCompile(`<(mi|mo|mn|mtext|ms)\b([^>]*)>([^<]*)</`)
 // MathML fragments show, and for a single-letter <mi> (which MathML Core
 // draws in italic unless its mathvariant is normal) its mathematical
 // italic form too (mathItalic), with the invisible function application
-// and a space.
+// and a space; and √ where a fragment has a root (<msqrt>, <mroot>), whose
+// sign the browser draws from the font though no token holds it.
 func mathChars(mathml []string) string {
 	set := map[rune]bool{' ': true, '\u2061': true, '\u00a0': true}
 	for _, m := range mathml {
+		if strings.Contains(m, "<msqrt") || strings.Contains(m, "<mroot") {
+			set['√'] = true
+		}
 		for _, t := range reMathToken.FindAllStringSubmatch(m, -1) {
 			text := []rune(html.UnescapeString(t[3]))
 			for _, r := range text {

@@ -149,3 +149,32 @@ func TestNilMath(t *testing.T) {
 		t.Errorf("nil Math: %q, %v", got, err)
 	}
 }
+
+// The font is cut to what the formulas draw: their tokens' characters, a
+// single letter's italic form, and a root's sign, which no token holds.
+func TestMathChars(t *testing.T) {
+	for _, c := range []struct {
+		tex      string
+		has, not string
+	}{
+		{`\rho + 2\sqrt{\rho}`, "ρ+2√𝜌", ""},
+		{`\sqrt[3]{x}`, "3√𝑥", ""},
+		{`x + 1`, "x+1𝑥", "√"},
+	} {
+		mathml, err := testMath.MathML(c.tex, false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := mathChars([]string{mathml})
+		for _, r := range c.has {
+			if !strings.ContainsRune(got, r) {
+				t.Errorf("%s: the font's characters %q lack %q", c.tex, got, r)
+			}
+		}
+		for _, r := range c.not {
+			if strings.ContainsRune(got, r) {
+				t.Errorf("%s: the font's characters %q hold %q", c.tex, got, r)
+			}
+		}
+	}
+}

@@ -107,7 +107,7 @@ export function position(grid, x, f) {
  * deploymentMarks(id, grid, f) marks, along an ε slider over grid, the real
  * deployments (gen/widgets.js deployments, from app/deployments) whose
  * stated ε lies in its range: a tick under the track for each, drawn by kind
- * (ε only, (ε, δ), ρ placed at the ε its source states), hidden from
+ * (ε only, (ε, δ), ρ placed at the ε of its row's (ε, δ)), hidden from
  * assistive technology, and a "Real deployments" disclosure that names them
  * (each name a link to its source), says how many lie beyond the range and
  * points to the lesson that says why they are not comparable. The range
@@ -149,7 +149,7 @@ function deploymentMarks(id, grid, f) {
   summary.textContent = `Real deployments (${shown.length})`;
   const legend = document.createElement('p');
   legend.className = 'hint deployment-legend';
-  for (const [kind, text] of [['pure', 'ε only'], ['approx', '(ε, δ)'], ['zcdp', 'ρ (zCDP), at the ε its source states']]) {
+  for (const [kind, text] of [['pure', 'ε only'], ['approx', '(ε, δ)'], ['zcdp', 'ρ (zCDP), placed at the ε of its row’s (ε, δ)']]) {
     const item = document.createElement('span');
     item.append(glyph(kind), text);
     legend.append(item);
@@ -171,7 +171,7 @@ function deploymentMarks(id, grid, f) {
   if (below) beyond.push(`${below} more lie below ε = ${lo}.`);
   if (above) beyond.push(`${above} more lie above ε = ${hi}, past this slider.`);
   const why = Object.assign(document.createElement('a'), { href: LESSON_SECTION, textContent: 'why these numbers are not comparable' });
-  rest.append(beyond.join(' ') + (beyond.length ? ' ' : ''), 'Each counts its own unit of privacy and its own accounting: see ', why, '.');
+  rest.append(beyond.join(' ') + (beyond.length ? ' ' : ''), 'The rows differ in their unit of privacy (not recorded for every row), in whether they have a δ, and in their accounting: see ', why, '.');
   list.append(summary, legend, ul, rest);
   return { ticks, list, description };
 }
