@@ -33,7 +33,7 @@
 // followed by letters, digits and _); with Typographic, π and √ are names
 // of one character each. The operators are
 //
-//	+ - * / % ^ ** ( ) [ ] , ? : == != < <= > >= && || !
+//	( ) [ ] , + - * / % ^ ** ? : == != < <= > >= && || !
 //
 // and, with Logic, the words and, or and not; with Typographic, − and – are
 // -, × · and ⋅ are *, and ÷ is /. A string in quotes, or any other
