@@ -38,7 +38,7 @@ const (
 // Limits on what Typed reads.
 const (
 	MaxTyped = 200 // characters
-	maxDepth = 32  // nested parentheses, signs and functions
+	maxDepth = 32  // nested parentheses, signs, exponents and functions (arith's MaxDepth)
 )
 
 // Error is why Typed could not read a text; Error() is one of MsgEmpty,
@@ -67,7 +67,9 @@ func (e *Error) Error() string { return e.Message }
 // Identifiers ignore case. Anything else, text longer than MaxTyped
 // characters or nested deeper than 32 levels, is an *Error with
 // MsgUnreadable; an empty text MsgEmpty; a value that is not a finite
-// number (1/0, ln 0, exp 1000) MsgInfinite.
+// number (1/0, ln 0, exp 1000) MsgInfinite. The text is read by
+// core/arith and computed as it is read, so a part without a finite value
+// before an unreadable one makes the whole MsgInfinite ("1/0 2").
 func Typed(s string) (Reading, error) {
 	s = strings.TrimFunc(s, typed.IsSpace)
 	if s == "" {
@@ -162,9 +164,11 @@ func (r *reader) Name(name string) (float64, error) {
 	return math.Pi, nil
 }
 
+var typedFuncs = map[string]func(float64) float64{"exp": math.Exp, "ln": math.Log, "log": math.Log, "sqrt": math.Sqrt, "√": math.Sqrt}
+
 // Func applies exp, ln (log, noted), or sqrt (√) to one number.
 func (r *reader) Func(name string) (func([]float64) (float64, error), error) {
-	f := map[string]func(float64) float64{"exp": math.Exp, "ln": math.Log, "log": math.Log, "sqrt": math.Sqrt, "√": math.Sqrt}[name]
+	f := typedFuncs[name]
 	if name == "log" {
 		r.note(NoteLog)
 	}
