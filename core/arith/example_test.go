@@ -23,20 +23,10 @@ func (eval) Unary(op string, x float64) (float64, error) {
 	return x, nil
 }
 func (eval) Binary(op string, x, y float64) (float64, error) {
-	switch op {
-	case "+":
-		return x + y, nil
-	case "-":
-		return x - y, nil
-	case "*":
-		return x * y, nil
-	case "/":
-		if y == 0 {
-			return 0, errors.New("division by zero")
-		}
-		return x / y, nil
+	if op == "/" && y == 0 {
+		return 0, errors.New("division by zero")
 	}
-	return math.Pow(x, y), nil
+	return map[string]float64{"+": x + y, "-": x - y, "*": x * y, "/": x / y, "^": math.Pow(x, y)}[op], nil
 }
 func (eval) Cond(c, x, y float64) (float64, error) { return 0, errors.New("no conditions") }
 func (eval) Index(x, i float64) (float64, error)   { return 0, errors.New("no indexes") }
