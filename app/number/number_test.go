@@ -135,6 +135,8 @@ func TestTyped(t *testing.T) {
 		{strings.Repeat("-", 40) + "1", MsgUnreadable},
 		{"1/0", MsgInfinite},
 		{"0/0", MsgInfinite},
+		{"1/0 2", MsgInfinite}, // computed as read: the infinite part comes first
+		{"2 1/0", MsgUnreadable},
 		{"ln 0", MsgInfinite},
 		{"ln(-1)", MsgInfinite},
 		{"exp(1000)", MsgInfinite},

@@ -1,9 +1,12 @@
 package number
 
 import (
+	"errors"
 	"math"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/dpplay/dpplay/core/arith"
 )
 
 // Reading is a number a person typed, as Typed read it.
@@ -35,7 +38,7 @@ const (
 // Limits on what Typed reads.
 const (
 	MaxTyped = 200 // characters
-	maxDepth = 32  // nested parentheses, signs and functions
+	maxDepth = 32  // nested parentheses, signs, exponents and functions (arith's MaxDepth)
 )
 
 // Error is why Typed could not read a text; Error() is one of MsgEmpty,
@@ -64,364 +67,147 @@ func (e *Error) Error() string { return e.Message }
 // Identifiers ignore case. Anything else, text longer than MaxTyped
 // characters or nested deeper than 32 levels, is an *Error with
 // MsgUnreadable; an empty text MsgEmpty; a value that is not a finite
-// number (1/0, ln 0, exp 1000) MsgInfinite.
+// number (1/0, ln 0, exp 1000) MsgInfinite. The text is read by
+// core/arith and computed as it is read, so a part without a finite value
+// before an unreadable one makes the whole MsgInfinite ("1/0 2").
 func Typed(s string) (Reading, error) {
-	s = strings.TrimFunc(s, isSpace)
+	s = strings.TrimFunc(s, typed.IsSpace)
 	if s == "" {
 		return Reading{}, &Error{MsgEmpty}
 	}
 	if utf8.RuneCountInString(s) > MaxTyped || !utf8.ValidString(s) {
 		return Reading{}, &Error{MsgUnreadable}
 	}
-	p := &typedParser{src: []rune(s)}
-	v, ok := p.expr()
-	p.skipSpace()
+	r := &reader{}
+	v, err := arith.Parse(s, &typed, r)
 	switch {
-	case !ok || p.pos != len(p.src):
-		if p.infinite {
-			return Reading{}, &Error{MsgInfinite}
-		}
+	case errors.Is(err, errInfinite):
+		return Reading{}, &Error{MsgInfinite}
+	case err != nil:
 		return Reading{}, &Error{MsgUnreadable}
-	case math.IsInf(v, 0) || math.IsNaN(v) || math.IsInf(RoundSig(v, 10), 0):
+	case !finite(v) || math.IsInf(RoundSig(v, 10), 0):
 		// The last: a value within 1e298 of the largest float64 would be
 		// shown as Infinity.
 		return Reading{}, &Error{MsgInfinite}
 	}
 	v += 0 // -0 reads as 0
-	return Reading{Value: v, Read: Format(RoundSig(v, 10)), Note: strings.Join(p.notes, " ")}, nil
+	return Reading{Value: v, Read: Format(RoundSig(v, 10)), Note: strings.Join(r.notes, " ")}, nil
 }
 
-// isSpace is what Typed skips: ASCII white space and the no-break and thin
-// spaces a keyboard or a copied number may carry.
-func isSpace(r rune) bool {
-	switch r {
-	case ' ', '\t', '\n', '\r', '\f', '\v', '\u00a0', '\u2007', '\u2009', '\u202f':
-		return true
+// typed is the language of Typed: arith's grammar with the decimal comma,
+// the typographic signs, percentages, implicit products and functions
+// without brackets; names are letters only and ignore case.
+var typed = arith.Language{
+	Names:        []string{"e", "pi", "π"},
+	Funcs:        []string{"exp", "ln", "log", "sqrt", "√"},
+	FoldCase:     true,
+	Percent:      true,
+	Implicit:     true,
+	BareCalls:    true,
+	DecimalComma: true,
+	Typographic:  true,
+	MaxDepth:     maxDepth,
+}
+
+// errInfinite is a reader's error for a value that is not a finite number,
+// so that Typed says the text has no finite value rather than that it is
+// unreadable. Every other error of a reader or of arith is MsgUnreadable.
+var (
+	errInfinite   = errors.New(MsgInfinite)
+	errUnreadable = errors.New(MsgUnreadable)
+)
+
+func finite(x float64) bool { return !math.IsInf(x, 0) && !math.IsNaN(x) }
+
+// checked returns x, or errInfinite if it is not finite.
+func checked(x float64) (float64, error) {
+	if !finite(x) {
+		return 0, errInfinite
 	}
-	return false
+	return x, nil
 }
 
-type typedParser struct {
-	src      []rune
-	pos      int
-	depth    int
-	notes    []string
-	infinite bool // an operand was not finite
-}
+// A reader computes a typed text's value as arith reads it, and collects
+// the notes on how it read it, each once, in reading order.
+type reader struct{ notes []string }
 
-func (p *typedParser) skipSpace() {
-	for p.pos < len(p.src) && isSpace(p.src[p.pos]) {
-		p.pos++
-	}
-}
-
-// peek returns the next rune after spaces, or 0 at the end.
-func (p *typedParser) peek() rune {
-	p.skipSpace()
-	if p.pos < len(p.src) {
-		return p.src[p.pos]
-	}
-	return 0
-}
-
-func (p *typedParser) note(n string) {
-	for _, m := range p.notes {
+func (r *reader) note(n string) {
+	for _, m := range r.notes {
 		if m == n {
 			return
 		}
 	}
-	p.notes = append(p.notes, n)
+	r.notes = append(r.notes, n)
 }
 
-// finite records a value that is not finite, so that the text is reported
-// as having no finite value rather than as unreadable.
-func (p *typedParser) finite(v float64) (float64, bool) {
-	if math.IsInf(v, 0) || math.IsNaN(v) {
-		p.infinite = true
-		return v, false
+// separatorNotes says how Typed read each spelling of a number's points
+// and commas.
+var separatorNotes = map[arith.Separators]string{
+	arith.DecimalComma: NoteComma,
+	arith.CommaGroups:  NoteGrouping,
+	arith.PointGroups:  NoteDotGroup,
+}
+
+// Number is a number's value, noting how its commas were read.
+func (r *reader) Number(lit arith.Literal) (float64, error) {
+	if n := separatorNotes[lit.Separators]; n != "" {
+		r.note(n)
 	}
-	return v, true
+	return checked(lit.Value)
 }
 
-// expr := term (('+' | '-') term)*
-func (p *typedParser) expr() (float64, bool) {
-	v, ok := p.term()
-	for ok {
-		switch p.peek() {
-		case '+':
-			p.pos++
-			var w float64
-			if w, ok = p.term(); ok {
-				v, ok = p.finite(v + w)
-			}
-		case '-', '−', '–':
-			p.pos++
-			var w float64
-			if w, ok = p.term(); ok {
-				v, ok = p.finite(v - w)
-			}
-		default:
-			return v, true
+// Name is the value of a constant: e, or pi (π).
+func (r *reader) Name(name string) (float64, error) {
+	if name == "e" {
+		return math.E, nil
+	}
+	return math.Pi, nil
+}
+
+var typedFuncs = map[string]func(float64) float64{"exp": math.Exp, "ln": math.Log, "log": math.Log, "sqrt": math.Sqrt, "√": math.Sqrt}
+
+// Func applies exp, ln (log, noted), or sqrt (√) to one number.
+func (r *reader) Func(name string) (func([]float64) (float64, error), error) {
+	f := typedFuncs[name]
+	if name == "log" {
+		r.note(NoteLog)
+	}
+	return func(args []float64) (float64, error) {
+		if len(args) != 1 {
+			return 0, errUnreadable
 		}
-	}
-	return v, false
+		return checked(f(args[0]))
+	}, nil
 }
 
-// term := unary (('*' | '×' | '·' | '⋅' | '/' | '÷') unary | implicit)*,
-// where implicit is a product with an operand that starts with a letter,
-// π, √ or '('.
-func (p *typedParser) term() (float64, bool) {
-	v, ok := p.unary()
-	for ok {
-		r := p.peek()
-		var w float64
-		switch {
-		case r == '*' && !p.at("**"), r == '×', r == '·', r == '⋅':
-			p.pos++
-			if w, ok = p.unary(); ok {
-				v, ok = p.finite(v * w)
-			}
-		case r == '/', r == '÷':
-			p.pos++
-			if w, ok = p.unary(); ok {
-				v, ok = p.finite(v / w)
-			}
-		case r == '(' || r == 'π' || r == '√' || isLetter(r):
-			if w, ok = p.power(); ok {
-				v, ok = p.finite(v * w)
-			}
-		default:
-			return v, true
-		}
+// Unary is -x, +x or x% (x/100).
+func (r *reader) Unary(op string, x float64) (float64, error) {
+	switch op {
+	case "-":
+		return -x, nil
+	case "%":
+		return x / 100, nil
 	}
-	return v, false
+	return x, nil
 }
 
-// at reports whether the text at the current position starts with s.
-func (p *typedParser) at(s string) bool {
-	rs := []rune(s)
-	if p.pos+len(rs) > len(p.src) {
-		return false
+// Binary is x + y, x - y, x * y, x / y or x ^ y, which must be finite.
+func (r *reader) Binary(op string, x, y float64) (float64, error) {
+	switch op {
+	case "+":
+		return checked(x + y)
+	case "-":
+		return checked(x - y)
+	case "*":
+		return checked(x * y)
+	case "/":
+		return checked(x / y)
 	}
-	for i, r := range rs {
-		if p.src[p.pos+i] != r {
-			return false
-		}
-	}
-	return true
+	return checked(math.Pow(x, y))
 }
 
-// unary := ('+' | '-') unary | power
-func (p *typedParser) unary() (float64, bool) {
-	switch p.peek() {
-	case '+':
-		p.pos++
-		return p.nested(p.unary)
-	case '-', '−', '–':
-		p.pos++
-		v, ok := p.nested(p.unary)
-		return -v, ok
-	}
-	return p.power()
-}
+// Cond is not in Typed's language.
+func (r *reader) Cond(c, x, y float64) (float64, error) { return 0, errUnreadable }
 
-// nested calls f one level deeper, failing past maxDepth.
-func (p *typedParser) nested(f func() (float64, bool)) (float64, bool) {
-	if p.depth >= maxDepth {
-		return 0, false
-	}
-	p.depth++
-	v, ok := f()
-	p.depth--
-	return v, ok
-}
-
-// power := postfix (('^' | '**') unary)?, so 2^-1 is 1/2 and 2^3^2 is 2^9.
-func (p *typedParser) power() (float64, bool) {
-	v, ok := p.postfix()
-	if !ok {
-		return v, false
-	}
-	switch {
-	case p.peek() == '^':
-		p.pos++
-	case p.at("**"):
-		p.pos += 2
-	default:
-		return v, true
-	}
-	w, ok := p.nested(p.unary)
-	if !ok {
-		return 0, false
-	}
-	return p.finite(math.Pow(v, w))
-}
-
-// postfix := primary '%'?
-func (p *typedParser) postfix() (float64, bool) {
-	v, ok := p.primary()
-	if ok && p.peek() == '%' {
-		p.pos++
-		v /= 100
-	}
-	return v, ok
-}
-
-// primary := number | constant | function | '(' expr ')'
-func (p *typedParser) primary() (float64, bool) {
-	r := p.peek()
-	switch {
-	case r == '(':
-		p.pos++
-		v, ok := p.nested(p.expr)
-		if !ok || p.peek() != ')' {
-			return 0, false
-		}
-		p.pos++
-		return v, true
-	case isDigitRune(r), r == '.', r == ',':
-		return p.number()
-	case r == 'π':
-		p.pos++
-		return math.Pi, true
-	case r == '√':
-		p.pos++
-		return p.apply(math.Sqrt)
-	case isLetter(r):
-		start := p.pos
-		for p.pos < len(p.src) && isLetter(p.src[p.pos]) {
-			p.pos++
-		}
-		switch strings.ToLower(string(p.src[start:p.pos])) {
-		case "e":
-			return math.E, true
-		case "pi":
-			return math.Pi, true
-		case "exp":
-			return p.apply(math.Exp)
-		case "ln":
-			return p.apply(math.Log)
-		case "log":
-			p.note(NoteLog)
-			return p.apply(math.Log)
-		case "sqrt":
-			return p.apply(math.Sqrt)
-		}
-	}
-	return 0, false
-}
-
-// apply reads a function's argument, a parenthesised expression or else the
-// unary operand that follows, and applies f.
-func (p *typedParser) apply(f func(float64) float64) (float64, bool) {
-	var v float64
-	var ok bool
-	if p.peek() == '(' {
-		v, ok = p.nested(p.primary)
-	} else {
-		v, ok = p.nested(p.unary)
-	}
-	if !ok {
-		return 0, false
-	}
-	return p.finite(f(v))
-}
-
-func isLetter(r rune) bool { return 'a' <= r && r <= 'z' || 'A' <= r && r <= 'Z' }
-
-func isDigitRune(r rune) bool { return '0' <= r && r <= '9' }
-
-// number reads digits with points and commas, then an optional exponent,
-// and resolves the separators (Typed's doc comment gives the rule).
-func (p *typedParser) number() (float64, bool) {
-	start := p.pos
-	for p.pos < len(p.src) && (isDigitRune(p.src[p.pos]) || p.src[p.pos] == '.' || p.src[p.pos] == ',') {
-		p.pos++
-	}
-	mant := string(p.src[start:p.pos])
-	exp := ""
-	if p.pos < len(p.src) && (p.src[p.pos] == 'e' || p.src[p.pos] == 'E') {
-		i := p.pos + 1
-		if i < len(p.src) && (p.src[i] == '+' || p.src[i] == '-' || p.src[i] == '−') {
-			i++
-		}
-		j := i
-		for i < len(p.src) && isDigitRune(p.src[i]) {
-			i++
-		}
-		if i > j { // otherwise the e is the constant, times the number
-			exp = "e" + strings.Replace(string(p.src[p.pos+1:i]), "−", "-", 1)
-			p.pos = i
-		}
-	}
-	dec, ok := p.separators(mant)
-	if !ok {
-		return 0, false
-	}
-	v, ok := parseDecimal(dec + exp)
-	if !ok {
-		p.infinite = true
-	}
-	return v, ok
-}
-
-// separators turns digits with points and commas into a decimal with at
-// most one point, noting how a comma was read.
-func (p *typedParser) separators(m string) (string, bool) {
-	commas, points := strings.Count(m, ","), strings.Count(m, ".")
-	var whole, frac string
-	var hasFrac bool
-	switch {
-	case commas == 0 && points <= 1:
-		whole, frac, hasFrac = strings.Cut(m, ".")
-	case commas == 1 && points == 0:
-		whole, frac, hasFrac = strings.Cut(m, ",")
-		p.note(NoteComma)
-	case commas >= 2 && points == 0:
-		if !grouped(m, ',') {
-			return "", false
-		}
-		whole = m
-		p.note(NoteGrouping)
-	case commas >= 1 && points == 1 && strings.LastIndexByte(m, ',') < strings.IndexByte(m, '.'):
-		whole, frac, hasFrac = strings.Cut(m, ".")
-		if !grouped(whole, ',') {
-			return "", false
-		}
-		p.note(NoteGrouping)
-	case commas == 1 && points >= 1 && strings.LastIndexByte(m, '.') < strings.IndexByte(m, ','):
-		whole, frac, hasFrac = strings.Cut(m, ",")
-		if !grouped(whole, '.') {
-			return "", false
-		}
-		p.note(NoteDotGroup)
-	default:
-		return "", false
-	}
-	whole = strings.NewReplacer(",", "", ".", "").Replace(whole)
-	if whole == "" && frac == "" {
-		return "", false
-	}
-	if whole == "" {
-		whole = "0"
-	}
-	if !hasFrac || frac == "" {
-		return whole, true
-	}
-	return whole + "." + frac, true
-}
-
-// grouped reports whether s is digits in groups separated by sep: a first
-// group of one to three digits, then groups of exactly three.
-func grouped(s string, sep byte) bool {
-	groups := strings.Split(s, string(sep))
-	if len(groups) < 2 || len(groups[0]) < 1 || len(groups[0]) > 3 {
-		return false
-	}
-	for _, g := range groups[1:] {
-		if len(g) != 3 {
-			return false
-		}
-	}
-	return true
-}
+// Index is not in Typed's language either.
+func (r *reader) Index(x, i float64) (float64, error) { return 0, errUnreadable }
