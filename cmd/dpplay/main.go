@@ -6,6 +6,7 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -49,13 +50,19 @@ func newFlagSet(name string) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses args into fs and turns any failure into a usageError.
+// helpRequest is what parseFlags returns when args ask for help (-h,
+// -help): run prints the command's usage and fs's flags instead of running
+// it.
+type helpRequest struct{ fs *flag.FlagSet }
+
+func (helpRequest) Error() string { return "help requested" }
+
+// parseFlags parses args into fs and turns any failure into a usageError,
+// or a request for help into a helpRequest.
 func parseFlags(fs *flag.FlagSet, args []string) error {
 	if err := fs.Parse(args); err != nil {
 		if err == flag.ErrHelp {
-			fs.SetOutput(os.Stderr)
-			fmt.Fprintf(os.Stderr, "usage of %s:\n", fs.Name())
-			fs.PrintDefaults()
+			return helpRequest{fs}
 		}
 		return usagef("%v", err)
 	}
@@ -74,9 +81,9 @@ func run(args []string, stdout, stderr io.Writer) int {
 		printUsage(stderr)
 		return 2
 	}
-	if args[0] == "-h" || args[0] == "help" || args[0] == "--help" {
-		printUsage(stdout)
-		return 0
+	switch args[0] {
+	case "help", "-h", "-help", "--help":
+		return runHelp(args[1:], stdout, stderr)
 	}
 	cmd, ok := commands[args[0]]
 	if !ok {
@@ -84,6 +91,11 @@ func run(args []string, stdout, stderr io.Writer) int {
 		return 2
 	}
 	if err := cmd.run(args[1:], stdout); err != nil {
+		var help helpRequest
+		if errors.As(err, &help) {
+			printCommandUsage(stdout, args[0], help.fs)
+			return 0
+		}
 		fmt.Fprintln(stderr, "dpplay "+args[0]+": "+oneLine(err.Error()))
 		if _, ok := err.(usageError); ok {
 			return 2
@@ -112,5 +124,35 @@ func printUsage(w io.Writer) {
 	for _, n := range names {
 		fmt.Fprintf(w, "  %-10s %s\n", n, commands[n].summary)
 	}
-	fmt.Fprintln(w, "\nRun 'dpplay <command> -h' for a command's flags.")
+	fmt.Fprintln(w, "\nRun 'dpplay help <command>' (or 'dpplay <command> -h') for a command's flags.")
+}
+
+// runHelp carries out `dpplay help [command]`: with no argument it prints
+// the list of commands, with a command's name that command's usage and
+// flags, the same as `dpplay <command> -h`. An unknown name or a second
+// argument is a usage error (status 2).
+func runHelp(args []string, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		printUsage(stdout)
+		return 0
+	case len(args) > 1:
+		fmt.Fprintf(stderr, "dpplay help: give one command, got %d arguments (run 'dpplay help')\n", len(args))
+		return 2
+	}
+	if _, ok := commands[args[0]]; !ok {
+		fmt.Fprintf(stderr, "dpplay help: unknown command %q (run 'dpplay help')\n", args[0])
+		return 2
+	}
+	// Each command defines its flags inside its run function, which stops at
+	// parseFlags when asked for help: running it with -h is how to reach them.
+	return run([]string{args[0], "-h"}, stdout, stderr)
+}
+
+// printCommandUsage prints command name's usage line, its summary and the
+// flags of fs with their defaults.
+func printCommandUsage(w io.Writer, name string, fs *flag.FlagSet) {
+	fmt.Fprintf(w, "usage: dpplay %s [flags]\n\n%s\n\nflags:\n", name, commands[name].summary)
+	fs.SetOutput(w)
+	fs.PrintDefaults()
 }

@@ -5,7 +5,9 @@
 // state, slug/#state, before anything else runs; on a page already open the
 // page itself (web/state.js oldLink, on hashchange) reads it the same way.
 // Landing there is then a visit to that address: e2e/web/pages.test.mjs
-// follows a few in Chromium. Run `make site` first.
+// follows a few in Chromium. The build (internal/site/address.go oldLink)
+// writes the lessons' own links of that form as page addresses: each must
+// name the same address. Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
@@ -87,4 +89,21 @@ test(`old links (${oldLinks.length} of them, from the lessons, README and docs) 
 test('an old link to a lesson that does not exist is left to the page, which says so', () => {
   assert.deepEqual(headScript('index.html', new URL('#/no-such-lesson?x=1', site).href), {});
   assert.deepEqual(headScript('index.html', new URL('#/exponential-mechanism', site).href), { replace: new URL('exponential-mechanism/', site).href });
+});
+
+test('the build writes every old link a lesson holds as the address the head script and the page send it to', () => {
+  let n = 0;
+  for (const f of fs.readdirSync(path.join(root, 'lessons')).filter((f) => f.endsWith('.md') && f !== 'README.md')) {
+    const md = fs.readFileSync(path.join(root, 'lessons', f), 'utf8');
+    const slug = /^slug:\s*(\S+)/m.exec(md)[1];
+    const at = new URL(`${slug}/`, site);
+    const { document } = parseHTML(fs.readFileSync(path.join(dist, slug, 'index.html'), 'utf8'));
+    const hrefs = new Set([...document.querySelectorAll('main a[href]')].map((a) => new URL(a.getAttribute('href'), at).href));
+    assert.ok(![...hrefs].some((h) => h.includes('#/')), `${slug}/ still holds a link of the first form`);
+    for (const [, old] of md.matchAll(/\]\((#\/[^)\s]*)\)/g)) {
+      assert.ok(hrefs.has(target(old)), `${f}: ${old} is not written as ${target(old)}`);
+      n++;
+    }
+  }
+  assert.ok(n >= 12, `${n} old links in the lessons`);
 });
