@@ -1,3 +1,5 @@
+// Reading numbers from outside the page: a link's values and what a person types.
+//
 // The two rules for reading numbers that come from outside the page:
 // readLink, the grammar of a number in a link, and readTyped, the rule for a
 // number a person types. Go's app/number is the same two rules (its doc

@@ -1,3 +1,5 @@
+// A QR code encoder for the lecture's join link and the embed dialog.
+//
 // A compact QR code encoder for the lecture page's join link (ISO/IEC 18004):
 // byte mode, error-correction level M (about 15% of the symbol may be lost),
 // versions 1–10, so up to 213 bytes. No network, no dependency.

@@ -1,3 +1,5 @@
+// Short tasks for the page's work: yield to the browser, or wait for the next frame.
+//
 // Splitting the page's work into short tasks, so that no start-up step
 // holds the main thread long enough to delay a tap or a key (a long task
 // is one over 50 ms; on a slow phone every step here is several times

@@ -1,4 +1,6 @@
-// Hearing a chart: the "Listen" button under every chart (svg.js frame)
+// Hearing a chart: its values played as tones by the "Listen" button.
+//
+// Hearing a chart: the "Listen" button under every chart (charts/frame.js)
 // plays its values as tones, one per bar or point in the chart's order,
 // each series in turn, with the Web Audio API. Pitch rises with the value:
 // two octaves, 220 to 880 Hz, from the bottom of the chart's value range to

@@ -1,3 +1,5 @@
+// The embed page's address and the lesson link with the same settings, written and read.
+//
 // The address of one widget on the embed page, and the lesson link with the
 // same settings: the one place that writes and reads them. The embed page
 // shows one widget of one lesson, its settings in the fragment without the
@@ -5,12 +7,13 @@
 //
 //   <root>/embed.html#/<lesson-slug>/<widget-id>?eps=0.5&seed=7&hide=seed&lock=eps&caption=0&table=0&theme=dark
 //
-// hide and lock (state.js FIXING) work on the lesson's own link too, keyed
+// hide and lock (state/values.js FIXING) work on the lesson's own link too, keyed
 // by the widget (slug/#id.eps=0.5&id.lock=eps); caption, table and theme
 // are the embed page's alone (VIEW). Both forms are written and read with
-// state.js's formatState and parseState, so a value means the same in both.
-import { formatState, pageAddress, parseState, FIXING } from './state.js';
-import { THEMES } from './theme.js';
+// state/address.js's formatState and parseState, so a value means the same in both.
+import { formatState, pageAddress, parseState } from '../state/address.js';
+import { FIXING } from '../state/values.js';
+import { THEMES } from '../page/theme.js';
 
 /** EMBED_PAGE is the embed page's address below the site's root. */
 export const EMBED_PAGE = 'embed.html';
@@ -48,7 +51,7 @@ function fixing(opts) {
 /**
  * embedAddress(root, slug, widgetId, values, opts) is the absolute address
  * of the embed page showing widget widgetId of lesson slug with values (a
- * Map or object, key → value in the URL's form, state.js encode); opts:
+ * Map or object, key → value in the URL's form, state/values.js encode); opts:
  * hide and lock (lists of schema keys), caption and table (false to leave
  * them out) and theme ('light', 'dark'; 'system' is the default). A
  * setting at its default is not written.

@@ -1,3 +1,5 @@
+// The embed page (embed.html): one widget of one lesson in another site's iframe.
+//
 // The embed page (embed.html): one widget of one lesson, without the site
 // around it, for an iframe on another site (docs/embed.md). Its address,
 // embed.html#/slug/id?key=value&…, is read by embedlink.js readEmbed. The
@@ -16,16 +18,17 @@
 //   {type: 'dpplay:set', params: {key: value}}  values as for the address, clamped with its notes
 //   {type: 'dpplay:present', on: boolean}       larger type for a projected slide
 import { readEmbed, lessonAddress, embedAddress } from './embedlink.js';
-import { coerce, encode, pageAddress } from './state.js';
-import { mountWidget } from './mount.js';
-import { engineClient } from './engine.js';
-import { recording, replaying, handOver } from './prerendered.js';
-import { tracked, watchEngine } from './pending.js';
-import { showNotes, reportError } from './urlnotes.js';
-import { applyTheme } from './theme.js';
-import { typing, widgetKey } from './widgetkeys.js';
+import { coerce, encode } from '../state/values.js';
+import { pageAddress } from '../state/address.js';
+import { mountWidget } from '../page/mount.js';
+import { engineClient } from '../engine/client.js';
+import { recording, replaying, handOver } from '../page/prerendered.js';
+import { tracked, watchEngine } from '../page/pending.js';
+import { showNotes, reportError } from '../page/urlnotes.js';
+import { applyTheme } from '../page/theme.js';
+import { typing, widgetKey } from '../page/widgetkeys.js';
 
-const root = new URL('./', import.meta.url);
+const root = new URL('../', import.meta.url);
 const main = document.getElementById('main');
 const open = document.getElementById('open-lesson');
 
@@ -159,7 +162,7 @@ async function start() {
     document.body.classList.add('engine-ready');
     performance.mark('dpplay-engine-ready');
   }, () => document.body.classList.add('engine-failed'));
-  const mod = await import(`./widgets/${pristine.dataset.widget}.js`);
+  const mod = await import(`../widgets/${pristine.dataset.widget}.js`);
   const schema = mod.schema || {};
   document.title = `${pristine.querySelector('.widget-title')?.textContent || 'Widget'} — dpplay`;
 
@@ -184,7 +187,7 @@ async function start() {
       params: values, notes: said, bridge: replaying(tracked(bridge, fig), recording(fig)), uid: () => ++uid, onSet: changed,
     });
     if (drawing) handOver(drawing, fig.querySelector('.widget-body'), focused, []);
-    if (view.table) import('./tablecsv.js').then((m) => { if (fig === next) m.attachTableCSV(next); }).catch(() => {});
+    if (view.table) import('../page/tablecsv.js').then((m) => { if (fig === next) m.attachTableCSV(next); }).catch(() => {});
     main.removeAttribute('aria-busy');
     showNotes(said);
     changed();

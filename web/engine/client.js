@@ -1,3 +1,5 @@
+// The page's client of the engine: calls into the Go modules in the worker.
+//
 // The page's client of the engine: the Web Worker (web/worker.js) that loads
 // the Go WebAssembly modules (core, and synth, market, audit… when a widget
 // first calls them) and runs their methods off the main thread.
@@ -17,7 +19,7 @@ class EngineClient {
     // index.html starts the worker (and the core module) after the first
     // paint, or at once when read here first.
     const early = globalThis.dpplayEarlyWorker;
-    this.worker = early ? early.worker : new Worker(new URL('worker.js', import.meta.url));
+    this.worker = early ? early.worker : new Worker(new URL('../worker.js', import.meta.url));
     this.worker.onmessage = (e) => this.onMessage(e.data);
     this.worker.onerror = (e) => this.fail(e.message || 'the engine stopped');
     if (early) {

@@ -1,12 +1,14 @@
+// What the live lecture's three views share: the API client, DOM, numbers and charts.
+//
 // What the live lecture's three views share (docs/lecture.md): the API
 // client, the DOM builder, the reading of typed numbers, and the drawing
 // of a release. Everything from the API or the URL is untrusted
 // (docs/security.md): the DOM is built with el() and textContent, numbers
 // are checked to be finite before they are shown, and no API string
 // becomes markup.
-import { qrElement } from '../qr.js';
-import { readTyped } from '../number.js';
-import { niceStep } from '../svg.js';
+import { qrElement } from '../base/qr.js';
+import { readTyped } from '../base/number.js';
+import { niceStep } from '../base/format.js';
 
 /** DEFAULT_API: the lecture back end when no ?api= is set; '' means `api/` beside this page (dpplay serve). */
 export const DEFAULT_API = '';

@@ -1,12 +1,14 @@
+// What the page shows now: the site's root and index, the engine's bridge, the lesson on screen.
+//
 // What the page shows now, shared by the modules that change it: the site's
 // root and index (lessons, pages, wasm modules) from the shell, the one
 // bridge to the engine, and the state of the lesson on screen: its widget
 // slots in reading order, the one the keys act on, and the notes the link
 // earned.
-import { engineClient } from './engine.js';
+import { engineClient } from '../engine/client.js';
 
 /** root is the site's root: the modules sit there, and every page's address is relative to it. */
-export const root = new URL('./', import.meta.url);
+export const root = new URL('../', import.meta.url);
 export const index = JSON.parse(document.getElementById('site-index').textContent);
 export const bridge = engineClient(index);
 export const lessonsBySlug = new Map(index.lessons.concat(index.pages || []).map((l) => [l.slug, l]));

@@ -1,3 +1,5 @@
+// The "Embed or share" dialog: a widget's lesson link, embed code and QR code.
+//
 // The "Embed or share" dialog of a widget: the link to the lesson with this
 // widget in its current state, the <iframe> code that embeds the widget
 // alone (embed.html), a QR code of the link for slides shown in a hall, and
@@ -6,14 +8,13 @@
 // are written by embedlink.js, the one writer of the embed grammar; every
 // value comes from the widget's schema and its validated state, and the
 // dialog is built with textContent and attributes, never from markup.
-import { embedAddress, lessonAddress, iframeSnippet } from './embedlink.js';
-import { qrElement } from './qr.js';
-import { encode, coerce } from './state.js';
-import { opening } from './mount.js';
+import { embedAddress, lessonAddress, iframeSnippet } from '../embed/embedlink.js';
+import { qrElement } from '../base/qr.js';
+import { encode, coerce, opening } from '../state/values.js';
 import { root, state, lessonsBySlug } from './current.js';
-import { schemas } from './gen/widgets.js';
-import { el } from './dom.js';
-import { THEMES } from './theme.js';
+import { schemas } from '../gen/widgets.js';
+import { el } from '../base/dom.js';
+import { THEMES } from '../page/theme.js';
 
 const CHOICES = [['', 'Can be changed'], ['lock', 'Locked'], ['hide', 'Hidden']];
 
@@ -61,7 +62,7 @@ export async function openEmbed(fig, button) {
 
 /**
  * values(w) is the widget's state as the link writes it (URL-encoded by
- * state.js): each key whose value is not its opening one (its lesson
+ * state/values.js): each key whose value is not its opening one (its lesson
  * block's, else its schema's default), which keeps the link short enough
  * for a QR code.
  */

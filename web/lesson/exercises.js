@@ -1,3 +1,5 @@
+// Checked exercises: a typed answer read as a number and checked.
+//
 // Checked exercises: the reader types a number, read with the page's one
 // rule for typed numbers (number.js readTyped: "0,75", "3/4", "75%" and
 // "2/e" are all numbers), and the page checks it against the lesson's answer
@@ -6,11 +8,11 @@
 // web/widgets/NAME.js's checks.fn), and keeps the answer in the reader's
 // progress. What it read is shown whenever that is not the text as typed;
 // text it cannot read is said to be unreadable, never marked wrong.
-import { saveExercise } from './progress.js';
-import { markProgress } from './site.js';
+import { saveExercise } from '../state/progress.js';
+import { markProgress } from './progressview.js';
 import { $, bridge, index, state } from './current.js';
-import { readTyped } from './number.js';
-import { checks as answer } from './widgets/answer.js';
+import { readTyped } from '../base/number.js';
+import { checks as answer } from '../widgets/answer.js';
 
 /**
  * readLine(sec) is the exercise's line that says how the answer was read,
@@ -39,7 +41,7 @@ async function check(value, params) {
   }
   const [modName, fn] = String(params.check).split('.');
   try {
-    const mod = await import(`./widgets/${modName}.js`);
+    const mod = await import(`../widgets/${modName}.js`);
     return await mod.checks[fn]({ value, params, bridge });
   } catch (err) {
     return { ok: false, message: `The check failed: ${err.message}` };

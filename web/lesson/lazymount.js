@@ -1,3 +1,5 @@
+// Mounting a lesson's widgets when the reader needs them.
+//
 // Mounting a lesson's widgets when the reader needs them. Those on or near
 // the screen, and those the link changes, mount at once (from the build's
 // recording of their engine calls, before the engine is ready); every other
@@ -6,14 +8,14 @@
 // and then mounts. The drawing's controls are real ones, in the
 // accessibility tree from the first paint; what the reader did to them is
 // handed over to the live widget (prerendered.js handOver).
-import { mountWidget as mount, linkChanges } from './mount.js';
-import { schemas } from './gen/widgets.js';
-import { recorded, recording, replaying, handOver } from './prerendered.js';
+import { mountWidget as mount, linkChanges } from '../page/mount.js';
+import { schemas } from '../gen/widgets.js';
+import { recorded, recording, replaying, handOver } from '../page/prerendered.js';
 import { $, bridge, state, pickActive } from './current.js';
 import { scheduleWrite, writeURL } from './urlsync.js';
-import { reportError } from './urlnotes.js';
-import { tracked, start, stop } from './pending.js';
-import { yieldTask } from './tasks.js';
+import { reportError } from '../page/urlnotes.js';
+import { tracked, start, stop } from '../page/pending.js';
+import { yieldTask } from '../base/tasks.js';
 
 let uidCount = 0;
 let near = null; // the IntersectionObserver of the lesson on screen
@@ -125,7 +127,7 @@ async function mountWidget(fig, params) {
   const body = $('.widget-body', fig);
   let mod;
   try {
-    mod = await import(`./widgets/${name}.js`);
+    mod = await import(`../widgets/${name}.js`);
   } catch (err) {
     body.textContent = `This widget could not be loaded (${err.message}).`;
     body.removeAttribute('aria-busy');
@@ -150,7 +152,7 @@ async function mountWidget(fig, params) {
   // "Download table (CSV)" for the widget's data tables, and "Embed or
   // share" (embedbutton.js). The build drew this row too; the live one
   // takes its place in one task.
-  Promise.all([fig.dataset.figures && import('./export.js'), import('./tablecsv.js'), import('./embedbutton.js')]).then(([ex, csv, emb]) => {
+  Promise.all([fig.dataset.figures && import('../page/export.js'), import('../page/tablecsv.js'), import('./embedbutton.js')]).then(([ex, csv, emb]) => {
     const old = fig.querySelector(':scope > .export-figure[data-prerendered]');
     const focused = old?.contains(document.activeElement) ? document.activeElement : null;
     old?.remove();

@@ -1,3 +1,5 @@
+// Formulas wider than their column: scrollable and reachable by keyboard.
+//
 // A display formula wider than its column scrolls sideways in its box
 // (styles.css .math-display). One that does is made a named, focusable
 // group, so that the keyboard reaches it and scrolls it as a pointer does

@@ -1,8 +1,10 @@
+// Predict, then reveal: a lesson's questions and their Reveal buttons.
+//
 // Predict, then reveal: a lesson's question whose Reveal button marks the
 // right choice, says whether the reader's was right, shows the explanation
 // and keeps the answer in the reader's progress.
-import { savePrediction } from './progress.js';
-import { markProgress } from './site.js';
+import { savePrediction } from '../state/progress.js';
+import { markProgress } from './progressview.js';
 import { $, index, state } from './current.js';
 
 /** wirePredictions wires the Reveal button of every question in the lesson on screen. */

@@ -1,9 +1,12 @@
+// The address kept in step with the lesson's widgets.
+//
 // Keeps the address in step with the lesson's widgets: every mounted widget's
 // values, written into its fragment as the link that reopens them
 // (slug/#id.key=value…), with replaceState so that moving a slider adds no
 // history entry.
-import { parseState, formatState, encode } from './state.js';
-import { saveLast } from './progress.js';
+import { parseState, formatState } from '../state/address.js';
+import { encode } from '../state/values.js';
+import { saveLast } from '../state/progress.js';
 import { state } from './current.js';
 
 let timer = 0;

@@ -1,10 +1,12 @@
+// Offline copies of the lessons: the service worker's registration and the offer to keep them all.
+//
 // Offline copies of the lessons. register() registers the service worker
 // (web/sw.js); on a metered or Save-Data connection it asks for the light
 // precache, the shell and core only. offerOffline() then shows, on the
 // landing page, a button that caches every lesson's module, with its
 // download size (gzipped, from the build's index) and a progress bar.
 // Loaded after the page's first load: nothing here is on the critical path.
-import { el } from './dom.js';
+import { el } from '../base/dom.js';
 
 /**
  * metered(connection) reports whether the Network Information API says the
@@ -19,7 +21,7 @@ export function metered(connection = navigator.connection) {
 
 /** register() registers the service worker, light on a metered connection. */
 export function register() {
-  return navigator.serviceWorker.register(new URL(metered() ? 'sw.js?lite' : 'sw.js', import.meta.url).href);
+  return navigator.serviceWorker.register(new URL(metered() ? '../sw.js?lite' : '../sw.js', import.meta.url).href);
 }
 
 const mb = (bytes) => `${(bytes / 1e6).toFixed(1)} MB`;

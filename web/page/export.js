@@ -1,3 +1,5 @@
+// "Export figure": a widget's state drawn as SVG, PNG or PDF by the figures module.
+//
 // "Export figure": renders the current lesson state as SVG, PNG or PDF with
 // the same Go code as `dpplay figures` (package figures, gonum/plot). That
 // module is large (gonum/plot with one font face), so it is never part of
@@ -15,8 +17,8 @@
 // Requests are URL hashes (figures.ParseRequest, docs/figures.md); pageSpec
 // turns the page's own fragment (#id.key=value…) into one for a widget.
 
-import { engineClient } from './engine.js';
-import { save } from './download.js';
+import { engineClient } from '../engine/client.js';
+import { save } from '../base/download.js';
 import { figureRow } from './figrow.js';
 
 export const FORMATS = ['svg', 'png', 'pdf'];

@@ -1,3 +1,5 @@
+// A widget's row of actions under its body.
+//
 // A widget's row of actions on what it shows, under its body: "Export
 // figure", "Download table (CSV)" and any other action on its charts. Every
 // such action goes into this one row, built here, so they wrap as whole

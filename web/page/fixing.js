@@ -1,4 +1,6 @@
-// Controls a link fixes (state.js FIXING): a hidden control is taken out of
+// The controls a link hides or locks, applied to a mounted widget.
+//
+// Controls a link fixes (state/values.js FIXING): a hidden control is taken out of
 // the widget, so it is neither drawn nor in the accessibility tree; a locked
 // one stays in view with its value, disabled, its label followed by a
 // visible "fixed by the link" that its accessible name includes. Every

@@ -1,10 +1,12 @@
+// Mounting one widget: its values, its ctx and its mount(ctx).
+//
 // Mounting one widget: its values (lesson block, then URL, validated against
-// its schema), its ctx, and its mount(ctx). The page (web/lazymount.js) and
+// its schema), its ctx, and its mount(ctx). The page (web/lesson/lazymount.js) and
 // the build's pre-render (scripts/prerender.mjs, under Node) both mount
 // through here, so the HTML the build writes is what the page draws.
 //
 // A widget is an ES module web/widgets/NAME.js that exports
-//   schema: {key: {type, min, max, default, label, …}}   (see state.js: coerce)
+//   schema: {key: {type, min, max, default, label, …}}   (see state/values.js: coerce)
 //   mount(ctx) → controller {draw(), reset(), step(±1)} (all optional)
 //   checks: {name({value, params, bridge}) → {ok, message}} (optional, for ```exercise check: NAME.name)
 // ctx.title is the widget's title from the lesson; use it in chart names so
@@ -14,11 +16,11 @@
 // to change one (the URL follows), ctx.bridge.call(module, fn, args) to run Go
 // core functions in the worker, ctx.body to render into, ctx.uid(name) for
 // unique ids, ctx.announce(text) for screen readers, and ctx.note(text) to
-// say what of the link it could not show as asked (web/urlnotes.js).
+// say what of the link it could not show as asked (web/page/urlnotes.js).
 // A link may also hide or lock some of a widget's controls (id.hide=eps,
-// id.lock=seed; state.js FIXING): ctx.fixed says which, fixing.js applies it
+// id.lock=seed; state/values.js FIXING): ctx.fixed says which, fixing.js applies it
 // once the widget is built, and ctx.set refuses to change a locked key.
-import { coerce, encode, readKeys, FIXING } from './state.js';
+import { coerce, encode, readKeys, opening, FIXING } from '../state/values.js';
 import { fixControls } from './fixing.js';
 
 const NUMBER = /[−-]?\d[\d,]*(?:\.\d+)?%?/g;
@@ -43,11 +45,6 @@ export function changes(before, now) {
 
 /** lessonParams(fig) is the parameters the lesson's widget block gives figure fig. */
 const lessonParams = (fig) => JSON.parse(fig.dataset.params || '{}');
-
-/** opening(schema, given) is a widget's opening values: given's (its lesson block's), else its schema's defaults. */
-export function opening(schema, given) {
-  return Object.fromEntries(Object.entries(schema).map(([key, spec]) => [key, coerce(spec, given[key], key, [])]));
-}
 
 /**
  * linkChanges(fig, schema, params) says whether the link (params, the URL's

@@ -1,3 +1,5 @@
+// What a widget shows while the reader waits for it.
+//
 // What a widget shows while the reader waits for it: a widget whose engine
 // call is under way, or which is mounting because the reader used its
 // pre-rendered drawing, dims what it will redraw and says, in a note that

@@ -1,3 +1,5 @@
+// A widget's opening state from the build: its recorded engine calls and its drawing's hand-over.
+//
 // A widget's opening state, computed at build time. The site build
 // (scripts/prerender.mjs, run by `dpplay site -prerender`) mounts each widget
 // under Node with the same modules and the same core.wasm the page runs, and
@@ -75,7 +77,7 @@ export function replaying(bridge, calls) {
 
 // A pre-rendered widget's controls are real controls, in the accessibility
 // tree and the tab order from the first paint; the page mounts the widget
-// as soon as one is focused or used (web/lazymount.js), and the live widget
+// as soon as one is focused or used (web/lesson/lazymount.js), and the live widget
 // takes over what the reader did to the drawing meanwhile.
 
 const CONTROLS = 'button, input, select, textarea, summary, details, a[href], [tabindex]';

@@ -1,10 +1,12 @@
+// "Download table (CSV)": a widget's data tables as CSV files.
+//
 // "Download table (CSV)": every widget's data tables (the <table>s behind
 // its charts) download as CSV, beside "Export figure". The file holds the
 // table's cells exactly as the table shows them, header row first, quoted
 // as RFC 4180 says. A cell that a spreadsheet would run as a formula (it
 // starts with =, +, @, a tab or a carriage return, as a candidate's name
 // from someone's CSV might) gets a leading apostrophe.
-import { save } from './download.js';
+import { save } from '../base/download.js';
 import { figureRow } from './figrow.js';
 
 /** tableCSV(table) is the text of a CSV file with table's header and body rows. */

@@ -1,4 +1,6 @@
-// The colour theme, for the lesson (site.js) and the embed page: "system"
+// The colour theme applied to the page: system, light or dark.
+//
+// The colour theme, for the lesson (shell/topbar.js) and the embed page: "system"
 // follows prefers-color-scheme; "light" and "dark" override it by rewriting
 // the condition of every prefers-color-scheme rule in the page's
 // stylesheets, so the palette stays defined once, in styles.css.

@@ -1,6 +1,8 @@
+// The box above a widget or lesson that says what the link asked for and could not get.
+//
 // The box above the lesson (#url-notes) that lists what the link asked for
 // and the page could not show as asked, or says what went wrong. The lesson
-// and the embed page (web/embedpage.js) share it.
+// and the embed page (web/embed/embedpage.js) share it.
 const $box = () => document.getElementById('url-notes');
 
 /** showNotes(notes) lists notes in the box, with a Dismiss button, or hides the box when there are none. */

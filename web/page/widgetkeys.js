@@ -1,6 +1,8 @@
+// The keys that act on one widget: draw, reset, step, nudge ε.
+//
 // The keys that act on one widget (listed in the lesson's Keys dialog): Space
 // draws, r resets, ← and → step back and on, + and − nudge its first slider
-// (its ε). The lesson (web/keys.js) and the embed page (web/embedpage.js)
+// (its ε). The lesson (web/shell/keys.js) and the embed page (web/embed/embedpage.js)
 // both call widgetKey, with focus in the widget. None acts while the reader
 // types in a field, and Space and the arrows stay with the control or
 // scrolling region that has focus.

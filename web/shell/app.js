@@ -1,18 +1,22 @@
+// The lesson page's start: engine progress, the top bar, the keys, the page the address names.
+//
 // The page's start: it shows the engine's loading progress, wires the top
 // bar, the lesson list, search, the theme, presentation mode and the keys,
-// shows the lesson the address names (web/route.js) and follows the address
+// shows the lesson the address names (web/shell/route.js) and follows the address
 // as it changes, and registers the service worker once the page has loaded.
-import { oldLink, parseState } from './state.js';
-import { setupTheme, setupShare, setupScrollMemory, setupSearch } from './site.js';
-import { $, bridge, index, state } from './current.js';
+import { oldLink, parseState } from '../state/address.js';
+import { setupTheme, setupShare } from './topbar.js';
+import { setupScrollMemory } from './scrollkeep.js';
+import { setupSearch } from './search.js';
+import { $, bridge, index, state } from '../lesson/current.js';
 import { showPage, followLinks, markLive } from './route.js';
-import { mountRest } from './lazymount.js';
-import { reportError } from './urlnotes.js';
+import { mountRest } from '../lesson/lazymount.js';
+import { reportError } from '../page/urlnotes.js';
 import { setupPresenting } from './present.js';
 import { setupKeys } from './keys.js';
-import { watchEngine } from './pending.js';
+import { watchEngine } from '../page/pending.js';
 import { keepFocus } from './focuskeep.js';
-import { yieldTask } from './tasks.js';
+import { yieldTask } from '../base/tasks.js';
 
 // ---- Engine loading indicator -------------------------------------------
 const progress = $('#engine-progress');
@@ -94,7 +98,7 @@ async function start() {
 // a task of its own once the page is idle (the load event often comes in the
 // task that runs the page's modules).
 if ('serviceWorker' in navigator && /^https?:$/.test(location.protocol)) {
-  const register = () => import('./offline.js').then((m) => m.register()).catch(() => {});
+  const register = () => import('../offline/offline.js').then((m) => m.register()).catch(() => {});
   const later = () => (window.requestIdleCallback ? requestIdleCallback(register, { timeout: 2000 }) : setTimeout(register, 200));
   if (document.readyState === 'complete') later();
   else window.addEventListener('load', later, { once: true });

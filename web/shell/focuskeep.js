@@ -1,3 +1,5 @@
+// Focus kept where the reader was when a control removes or disables itself.
+//
 // Focus that would fall to the page's body stays where the reader was. A
 // control that has done its job disables, hides or removes itself ("Next
 // round" at the last round, "Run" once run); Chromium then moves focus to

@@ -1,3 +1,5 @@
+// The lesson page's keyboard shortcuts and their Keys dialog.
+//
 // The keyboard shortcuts (listed in the Keys dialog, opened by ? or the Keys
 // button): draw, reset and step a widget, move between widgets and lessons,
 // nudge ε, present. They act only while focus is in a widget (Tab to it, or
@@ -6,10 +8,10 @@
 // dialog turns them off altogether. None acts while the reader types in a
 // field or holds Ctrl, Meta or Alt, and Space and the arrows stay with the
 // control or scrolling region that has focus.
-import { $, state } from './current.js';
+import { $, state } from '../lesson/current.js';
 import { presenting, setPresenting } from './present.js';
-import { goLesson } from './pager.js';
-import { typing, widgetKey } from './widgetkeys.js';
+import { goLesson } from './route.js';
+import { typing, widgetKey } from '../page/widgetkeys.js';
 
 const keysDialog = $('#keys-dialog');
 const STORE = 'dpplay-keys';

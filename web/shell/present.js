@@ -1,6 +1,8 @@
+// Presentation mode: the active widget alone, scaled to fit the screen.
+//
 // Presentation mode: the active widget alone, full screen where the browser
 // allows it, its text and charts scaled down until it fits the screen.
-import { $, state } from './current.js';
+import { $, state } from '../lesson/current.js';
 
 const presentButton = $('#present-button');
 

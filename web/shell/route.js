@@ -1,3 +1,5 @@
+// Showing the page the address names, and moving between pages in one document.
+//
 // Showing the page the address names: the landing page at the site's root,
 // or a lesson or page at slug/, its state in the fragment (#id.key=value…),
 // with its widgets mounted, its questions wired and the link's values
@@ -7,18 +9,19 @@
 // pushes its address (history.pushState), and Back and Forward show the
 // pages of their entries the same way. The marks dpplay-interactive and
 // dpplay-live time it.
-import { oldLink, pageAddress, pageSlug, parseState } from './state.js';
-import { markProgress, decorateLanding, restoreLesson, restoreScroll, saveScroll } from './site.js';
-import { $, index, lessonsBySlug, root, state, pickActive } from './current.js';
-import { mountNear, stopMounting } from './lazymount.js';
-import { keepAbove } from './scrollkeep.js';
-import { cancelWrite, writeURL } from './urlsync.js';
-import { showNotes, reportError } from './urlnotes.js';
-import { wirePredictions, reveal } from './predict.js';
-import { wireExercises } from './exercises.js';
-import { watchFormulas } from './mathscroll.js';
+import { oldLink, pageAddress, pageSlug, parseState } from '../state/address.js';
+import { markProgress, restoreLesson } from '../lesson/progressview.js';
+import { decorateLanding } from './landing.js';
+import { $, index, lessonsBySlug, root, state, pickActive } from '../lesson/current.js';
+import { mountNear, stopMounting } from '../lesson/lazymount.js';
+import { keepAbove, restoreScroll, saveScroll } from './scrollkeep.js';
+import { cancelWrite, writeURL } from '../lesson/urlsync.js';
+import { showNotes, reportError } from '../page/urlnotes.js';
+import { wirePredictions, reveal } from '../lesson/predict.js';
+import { wireExercises } from '../lesson/exercises.js';
+import { watchFormulas } from '../lesson/mathscroll.js';
 import { presenting, setPresenting, stopWatchingPresented } from './present.js';
-import { afterFrame, yieldTask } from './tasks.js';
+import { afterFrame, yieldTask } from '../base/tasks.js';
 
 // The pages fetched so far, parsed (slug → promise of a Document): showing
 // one takes a copy of its article, so that showing it again mounts its
@@ -75,6 +78,13 @@ export function go(url, focus = true) {
   saveScroll();
   history.pushState(null, '', url);
   return showPage(focus);
+}
+
+/** goLesson(d) opens the lesson d places on in the navigation order (the [ and ] keys). */
+export function goLesson(d) {
+  const i = index.lessons.findIndex((l) => l.slug === state.slug);
+  const l = index.lessons[i + d];
+  if (l) go(new URL(pageAddress(l.slug), root)).catch(reportError);
 }
 
 /**

@@ -1,7 +1,11 @@
-// Keeps the reader's place when a widget above them changes height (it
-// mounts, or draws a longer result). A browser that anchors the scroll
-// (overflow-anchor: auto) has done so already; one that does not (Safari)
-// would move what the reader is reading, so the page scrolls by as much.
+// The reader's place on the page: held when a widget above them changes height, restored on Back.
+//
+// A widget above the reader can change height (it mounts, or draws a longer
+// result). A browser that anchors the scroll (overflow-anchor: auto) has
+// kept the place already; one that does not (Safari) would move what the
+// reader is reading, so the page scrolls by as much (keepAbove). Each
+// history entry also keeps the place, so that Back, Forward and a reload
+// return to it (saveScroll, restoreScroll).
 const heights = new WeakMap();
 const anchors = () => [document.documentElement, document.body].every((e) => getComputedStyle(e).overflowAnchor === 'auto');
 
@@ -34,7 +38,7 @@ for (const type of ['wheel', 'touchstart', 'pointerdown', 'keydown']) addEventLi
  * scrolls the page (the reader, a link to a heading), on a touch or key, or
  * when el leaves the page.
  */
-export function pin(el, top) {
+function pin(el, top) {
   letGo();
   const p = held = { el, top, until: performance.now() + 4000 };
   for (const e of [document.documentElement, document.body]) e.style.overflowAnchor = 'none';
@@ -48,4 +52,50 @@ export function pin(el, top) {
     requestAnimationFrame(hold);
   };
   hold();
+}
+
+// ---- The place on Back -------------------------------------------------------
+// Each history entry keeps its scroll position in history.state; a lesson
+// shown from an entry that has one (Back, Forward, reload) returns there. The
+// place is kept as the block of the lesson at the top of the screen and how
+// far it was from the top, since the blocks above it need not have the
+// heights they had when the reader left (a widget mounted or not, drawn at
+// other settings, a lesson built again).
+
+/** setupScrollMemory(settled) stores the place in the history entry as the reader scrolls, once settled() says the page has loaded. */
+export function setupScrollMemory(settled) {
+  if ('scrollRestoration' in history) history.scrollRestoration = 'manual';
+  let timer = 0;
+  addEventListener('scroll', () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      // While a lesson loads, its height and so scrollY are not yet its own.
+      if (settled()) saveScroll();
+    }, 150);
+  }, { passive: true });
+}
+
+/** topBlock() is [i, top]: the index of the lesson's first block still on screen, and its distance from the top (px, ≤ 0). */
+function topBlock() {
+  const blocks = document.querySelector('#lesson article')?.children || [];
+  for (let i = 0; i < blocks.length; i++) {
+    const r = blocks[i].getBoundingClientRect();
+    if (r.bottom > 0) return [i, Math.round(r.top)];
+  }
+  return null;
+}
+
+/** saveScroll keeps the scroll position in this history entry. */
+export function saveScroll() {
+  history.replaceState({ ...(history.state || {}), scroll: Math.round(scrollY), at: topBlock() }, '');
+}
+
+/** restoreScroll scrolls to the place stored for this history entry; it returns whether there was one. */
+export function restoreScroll() {
+  const { scroll: y, at } = history.state || {};
+  if (!Number.isFinite(y)) return false;
+  const block = Array.isArray(at) && Number.isInteger(at[0]) && document.querySelector('#lesson article')?.children[at[0]];
+  if (block && Number.isFinite(at[1])) pin(block, at[1]);
+  else scrollTo(0, y);
+  return true;
 }

@@ -1,3 +1,5 @@
+// The reader's progress, kept on this device only.
+//
 // The reader's progress, kept on this device only (localStorage): for each
 // lesson, the predictions revealed (with the choice made), the exercises
 // answered (the answer typed, whether it was right, the message shown) and

@@ -1,10 +1,12 @@
+// The sampling machine's iframe (machine.html), driven from the lesson page.
+//
 // Host-side helper for the sampling machine (the machine widget). The
 // machine is a separate 2.6 MB (gzipped) WebAssembly module on its own page,
 // machine.html; nothing of it loads until the student presses "Start the
 // machine". Then this helper inserts the iframe, drives it with postMessage
 // and shows the counts in a live region on the lesson page.
 //
-//   import { startMachine } from '../machine.js';
+//   import { startMachine } from './machineframe.js';
 //   const m = startMachine(container, { mechanisms: ['exponential', 'report-noisy-max-laplace'], factors: [1, 0.5],
 //     titles: ['Exponential mechanism', 'Report noisy max (Laplace 2Δ/ε)'],
 //     scores: [21, 27, 25, 12, 18], labels: ['Mon', …], epsilon: 1, sensitivity: 1, seed: 1, speed: 60 });
@@ -14,7 +16,7 @@
 // container.dataset.firstBallMs holds the time from the press to the first
 // ball (for the e2e test's timing report).
 
-import { el } from './dom.js';
+import { el } from '../base/dom.js';
 
 const NAMES = {
   'exponential': 'Exponential mechanism',
@@ -23,7 +25,7 @@ const NAMES = {
   'permute-and-flip': 'Permute-and-flip',
 };
 
-const pageURL = new URL('machine.html', import.meta.url);
+const pageURL = new URL('../machine.html', import.meta.url);
 
 function hashFor(p) {
   const q = new URLSearchParams();
@@ -135,7 +137,7 @@ export function startMachine(container, params = {}) {
     frame.focus?.();
   }, { once: true });
 
-  // "Listen" (web/listen.js) plays each lane's exact probabilities and then
+  // "Listen" (web/charts/listen.js) plays each lane's exact probabilities and then
   // its shares of the balls landed so far, one tone a candidate.
   const chart = {
     get data() { return last; },
@@ -150,7 +152,7 @@ export function startMachine(container, params = {}) {
       return { series: out };
     },
   };
-  hear.addEventListener('click', () => import('./listen.js').then((m) => m.listen(chart, hear)));
+  hear.addEventListener('click', () => import('../charts/listen.js').then((m) => m.listen(chart, hear)));
 
   pause.addEventListener('click', () => send({ type: 'pause' }));
   step.addEventListener('click', () => send({ type: 'step' }));
