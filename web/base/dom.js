@@ -1,19 +1,34 @@
 // Page elements and markup built from text that never becomes markup.
 //
-// el builds an element from plain data: attributes by setAttribute and
-// children as nodes or text (textContent), so nothing given to it is ever
+// el (HTML) and svgEl (SVG) build an element from plain data: attributes by
+// setAttribute and text as text nodes, so nothing given to them is ever
 // parsed as markup. escapeHTML is for the few places that write a markup
 // string (innerHTML): every piece of text in it goes through it.
 
 /**
  * el(tag, attrs, ...children) is a new element tag with the attributes attrs
- * and the children given: elements, or strings, which become text (never
- * markup); undefined and null children are left out.
+ * (true sets an empty attribute, false, null and undefined none) and the
+ * children given: elements, or strings, which become text (never markup);
+ * arrays of children are flattened, and false, null and undefined children
+ * are left out.
  */
 export function el(tag, attrs = {}, ...children) {
   const e = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) {
+    if (v === false || v == null) continue;
+    e.setAttribute(k, v === true ? '' : String(v));
+  }
+  e.append(...children.flat(Infinity).filter((c) => c != null && c !== false));
+  return e;
+}
+
+const SVG = 'http://www.w3.org/2000/svg';
+
+/** svgEl(name, attrs, text) is a new SVG element name with the attributes attrs and, unless undefined, the text text. */
+export function svgEl(name, attrs = {}, text) {
+  const e = document.createElementNS(SVG, name);
   for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  e.append(...children.filter((c) => c !== undefined && c !== null));
+  if (text !== undefined) e.textContent = text;
   return e;
 }
 

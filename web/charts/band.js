@@ -6,8 +6,8 @@
 // shaded band from −ε to ε. A point outside the band is a breach of ε-DP and
 // is drawn in the alarm colour with a label, so colour is never the only cue.
 // Like the other charts: an accessible name and description, a data table.
-import { svgEl, frame } from './frame.js';
-import { escapeHTML } from '../base/dom.js';
+import { frame } from './frame.js';
+import { escapeHTML, svgEl } from '../base/dom.js';
 import { fmt } from '../base/format.js';
 
 let count = 0;

@@ -6,8 +6,8 @@
 // probability computed by the Go core. The chart redraws at the real pixel
 // width of its container, so text stays legible from a phone to a projector.
 
-import { svgEl, frame } from './frame.js';
-import { escapeHTML } from '../base/dom.js';
+import { frame } from './frame.js';
+import { escapeHTML, svgEl } from '../base/dom.js';
 import { fmtInt, niceAxis, pct } from '../base/format.js';
 
 let chartCount = 0;

@@ -1,19 +1,9 @@
-// The frame every chart is drawn in: SVG elements, the box, its actions and redraws.
+// The frame every chart is drawn in: its SVG box, its actions and its redraws.
 //
 // frame gives a chart its SVG box, its row of actions (a data-table view,
-// "Listen") and a redraw at the container's real pixel width; el makes the
-// SVG elements the charts draw with.
+// "Listen") and a redraw at the container's real pixel width; the charts
+// draw in it with base/dom.js's svgEl.
 import { escapeHTML } from '../base/dom.js';
-
-const SVG = 'http://www.w3.org/2000/svg';
-
-/** svgEl(name, attrs, text) creates an SVG element. */
-export function svgEl(name, attrs = {}, text) {
-  const e = document.createElementNS(SVG, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, v);
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
 
 /**
  * frame(chart, host, title, ...classes) fills host with chart.svgBox and a

@@ -6,8 +6,8 @@
 // data-table view of the same numbers, and a redraw at the container's real
 // pixel width. Series are told apart by colour, dash pattern and marker
 // shape, and each is named in a legend, so colour is never the only cue.
-import { svgEl, frame } from './frame.js';
-import { escapeHTML } from '../base/dom.js';
+import { frame } from './frame.js';
+import { escapeHTML, svgEl } from '../base/dom.js';
 import { fmt, niceAxis } from '../base/format.js';
 
 let count = 0;

@@ -6,7 +6,8 @@
 // in the lazily loaded svt module) computes, for every query, the exact
 // probabilities that it is answered ⊤, answered ⊥, or never reached because
 // the technique halted; the chart stacks them, one row per query.
-import { svgEl, frame } from '../charts/frame.js';
+import { frame } from '../charts/frame.js';
+import { svgEl } from '../base/dom.js';
 import { fmt } from '../base/format.js';
 import { epsSlider, redrawer, setDefaults, tableRegion, errorLine, controlsBox } from './controls.js';
 import { typedBox, typedList } from './typedbox.js';
