@@ -15,7 +15,7 @@ import (
 )
 
 // scripts is the built site's JavaScript as the pages load it: for each ES
-// module a page or a dynamic import names by its source path (app.js,
+// module a page or a dynamic import names by its source path (shell/app.js,
 // widgets/x.js), the output file that holds it, and for each output file
 // the output files it imports statically.
 type scripts struct {
