@@ -66,7 +66,7 @@ const MaxTitle = 120
 //
 //	#lesson=3&widget=epsilon-band&id=band&title=…&fig=logratio&eps=2&scale=broken&width=20&height=12
 //
-// which is what the page's "Export figure" sends (web/export.js); a widget's
+// which is what the page's "Export figure" sends (web/page/export.js); a widget's
 // former name (widget=epsband) is read as its name now. Keys other
 // than lesson, widget, id, title, fig, width and height are the widget's
 // state; width and height (cm) default to 16 × 11. A title is at most

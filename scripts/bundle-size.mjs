@@ -16,7 +16,7 @@ export const BUDGET_BYTES = 1_000_000;
 /** lessonReady is true in a lesson's page once its widgets are mounted and the engine is ready. */
 const lessonReady = () => document.body.dataset.lessonReady && document.body.classList.contains('engine-ready');
 
-/** embedReady is the same on the embed page (web/embedpage.js). */
+/** embedReady is the same on the embed page (web/embed/embedpage.js). */
 const embedReady = () => document.body.dataset.embedReady && document.body.classList.contains('engine-ready');
 
 /**

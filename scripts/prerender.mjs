@@ -1,12 +1,12 @@
 #!/usr/bin/env node
 // The site build's pre-render (`dpplay site -prerender scripts/prerender.mjs`):
 // it mounts every widget of every lesson under Node, with the page's own
-// modules (web/mount.js, web/widgets/*.js, web/charts/bars.js …) on a linkedom
+// modules (web/page/mount.js, web/widgets/*.js, web/charts/bars.js …) on a linkedom
 // document, and the engine's own WebAssembly modules (core.wasm, and synth,
 // market or audit when a widget calls them) run by Go's wasm_exec.js, exactly
 // as web/worker.js runs them. For each widget it writes into the lesson's
 // HTML what the mount drew (controls, charts as SVG, data tables) and the
-// recording of its engine calls (web/prerendered.js), which the page replays
+// recording of its engine calls (web/page/prerendered.js), which the page replays
 // to mount before the engine is ready.
 //
 // Charts draw at their container's pixel width and font size, which only a
@@ -95,11 +95,11 @@ function engine(name) {
   return modules.get(name);
 }
 
-const { mountWidget } = await import(pathToFileURL(path.join(web, 'mount.js')).href);
-const { callKey, pack, unpack, replaying } = await import(pathToFileURL(path.join(web, 'prerendered.js')).href);
-const { attachExport } = await import(pathToFileURL(path.join(web, 'export.js')).href);
-const { attachTableCSV } = await import(pathToFileURL(path.join(web, 'tablecsv.js')).href);
-const { attachEmbed } = await import(pathToFileURL(path.join(web, 'embedbutton.js')).href);
+const { mountWidget } = await import(pathToFileURL(path.join(web, 'page', 'mount.js')).href);
+const { callKey, pack, unpack, replaying } = await import(pathToFileURL(path.join(web, 'page', 'prerendered.js')).href);
+const { attachExport } = await import(pathToFileURL(path.join(web, 'page', 'export.js')).href);
+const { attachTableCSV } = await import(pathToFileURL(path.join(web, 'page', 'tablecsv.js')).href);
+const { attachEmbed } = await import(pathToFileURL(path.join(web, 'lesson', 'embedbutton.js')).href);
 
 /**
  * recorder() is a bridge that runs calls in the engine (as worker.js does)
@@ -303,7 +303,7 @@ async function prerenderFigure(lessonDoc, fig) {
   body.innerHTML = wide.innerHTML.replace(/<!--dpplay-svg-(\d+)-->/g, (_, i) => svgs[+i]);
   // Not inert: its controls are in the accessibility tree from the first
   // paint, and the page mounts the widget as soon as one is used
-  // (web/lazymount.js), handing over what the reader did (web/prerendered.js).
+  // (web/lesson/lazymount.js), handing over what the reader did (web/page/prerendered.js).
   body.removeAttribute('aria-busy');
   body.dataset.prerendered = '';
   // The row the page adds under a mounted widget ("Export figure",

@@ -1,3 +1,5 @@
+// Counting a download's bytes for a progress bar (a classic script).
+//
 // countBytes(body, report, step) reads the stream body to its end and
 // calls report(loaded) with the bytes read so far each time step more have
 // arrived, and once at the end. Callers count a response's clone while the

@@ -1,3 +1,5 @@
+// The <dpplay-widget> element other sites load: a sized iframe of one widget (a classic script).
+//
 // embed.js: one script tag for a page on another site that shows dpplay
 // widgets (docs/embed.md):
 //
@@ -5,7 +7,7 @@
 //   <dpplay-widget src="https://…/dpplay/embed.html#/lesson/widget?eps=0.5" title="…"></dpplay-widget>
 //
 // The element makes the iframe of its embed page (src, an embed address:
-// web/embedlink.js) and sizes it to the widget's height from the page's
+// web/embed/embedlink.js) and sizes it to the widget's height from the page's
 // resize messages, so the frame never scrolls inside. It listens only to
 // messages from its own frame's window and from the origin of its src.
 // Methods: set(params) sends {type: 'dpplay:set', params} (the page

@@ -1,3 +1,5 @@
+// Hides a page that another site frames (a classic script loaded first).
+//
 // Loaded first, as a classic blocking script, by the pages that must not be
 // framed by another site (the lessons and the live lecture's views). On a
 // static host, which cannot send a frame-ancestors header (and a <meta> CSP

@@ -1,3 +1,5 @@
+// The service worker: the site precached for offline use (a classic script).
+//
 // Service worker: precaches the site on the first visit, so every lesson
 // works offline afterwards (lecture-hall Wi-Fi fails). The build fills in
 // VERSION (a hash of all files), ASSETS (every page, by its address slug/,
@@ -7,7 +9,7 @@
 // images) are in neither. A new build replaces the cache in one step.
 //
 // The page registers this script as sw.js?lite on a metered or Save-Data
-// connection (web/offline.js). Then the install precaches ASSETS only, and
+// connection (web/offline/offline.js). Then the install precaches ASSETS only, and
 // EXTRAS wait until the reader asks for them (the message 'cache-all'),
 // unless the reader asked for them before: that choice is kept in the cache
 // KEEP, so that an update keeps every lesson offline.
@@ -67,7 +69,7 @@ async function storeEach(files, report) {
   }
 }
 
-// Messages from a page (web/offline.js), each answered to its sender:
+// Messages from a page (web/offline/offline.js), each answered to its sender:
 //   {type: 'status'} → {type: 'status', missing}: the EXTRAS not cached yet
 //   {type: 'cache-all'} → {type: 'start', missing}, {type: 'progress', loaded}…,
 //     then {type: 'cached'} or {type: 'failed', message}

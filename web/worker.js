@@ -1,3 +1,5 @@
+// The engine's worker: it loads the Go WebAssembly modules and runs their calls (a classic script).
+//
 // The computation worker: it streams, compiles and runs the Go WebAssembly
 // modules (wasm/core and any later ones) off the main thread, so a long
 // computation never freezes the page. Messages:

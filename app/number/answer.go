@@ -6,7 +6,7 @@ import "math"
 const MaxDecimals = 5
 
 // Gives reports whether x, a number a person typed, gives the answer target
-// at the precision an exercise asks for; web/number.js (givesAnswer) is the
+// at the precision an exercise asks for; web/base/number.js (givesAnswer) is the
 // same rule for the page. With decimals from 1 to MaxDecimals, x must round
 // to target's rounding at that many decimals, both rounded half up as
 // ⌊v·10^decimals + 1/2⌋, so that 0.1666 and 0.167 give 1/6 at three decimals

@@ -53,7 +53,7 @@ func transcendental(s string) bool {
 	return strings.Contains(s, "exp") || strings.Contains(s, "ln") || strings.Contains(s, "log") || strings.Contains(s, "^") || strings.Contains(s, "**")
 }
 
-// web/number.js in Node and this package read the same strings the same
+// web/base/number.js in Node and this package read the same strings the same
 // way: the corpus of the tests above, every piece and pair of pieces, and
 // thousands of random strings. Link's values are equal; Typed's errors,
 // notes and shown values are equal, and its values equal to the last bit
@@ -85,7 +85,7 @@ console.log(JSON.stringify(inputs.map((s) => {
 		LinkOK, OK                 bool
 		Value, Read, Note, Message string
 	}
-	nodeprobe.Run(t, map[string][]byte{"number.mjs": nodeprobe.Read(t, "../../web/number.js")}, script, inputs, &page)
+	nodeprobe.Run(t, map[string][]byte{"number.mjs": nodeprobe.Read(t, "../../web/base/number.js")}, script, inputs, &page)
 	if len(page) != len(inputs) {
 		t.Fatalf("node answered %d of %d", len(page), len(inputs))
 	}
@@ -129,7 +129,7 @@ console.log(JSON.stringify(inputs.map((s) => {
 	}
 }
 
-// web/number.js's givesAnswer and Gives agree on typed values next to every
+// web/base/number.js's givesAnswer and Gives agree on typed values next to every
 // rounding boundary, on both sides of it, and on values far from the target.
 func TestGivesMirrorJS(t *testing.T) {
 	script := `import { givesAnswer } from './number.mjs';
@@ -149,7 +149,7 @@ console.log(JSON.stringify(inputs.map(([x, target, d]) => givesAnswer(x, target,
 		}
 	}
 	var page []bool
-	nodeprobe.Run(t, map[string][]byte{"number.mjs": nodeprobe.Read(t, "../../web/number.js")}, script, inputs, &page)
+	nodeprobe.Run(t, map[string][]byte{"number.mjs": nodeprobe.Read(t, "../../web/base/number.js")}, script, inputs, &page)
 	if len(page) != len(inputs) {
 		t.Fatalf("node answered %d of %d", len(page), len(inputs))
 	}

@@ -1,6 +1,6 @@
 // Package number holds the two rules for reading numbers that come from
 // outside: Link, the grammar of a number in a page link, and Typed, the rule
-// for a number a person types. web/number.js implements the same two rules
+// for a number a person types. web/base/number.js implements the same two rules
 // for the page, and a test runs both on the same random strings.
 //
 // Format and RoundSig write numbers as the page does, so that what a link

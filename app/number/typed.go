@@ -49,7 +49,7 @@ type Error struct{ Message string }
 func (e *Error) Error() string { return e.Message }
 
 // Typed reads a number as a person types it, in a widget's number box, an
-// exercise's answer or a lecture form; web/number.js (readTyped) is the same
+// exercise's answer or a lecture form; web/base/number.js (readTyped) is the same
 // rule for the page. It understands:
 //
 //   - a decimal comma: a lone comma is a decimal point ("0,3" is 0.3, "1,000"

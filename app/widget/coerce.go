@@ -12,7 +12,7 @@ import (
 
 // Coerce turns the raw values of a page link (or a lesson block) into values
 // package figures accepts, with the rule the page applies to its URL
-// (web/state.js, coerce): an empty value is the default; a number outside [Min, Max] is
+// (web/state/values.js, coerce): an empty value is the default; a number outside [Min, Max] is
 // clamped, an Int is rounded, a value that is not a number, not one of an
 // Enum's values, a list of the wrong length or a text with other characters
 // is replaced by the default, and list entries are clamped. Numbers and list
@@ -139,7 +139,7 @@ func shownText(s string) string {
 }
 
 // URLText writes v, a value decoded from JSON (a number, a string, a list of
-// them or null), as the page's URL does (web/state.js, encode): numbers as
+// them or null), as the page's URL does (web/state/values.js, encode): numbers as
 // Format writes them, list entries joined by commas, null as "".
 func URLText(v any) string {
 	switch x := v.(type) {

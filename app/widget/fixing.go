@@ -9,7 +9,7 @@ import (
 // Fixing names the settings a link may add beside a widget's schema keys:
 // "hide" (controls not shown) and "lock" (controls shown but fixed), each a
 // comma-separated list of schema keys (w.hide=eps,seed). No schema uses
-// these names (TestFixingNamesFree). web/state.js reads them the same way.
+// these names (TestFixingNamesFree). web/state/values.js reads them the same way.
 var Fixing = []string{"hide", "lock"}
 
 // maxKeys is how many names of a hide or lock list are read.
@@ -20,7 +20,7 @@ const maxKeys = 64
 // line breaks, empty names skipped, each key once, in the order given, at
 // most 64 names read. A name that is not one of the widget's keys is left
 // out with one note for all of them, starting with label. It is the page's
-// rule (web/state.js, readKeys).
+// rule (web/state/values.js, readKeys).
 func Keys(widget, label, raw string) (keys, notes []string) {
 	parts := strings.SplitN(raw, ",", maxKeys+1)
 	if len(parts) > maxKeys {

@@ -9,7 +9,7 @@ import (
 
 // No widget's schema uses a name a link gives to its presentation: hide and
 // lock beside the schema keys, and caption, table and theme on the embed
-// page (web/embedlink.js).
+// page (web/embed/embedlink.js).
 func TestFixingNamesFree(t *testing.T) {
 	taken := append(slices.Clone(Fixing), "caption", "table", "theme")
 	for _, w := range WithSchema() {

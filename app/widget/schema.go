@@ -20,7 +20,7 @@ const (
 
 // Param is one key of a widget's state, as a page link holds it
 // (#/slug?ID.KEY=value). The page validates its URL against these
-// (web/state.js reads them from the module the site build emits) and
+// (web/state/values.js reads them from the module the site build emits) and
 // package figures draws from them, so a link means the same in both.
 type Param struct {
 	Key            string
@@ -35,7 +35,7 @@ type Param struct {
 }
 
 // URLDigits is how many significant digits of p's numbers a page link keeps
-// (web/state.js, encode), and so how many Coerce and the page keep of a value
+// (web/state/values.js, encode), and so how many Coerce and the page keep of a value
 // they read: Digits for a Number (12 without), 12 for an Int, 8 for each
 // entry of a List, and 0 for the kinds that hold no number.
 func (p Param) URLDigits() int {

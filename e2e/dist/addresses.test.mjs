@@ -3,7 +3,7 @@
 // state. The script at the top of every page (run here in a vm, with the
 // page's own meta tags) sends each to the page's own address with the same
 // state, slug/#state, before anything else runs; on a page already open the
-// page itself (web/state.js oldLink, on hashchange) reads it the same way.
+// page itself (web/state/address.js oldLink, on hashchange) reads it the same way.
 // Landing there is then a visit to that address: e2e/web/pages.test.mjs
 // follows a few in Chromium. The build (internal/site/address.go oldLink)
 // writes the lessons' own links of that form as page addresses: each must
@@ -15,7 +15,7 @@ import path from 'node:path';
 import vm from 'node:vm';
 import { parseHTML } from 'linkedom';
 import { dist, root, siteIndex } from '../web/harness.mjs';
-import { oldLink, pageAddress } from '../../web/state.js';
+import { oldLink, pageAddress } from '../../web/state/address.js';
 
 const index = siteIndex();
 const site = new URL('https://dpplay.github.io/dpplay/');

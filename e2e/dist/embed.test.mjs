@@ -1,6 +1,6 @@
 // docs/embed.md's addresses, read in Node as the site reads them: every
-// lesson link and embed address it shows reads without a note (web/state.js,
-// web/embedlink.js and the widgets' schemas in dist/gen/widgets.js), and
+// lesson link and embed address it shows reads without a note (web/state/address.js and values.js,
+// web/embed/embedlink.js and the widgets' schemas in dist/gen/widgets.js), and
 // every file it names is in dist/. Run `make site` first.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,8 +8,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { dist, root as repo } from '../web/harness.mjs';
-import { readEmbed } from '../../web/embedlink.js';
-import { parseState, coerce, readKeys, FIXING } from '../../web/state.js';
+import { readEmbed } from '../../web/embed/embedlink.js';
+import { parseState } from '../../web/state/address.js';
+import { coerce, readKeys, FIXING } from '../../web/state/values.js';
 
 const SITE = 'https://dpplay.github.io/dpplay/';
 

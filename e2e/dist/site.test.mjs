@@ -224,5 +224,5 @@ test('a colour scheme changes colours only: its rules set custom properties', ()
   assert.ok(blocks >= 3, `${blocks} prefers-color-scheme blocks found`);
   const web = path.resolve(path.dirname(new URL(import.meta.url).pathname), '../../web');
   const scripts = fs.readdirSync(web, { recursive: true }).filter((f) => f.endsWith('.js') && fs.readFileSync(path.join(web, f), 'utf8').includes('prefers-color-scheme'));
-  assert.deepEqual(scripts, ['theme.js'], 'the page\'s modules that read prefers-color-scheme');
+  assert.deepEqual(scripts, ['page/theme.js'], 'the page\'s modules that read prefers-color-scheme');
 });

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { dist, dpplayBin, shoot, siteIndex } from '../web/harness.mjs';
-import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
+import { embedAddress, iframeSnippet } from '../../web/embed/embedlink.js';
 import { ENGINES } from './drivers.mjs';
 import { dpplayServe, otherSite, probeCopy } from './stage.mjs';
 

@@ -1,11 +1,11 @@
-// The embed page's address (web/embedlink.js) in Node: what embedAddress and
+// The embed page's address (web/embed/embedlink.js) in Node: what embedAddress and
 // lessonAddress write, readEmbed and parseState read back, for random values
 // and settings; malformed fragments give notes, never an exception; the
 // iframe snippet carries no markup from its inputs.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { embedAddress, lessonAddress, readEmbed, iframeSnippet, VIEW } from '../../web/embedlink.js';
-import { parseState } from '../../web/state.js';
+import { embedAddress, lessonAddress, readEmbed, iframeSnippet, VIEW } from '../../web/embed/embedlink.js';
+import { parseState } from '../../web/state/address.js';
 import { seeded } from './seeded.mjs';
 
 const root = new URL('https://example.github.io/dpplay/');

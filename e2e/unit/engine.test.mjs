@@ -1,4 +1,4 @@
-// web/engine.js, the page's client of the engine's Web Worker, in Node with a
+// web/engine/client.js, the page's client of the engine's Web Worker, in Node with a
 // stand-in Worker that records what it is sent: an error in the worker
 // itself rejects every call waiting for an answer and every module still
 // loading, and a module that failed is loaded again on its next call.
@@ -10,7 +10,7 @@ globalThis.Worker = class {
   constructor(url) { this.url = url; this.sent = []; workers.push(this); }
   postMessage(m) { this.sent.push(m); }
 };
-const { engineClient, EngineError } = await import('../../web/engine.js');
+const { engineClient, EngineError } = await import('../../web/engine/client.js');
 const index = { wasm: { core: { file: 'wasm/core.wasm', bytes: 10 }, synth: { file: 'wasm/synth.wasm', bytes: 20 } } };
 
 test('an error in the worker rejects the calls waiting and the modules loading', async () => {

@@ -1,5 +1,5 @@
-// Hiding and locking a widget's controls from its link (web/state.js
-// readKeys, web/mount.js readFixing and ctx.set, web/fixing.js), in Node on
+// Hiding and locking a widget's controls from its link (web/state/values.js
+// readKeys, web/page/mount.js readFixing and ctx.set, web/page/fixing.js), in Node on
 // a linkedom document, with the controls every widget builds (controls.js).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -18,8 +18,9 @@ Object.defineProperty(window.HTMLSelectElement.prototype, 'value', {
   set(v) { for (const o of this.querySelectorAll('option')) o.toggleAttribute('selected', o.value === String(v)); },
 });
 
-const { readKeys, parseState } = await import('../../web/state.js');
-const { mountWidget, readFixing } = await import('../../web/mount.js');
+const { readKeys } = await import('../../web/state/values.js');
+const { parseState } = await import('../../web/state/address.js');
+const { mountWidget, readFixing } = await import('../../web/page/mount.js');
 const { epsSlider, keyInput, keySelect, radios, settings } = await import('../../web/widgets/controls.js');
 
 const schema = {

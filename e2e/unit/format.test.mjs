@@ -1,9 +1,9 @@
-// The page's number formatting (web/svg.js) in Node, no browser: fmtInt
-// groups digits itself (svg.js says why) and must write what Intl writes for
+// The page's number formatting (web/base/format.js) in Node, no browser: fmtInt
+// groups digits itself (format.js says why) and must write what Intl writes for
 // every count a widget shows; niceStep is the round step of axes and grids.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { fmtInt, niceStep } from '../../web/svg.js';
+import { fmtInt, niceStep } from '../../web/base/format.js';
 import { seeded } from './seeded.mjs';
 
 test('fmtInt writes what toLocaleString("en-US") writes', () => {

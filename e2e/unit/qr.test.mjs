@@ -1,10 +1,10 @@
-// web/qr.js against an independent decoder: every symbol it draws, from
+// web/base/qr.js against an independent decoder: every symbol it draws, from
 // version 1 to its largest, decodes with jsQR (a devDependency, never part of
 // the site) to the text it encodes. Runs in Node; no browser needed.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import jsQR from 'jsqr';
-import { qrMatrix } from '../../web/qr.js';
+import { qrMatrix } from '../../web/base/qr.js';
 
 /** image draws a matrix as RGBA pixels, `scale` per module, with a four-module quiet zone. */
 function image({ size, modules }, scale = 4) {

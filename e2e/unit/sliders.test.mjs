@@ -6,7 +6,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync } from 'node:fs';
-import { coerce } from '../../web/state.js';
+import { coerce } from '../../web/state/values.js';
 
 const dir = new URL('../../web/widgets/', import.meta.url);
 

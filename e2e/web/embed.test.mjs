@@ -1,6 +1,6 @@
 // A widget taken to another site, in Debian's Chromium: a page served on
 // another origin (another port) frames widgets of two lessons with the
-// iframe snippets web/embedlink.js writes, and with <dpplay-widget>
+// iframe snippets web/embed/embedlink.js writes, and with <dpplay-widget>
 // (web/embed.js). Each draws and answers the keyboard; hide and lock work;
 // the frame fits its widget with no inner scrollbar; the parent's
 // dpplay:set changes the state and malformed messages change nothing; axe
@@ -17,7 +17,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { axe, dist, dpplayBin, harness, shoot, siteIndex, steady } from './harness.mjs';
 import { watch } from './browser.mjs';
-import { embedAddress, iframeSnippet } from '../../web/embedlink.js';
+import { embedAddress, iframeSnippet } from '../../web/embed/embedlink.js';
 import { firstLoad, BUDGET_BYTES, EMBEDS } from '../../scripts/bundle-size.mjs';
 
 const web = harness(['embed.html', 'dist/embed.html is missing: run make site'], ['embed.js', 'dist/embed.js is missing: run make site']);

@@ -157,7 +157,7 @@ export const renders = async (page, sel) => +(await page.locator(sel).getAttribu
 /**
  * live(page, sel, timeout) scrolls the widget sel into view and waits until it
  * has mounted: a widget away from the screen keeps its pre-rendered drawing
- * until it comes near or is used (web/lazymount.js: mountNear).
+ * until it comes near or is used (web/lesson/lazymount.js: mountNear).
  */
 export async function live(page, sel, timeout = 30000) {
   await page.locator(sel).first().scrollIntoViewIfNeeded();
@@ -181,7 +181,7 @@ export async function everyLive(page, timeout = 30000) {
 /**
  * nearLive(page) waits until every widget on or within a screen of the
  * viewport has mounted and is not busy: those are the ones the page mounts
- * as they come near (web/lazymount.js), so that once they have, scrolling
+ * as they come near (web/lesson/lazymount.js), so that once they have, scrolling
  * and restoring a place move nothing more.
  */
 export async function nearLive(page, timeout = 30000) {

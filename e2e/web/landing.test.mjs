@@ -142,7 +142,7 @@ test('Back returns to the scroll position the lesson was left at', async () => {
   const { context, page, errors } = await open(`${index.lessons[0].slug}/`, { width: 390, height: 800 });
   await ready(page, index.lessons[0].slug);
   await page.evaluate(() => scrollTo(0, 2400));
-  // The page keeps the place in its history entry (site.js saveScroll).
+  // The page keeps the place in its history entry (shell/scrollkeep.js saveScroll).
   await page.waitForFunction(() => scrollY > 0 && history.state?.scroll === Math.round(scrollY));
   const y = await page.evaluate(() => scrollY);
   assert.ok(y > 2000, `scrolled to ${y}`);

@@ -13,7 +13,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { axe, frameReady, harness, idle, root as repo, shoot } from './harness.mjs';
-import { qrMatrix } from '../../web/qr.js';
+import { qrMatrix } from '../../web/base/qr.js';
 
 const web = harness(['index.html', 'dist/ is missing: run make site']);
 
@@ -211,7 +211,7 @@ async function answersKeys(frame, what) {
 }
 
 test('docs/embed.md: a reveal.js deck on another origin shows live widgets, as background and as a slide', async () => {
-  const { embedAddress, iframeSnippet } = await import('../../web/embedlink.js');
+  const { embedAddress, iframeSnippet } = await import('../../web/embed/embedlink.js');
   const { serve } = await import('./server.mjs');
   const attr = (t) => t.replace(/&/g, '&amp;').replace(/"/g, '&quot;');
   // The deck's two slides, as the Embed dialog writes them for a site at root:

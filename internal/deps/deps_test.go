@@ -98,7 +98,7 @@ var layers = []layer{
 	{dir: "internal/site", may: []string{"app/widget", "github.com/yuin/goldmark", "go.yaml.in/yaml/v3", "github.com/evanw/esbuild/pkg/api"},
 		tests: []string{"internal/nodeprobe"},
 		why:   "the site builder needs the widgets' schemas (app/widget) and esbuild to bundle the page's modules, not their figures, the lecture or core/"},
-	{dir: "internal/deps", why: "this test"},
+	{dir: "internal/deps", tests: []string{"github.com/evanw/esbuild/pkg/api"}, why: "this test (esbuild parses the page's modules for TestWebLayers)"},
 	{dir: "internal/nodeprobe", why: "test support: runs the page's JavaScript in Node"},
 	{dir: "internal/serve", may: []string{"lecture", "github.com/andybalholm/brotli"},
 		why: "dpplay serve: the static site and the lecture API over SQLite"},

@@ -11,8 +11,8 @@ import (
 	"testing"
 )
 
-// Run writes files (name → contents) and script, as probe.mjs, into a
-// temporary folder, runs the script in Node with the path of a file that
+// Run writes files (slash-separated path → contents) and script, as
+// probe.mjs, into a temporary folder, runs the script in Node with the path of a file that
 // holds the JSON of inputs as its argument, and decodes what it prints
 // into out. The test is skipped when node is not installed.
 func Run(t testing.TB, files map[string][]byte, script string, inputs, out any) {
@@ -28,7 +28,11 @@ func Run(t testing.TB, files map[string][]byte, script string, inputs, out any) 
 	}
 	files["probe.mjs"], files["inputs.json"] = []byte(script), in
 	for name, b := range files {
-		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+		p := filepath.Join(dir, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}

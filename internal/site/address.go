@@ -12,8 +12,8 @@ import (
 //	exponential-mechanism/#meet.eps=0.5&meet.seed=7
 //
 // A fragment without "=" names an element (a heading) instead. A static host
-// serves every state, since the fragment never reaches it. web/state.js reads
-// and writes the same form in the page.
+// serves every state, since the fragment never reaches it.
+// web/state/address.js reads and writes the same form in the page.
 //
 // The site's first addresses kept the lesson in the fragment too,
 // "#/slug?query": lessons link to each other that way in their Markdown, and
@@ -84,7 +84,7 @@ func ParseAddress(addr string) (slug, query string) {
 	return slug, query
 }
 
-// embedView names the embed page's own settings (web/embedlink.js VIEW):
+// embedView names the embed page's own settings (web/embed/embedlink.js VIEW):
 // how it shows the widget, not the widget's state.
 var embedView = map[string]bool{"caption": true, "table": true, "theme": true}
 

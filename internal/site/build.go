@@ -29,7 +29,7 @@ import (
 // Options say where the build reads and writes.
 type Options struct {
 	Lessons  string            // directory of lesson Markdown files
-	Web      string            // the web shell: index.html, sw.js, app.js, widgets/ …
+	Web      string            // the web shell: index.html, sw.js, shell/app.js, widgets/ …
 	Out      string            // output directory; replaced if it holds an earlier build
 	Wasm     map[string]string // module name → built .wasm file, copied to wasm/NAME.wasm
 	WasmExec string            // Go's wasm_exec.js, from $(go env GOROOT)/lib/wasm
@@ -152,9 +152,8 @@ func Build(o Options) (Result, error) {
 	if files[MathFont], files[MathFontLicense], err = math.Font(); err != nil {
 		return Result{}, fmt.Errorf("the math font: %v", err)
 	}
-	shell, ok := files["index.html"]
-	sw, ok2 := files["sw.js"]
-	if !ok || !ok2 {
+	sw, ok := files["sw.js"]
+	if _, ok2 := files["index.html"]; !ok || !ok2 {
 		return Result{}, fmt.Errorf("%s must contain index.html and sw.js", o.Web)
 	}
 	if o.WasmExec != "" {
@@ -168,9 +167,15 @@ func Build(o Options) (Result, error) {
 	if err != nil {
 		return Result{}, err
 	}
+	// The shell as bundled: its script is its entry's output.
+	shell := files["index.html"]
+	var entry string
+	if m := reModuleScript.FindSubmatch(shell); m != nil {
+		entry = string(m[1])
+	}
 	// Offline lists the lessons' own modules with their gzipped sizes, for
 	// the page's offer to keep every lesson offline where the service worker
-	// precaches only the shell and core (web/offline.js).
+	// precaches only the shell and core (web/offline/offline.js).
 	type offlineFile struct {
 		File string `json:"file"`
 		Gzip int    `json:"gzip"`
@@ -208,7 +213,7 @@ func Build(o Options) (Result, error) {
 			return Result{}, fmt.Errorf("web/index.html lacks the marker %s", m)
 		}
 	}
-	p := pageShell{o: o, shell: string(shell), js: js, lessons: lessons, index: indexScript(indexJSON)}
+	p := pageShell{o: o, shell: string(shell), js: js, entry: entry, lessons: lessons, index: indexScript(indexJSON)}
 	if core, ok := index.Wasm["core"]; ok {
 		p.core = core.File + " " + fmt.Sprint(core.Bytes)
 	}

@@ -15,7 +15,7 @@ import (
 )
 
 // scripts is the built site's JavaScript as the pages load it: for each ES
-// module a page or a dynamic import names by its source path (app.js,
+// module a page or a dynamic import names by its source path (shell/app.js,
 // widgets/x.js), the output file that holds it, and for each output file
 // the output files it imports statically.
 type scripts struct {
@@ -29,15 +29,16 @@ var reModuleScript = regexp.MustCompile(`<script type="module" src="([^"]+\.js)"
 // esbuild, and minifies the rest of its JavaScript and CSS.
 //
 // The entry points are the modules the HTML files load (<script
-// type="module" src>: app.js, embedpage.js, lecture.js). With code
-// splitting, every module a dynamic import names (each widgets/NAME.js,
+// type="module" src>: shell/app.js, embed/embedpage.js,
+// lecture/lecture.js); each is written as NAME.js at the site's root, and
+// the HTML's src is rewritten to that file. With code splitting, every module a dynamic import names (each widgets/NAME.js,
 // offline.js …) stays a lazy file of its own, named NAME-HASH.js, and code
 // shared between them is in chunk-HASH.js files. All of it is written to
 // the site's root, so a page fetches its entry and the chunks it imports
 // (the page preloads them all at once) instead of one module per source
 // file, one import level at a time. A source in a subdirectory that reads
-// import.meta.url (widgets/datapanel.js's ../data/) is given its own
-// address, as it has unbundled.
+// import.meta.url (widgets/datapanel.js's ../data/, lesson/current.js's
+// ../) is given its own address, as it has unbundled.
 //
 // The classic scripts (embed.js, worker.js, frameguard.js, countbytes.js,
 // wasm_exec.js) and any module no page reaches keep their names and are
@@ -129,6 +130,19 @@ func bundle(files map[string][]byte) (scripts, error) {
 			files[filepath.ToSlash(n)] = f.Contents
 			done[filepath.ToSlash(n)] = true
 		}
+		// The pages load their entry's output in place of its source.
+		for n, b := range files {
+			if path.Ext(n) != ".html" {
+				continue
+			}
+			files[n] = reModuleScript.ReplaceAllFunc(b, func(m []byte) []byte {
+				e := string(reModuleScript.FindSubmatch(m)[1])
+				if out, ok := js.out[e]; ok {
+					return []byte(strings.Replace(string(m), `src="`+e+`"`, `src="`+out+`"`, 1))
+				}
+				return m
+			})
+		}
 	}
 	for n, b := range files {
 		loader := api.LoaderNone
@@ -160,13 +174,14 @@ func minify(b []byte, loader api.Loader) ([]byte, error) {
 	return r.Code, nil
 }
 
-// preloads returns modulepreload links for the page's entry module (app.js),
-// the given widgets' modules and every file they import statically, so the
+// preloads returns modulepreload links for a page's entry module (entry,
+// its output file as the page's script names it: app.js), the given
+// widgets' modules and every file they import statically, so the
 // browser fetches them all in parallel instead of one import level at a
 // time. The widgets' own files are fetched at low priority: their
 // pre-rendered charts are in the page, so the first paint needs none of
 // them, and on a slow link they must not delay the stylesheets or app.js.
-func (js scripts) preloads(widgets []string) string {
+func (js scripts) preloads(entry string, widgets []string) string {
 	seen := map[string]bool{}
 	var b strings.Builder
 	var visit func(p, attr string)
@@ -180,7 +195,7 @@ func (js scripts) preloads(widgets []string) string {
 			visit(m, attr)
 		}
 	}
-	visit(js.out["app.js"], "")
+	visit(entry, "")
 	for _, w := range widgets {
 		visit(js.out["widgets/"+w+".js"], ` fetchpriority="low"`)
 	}

@@ -8,7 +8,7 @@ import (
 )
 
 // EmbedFragment is the address, in the built site, of the fragment the
-// embed page (web/embedpage.js) fetches for widget id of lesson slug.
+// embed page (web/embed/embedpage.js) fetches for widget id of lesson slug.
 func EmbedFragment(slug, id string) string { return "embed/" + slug + "/" + id + ".html" }
 
 // embedFragment reports whether a built file is a widget's fragment for

@@ -162,7 +162,7 @@ func plainText(h string) string {
 }
 
 // SearchIndex splits every lesson and page at its h2 headings into entries
-// for the site's search (web/site.js), of their text only: it takes the
+// for the site's search (web/shell/search.js), of their text only: it takes the
 // lessons as written (before the pre-render draws the widgets and records
 // their engine calls) and leaves out instructor notes and what is not text
 // (reNotText).

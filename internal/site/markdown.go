@@ -199,7 +199,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 			return "", r.errorf(ln, "```exercise needs answer: or check:")
 		}
 		// An answer is checked at the precision its question asks for,
-		// decimals: N, or exactly when absent (web/number.js givesAnswer;
+		// decimals: N, or exactly when absent (web/base/number.js givesAnswer;
 		// lessons/exercise_test.go holds each exercise to its question).
 		if _, ok := h["tolerance"]; ok {
 			return "", r.errorf(ln, "```exercise takes decimals: (the precision its question asks for), not tolerance:")
@@ -268,7 +268,7 @@ func (r *renderer) fenced(kind, name string, lines []string, ln int) (string, er
 var reChoice = regexp.MustCompile(`^\s*-\s+\[([ xX])\]\s+(.*)$`)
 
 // predict renders a predict-then-reveal question as a radio group and a
-// hidden explanation; web/predict.js wires the Reveal button.
+// hidden explanation; web/lesson/predict.js wires the Reveal button.
 func (r *renderer) predict(lines []string, ln int) (string, error) {
 	q, reveal := splitBlock(lines, true)
 	var prompt []string

@@ -176,6 +176,7 @@ type pageShell struct {
 	o       Options
 	shell   string
 	js      scripts // the site's bundled modules, for modulepreload links
+	entry   string  // the shell's entry module as bundled (app.js)
 	lessons []*Lesson
 	index   string // the site index's script element
 	core    string // the core module's file and size, "wasm/core.wasm 2400000"
@@ -185,7 +186,7 @@ type pageShell struct {
 var reFirstWidget = regexp.MustCompile(`<figure class="widget" id="([^"]+)"`)
 
 // page returns the shell filled for one page at h.Path: its head, the lesson
-// list with current (a slug) marked, modulepreload links for app.js and the
+// list with current (a slug) marked, modulepreload links for its entry and the
 // widget modules widgets, the content (an article, written for a page one
 // level down, or the landing page at the root) and pager below it. The shell's
 // own URLs are relative to the site's root; they are rewritten for the page's
@@ -200,7 +201,7 @@ func (p pageShell) page(h Head, current, content, pager string, widgets []string
 	s := p.shell
 	s = strings.Replace(s, metaMarker, h.HTML(p.o.BaseURL, prefix), 1)
 	s = strings.Replace(s, navMarker, navHTML(p.lessons, current), 1)
-	pre := p.js.preloads(widgets)
+	pre := p.js.preloads(p.entry, widgets)
 	// A page with formulas needs the math font for its first paint.
 	if strings.Contains(content, "<math") {
 		pre += mathFontPreload + "\n"

@@ -223,13 +223,13 @@ func TestBuild(t *testing.T) {
 		"lessons/01-a.md":          "---\ntitle: First\norder: 1\nobjectives:\n  - a\n---\n```widget w\n```\n",
 		"lessons/02-b.md":          "---\ntitle: Second\norder: 2\nobjectives:\n  - b\n---\nText.\n",
 		"lessons/README.md":        "not a lesson",
-		"web/index.html":           `<head><!--dpplay:meta--><meta name="dpplay-core" content="__DPPLAY_CORE__"><meta name="dpplay-lessons" content="__DPPLAY_LESSONS__"><link rel="stylesheet" href="styles.css"><!--dpplay:preload--><script type="module" src="app.js"></script></head><a href="./">home</a><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--><nav class="pager"><!--dpplay:pager--></nav></main><!--dpplay:index-->`,
+		"web/index.html":           `<head><!--dpplay:meta--><meta name="dpplay-core" content="__DPPLAY_CORE__"><meta name="dpplay-lessons" content="__DPPLAY_LESSONS__"><link rel="stylesheet" href="styles.css"><!--dpplay:preload--><script type="module" src="shell/app.js"></script></head><a href="./">home</a><nav><!--dpplay:nav--></nav><main><!--dpplay:lesson--><nav class="pager"><!--dpplay:pager--></nav></main><!--dpplay:index-->`,
 		"web/styles.css":           "body {\n  color: red;\n}\n",
 		"web/embed.js":             "(function () {\n  var here = 1;\n  window.dpplayEmbed = here;\n})();\n",
 		"web/404.html":             `<link rel="icon" href="__DPPLAY_ICON__"><a id="home" href="__DPPLAY_HOME__">home</a>`,
 		"web/favicon.svg":          `<svg viewBox="0 0 2 2"><rect width="2" height="2"/></svg>`,
 		"web/sw.js":                "const V='__DPPLAY_VERSION__'; const A=[\"__DPPLAY_ASSETS__\"]; const E=[\"__DPPLAY_EXTRAS__\"];",
-		"web/app.js":               "import { s } from './start.js';\nexport const mount = (name) => import(`./widgets/${name}.js`);\nconsole.log(s);",
+		"web/shell/app.js":         "import { s } from '../start.js';\nexport const mount = (name) => import(`../widgets/${name}.js`);\nconsole.log(s);",
 		"web/start.js":             "import { c } from './charts/c.js';\nexport const s = c + 1;",
 		"web/charts/c.js":          "export const c = Math.random();",
 		"web/widgets/w.js":         "import { x } from './helper.js';\nimport { c } from '../charts/c.js';\nexport const w = [x, c, new URL('../data/d.csv', import.meta.url).href];",
@@ -268,7 +268,7 @@ func TestBuild(t *testing.T) {
 	}
 	index := read("index.html")
 	for _, want := range []string{`href="a/"`, `href="b/"`, `data-slug="a"`, `"file":"wasm/core.wasm"`,
-		`<link rel="modulepreload" href="app.js">`, `content="worker.js wasm/core.wasm 4"`, `content="a b"`, `<a href="./">home</a>`, `<link rel="stylesheet" href="styles.css">`,
+		`<link rel="modulepreload" href="app.js">`, `<script type="module" src="app.js">`, `content="worker.js wasm/core.wasm 4"`, `content="a b"`, `<a href="./">home</a>`, `<link rel="stylesheet" href="styles.css">`,
 		`<link rel="canonical" href="https://example.org/course/">`, `<meta property="og:image" content="https://example.org/course/icons/social.png">`} {
 		if !strings.Contains(index, want) {
 			t.Errorf("index.html lacks %s:\n%s", want, index)
@@ -280,7 +280,7 @@ func TestBuild(t *testing.T) {
 	for _, want := range []string{`<title>First — dpplay</title>`, `<link rel="canonical" href="https://example.org/course/a/">`,
 		`<meta property="og:image" content="https://example.org/course/og/a.png">`, `<meta property="og:image:alt" content="A chart of a">`,
 		`<meta property="og:type" content="article">`, `<a href="../">home</a>`, `<link rel="stylesheet" href="../styles.css">`,
-		`<link rel="modulepreload" href="../app.js">`, `content="../worker.js wasm/core.wasm 4"`,
+		`<link rel="modulepreload" href="../app.js">`, `<script type="module" src="../app.js">`, `content="../worker.js wasm/core.wasm 4"`,
 		`<a href="../a/" data-slug="a" aria-current="page">`, `<a href="../b/" data-slug="b">`, `<article class="lesson" data-slug="a"`,
 		`<link rel="expect" href="#w-w" blocking="render">`, `<a href="../b/" rel="next" class="pager-next">`} {
 		if !strings.Contains(a, want) {
@@ -343,7 +343,7 @@ func TestBuild(t *testing.T) {
 	}
 	// The sources are gone; the lazy widget v and its helper are files of
 	// their own; w reads its data beside its source, as unbundled.
-	for _, gone := range []string{"start.js", "charts/c.js", "widgets/w.js", "widgets/helper.js"} {
+	for _, gone := range []string{"shell/app.js", "start.js", "charts/c.js", "widgets/w.js", "widgets/helper.js"} {
 		if _, err := os.Stat(filepath.Join(out, gone)); err == nil {
 			t.Errorf("%s is in the built site beside the bundle", gone)
 		}

@@ -15,7 +15,7 @@ import (
 // what the widgets take from package widget.
 const WidgetsModule = "gen/widgets.js"
 
-// jsParam is one schema entry as web/state.js reads it.
+// jsParam is one schema entry as web/state/values.js reads it.
 type jsParam struct {
 	Type      string   `json:"type"`
 	Label     string   `json:"label"`

@@ -217,7 +217,7 @@ func randomLinkValue(r *rand.Rand) string {
 	return b.String()
 }
 
-// The page's clamp rule (web/state.js coerce) applied in Node to the
+// The page's clamp rule (web/state/values.js coerce) applied in Node to the
 // module's schemas and package widget's Coerce agree on every widget's keys:
 // the same value and the same note for values out of range, not numbers,
 // not among an enum's values, lists of the wrong length, numbers and list
@@ -226,13 +226,13 @@ func randomLinkValue(r *rand.Rand) string {
 // digit for digit. A wrong range, default, enum value, list length, digits
 // or pattern in the module changes the page's answer. Number and list keys
 // also get random strings: both read numbers with the one link grammar
-// (web/number.js readLink, number.Link).
+// (web/base/number.js readLink, number.Link).
 func TestWidgetsModuleClampsAsGo(t *testing.T) {
 	mod, err := widgetsModule(testMath)
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{"widgets.mjs": mod, "state.mjs": nodeprobe.Read(t, "../../web/state.js"), "number.js": nodeprobe.Read(t, "../../web/number.js")}
+	files := map[string][]byte{"widgets.mjs": mod, "state/values.mjs": nodeprobe.Read(t, "../../web/state/values.js"), "base/number.js": nodeprobe.Read(t, "../../web/base/number.js")}
 	type probe struct{ Widget, Key, Raw string }
 	var probes []probe
 	rng := rand.New(rand.NewPCG(3, 4))
@@ -264,7 +264,7 @@ func TestWidgetsModuleClampsAsGo(t *testing.T) {
 		}
 	}
 	script := `import { schemas } from './widgets.mjs';
-import { coerce, encode } from './state.mjs';
+import { coerce, encode } from './state/values.mjs';
 import { readFileSync } from 'node:fs';
 const probes = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
@@ -302,7 +302,7 @@ console.log(JSON.stringify(probes.map(({ Widget, Key, Raw }) => {
 	}
 }
 
-// The page's reading of a hide or lock list (web/state.js readKeys) and
+// The page's reading of a hide or lock list (web/state/values.js readKeys) and
 // package widget's Keys agree: the same keys and the same note for every
 // widget, on lists of its keys, unknown names, repeats, blanks, names
 // differing in case or spacing, and random lists of these pieces.
@@ -311,7 +311,7 @@ func TestKeysMirrorJS(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	files := map[string][]byte{"widgets.mjs": mod, "state.mjs": nodeprobe.Read(t, "../../web/state.js"), "number.js": nodeprobe.Read(t, "../../web/number.js")}
+	files := map[string][]byte{"widgets.mjs": mod, "state/values.mjs": nodeprobe.Read(t, "../../web/state/values.js"), "base/number.js": nodeprobe.Read(t, "../../web/base/number.js")}
 	type probe struct{ Widget, Raw string }
 	var probes []probe
 	rng := rand.New(rand.NewPCG(5, 6))
@@ -330,7 +330,7 @@ func TestKeysMirrorJS(t *testing.T) {
 		}
 	}
 	script := `import { schemas } from './widgets.mjs';
-import { readKeys } from './state.mjs';
+import { readKeys } from './state/values.mjs';
 import { readFileSync } from 'node:fs';
 const probes = JSON.parse(readFileSync(process.argv[2], 'utf8'));
 console.log(JSON.stringify(probes.map(({ Widget, Raw }) => {

@@ -62,7 +62,7 @@ func errorsString(errs map[string]int) string {
 }
 
 // RetryDelays are the waits before each repeat of an answer whose request
-// failed transiently: the lecture page's policy (web/lecture.js, RETRY_MS).
+// failed transiently: the lecture page's policy (web/lecture/lecture.js, RETRY_MS).
 var RetryDelays = []time.Duration{500 * time.Millisecond, 1500 * time.Millisecond, 4 * time.Second}
 
 // Transient reports whether a request's outcome is worth repeating: no reply

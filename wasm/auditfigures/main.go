@@ -2,7 +2,7 @@
 
 // Command auditfigures is the figure-export module of the exact privacy
 // auditor: the figures module plus package auditfig, which runs the audit. Only the
-// auditor's "Export figure" loads it (web/export.js).
+// auditor's "Export figure" loads it (web/page/export.js).
 package main
 
 import (

@@ -7,7 +7,7 @@
 // Float64Arrays, never as JSON, so encoding/json stays out of the module
 // (about 280 KB gzipped).
 //
-// Methods (see web/engine.js for the page-side wrapper):
+// Methods (see web/engine/client.js for the page-side wrapper):
 //
 //	probabilities({mechanism, scores, measure?, epsilon, sensitivity}) → {p}
 //	draws({slot, mechanism, scores, measure?, epsilon, sensitivity, seed, n}) → {counts}

@@ -7,7 +7,7 @@
 //
 // where hash is a request in the form of figures.ParseRequest:
 // "#lesson=3&widget=epsilon-band&id=band&fig=logratio&eps=2&…", the widget's own
-// keys from the page's URL (web/export.js builds it), drawn by
+// keys from the page's URL (web/page/export.js builds it), drawn by
 // figures.ExportHash. A module draws the charts its imports register.
 package figjs
 

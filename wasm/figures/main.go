@@ -2,7 +2,7 @@
 
 // Command figures is the figure-export module: gonum/plot, with its fonts
 // and back ends, and every chart of package figures. The page's worker loads it only when a student or instructor
-// presses "Export figure" (web/export.js); its one method, render, is
+// presses "Export figure" (web/page/export.js); its one method, render, is
 // package figjs's. The auditor's figures are in wasm/auditfigures.
 package main
 

@@ -1,10 +1,14 @@
+// The ±ε band chart: each outcome's exact log-ratio on two neighbouring data sets.
+//
 // The ±ε band chart: for each outcome, the exact log-ratio of
 // its probabilities on two neighbouring data sets (a diamond) and the
 // estimate from draws with its interval (a dot with whiskers), against a
 // shaded band from −ε to ε. A point outside the band is a breach of ε-DP and
 // is drawn in the alarm colour with a label, so colour is never the only cue.
 // Like the other charts: an accessible name and description, a data table.
-import { el, escapeHTML, fmt, frame } from '../svg.js';
+import { frame } from './frame.js';
+import { escapeHTML, svgEl } from '../base/dom.js';
+import { fmt } from '../base/format.js';
 
 let count = 0;
 
@@ -32,7 +36,7 @@ export class BandChart {
     return `Exact log-ratios: ${out}. Band ±${fmt(d.epsilon)}. ${breached ? `${breached} outcome${breached === 1 ? '' : 's'} outside the band.` : 'Every outcome inside the band.'}`;
   }
 
-  /** sound() is what "Listen" plays (web/listen.js): the exact log-ratios, 0 in the middle of the range. */
+  /** sound() is what "Listen" plays (web/charts/listen.js): the exact log-ratios, 0 in the middle of the range. */
   sound() {
     const d = this.data;
     const span = Math.max(d.epsilon, ...d.exact.filter(Number.isFinite).map(Math.abs));
@@ -60,51 +64,51 @@ export class BandChart {
     const slot = (right - left) / n;
     const cx = (i) => left + slot * (i + 0.5);
 
-    const svg = el('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${this.id}-t ${this.id}-d` });
-    svg.append(el('title', { id: `${this.id}-t` }, this.opts.title));
-    svg.append(el('desc', { id: `${this.id}-d` }, this.describe()));
+    const svg = svgEl('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${this.id}-t ${this.id}-d` });
+    svg.append(svgEl('title', { id: `${this.id}-t` }, this.opts.title));
+    svg.append(svgEl('desc', { id: `${this.id}-d` }, this.describe()));
 
-    const g = el('g', { class: 'grid', 'aria-hidden': 'true' });
-    g.append(el('rect', { x: left, y: py(d.epsilon), width: right - left, height: py(-d.epsilon) - py(d.epsilon), class: 'band' }));
+    const g = svgEl('g', { class: 'grid', 'aria-hidden': 'true' });
+    g.append(svgEl('rect', { x: left, y: py(d.epsilon), width: right - left, height: py(-d.epsilon) - py(d.epsilon), class: 'band' }));
     for (const v of [-d.epsilon, 0, d.epsilon]) {
-      g.append(el('line', { x1: left, x2: right, y1: py(v), y2: py(v), class: v ? 'band-edge' : '' }));
-      g.append(el('text', { x: left - fs * 0.4, y: py(v) + small * 0.35, 'text-anchor': 'end', 'font-size': small }, v ? `${v > 0 ? '+' : '−'}ε` : '0'));
+      g.append(svgEl('line', { x1: left, x2: right, y1: py(v), y2: py(v), class: v ? 'band-edge' : '' }));
+      g.append(svgEl('text', { x: left - fs * 0.4, y: py(v) + small * 0.35, 'text-anchor': 'end', 'font-size': small }, v ? `${v > 0 ? '+' : '−'}ε` : '0'));
     }
     const bandY = (narrowW ? fs * 2.2 : fs * 0.8) + small * 0.35;
-    g.append(el('text', { x: narrowW ? left : right, y: bandY, 'text-anchor': narrowW ? 'start' : 'end', 'font-size': small, class: 'axis-label' }, `shaded band: ±ε, ε = ${fmt(d.epsilon)}`));
-    const yl = el('text', { x: fs * 0.9, y: top + plotH / 2, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label', transform: `rotate(-90 ${fs * 0.9} ${top + plotH / 2})` }, this.opts.yLabel);
+    g.append(svgEl('text', { x: narrowW ? left : right, y: bandY, 'text-anchor': narrowW ? 'start' : 'end', 'font-size': small, class: 'axis-label' }, `shaded band: ±ε, ε = ${fmt(d.epsilon)}`));
+    const yl = svgEl('text', { x: fs * 0.9, y: top + plotH / 2, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label', transform: `rotate(-90 ${fs * 0.9} ${top + plotH / 2})` }, this.opts.yLabel);
     g.append(yl);
     const narrow = slot < fs * 5;
     d.categories.forEach((c, i) => {
-      g.append(el('text', { x: cx(i), y: top + plotH + fs * 1.3, 'text-anchor': 'middle', 'font-size': small, class: 'cat' }, narrow ? c.slice(0, 3) : c));
+      g.append(svgEl('text', { x: cx(i), y: top + plotH + fs * 1.3, 'text-anchor': 'middle', 'font-size': small, class: 'cat' }, narrow ? c.slice(0, 3) : c));
     });
     svg.append(g);
 
     const r = fs * 0.36;
-    const lg = el('g', { class: 'legend', 'aria-hidden': 'true' });
+    const lg = svgEl('g', { class: 'legend', 'aria-hidden': 'true' });
     const ly = fs * 0.8;
-    lg.append(el('path', { d: `M${left} ${ly}l${r * 1.2} ${-r * 1.2}l${r * 1.2} ${r * 1.2}l${-r * 1.2} ${r * 1.2}Z`, class: 'exact' }));
-    lg.append(el('text', { x: left + r * 3.4, y: ly + small * 0.35, class: 'legend-text', 'font-size': small }, 'Exact'));
+    lg.append(svgEl('path', { d: `M${left} ${ly}l${r * 1.2} ${-r * 1.2}l${r * 1.2} ${r * 1.2}l${-r * 1.2} ${r * 1.2}Z`, class: 'exact' }));
+    lg.append(svgEl('text', { x: left + r * 3.4, y: ly + small * 0.35, class: 'legend-text', 'font-size': small }, 'Exact'));
     const ex = left + fs * 5.5;
-    lg.append(el('line', { x1: ex, x2: ex, y1: ly - r * 1.6, y2: ly + r * 1.6, class: 'estimate' }));
-    lg.append(el('circle', { cx: ex, cy: ly, r: r * 0.8, class: 'estimate' }));
-    lg.append(el('text', { x: ex + r * 2, y: ly + small * 0.35, class: 'legend-text', 'font-size': small }, narrowW ? 'Estimate, interval' : (this.opts.estimateLabel || 'Estimate from draws, with interval')));
+    lg.append(svgEl('line', { x1: ex, x2: ex, y1: ly - r * 1.6, y2: ly + r * 1.6, class: 'estimate' }));
+    lg.append(svgEl('circle', { cx: ex, cy: ly, r: r * 0.8, class: 'estimate' }));
+    lg.append(svgEl('text', { x: ex + r * 2, y: ly + small * 0.35, class: 'legend-text', 'font-size': small }, narrowW ? 'Estimate, interval' : (this.opts.estimateLabel || 'Estimate from draws, with interval')));
     svg.append(lg);
 
-    const pts = el('g', { 'aria-hidden': 'true' });
+    const pts = svgEl('g', { 'aria-hidden': 'true' });
     d.categories.forEach((c, i) => {
       const X = cx(i);
       if (d.drawn[i]) {
         const out = d.low[i] > d.epsilon || d.high[i] < -d.epsilon;
         const cls = out ? 'estimate out' : 'estimate';
-        pts.append(el('line', { x1: X + r * 1.6, x2: X + r * 1.6, y1: py(d.low[i]), y2: py(d.high[i]), class: cls }));
-        for (const v of [d.low[i], d.high[i]]) pts.append(el('line', { x1: X + r * 0.9, x2: X + r * 2.3, y1: py(v), y2: py(v), class: cls }));
-        pts.append(el('circle', { cx: X + r * 1.6, cy: py(d.estimate[i]), r: r * 0.8, class: cls }));
+        pts.append(svgEl('line', { x1: X + r * 1.6, x2: X + r * 1.6, y1: py(d.low[i]), y2: py(d.high[i]), class: cls }));
+        for (const v of [d.low[i], d.high[i]]) pts.append(svgEl('line', { x1: X + r * 0.9, x2: X + r * 2.3, y1: py(v), y2: py(v), class: cls }));
+        pts.append(svgEl('circle', { cx: X + r * 1.6, cy: py(d.estimate[i]), r: r * 0.8, class: cls }));
       }
       const out = Math.abs(d.exact[i]) > d.epsilon * (1 + 1e-9);
       const Y = py(d.exact[i]);
-      pts.append(el('path', { d: `M${X - r * 1.6} ${Y - r * 1.2}l${r * 1.2} ${r * 1.2}l${-r * 1.2} ${r * 1.2}l${-r * 1.2} ${-r * 1.2}Z`, class: out ? 'exact out' : 'exact' }));
-      if (out) pts.append(el('text', { x: X - r * 1.6, y: d.exact[i] > 0 ? Y - r * 1.8 : Y + r * 1.8 + small * 0.7, 'text-anchor': 'middle', 'font-size': small, class: 'breach-label' }, 'breach'));
+      pts.append(svgEl('path', { d: `M${X - r * 1.6} ${Y - r * 1.2}l${r * 1.2} ${r * 1.2}l${-r * 1.2} ${r * 1.2}l${-r * 1.2} ${-r * 1.2}Z`, class: out ? 'exact out' : 'exact' }));
+      if (out) pts.append(svgEl('text', { x: X - r * 1.6, y: d.exact[i] > 0 ? Y - r * 1.8 : Y + r * 1.8 + small * 0.7, 'text-anchor': 'middle', 'font-size': small, class: 'breach-label' }, 'breach'));
     });
     svg.append(pts);
     this.svgBox.replaceChildren(svg);

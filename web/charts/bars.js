@@ -1,10 +1,14 @@
+// Horizontal bar charts in SVG with an accessible name and a data-table view.
+//
 // Horizontal bar charts in SVG, each with an accessible name, a short
 // description of what it shows, and a data-table view of the same numbers.
 // Bars are the share of draws; the diamond and line mark the exact
 // probability computed by the Go core. The chart redraws at the real pixel
 // width of its container, so text stays legible from a phone to a projector.
 
-import { el, escapeHTML, fmtInt, frame, niceAxis, pct } from '../svg.js';
+import { frame } from './frame.js';
+import { escapeHTML, svgEl } from '../base/dom.js';
+import { fmtInt, niceAxis, pct } from '../base/format.js';
 
 let chartCount = 0;
 
@@ -49,7 +53,7 @@ export class BarChart {
     return s;
   }
 
-  /** sound() is what "Listen" plays (web/listen.js): the exact probabilities, then the shares drawn, on the axis's range. */
+  /** sound() is what "Listen" plays (web/charts/listen.js): the exact probabilities, then the shares drawn, on the axis's range. */
   sound() {
     const { categories, bars, marks, total } = this.data;
     const series = (name, values) => ({ name, points: categories.map((c, i) => ({ label: c, value: values[i], say: pct(values[i]) })) });
@@ -88,20 +92,20 @@ export class BarChart {
     const x = (v) => left + plotW * Math.min(Math.max(v / max, 0), 1);
     const H = top + rowH * categories.length + Math.round(fs * 0.5);
 
-    const svg = el('svg', {
+    const svg = svgEl('svg', {
       width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img',
       'aria-labelledby': `${this.id}-t ${this.id}-d`, 'data-axis-top': max, 'data-data-max': dataMax, 'data-axis-cap': 1,
     });
-    svg.append(el('title', { id: `${this.id}-t` }, this.opts.title));
-    svg.append(el('desc', { id: `${this.id}-d` }, this.describe()));
+    svg.append(svgEl('title', { id: `${this.id}-t` }, this.opts.title));
+    svg.append(svgEl('desc', { id: `${this.id}-d` }, this.describe()));
 
     // Legend.
-    const lg = el('g', { class: 'legend', 'aria-hidden': 'true' });
-    lg.append(el('rect', { x: left, y: fs * 0.35, width: fs * 0.9, height: fs * 0.9, class: 'bar', rx: 2 }));
-    lg.append(el('text', { x: left + fs * 1.25, y: fs * 1.1, class: 'legend-text', 'font-size': small }, this.opts.barLabel));
+    const lg = svgEl('g', { class: 'legend', 'aria-hidden': 'true' });
+    lg.append(svgEl('rect', { x: left, y: fs * 0.35, width: fs * 0.9, height: fs * 0.9, class: 'bar', rx: 2 }));
+    lg.append(svgEl('text', { x: left + fs * 1.25, y: fs * 1.1, class: 'legend-text', 'font-size': small }, this.opts.barLabel));
     const mx = shift ? left : mx0;
-    lg.append(el('path', { d: diamond(mx + fs * 0.45, fs * 0.8 + shift, fs * 0.45), class: 'mark' }));
-    lg.append(el('text', { x: mx + fs * 1.25, y: fs * 1.1 + shift, class: 'legend-text', 'font-size': small }, this.opts.markLabel));
+    lg.append(svgEl('path', { d: diamond(mx + fs * 0.45, fs * 0.8 + shift, fs * 0.45), class: 'mark' }));
+    lg.append(svgEl('text', { x: mx + fs * 1.25, y: fs * 1.1 + shift, class: 'legend-text', 'font-size': small }, this.opts.markLabel));
     svg.append(lg);
 
     // Axis titles: the categories, the value axis and, beside the bars, the
@@ -109,51 +113,51 @@ export class BarChart {
     // and the share of draws after it.
     const drawn = bars && this.data.total > 0;
     const titleY = fs * 2.45 + shift;
-    const axes = el('g', { class: 'axis-titles', 'aria-hidden': 'true' });
+    const axes = svgEl('g', { class: 'axis-titles', 'aria-hidden': 'true' });
     const axisTitle = left + textW(`${this.opts.axisLabel} (%)`, 0.5) > W + 4 ? 'Percent' : `${this.opts.axisLabel} (%)`;
-    axes.append(el('text', { x: stacked ? left : left + plotW / 2, y: titleY, 'text-anchor': stacked ? 'start' : 'middle', class: 'axis-label', 'font-size': small }, axisTitle));
+    axes.append(svgEl('text', { x: stacked ? left : left + plotW / 2, y: titleY, 'text-anchor': stacked ? 'start' : 'middle', class: 'axis-label', 'font-size': small }, axisTitle));
     if (!stacked) {
-      axes.append(el('text', { x: labelW, y: titleY, 'text-anchor': 'end', class: 'axis-label', 'font-size': small }, this.opts.categoryLabel));
-      axes.append(el('text', { x: W - 4, y: titleY, 'text-anchor': 'end', class: 'axis-label col-label', 'font-size': small }, drawn ? this.opts.barLabel : 'Exact'));
+      axes.append(svgEl('text', { x: labelW, y: titleY, 'text-anchor': 'end', class: 'axis-label', 'font-size': small }, this.opts.categoryLabel));
+      axes.append(svgEl('text', { x: W - 4, y: titleY, 'text-anchor': 'end', class: 'axis-label col-label', 'font-size': small }, drawn ? this.opts.barLabel : 'Exact'));
     }
     svg.append(axes);
 
     // Grid.
-    const grid = el('g', { class: 'grid', 'aria-hidden': 'true' });
+    const grid = svgEl('g', { class: 'grid', 'aria-hidden': 'true' });
     for (let k = 0, t = 0; t <= max + 1e-9; t = +(++k * step).toPrecision(12)) {
-      grid.append(el('line', { x1: x(t), x2: x(t), y1: top - fs * 0.3, y2: H - fs * 0.3 }));
+      grid.append(svgEl('line', { x1: x(t), x2: x(t), y1: top - fs * 0.3, y2: H - fs * 0.3 }));
       if (!stacked || t === 0 || Math.abs(t - max) < 1e-9 || plotW > 300) {
-        grid.append(el('text', { x: x(t), y: top - fs * 0.6, 'text-anchor': 'middle', 'font-size': small * 0.9 }, `${+(t * 100).toPrecision(4)}%`));
+        grid.append(svgEl('text', { x: x(t), y: top - fs * 0.6, 'text-anchor': 'middle', 'font-size': small * 0.9 }, `${+(t * 100).toPrecision(4)}%`));
       }
     }
     svg.append(grid);
 
-    const rows = el('g', { 'aria-hidden': 'true' });
+    const rows = svgEl('g', { 'aria-hidden': 'true' });
     categories.forEach((name, i) => {
       const y0 = top + i * rowH;
       const by = stacked ? y0 + fs * 1.35 : y0 + (rowH - barH) / 2;
       if (stacked) {
-        const label = el('text', { x: left, y: y0 + fs * 1.05, class: 'cat', 'font-size': small });
+        const label = svgEl('text', { x: left, y: y0 + fs * 1.05, class: 'cat', 'font-size': small });
         label.textContent = name;
-        const v = el('tspan', { class: 'val', dx: fs * 0.6 });
+        const v = svgEl('tspan', { class: 'val', dx: fs * 0.6 });
         const long = `${pct(bars?.[i])} drawn · exact ${pct(marks[i])}`;
         const fits = (name.length + long.length) * small * 0.56 + fs * 0.6 < plotW;
         v.textContent = drawn ? (fits ? long : `${pct(bars[i])} · exact ${pct(marks[i])}`) : `exact ${pct(marks[i])}`;
         label.append(v);
         rows.append(label);
       } else {
-        rows.append(el('text', { x: labelW, y: by + barH * 0.78, 'text-anchor': 'end', class: 'cat', 'font-size': small }, name));
-        const t = el('text', { x: W - 4, y: by + barH * 0.78, 'text-anchor': 'end', class: 'val', 'font-size': small });
+        rows.append(svgEl('text', { x: labelW, y: by + barH * 0.78, 'text-anchor': 'end', class: 'cat', 'font-size': small }, name));
+        const t = svgEl('text', { x: W - 4, y: by + barH * 0.78, 'text-anchor': 'end', class: 'val', 'font-size': small });
         t.textContent = drawn ? pct(bars[i]) : pct(marks[i]);
         rows.append(t);
       }
-      rows.append(el('rect', { x: left, y: by, width: plotW, height: barH, class: 'track', rx: 3 }));
+      rows.append(svgEl('rect', { x: left, y: by, width: plotW, height: barH, class: 'track', rx: 3 }));
       if (bars) {
-        rows.append(el('rect', { x: left, y: by, width: Math.max(0, x(bars[i]) - left), height: barH, class: 'bar', rx: 3 }));
+        rows.append(svgEl('rect', { x: left, y: by, width: Math.max(0, x(bars[i]) - left), height: barH, class: 'bar', rx: 3 }));
       }
       const mxp = x(marks[i]);
-      rows.append(el('line', { x1: mxp, x2: mxp, y1: by - 3, y2: by + barH + 3, class: 'mark-line' }));
-      rows.append(el('path', { d: diamond(mxp, by + barH / 2, barH * 0.36), class: 'mark' }));
+      rows.append(svgEl('line', { x1: mxp, x2: mxp, y1: by - 3, y2: by + barH + 3, class: 'mark-line' }));
+      rows.append(svgEl('path', { d: diamond(mxp, by + barH / 2, barH * 0.36), class: 'mark' }));
     });
     svg.append(rows);
     this.svgBox.replaceChildren(svg);

@@ -1,10 +1,14 @@
+// Line charts in SVG for curves over a parameter.
+//
 // Line charts in SVG for curves over a parameter (expected score loss or
 // revenue against ε, a density over a range, an error against the rounds).
 // Like charts/bars.js: an accessible name and description, a
 // data-table view of the same numbers, and a redraw at the container's real
 // pixel width. Series are told apart by colour, dash pattern and marker
 // shape, and each is named in a legend, so colour is never the only cue.
-import { el, escapeHTML, fmt, frame, niceAxis } from '../svg.js';
+import { frame } from './frame.js';
+import { escapeHTML, svgEl } from '../base/dom.js';
+import { fmt, niceAxis } from '../base/format.js';
 
 let count = 0;
 
@@ -12,10 +16,10 @@ const DASHES = ['', '7 4', '2 4', '10 3 2 3'];
 
 function marker(kind, cx, cy, r) {
   switch (kind % 4) {
-    case 0: return el('circle', { cx, cy, r });
-    case 1: return el('rect', { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r });
-    case 2: return el('path', { d: `M${cx} ${cy - r * 1.2}L${cx + r * 1.1} ${cy + r * 0.8}L${cx - r * 1.1} ${cy + r * 0.8}Z` });
-    default: return el('path', { d: `M${cx} ${cy - r * 1.2}L${cx + r * 1.2} ${cy}L${cx} ${cy + r * 1.2}L${cx - r * 1.2} ${cy}Z` });
+    case 0: return svgEl('circle', { cx, cy, r });
+    case 1: return svgEl('rect', { x: cx - r, y: cy - r, width: 2 * r, height: 2 * r });
+    case 2: return svgEl('path', { d: `M${cx} ${cy - r * 1.2}L${cx + r * 1.1} ${cy + r * 0.8}L${cx - r * 1.1} ${cy + r * 0.8}Z` });
+    default: return svgEl('path', { d: `M${cx} ${cy - r * 1.2}L${cx + r * 1.2} ${cy}L${cx} ${cy + r * 1.2}L${cx - r * 1.2} ${cy}Z` });
   }
 }
 
@@ -49,7 +53,7 @@ export class LineChart {
     this.renderTable();
   }
 
-  /** sound() is what "Listen" plays (web/listen.js): each series along x, on the range of all of them. */
+  /** sound() is what "Listen" plays (web/charts/listen.js): each series along x, on the range of all of them. */
   sound() {
     const { x: xs, series } = this.data;
     const { xLabel } = this.opts;
@@ -89,31 +93,31 @@ export class LineChart {
     const { top: ymax, step } = this.data.yMax ? { top: this.data.yMax, step: this.data.yMax / 4 } : niceAxis(dataMax * 1.02, this.opts.yCap);
     const py = (v) => top + plotH * (1 - Math.min(Math.max(v / ymax, 0), 1));
 
-    const svg = el('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${this.id}-t ${this.id}-d`, 'data-axis-top': ymax, 'data-data-max': dataMax, ...(this.opts.yCap ? { 'data-axis-cap': this.opts.yCap } : {}) });
-    svg.append(el('title', { id: `${this.id}-t` }, this.opts.title));
-    svg.append(el('desc', { id: `${this.id}-d` }, this.opts.describe ? this.opts.describe(this.data) : ''));
+    const svg = svgEl('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-labelledby': `${this.id}-t ${this.id}-d`, 'data-axis-top': ymax, 'data-data-max': dataMax, ...(this.opts.yCap ? { 'data-axis-cap': this.opts.yCap } : {}) });
+    svg.append(svgEl('title', { id: `${this.id}-t` }, this.opts.title));
+    svg.append(svgEl('desc', { id: `${this.id}-d` }, this.opts.describe ? this.opts.describe(this.data) : ''));
 
-    const lg = el('g', { class: 'legend', 'aria-hidden': 'true' });
+    const lg = svgEl('g', { class: 'legend', 'aria-hidden': 'true' });
     keys.forEach((s, i) => {
       const col = narrow ? 0 : i % 2, row = narrow ? i : Math.floor(i / 2);
       const gx = (narrow ? fs * 0.4 : left) + col * (right - left) / 2, gy = fs * 0.3 + row * fs * 1.5 + fs * 0.6;
       if (s.bars) {
-        lg.append(el('rect', { x: gx, y: gy - fs * 0.45, width: fs * 2.2, height: fs * 0.9, class: 'hist-bar' }));
-        lg.append(el('text', { x: gx + fs * 2.7, y: gy + small * 0.35, class: 'legend-text', 'font-size': small }, s.label));
+        lg.append(svgEl('rect', { x: gx, y: gy - fs * 0.45, width: fs * 2.2, height: fs * 0.9, class: 'hist-bar' }));
+        lg.append(svgEl('text', { x: gx + fs * 2.7, y: gy + small * 0.35, class: 'legend-text', 'font-size': small }, s.label));
         return;
       }
-      lg.append(el('line', { x1: gx, x2: gx + fs * 2.2, y1: gy, y2: gy, class: `series s${i}`, 'stroke-dasharray': DASHES[i % 4] }));
+      lg.append(svgEl('line', { x1: gx, x2: gx + fs * 2.2, y1: gy, y2: gy, class: `series s${i}`, 'stroke-dasharray': DASHES[i % 4] }));
       const m = marker(i, gx + fs * 1.1, gy, fs * 0.3);
       m.setAttribute('class', `series-mark s${i}`);
       lg.append(m);
-      lg.append(el('text', { x: gx + fs * 2.7, y: gy + small * 0.35, class: 'legend-text', 'font-size': small }, narrow && s.short ? s.short : s.label));
+      lg.append(svgEl('text', { x: gx + fs * 2.7, y: gy + small * 0.35, class: 'legend-text', 'font-size': small }, narrow && s.short ? s.short : s.label));
     });
     svg.append(lg);
 
-    const grid = el('g', { class: 'grid', 'aria-hidden': 'true' });
+    const grid = svgEl('g', { class: 'grid', 'aria-hidden': 'true' });
     for (let k = 0, t = 0; t <= ymax * (1 + 1e-9); t = +(++k * step).toPrecision(12)) {
-      grid.append(el('line', { x1: left, x2: right, y1: py(t), y2: py(t) }));
-      grid.append(el('text', { x: left - fs * 0.4, y: py(t) + small * 0.35, 'text-anchor': 'end', 'font-size': small }, fmt(t)));
+      grid.append(svgEl('line', { x1: left, x2: right, y1: py(t), y2: py(t) }));
+      grid.append(svgEl('text', { x: left - fs * 0.4, y: py(t) + small * 0.35, 'text-anchor': 'end', 'font-size': small }, fmt(t)));
     }
     const xt = this.opts.logX
       ? [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1, 2, 5, 10, 20, 50, 100].filter((t) => t >= lo * 0.999 && t <= hi * 1.001)
@@ -122,14 +126,14 @@ export class LineChart {
     let lastX = -Infinity;
     for (const t of xt) {
       const X = px(t);
-      grid.append(el('line', { x1: X, x2: X, y1: top, y2: top + plotH }));
+      grid.append(svgEl('line', { x1: X, x2: X, y1: top, y2: top + plotH }));
       if (X - lastX >= minGap) {
-        grid.append(el('text', { x: X, y: top + plotH + fs * 1.2, 'text-anchor': 'middle', 'font-size': small }, fmt(t)));
+        grid.append(svgEl('text', { x: X, y: top + plotH + fs * 1.2, 'text-anchor': 'middle', 'font-size': small }, fmt(t)));
         lastX = X;
       }
     }
-    grid.append(el('text', { x: (left + right) / 2, y: top + plotH + fs * 2.6, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label' }, this.opts.xLabel));
-    const yl = el('text', { x: fs * 0.9, y: top + plotH / 2, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label', transform: `rotate(-90 ${fs * 0.9} ${top + plotH / 2})` }, this.opts.yLabel);
+    grid.append(svgEl('text', { x: (left + right) / 2, y: top + plotH + fs * 2.6, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label' }, this.opts.xLabel));
+    const yl = svgEl('text', { x: fs * 0.9, y: top + plotH / 2, 'text-anchor': 'middle', 'font-size': small, class: 'axis-label', transform: `rotate(-90 ${fs * 0.9} ${top + plotH / 2})` }, this.opts.yLabel);
     grid.append(yl);
     svg.append(grid);
 
@@ -144,18 +148,18 @@ export class LineChart {
         const x = px(a), w = Math.max(px(b) - x - 0.5, 0.5);
         d += `M${x.toFixed(2)} ${base}V${py(h).toFixed(2)}h${w.toFixed(2)}V${base}Z`;
       });
-      const hist = el('g', { 'aria-hidden': 'true' });
-      if (d) hist.append(el('path', { d, class: 'hist-bar' }));
+      const hist = svgEl('g', { 'aria-hidden': 'true' });
+      if (d) hist.append(svgEl('path', { d, class: 'hist-bar' }));
       svg.append(hist);
     }
-    const lines = el('g', { 'aria-hidden': 'true' });
+    const lines = svgEl('g', { 'aria-hidden': 'true' });
     const every = Math.max(1, Math.round(xs.length / 8));
     series.forEach((s, i) => {
       const d = this.opts.steps
         // A step function (a CDF): flat until the next x, then a jump.
         ? xs.map((v, k) => (k ? `H${px(v).toFixed(1)}V${py(s.values[k]).toFixed(1)}` : `M${px(v).toFixed(1)} ${py(s.values[k]).toFixed(1)}`)).join('') + `H${px(hi).toFixed(1)}`
         : xs.map((v, k) => `${k ? 'L' : 'M'}${px(v).toFixed(1)} ${py(s.values[k]).toFixed(1)}`).join('');
-      lines.append(el('path', { d, class: `series s${i}`, 'stroke-dasharray': DASHES[i % 4] }));
+      lines.append(svgEl('path', { d, class: `series s${i}`, 'stroke-dasharray': DASHES[i % 4] }));
       xs.forEach((v, k) => {
         if ((k + Math.floor(i * every / series.length)) % every) return;
         const m = marker(i, px(v), py(s.values[k]), fs * 0.28);
@@ -165,10 +169,10 @@ export class LineChart {
     });
     if (Number.isFinite(this.data.marker)) {
       const X = px(this.data.marker);
-      lines.append(el('line', { x1: X, x2: X, y1: top, y2: top + plotH, class: 'now-rule' }));
+      lines.append(svgEl('line', { x1: X, x2: X, y1: top, y2: top + plotH, class: 'now-rule' }));
       if (this.data.markerLabel) {
         const anchor = X > (left + right) / 2 ? 'end' : 'start';
-        lines.append(el('text', { x: X + (anchor === 'end' ? -fs * 0.3 : fs * 0.3), y: top + fs * 0.9, 'text-anchor': anchor, 'font-size': small, class: 'val' }, this.data.markerLabel));
+        lines.append(svgEl('text', { x: X + (anchor === 'end' ? -fs * 0.3 : fs * 0.3), y: top + fs * 0.9, 'text-anchor': anchor, 'font-size': small, class: 'val' }, this.data.markerLabel));
       }
     }
     svg.append(lines);

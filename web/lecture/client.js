@@ -1,12 +1,17 @@
+// What the live lecture's three views share: the API client, DOM, numbers and charts.
+//
 // What the live lecture's three views share (docs/lecture.md): the API
-// client, the DOM builder, the reading of typed numbers, and the drawing
-// of a release. Everything from the API or the URL is untrusted
+// client, the DOM builder (base/dom.js's el, which the views import from
+// here), the reading of typed numbers, and the drawing of a release. Everything from the API or the URL is untrusted
 // (docs/security.md): the DOM is built with el() and textContent, numbers
 // are checked to be finite before they are shown, and no API string
 // becomes markup.
-import { qrElement } from '../qr.js';
-import { readTyped } from '../number.js';
-import { niceStep } from '../svg.js';
+import { qrElement } from '../base/qr.js';
+import { readTyped } from '../base/number.js';
+import { niceStep } from '../base/format.js';
+import { el, svgEl as svg } from '../base/dom.js';
+
+export { el };
 
 /** DEFAULT_API: the lecture back end when no ?api= is set; '' means `api/` beside this page (dpplay serve). */
 export const DEFAULT_API = '';
@@ -16,16 +21,6 @@ export const params = new URLSearchParams(location.search);
 export const main = document.getElementById('main');
 const status = document.getElementById('lecture-status');
 
-/** el(tag, attrs, ...children) builds an element; string children become text nodes, never markup. */
-export function el(tag, attrs = {}, ...children) {
-  const e = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) {
-    if (v === false || v == null) continue;
-    e.setAttribute(k, v === true ? '' : String(v));
-  }
-  e.append(...children.flat(Infinity).filter((c) => c != null && c !== false));
-  return e;
-}
 export const show = (parent, ...children) => parent.replaceChildren(...children.flat(Infinity).filter((c) => c != null && c !== false));
 export const say = (t) => { status.textContent = t; };
 
@@ -307,13 +302,6 @@ export function noiseSentence(n) {
 // discrete Laplace noise) and can be negative: such a bar hangs below zero
 // and its number is shown as released, since clipping it here would hide
 // what the mechanism really output.
-const SVGNS = 'http://www.w3.org/2000/svg';
-function svg(name, attrs = {}, txt) {
-  const e = document.createElementNS(SVGNS, name);
-  for (const [k, v] of Object.entries(attrs)) e.setAttribute(k, String(v));
-  if (txt !== undefined) e.textContent = txt;
-  return e;
-}
 function histogram(res, large) {
   const counts = (Array.isArray(res.counts) ? res.counts : []).map(num);
   const edges = (Array.isArray(res.edges) ? res.edges : []).map(num);

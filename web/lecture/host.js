@@ -1,3 +1,5 @@
+// The instructor's view of the live lecture.
+//
 // The instructor's control view of the live lecture
 // (lecture.html?role=host[&session=CODE][&activity=meeting-day|pricing|histogram]):
 // one session is the whole lecture, its activities switched here, its ε
@@ -9,7 +11,7 @@
 // machine needs the instructor key that `dpplay serve` prints, in the
 // link's fragment (#key=…, never sent to a server) or typed here; it is
 // kept per API in localStorage.
-import { save } from '../download.js';
+import { save } from '../base/download.js';
 import {
   API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, epsilonProblem, fmt, hasAPI, int, joinCard, joinURL, latestRelease, main, noiseOf, noiseSentence, num,
   numberInput, once, params, plural, refusal, releasesOf, requestID, result, resultText, said, say, sessionChannel, show, stat, tell, text, typedNumber,

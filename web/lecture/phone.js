@@ -1,3 +1,5 @@
+// The student's phone view of the live lecture.
+//
 // The student's phone view of the live lecture (lecture.html?join=CODE):
 // the session's current activity, followed as the projector moves on; the
 // answer form; what the class sees, and a pricing student's own outcome

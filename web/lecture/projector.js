@@ -1,3 +1,5 @@
+// The projector view of the live lecture.
+//
 // The projector view of the live lecture (lecture.html?role=projector&
 // session=CODE): only what the room should see, large. The join code with
 // its QR code, the current question, how many joined (from how many

@@ -1,3 +1,5 @@
+// Widget: the exponential mechanism's accuracy theorem against the candidates' count.
+//
 // The accuracy theorem for the exponential mechanism. |R|
 // candidates with scores spread evenly from 10 down to 0 (Δ = 1, a single
 // best candidate); the page draws the exact and the empirical distribution
@@ -5,7 +7,7 @@
 // OPT − (2Δ/ε)(ln(|R|/|R_OPT|) + t). Draws are real seeded runs of the
 // mechanism; the threshold, the exact tail and the CDFs come from core/mech.
 import { LineChart } from '../charts/line.js';
-import { fmtInt } from '../svg.js';
+import { fmtInt } from '../base/format.js';
 import { fmt, tableRegion, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';

@@ -1,3 +1,5 @@
+// Exercise checks for numbers derived by hand, with feedback for the usual mistakes.
+//
 // A checker for exercises whose answer is a number derived by hand, with
 // targeted feedback for the wrong answers students are most likely to give.
 // Used as ```exercise check: answer.near with the keys
@@ -8,7 +10,7 @@
 // (number.js givesAnswer: it rounds to the answer's rounding, or is the
 // answer), and meets a listed mistake by the same rule.
 // It has no widget of its own: only the checks export.
-import { givesAnswer } from '../number.js';
+import { givesAnswer } from '../base/number.js';
 
 export const checks = {
   async near({ value, params }) {

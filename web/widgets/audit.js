@@ -1,3 +1,5 @@
+// Widget: the exact privacy auditor on a mechanism the reader writes.
+//
 // "Check a mechanism yourself": the exact privacy auditor (core/audit, in
 // the lazily loaded audit module). The student writes a score, picks the
 // mechanism, the universe and the neighbour notion; Go enumerates every pair
@@ -7,7 +9,7 @@
 // The score and any error are the student's text: they reach the page only
 // through textContent.
 import { LineChart } from '../charts/line.js';
-import { frame } from '../svg.js';
+import { frame } from '../charts/frame.js';
 import { logSlider, select, radios, button, refresher, fmt, tableRegion, keyInput } from './controls.js';
 import { textBox } from './typedbox.js';
 import { schemas, auditMechanisms } from '../gen/widgets.js';
@@ -73,7 +75,7 @@ class PairChart {
   update(data) { this.data = data; this.render(); }
 
   /**
-   * sound() is what "Listen" plays (web/listen.js): P(o | x) and P(o | x′)
+   * sound() is what "Listen" plays (web/charts/listen.js): P(o | x) and P(o | x′)
    * on the probability axis, then the log-ratios on ±(their span), 0 in the
    * middle, as the chart draws them.
    */

@@ -1,10 +1,12 @@
+// Widget: allocation by billboard prices under joint differential privacy.
+//
 // Allocation by billboard prices under joint differential
 // privacy (core/market.Allocate on the 300-buyer tea market). The student
 // steps through the rounds: posted prices, the true demand (private, shown
 // for teaching), the noisy demand the billboard implies, and one buyer's own
 // choices; at the end, the allocation with welfare against the optimum,
 // over-demand, and the ε charged.
-import { fmtInt } from '../svg.js';
+import { fmtInt } from '../base/format.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, select, button, fmt, errorLine, redrawer, settings, keyInput, keySelect, stepper, actionsRow } from './controls.js';
 import { schemas } from '../gen/widgets.js';

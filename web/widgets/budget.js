@@ -1,9 +1,11 @@
+// Widget: a privacy budget spent on selections or on publishing every score.
+//
 // The privacy budget. The student spends a fixed budget either on
 // report-noisy-max selections (ε each) or on publishing all n noisy scores
 // (n·ε each, by sequential composition). core/account keeps the ledger and
 // refuses any charge that would overspend; the URL holds the sequence of
 // charges, which is replayed through the accountant on every change.
-import { escapeHTML } from '../svg.js';
+import { escapeHTML } from '../base/dom.js';
 import { button, refresher, fmt } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';

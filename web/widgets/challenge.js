@@ -1,3 +1,5 @@
+// Widget: "Break it", a broken mechanism and the pair that disproves its ε.
+//
 // "Break it": a broken mechanism and its claimed ε; the reader gives a pair
 // of neighbouring inputs and one output, and Go computes that output's
 // exact probabilities under both and its privacy loss. A loss above the
@@ -5,10 +7,10 @@
 // challenge is remembered on this device (progress.js). The sparse vector
 // challenges run in the svt module (app/audit/sparse), the gallery's in the
 // audit module (app/audit).
-import { fmt } from '../svg.js';
+import { fmt } from '../base/format.js';
 import { button, errorLine, refresher } from './controls.js';
 import { typedList } from './typedbox.js';
-import { lessonProgress, saveChallenge } from '../progress.js';
+import { lessonProgress, saveChallenge } from '../state/progress.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.challenge;

@@ -1,7 +1,9 @@
+// Widget: a link that runs the lesson's activity with the class in the live lecture.
+//
 // "Run this with the class": a link that opens the live lecture's
 // instructor view (lecture.html) for the lesson's activity in a new tab. The
 // students join from their phones; see docs/lecture.md.
-import { escapeHTML } from '../svg.js';
+import { escapeHTML } from '../base/dom.js';
 import { schemas } from '../gen/widgets.js';
 
 export const schema = schemas.classrun;

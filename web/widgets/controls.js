@@ -1,8 +1,9 @@
 // Small builders for labelled, keyboard-reachable controls shared by widgets.
-import { escapeHTML, fmtInt, niceStep } from '../svg.js';
-import { coerce, encode } from '../state.js';
-import { readLink, readTyped } from '../number.js';
-import { opening } from '../mount.js';
+import { escapeHTML } from '../base/dom.js';
+import { fmtInt, niceStep } from '../base/format.js';
+import { coerce, encode } from '../state/values.js';
+import { readLink, readTyped } from '../base/number.js';
+import { opening } from '../state/values.js';
 
 // The real deployments the ε sliders mark come from the site's generated
 // module (Go writes it from app/deployments). Node, which runs this file's
@@ -65,7 +66,7 @@ function nearest(grid, v, f) {
  * readBox(text, spec, label) reads what a person typed into the number box of
  * schema entry spec ({type: 'number' or 'int', min, max, digits}) with the
  * one rule for typed numbers (number.js readTyped: a lone comma is a decimal
- * point, fractions, e, π, …), then as the page reads a link's value (state.js
+ * point, fractions, e, π, …), then as the page reads a link's value (state/values.js
  * coerce: a whole number for an int, clamped to [min, max] with the page's
  * note, kept to the link's digits). It returns {ok: true, value, note} or
  * {ok: false, message}; note says how the text was read when that was not
@@ -360,7 +361,7 @@ export function refresher(job, el) {
   };
 }
 
-export { fmt } from '../svg.js';
+export { fmt } from '../base/format.js';
 
 /**
  * panel(ctx, titleHTML, className) is a titled section of a small-multiples

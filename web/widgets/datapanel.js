@@ -1,3 +1,5 @@
+// "Use your own data": the CSV panel the data-taking widgets share.
+//
 // "Use your own data": the panel the data-taking widgets share. A CSV file
 // (file picker, drag and drop, or pasted text) or a table from the gallery
 // is parsed by the lazily loaded data module (app/data in Go, in the page's
@@ -13,6 +15,7 @@
 // 12 hex digits of its SHA-256) and the chosen columns, so a link made with
 // one's own data can say that it needs the file, and load it when given.
 // Every string from a file reaches the page through textContent only.
+import { el } from '../base/dom.js';
 
 /** GALLERY: real public tables shipped with the site (web/data/), fetched only when chosen. */
 export const GALLERY = [
@@ -54,22 +57,15 @@ async function fingerprint(bytes) {
   return Array.from(h.slice(0, 6), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-function el(tag, cls, text) {
-  const e = document.createElement(tag);
-  if (cls) e.className = cls;
-  if (text !== undefined) e.textContent = text;
-  return e;
-}
-
 /**
  * wideControl(ctx, name, labelText, tag, props) is a wide control: a new tag
  * element with props and a unique id (from name), under a label for it.
  * Returns the control's box and the element.
  */
 function wideControl(ctx, name, labelText, tag, props = {}) {
-  const wrap = el('div', 'control control-wide');
+  const wrap = el('div', { class: 'control control-wide' });
   const id = ctx.uid(name);
-  const label = el('label', '', labelText);
+  const label = el('label', {}, labelText);
   label.htmlFor = id;
   const input = Object.assign(el(tag), props);
   input.id = id;
@@ -80,7 +76,7 @@ function wideControl(ctx, name, labelText, tag, props = {}) {
 function selectBox(ctx, labelText, options, value, onChange) {
   const { wrap, input: s } = wideControl(ctx, 'col', labelText, 'select');
   for (const [v, text] of options) {
-    const o = el('option', '', text);
+    const o = el('option', {}, text);
     o.value = String(v);
     s.append(o);
   }
@@ -101,21 +97,21 @@ function selectBox(ctx, labelText, options, value, onChange) {
  * In mode 'numbers', min (optional) is the smallest value allowed.
  */
 export function dataPanel(ctx, { mode, max, min: lo, onData }) {
-  const root = el('details', 'data-panel');
+  const root = el('details', { class: 'data-panel' });
   // The panel is the control of the key it sets, so a link that hides or
   // locks src (fixing.js) hides or locks the whole panel.
   root.dataset.key = 'src';
-  const summary = el('summary', '', 'Use your own data (CSV)');
-  const marker = el('span', 'data-marker');
+  const summary = el('summary', {}, 'Use your own data (CSV)');
+  const marker = el('span', { class: 'data-marker' });
   marker.hidden = true;
   summary.append(marker);
-  const privacy = el('p', 'hint', 'Your file is read inside this browser tab and is never uploaded. It stays on this device until you press “Forget my data”, which removes every file you loaded here.');
-  const what = el('p', 'hint', {
+  const privacy = el('p', { class: 'hint' }, 'Your file is read inside this browser tab and is never uploaded. It stays on this device until you press “Forget my data”, which removes every file you loaded here.');
+  const what = el('p', { class: 'hint' }, {
     selection: `A column of categories (each row one person; the scores are the counts), or a column of candidates with a column of scores. At most ${max} candidates.`,
     numbers: 'A column of numbers, one row per buyer: what each would pay (0 or more). The price grid runs from 0 to the largest value in 500 steps.',
     bits: `Yes/no columns (0/1, yes/no, true/false); choose up to ${max}.`,
   }[mode]);
-  const need = el('p', 'data-need');
+  const need = el('p', { class: 'data-need' });
   need.setAttribute('role', 'status');
   need.hidden = true;
 
@@ -125,28 +121,28 @@ export function dataPanel(ctx, { mode, max, min: lo, onData }) {
   const { wrap: paste, input: area } = wideControl(ctx, 'paste', 'Or paste CSV text', 'textarea');
   area.rows = 3;
   area.spellcheck = false;
-  const pasteBtn = el('button', '', 'Use the pasted text');
+  const pasteBtn = el('button', {}, 'Use the pasted text');
   pasteBtn.type = 'button';
   paste.append(pasteBtn);
 
   const { wrap: gallery, input: gSel } = wideControl(ctx, 'gallery', 'Or a real data set', 'select');
-  gSel.append(el('option', '', 'choose…'));
+  gSel.append(el('option', {}, 'choose…'));
   gSel.firstChild.value = '';
   const sets = GALLERY.filter((g) => g.modes.includes(mode));
   for (const g of sets) {
-    const o = el('option', '', g.label);
+    const o = el('option', {}, g.label);
     o.value = g.file;
     gSel.append(o);
   }
-  const gNote = el('p', 'hint data-source');
+  const gNote = el('p', { class: 'hint data-source' });
   gallery.append(gNote);
 
-  const status = el('p', 'data-status');
+  const status = el('p', { class: 'data-status' });
   status.setAttribute('aria-live', 'polite');
-  const error = el('p', 'widget-error data-error');
+  const error = el('p', { class: 'widget-error data-error' });
   error.setAttribute('role', 'alert');
-  const columns = el('div', 'data-columns');
-  const forget = el('button', '', 'Forget my data');
+  const columns = el('div', { class: 'data-columns' });
+  const forget = el('button', {}, 'Forget my data');
   forget.type = 'button';
   forget.hidden = true;
   root.append(summary, privacy, what, need, pick, paste, gallery, error, status, columns, forget);
@@ -243,8 +239,8 @@ export function dataPanel(ctx, { mode, max, min: lo, onData }) {
         selectBox(ctx, 'Scores', [[-1, 'count the rows of each candidate'], ...opts], cols[1] ?? -1, (j) => choose([cols[0], j])),
       );
     } else {
-      const fs = el('fieldset', 'data-bits');
-      fs.append(el('legend', '', `Attributes (at most ${max})`));
+      const fs = el('fieldset', { class: 'data-bits' });
+      fs.append(el('legend', {}, `Attributes (at most ${max})`));
       table.names.forEach((n, j) => {
         if (table.kinds[j] !== 'binary') return;
         const id = ctx.uid('bit');
@@ -261,9 +257,9 @@ export function dataPanel(ctx, { mode, max, min: lo, onData }) {
           }
           choose(next);
         });
-        const lab = el('label', '', n);
+        const lab = el('label', {}, n);
         lab.htmlFor = id;
-        const row = el('span', 'data-bit');
+        const row = el('span', { class: 'data-bit' });
         row.append(box, lab);
         fs.append(row);
       });

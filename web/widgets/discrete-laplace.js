@@ -1,9 +1,11 @@
+// Widget: the exact discrete Laplace mechanism.
+//
 // The exact discrete Laplace mechanism (mech.NewDiscreteLaplace,
 // Canonne–Kamath–Steinke 2020), the fix for the floating-point attack: it
 // adds integer noise drawn with integer arithmetic only; the page shows its
 // exact PMF against a histogram of seeded draws.
 import { BarChart } from '../charts/bars.js';
-import { fmtInt } from '../svg.js';
+import { fmtInt } from '../base/format.js';
 import { fmt, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';

@@ -1,3 +1,5 @@
+// Widget: what ε promises, the exponential mechanism on two neighbouring data sets.
+//
 // What ε promises, on neighbours. The exponential mechanism runs on two
 // neighbouring data sets, x and x′, that differ only in Ana's answer to the
 // meeting poll. Side by side: both output distributions (exact and drawn);
@@ -5,7 +7,7 @@
 // and estimated from the draws with an interval. The "broken" switch weighs
 // by exp(ε·u/Δ) while still claiming ε, and the band is breached.
 import { BarChart } from '../charts/bars.js';
-import { fmtInt } from '../svg.js';
+import { fmtInt } from '../base/format.js';
 import { BandChart } from '../charts/band.js';
 import { radios, fmt, panel, batchControls, errorLine, redrawer, epsSlider, settings } from './controls.js';
 import { schemas, poll } from '../gen/widgets.js';

@@ -1,10 +1,12 @@
+// Widget: the exponential mechanism's exact probabilities and draws.
+//
 // The exponential mechanism on a finite candidate set. The page
 // shows the exact probabilities computed by core/mech next to a histogram of
 // seeded draws; ε, Δ, the data set, the scores and the parametrisation are
 // all controls, and the URL holds every one of them plus the seed and the
 // number of batches drawn, so a link reproduces the histogram bit for bit.
 import { BarChart } from '../charts/bars.js';
-import { fmtInt, pct } from '../svg.js';
+import { fmtInt, pct } from '../base/format.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, settings, keyInput, keySelect, batchControls, reseed, readBox } from './controls.js';
 import { schemas, datasets, formulas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';

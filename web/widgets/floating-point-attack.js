@@ -1,8 +1,10 @@
+// Widget: Mironov's attack on the floating-point Laplace sampler.
+//
 // Mironov's attack on the textbook floating-point Laplace sampler.
 // The page runs mech.Laplace (q + b·S·(−ln U) in doubles) at the true count
 // q, seeded, and asks core of every output whether the neighbouring count
 // q + 1 could ever have produced that exact double.
-import { fmtInt, pct } from '../svg.js';
+import { fmtInt, pct } from '../base/format.js';
 import { fmt, tableRegion, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas } from '../gen/widgets.js';

@@ -1,3 +1,5 @@
+// The exponential mechanism widget's privacy readout: what its ε promises.
+//
 // What the exponential mechanism widget's ε promises, as its formula line
 // says it. The mechanism weighs candidate r by exp(ε·u(r)/(2Δ)) with the Δ
 // typed in (in the article's form, exp(ε_a·u(r)), the same mechanism at
@@ -7,7 +9,7 @@
 // (ε·s/Δ)-differentially private: the claimed ε holds exactly when Δ ≥ s.
 // Each case is written out as a whole sentence, so that none is joined
 // from pieces.
-import { fmt } from '../svg.js';
+import { fmt } from '../base/format.js';
 
 const sentences = {
   dp: {

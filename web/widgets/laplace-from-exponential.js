@@ -1,9 +1,11 @@
+// Widget: the Laplace mechanism recovered from the exponential mechanism.
+//
 // The Laplace mechanism recovered from the exponential mechanism.
 // Score u(x, r) = −2·|q(x) − r| on a range, continuous or on a grid; the
 // chart overlays a histogram of seeded draws, the exponential mechanism's
 // density and the Laplace mechanism's density, and the readout puts the ε
 // the general theorem certifies next to the exact loss on neighbours.
-import { fmtInt } from '../svg.js';
+import { fmtInt } from '../base/format.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, radios, button, fmt, errorLine, redrawer, epsSlider, settings, keyInput, keySelect, reseed } from './controls.js';
 import { schemas } from '../gen/widgets.js';

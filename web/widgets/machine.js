@@ -1,3 +1,5 @@
+// Widget: the sampling machine, balls dropping into the candidates' bins.
+//
 // The sampling machine: balls drop one draw at a time into the
 // candidates' bins, with the exact probability drawn across each bin. It is
 // a separate ebiten module on its own page (machine.html), loaded into an
@@ -5,7 +7,7 @@
 // holds its settings and hands them over, with each lane run at the ε it is
 // ε-private at under the page's neighbours (schema key nb) and named with
 // what that ε guarantees.
-import { startMachine } from '../machine.js';
+import { startMachine } from './machineframe.js';
 import { logSlider, controlsBox } from './controls.js';
 import { schemas, datasets, selections } from '../gen/widgets.js';
 

@@ -1,3 +1,5 @@
+// Widget: the article's base-measure accuracy lemma on two score profiles.
+//
 // The article's base-measure accuracy lemma for its mechanism
 // exp(ε_a·q(r))·μ(r) over 101 candidates with uniform μ, on two score
 // shapes: a gentle slope (much near-optimal mass) and a needle (one good

@@ -1,3 +1,5 @@
+// Widget: MWEM on the medical table, one round at a time.
+//
 // MWEM (Hardt, Ligett and McSherry 2012) on the same medical table
 // and the same ε as SmallDB, one round at a time. Each round spends ε/(2T)
 // choosing the worst-answered query with the exponential mechanism and
@@ -5,7 +7,7 @@
 // multiplicatively. The run is replayed from its seed up to round t on every
 // change (a round takes microseconds), so the URL reproduces it. Beside it,
 // SmallDB's exact expected error at the same ε, from the same module.
-import { escapeHTML } from '../svg.js';
+import { escapeHTML } from '../base/dom.js';
 import { LineChart } from '../charts/line.js';
 import { linearSlider, select, button, redrawer, fmt, tableRegion, errorLine, epsSlider, smallMultiples, settings, keyInput } from './controls.js';
 import { shapeSelects, niceQuery } from './smalldb.js';

@@ -1,3 +1,5 @@
+// Widget: expected score loss against ε for four selection mechanisms.
+//
 // Expected score loss OPT − E[u(output)] against ε for four ways
 // of selecting the best candidate. Every number is exact: core computes each
 // mechanism's output probabilities (numerical integration for Laplace noise)

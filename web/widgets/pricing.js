@@ -1,9 +1,11 @@
+// Widget: pricing a digital good with the exponential mechanism on revenue.
+//
 // Pricing a digital good with the exponential mechanism on
 // revenue (McSherry–Talwar). Buyers' values are edited as a list; the page
 // shows the revenue curve, the exact price distribution with seeded draws,
 // and expected revenue against ε beside the accuracy theorem's guarantee.
 // The numbers come from the lazily loaded market module.
-import { fmtInt, niceStep } from '../svg.js';
+import { fmtInt, niceStep } from '../base/format.js';
 import { LineChart } from '../charts/line.js';
 import { button, fmt, errorLine, redrawer, smallMultiples, keyInput, keySelect, reseed, readBox } from './controls.js';
 import { keyControls } from './keycontrols.js';

@@ -1,9 +1,11 @@
+// Widget: report noisy max with three noise distributions beside the exponential mechanism.
+//
 // Report noisy max with three noise distributions side by side
 // with the exponential mechanism. Each panel shows core's exact output
 // probabilities and a histogram of seeded runs of the mechanism itself (the
 // noisy scores are really drawn; nothing is sampled from the exact table).
 import { BarChart } from '../charts/bars.js';
-import { fmtInt } from '../svg.js';
+import { fmtInt } from '../base/format.js';
 import { fmt, panel, batchControls, errorLine, redrawer } from './controls.js';
 import { keyControls } from './keycontrols.js';
 import { schemas, datasets, selections } from '../gen/widgets.js';

@@ -1,15 +1,18 @@
+// Widget: SmallDB on the medical table, one stage at a time.
+//
 // SmallDB (Blum, Ligett and Roth; the notes' Algorithm 4) on the
 // medical table, one stage at a time. The Go stepper in the lazily loaded
 // synth module does the work; this page asks it to score for about 40 ms a
 // call, so a progress bar moves and Cancel simply stops calling. Before
 // scoring, the page predicts the time from a trial run of the same instance
 // and, above ASK_MS, asks first and offers MWEM instead.
-import { fmtInt, escapeHTML } from '../svg.js';
+import { fmtInt } from '../base/format.js';
+import { escapeHTML } from '../base/dom.js';
 import { LineChart } from '../charts/line.js';
 import { logSlider, linearSlider, select, button, fmt, panel, tableRegion, errorLine, settings, keyInput } from './controls.js';
 import { schemas } from '../gen/widgets.js';
 import { dataPanel } from './datapanel.js';
-import { formatState } from '../state.js';
+import { formatState } from '../state/address.js';
 
 export const STAGES = ['data', 'queries', 'count', 'scoring', 'levels', 'draw', 'compare'];
 const STAGE_TITLES = ['The data', 'The queries', 'Count the candidates', 'Score every candidate', 'Error levels', 'The draw', 'Synthetic against true'];

@@ -1,9 +1,12 @@
+// Widget: the exact auditor on the sparse vector variants.
+//
 // The exact auditor on Lyu, Su and Li's sparse vector variants (lesson "The
 // sparse vector technique"): pick a variant and two neighbouring answer
 // vectors (every answer moves by at most 1); Go (app/audit/sparse in the
 // svt module) computes every output's exact probability under both and the
 // largest privacy loss, with the output that reaches it.
-import { fmt, escapeHTML } from '../svg.js';
+import { fmt } from '../base/format.js';
+import { escapeHTML } from '../base/dom.js';
 import { epsSlider, select, redrawer, setDefaults, tableRegion, errorLine, controlsBox } from './controls.js';
 import { typedBox, typedList } from './typedbox.js';
 import { schemas } from '../gen/widgets.js';

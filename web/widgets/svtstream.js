@@ -1,10 +1,14 @@
+// Widget: the sparse vector technique on a stream of queries.
+//
 // The sparse vector technique on a stream of queries (lesson "The sparse
 // vector technique"): AboveThreshold, or with c > 1 Lyu, Su and Li's
 // Algorithm 1, on the query answers the reader sets. Go (app/audit/sparse,
 // in the lazily loaded svt module) computes, for every query, the exact
 // probabilities that it is answered ⊤, answered ⊥, or never reached because
 // the technique halted; the chart stacks them, one row per query.
-import { el, frame, fmt } from '../svg.js';
+import { frame } from '../charts/frame.js';
+import { svgEl } from '../base/dom.js';
+import { fmt } from '../base/format.js';
 import { epsSlider, redrawer, setDefaults, tableRegion, errorLine, controlsBox } from './controls.js';
 import { typedBox, typedList } from './typedbox.js';
 import { schemas } from '../gen/widgets.js';
@@ -32,34 +36,34 @@ class StreamChart {
     const rowH = fs * 1.9, barH = fs * 1.15, top = fs * 2.6;
     const H = top + rowH * answers.length + fs * 0.4;
     const x = (p) => left + (right - left) * p;
-    const svg = el('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img',
+    const svg = svgEl('svg', { width: W, height: H, viewBox: `0 0 ${W} ${H}`, role: 'img',
       'aria-label': `For each query, the exact probabilities that it is answered above the threshold, below it, or not reached. Threshold T = ${t}.` });
-    const defs = el('defs');
-    const pat = el('pattern', { id: 'svt-hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
-    pat.append(el('rect', { width: 6, height: 6, fill: 'var(--surface)' }), el('rect', { width: 2.5, height: 6, fill: 'var(--muted)' }));
+    const defs = svgEl('defs');
+    const pat = svgEl('pattern', { id: 'svt-hatch', width: 6, height: 6, patternUnits: 'userSpaceOnUse', patternTransform: 'rotate(45)' });
+    pat.append(svgEl('rect', { width: 6, height: 6, fill: 'var(--surface)' }), svgEl('rect', { width: 2.5, height: 6, fill: 'var(--muted)' }));
     defs.append(pat);
     svg.append(defs);
     const key = [['var(--bar)', '⊤ above'], ['var(--track)', '⊥ below'], ['url(#svt-hatch)', 'not reached']];
     let kx = left;
     for (const [fill, text] of key) {
-      svg.append(el('rect', { x: kx, y: fs * 0.35, width: fs * 0.9, height: fs * 0.9, fill, stroke: 'var(--line)' }));
-      const label = el('text', { x: kx + fs * 1.2, y: fs * 1.1, 'font-size': sm }, text);
+      svg.append(svgEl('rect', { x: kx, y: fs * 0.35, width: fs * 0.9, height: fs * 0.9, fill, stroke: 'var(--line)' }));
+      const label = svgEl('text', { x: kx + fs * 1.2, y: fs * 1.1, 'font-size': sm }, text);
       svg.append(label);
       kx += fs * 1.2 + text.length * sm * 0.55 + fs * 1.1;
     }
-    svg.append(el('text', { x: 0, y: top - fs * 0.5, 'font-size': sm, class: 'axis-label' }, 'query: answer'));
-    svg.append(el('text', { x: W - 2, y: top - fs * 0.5, 'font-size': sm, 'text-anchor': 'end', class: 'axis-label' }, 'Pr[⊤]'));
+    svg.append(svgEl('text', { x: 0, y: top - fs * 0.5, 'font-size': sm, class: 'axis-label' }, 'query: answer'));
+    svg.append(svgEl('text', { x: W - 2, y: top - fs * 0.5, 'font-size': sm, 'text-anchor': 'end', class: 'axis-label' }, 'Pr[⊤]'));
     answers.forEach((a, i) => {
       const y = top + rowH * i;
-      const label = el('text', { x: 0, y: y + barH * 0.8, 'font-size': sm, 'font-weight': a >= t ? 700 : 400 }, `${i + 1}: ${fmt(a, 4)}`);
+      const label = svgEl('text', { x: 0, y: y + barH * 0.8, 'font-size': sm, 'font-weight': a >= t ? 700 : 400 }, `${i + 1}: ${fmt(a, 4)}`);
       svg.append(label);
       let at = 0;
       for (const [p, fill] of [[above[i], 'var(--bar)'], [below[i], 'var(--track)'], [halted[i], 'url(#svt-hatch)']]) {
-        if (p > 0) svg.append(el('rect', { x: x(at), y, width: Math.max(0, x(at + p) - x(at)), height: barH, fill }));
+        if (p > 0) svg.append(svgEl('rect', { x: x(at), y, width: Math.max(0, x(at + p) - x(at)), height: barH, fill }));
         at += p;
       }
-      svg.append(el('rect', { x: left, y, width: right - left, height: barH, fill: 'none', stroke: 'var(--line)' }));
-      svg.append(el('text', { x: W - 2, y: y + barH * 0.8, 'font-size': sm, 'text-anchor': 'end' }, pct(above[i])));
+      svg.append(svgEl('rect', { x: left, y, width: right - left, height: barH, fill: 'none', stroke: 'var(--line)' }));
+      svg.append(svgEl('text', { x: W - 2, y: y + barH * 0.8, 'font-size': sm, 'text-anchor': 'end' }, pct(above[i])));
     });
     this.svgBox.replaceChildren(svg);
   }

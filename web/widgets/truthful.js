@@ -1,3 +1,5 @@
+// Widget: how little lying helps a buyer under the private price.
+//
 // How little lying helps. One buyer's report is dragged from $0
 // (below every price: as if they left) across the price grid; the chart is
 // their exact expected utility E[(v − p)·1[v ≥ p]] for every report, with the

@@ -1,10 +1,12 @@
+// Number boxes that read what a person types with the page's one rule.
+//
 // Number boxes that read what a person types with the page's one rule
 // (number.js, readTyped: a lone comma is a decimal point, fractions and
 // simple expressions are understood), for a single number or a list of
 // numbers separated by spaces or semicolons (a comma inside a number is its
 // decimal point). What was read, and why a value was refused or moved into
 // range, is said under the box; the text typed never goes into markup.
-import { readTyped } from '../number.js';
+import { readTyped } from '../base/number.js';
 
 /**
  * textBox({id, label, value, hint, wide}) is a labelled text box and the line
