@@ -40,6 +40,9 @@ export function tell(box, t, bad = false) {
   } else box.textContent = t;
 }
 
+/** epsilonUnits(v) is ε = v in the server's unit, millionths, rounded: two values equal there are one ε. */
+export const epsilonUnits = (v) => Math.round(v * 1e6);
+
 /**
  * EPSILON_RULE is what a release's ε must be, as the server counts it
  * (lecture.Units, MaxEpsilon): more than 0, at most 10, in whole
@@ -47,7 +50,7 @@ export function tell(box, t, bad = false) {
  */
 export const EPSILON_RULE = 'ε must be more than 0 and at most 10, in steps of 0.000001.';
 export function epsilonProblem(v) {
-  const u = Math.round(v * 1e6);
+  const u = epsilonUnits(v);
   return v > 0 && v <= 10 && u >= 1 && Math.abs(v * 1e6 - u) <= 1e-6 ? '' : EPSILON_RULE;
 }
 

@@ -13,7 +13,7 @@
 // kept per API in localStorage.
 import { save } from '../base/download.js';
 import {
-  API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, epsilonProblem, fmt, hasAPI, int, joinCard, joinURL, latestRelease, main, noiseOf, noiseSentence, num,
+  API, POLL_MS, SPECS, activityName, call, checkSpec, count, el, epsilonProblem, epsilonUnits, fmt, hasAPI, int, joinCard, joinURL, latestRelease, main, noiseOf, noiseSentence, num,
   numberInput, once, params, plural, refusal, releasesOf, requestID, result, resultText, said, say, sessionChannel, show, stat, tell, text, typedNumber,
 } from './client.js';
 
@@ -527,7 +527,7 @@ function controls(s, first, auth) {
     // noise and spends ε again, so it is asked first, as is a release of
     // more than half of what is left.
     const last = act && latestRelease(act);
-    const repeat = last && Math.round(num(last.epsilon) * 1e6) === Math.round(epsilon * 1e6) && int(last.participants) === int(act.participants);
+    const repeat = last && epsilonUnits(num(last.epsilon)) === epsilonUnits(epsilon) && int(last.participants) === int(act.participants);
     if (!repeat && epsilon <= left / 2) { release(epsilon); return; }
     const yes = el('button', { type: 'button', class: 'primary', 'data-release-yes': true }, `Release ε = ${fmt(epsilon)}`);
     const no = el('button', { type: 'button' }, 'Cancel');
